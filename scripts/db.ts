@@ -1,0 +1,36 @@
+/**
+ * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset]`.
+ * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
+ */
+import { getConfig } from '../src/lib/server/config';
+import { openDatabase } from '../src/lib/server/db/client';
+import { resetDatabase, seed, seedIfEmpty } from '../src/lib/server/db/seed';
+import { createLogger } from '../src/lib/server/log';
+import { createServices } from '../src/lib/server/services';
+
+const [command, ...flags] = process.argv.slice(2);
+const config = getConfig();
+const log = createLogger(config.LOG_LEVEL);
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const services = createServices({ config, db: database.db, clock: () => new Date(), log });
+try {
+  if (command === 'migrate') {
+    log.info('migrations applied', { driver: database.driver });
+  } else if (command === 'prepare') {
+    // run by `npm start`: configuration checked, migrations applied, demo store seeded when empty
+    const seeded = await seedIfEmpty(services);
+    log.info('database ready', { driver: database.driver, seeded });
+  } else if (command === 'seed') {
+    if (flags.includes('--reset')) {
+      await resetDatabase(services);
+      await seed(services);
+    } else if (!(await seedIfEmpty(services))) {
+      log.info('database already has products; use --reset to rebuild the demo data');
+    }
+  } else {
+    console.error('usage: db.ts migrate | prepare | seed [--reset]');
+    process.exitCode = 2;
+  }
+} finally {
+  await database.close();
+}

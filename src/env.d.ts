@@ -1,0 +1,11 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    requestId: string;
+    log: import('./lib/server/log').Logger;
+    services: import('./lib/server/services').Services;
+    /** The signed-in shopper, resolved from the session cookie or bearer token. */
+    session: import('./lib/server/sessions').ActiveSession | null;
+  }
+}

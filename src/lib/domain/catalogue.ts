@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { CurrencyCode } from './money';
+
+/** A product as the API and pages show it (spec section 3), money in major units. */
+export interface ProductDto {
+  id: number;
+  name: string;
+  slug: string;
+  price: number;
+  currency: CurrencyCode;
+  description: string;
+  /** Image URLs, first one displayed. */
+  images: string[];
+  sizeNames: string[];
+  colorNames: string[];
+  /** Parent category first, then the sub-category. */
+  categoryNames: string[];
+  categoryId: number;
+  subCategoryId: number;
+  inStock: boolean;
+  createdAt: string;
+}
+
+export interface VariantDto {
+  id: number;
+  size: string | null;
+  color: string | null;
+  stock: number;
+}
+
+export interface ProductDetailDto extends ProductDto {
+  variants: VariantDto[];
+  imageAlts: string[];
+  colors: { name: string; hex: string }[];
+}
+
+export interface NamedRef {
+  id: number;
+  name: string;
+}
+
+export interface CategoryDto {
+  id: number;
+  name: string;
+  slug: string;
+  description: string | null;
+  image: string | null;
+  parentId: number | null;
+}
+
+export interface ParentCategoryDto extends CategoryDto {
+  subCategories: NamedRef[];
+}
+
+export const SORTS = ['relevant', 'low-high', 'high-low'] as const;
+export type Sort = (typeof SORTS)[number];
+
+const optionalId = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.coerce.number({ error: 'Ids must be whole numbers' }).int('Ids must be whole numbers').positive('Ids must be positive').optional(),
+);
+
+/** Query of GET /products and of the /collection page (which names the ids color, size, subCategory). */
+export const productQuerySchema = z.object({
+  categoryId: optionalId,
+  colorId: optionalId,
+  sizeId: optionalId,
+  subCategoryId: optionalId,
+  q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string().max(100, 'Search text is too long').optional()),
+  sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: 'sort must be relevant, low-high or high-low' }).default('relevant')),
+  page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'page must be 1 or more').max(1000).default(1)),
+  limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(48)),
+});
+export type ProductQuery = z.output<typeof productQuerySchema>;
+
+/** Maps the collection page's query names (color, size, subCategory) onto the API's. */
+export function collectionQueryFromSearch(params: URLSearchParams): Record<string, string | undefined> {
+  const get = (k: string) => params.get(k) ?? undefined;
+  return {
+    categoryId: get('categoryId'),
+    colorId: get('color') ?? get('colorId'),
+    sizeId: get('size') ?? get('sizeId'),
+    subCategoryId: get('subCategory') ?? get('subCategoryId'),
+    q: get('q'),
+    sort: get('sort'),
+    page: get('page'),
+    limit: get('limit'),
+  };
+}
+
+export interface ProductListDto {
+  docs: ProductDto[];
+  colors: NamedRef[];
+  sizes: NamedRef[];
+  subCategories: NamedRef[];
+  totalDocs: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+/** Sorting on the client (spec: price sorting is done on the client) uses the same rule as the server. */
+export function sortProducts<T extends { price: number; id: number }>(items: readonly T[], sort: Sort): T[] {
+  const copy = [...items];
+  if (sort === 'low-high') copy.sort((a, b) => a.price - b.price || a.id - b.id);
+  if (sort === 'high-low') copy.sort((a, b) => b.price - a.price || a.id - b.id);
+  return copy;
+}

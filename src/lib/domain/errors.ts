@@ -1,0 +1,75 @@
+/**
+ * Typed errors with a stable code. Services throw them; one function
+ * (src/lib/server/http.ts: errorResponse) maps them to HTTP responses.
+ */
+export type ErrorCode =
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'payment_failed'
+  | 'unavailable';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra fields merged into the JSON error body. */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class Invalid extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('invalid', message, details);
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(message = 'Session expired. Please log in again.') {
+    super('unauthorized', message);
+  }
+}
+export class Forbidden extends AppError {
+  constructor(message = 'You are not allowed to do that') {
+    super('forbidden', message);
+  }
+}
+export class NotFound extends AppError {
+  constructor(message = 'Not found') {
+    super('not_found', message);
+  }
+}
+export class Conflict extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('conflict', message, details);
+  }
+}
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message, { retryAfter: retryAfterSeconds });
+  }
+}
+export class PaymentFailed extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('payment_failed', message, details);
+  }
+}
+
+export const httpStatusOf: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  payment_failed: 402,
+  unavailable: 503,
+};

@@ -1,0 +1,315 @@
+import { aliasedTable, and, asc, desc, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type {
+  CategoryDto,
+  NamedRef,
+  ParentCategoryDto,
+  ProductDetailDto,
+  ProductDto,
+  ProductListDto,
+  ProductQuery,
+} from '../domain/catalogue';
+import { NotFound } from '../domain/errors';
+import { imageUrl } from '../domain/images';
+import type { CurrencyCode } from '../domain/money';
+import { toMajor } from '../domain/money';
+import type { Db } from './db/client';
+import { categories, colors, productImages, products, sizes, variants } from './db/schema';
+
+const parent = aliasedTable(categories, 'parent');
+
+/** Width used for the plain image URLs in API responses; pages build srcsets from the hash. */
+const API_IMAGE_WIDTH = 640;
+const BANNER_WIDTH = 1280;
+
+const productColumns = {
+  id: products.id,
+  name: products.name,
+  slug: products.slug,
+  description: products.description,
+  priceMinor: products.priceMinor,
+  currency: products.currency,
+  createdAt: products.createdAt,
+  subCategoryId: categories.id,
+  subCategoryName: categories.name,
+  categoryId: parent.id,
+  categoryName: parent.name,
+};
+type ProductRow = {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  priceMinor: number;
+  currency: string;
+  createdAt: Date;
+  subCategoryId: number;
+  subCategoryName: string;
+  categoryId: number;
+  categoryName: string;
+};
+
+function categoryDto(row: typeof categories.$inferSelect): CategoryDto {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    image: row.imageHash ? imageUrl(row.imageHash, BANNER_WIDTH) : null,
+    parentId: row.parentId,
+  };
+}
+
+export function createCatalogueService({ db }: { db: Db }) {
+  /** Loads images and variant names for many products in two queries (no N+1). */
+  async function hydrate(rows: ProductRow[]): Promise<ProductDto[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [imageRows, variantRows] = await Promise.all([
+      db
+        .select({ productId: productImages.productId, hash: productImages.mediaHash })
+        .from(productImages)
+        .where(inArray(productImages.productId, ids))
+        .orderBy(asc(productImages.productId), asc(productImages.position)),
+      db
+        .select({
+          productId: variants.productId,
+          size: sizes.name,
+          sizePos: sizes.position,
+          color: colors.name,
+          stock: variants.stock,
+        })
+        .from(variants)
+        .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+        .leftJoin(colors, eq(colors.id, variants.colorId))
+        .where(inArray(variants.productId, ids)),
+    ]);
+    const images = new Map<number, string[]>();
+    for (const r of imageRows) {
+      const list = images.get(r.productId) ?? [];
+      list.push(imageUrl(r.hash, API_IMAGE_WIDTH));
+      images.set(r.productId, list);
+    }
+    const info = new Map<number, { sizes: Map<string, number>; colors: Set<string>; stock: number }>();
+    for (const v of variantRows) {
+      const entry = info.get(v.productId) ?? { sizes: new Map(), colors: new Set(), stock: 0 };
+      if (v.size) entry.sizes.set(v.size, v.sizePos ?? 0);
+      if (v.color) entry.colors.add(v.color);
+      entry.stock += v.stock;
+      info.set(v.productId, entry);
+    }
+    return rows.map((r) => {
+      const i = info.get(r.id);
+      return {
+        id: r.id,
+        name: r.name,
+        slug: r.slug,
+        price: toMajor(r.priceMinor),
+        currency: r.currency as CurrencyCode,
+        description: r.description,
+        images: images.get(r.id) ?? [],
+        sizeNames: i ? [...i.sizes.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n) : [],
+        colorNames: i ? [...i.colors].sort() : [],
+        categoryNames: [r.categoryName, r.subCategoryName],
+        categoryId: r.categoryId,
+        subCategoryId: r.subCategoryId,
+        inStock: (i?.stock ?? 0) > 0,
+        createdAt: r.createdAt.toISOString(),
+      };
+    });
+  }
+
+  function baseProductQuery() {
+    return db
+      .select(productColumns)
+      .from(products)
+      .innerJoin(categories, eq(categories.id, products.categoryId))
+      .innerJoin(parent, eq(parent.id, categories.parentId));
+  }
+
+  async function facetsFor(categoryId: number | undefined): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
+    // Facets describe the chosen category (or the whole store), not the current filter,
+    // so a shopper can always switch to another colour or size.
+    const inCategory = categoryId
+      ? sql`${products.categoryId} in (select ${categories.id} from ${categories} where ${categories.id} = ${categoryId} or ${categories.parentId} = ${categoryId})`
+      : sql`true`;
+    const [colorRows, sizeRows, subRows] = await Promise.all([
+      db
+        .selectDistinct({ id: colors.id, name: colors.name })
+        .from(colors)
+        .innerJoin(variants, eq(variants.colorId, colors.id))
+        .innerJoin(products, eq(products.id, variants.productId))
+        .where(and(eq(products.active, true), inCategory))
+        .orderBy(asc(colors.name)),
+      db
+        .selectDistinct({ id: sizes.id, name: sizes.name, position: sizes.position })
+        .from(sizes)
+        .innerJoin(variants, eq(variants.sizeId, sizes.id))
+        .innerJoin(products, eq(products.id, variants.productId))
+        .where(and(eq(products.active, true), inCategory))
+        .orderBy(asc(sizes.position)),
+      categoryId
+        ? db
+            .select({ id: categories.id, name: categories.name })
+            .from(categories)
+            .where(
+              or(
+                eq(categories.parentId, categoryId),
+                // a sub-category id shows its siblings
+                eq(categories.parentId, sql`(select ${categories.parentId} from ${categories} where ${categories.id} = ${categoryId})`),
+              ),
+            )
+            .orderBy(asc(categories.position))
+        : db
+            .select({ id: categories.id, name: categories.name })
+            .from(categories)
+            .where(sql`${categories.parentId} is not null`)
+            .orderBy(asc(categories.position)),
+    ]);
+    return {
+      colors: colorRows,
+      sizes: sizeRows.map(({ id, name }) => ({ id, name })),
+      subCategories: subRows,
+    };
+  }
+
+  return {
+    async listProducts(query: ProductQuery): Promise<ProductListDto> {
+      const where: SQL[] = [eq(products.active, true)];
+      if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
+      if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
+      if (query.colorId || query.sizeId) {
+        const variantWhere: SQL[] = [eq(variants.productId, products.id)];
+        if (query.colorId) variantWhere.push(eq(variants.colorId, query.colorId));
+        if (query.sizeId) variantWhere.push(eq(variants.sizeId, query.sizeId));
+        where.push(exists(db.select({ one: sql`1` }).from(variants).where(and(...variantWhere))));
+      }
+      if (query.q) {
+        const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where.push(
+          or(ilike(products.name, pattern), ilike(products.description, pattern), ilike(categories.name, pattern), ilike(parent.name, pattern))!,
+        );
+      }
+      const order =
+        query.sort === 'low-high'
+          ? [asc(products.priceMinor), asc(products.id)]
+          : query.sort === 'high-low'
+            ? [desc(products.priceMinor), asc(products.id)]
+            : query.q
+              ? [desc(sql`(${products.name} ilike ${`%${query.q}%`})`), desc(products.salesCount), asc(products.id)]
+              : [desc(products.salesCount), asc(products.id)];
+      const offset = (query.page - 1) * query.limit;
+      const [rows, countRows, facets] = await Promise.all([
+        baseProductQuery()
+          .where(and(...where))
+          .orderBy(...order)
+          .limit(query.limit)
+          .offset(offset),
+        db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(products)
+          .innerJoin(categories, eq(categories.id, products.categoryId))
+          .innerJoin(parent, eq(parent.id, categories.parentId))
+          .where(and(...where)),
+        facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId),
+      ]);
+      const totalDocs = countRows[0]?.count ?? 0;
+      return {
+        docs: await hydrate(rows),
+        ...facets,
+        totalDocs,
+        page: query.page,
+        limit: query.limit,
+        totalPages: Math.max(1, Math.ceil(totalDocs / query.limit)),
+      };
+    },
+
+    async bestSellers(limit = 15): Promise<ProductDto[]> {
+      const rows = await baseProductQuery()
+        .where(eq(products.active, true))
+        .orderBy(desc(products.salesCount), asc(products.id))
+        .limit(limit);
+      return hydrate(rows);
+    },
+
+    async latest(limit = 30): Promise<ProductDto[]> {
+      const rows = await baseProductQuery()
+        .where(eq(products.active, true))
+        .orderBy(desc(products.createdAt), desc(products.id))
+        .limit(limit);
+      return hydrate(rows);
+    },
+
+    async getProduct(id: number): Promise<ProductDetailDto> {
+      const rows = await baseProductQuery()
+        .where(and(eq(products.id, id), eq(products.active, true)))
+        .limit(1);
+      const row = rows[0];
+      if (!row) throw new NotFound('Product not found');
+      const [[dto], variantRows, altRows] = await Promise.all([
+        hydrate([row]),
+        db
+          .select({ id: variants.id, size: sizes.name, color: colors.name, hex: colors.hex, stock: variants.stock })
+          .from(variants)
+          .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+          .leftJoin(colors, eq(colors.id, variants.colorId))
+          .where(eq(variants.productId, id))
+          .orderBy(asc(sizes.position), asc(colors.name)),
+        db.select({ alt: productImages.alt }).from(productImages).where(eq(productImages.productId, id)).orderBy(asc(productImages.position)),
+      ]);
+      const colorHex = new Map<string, string>();
+      for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
+      return {
+        ...dto!,
+        variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
+        imageAlts: altRows.map((a) => a.alt),
+        colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
+      };
+    },
+
+    async parentCategories(): Promise<ParentCategoryDto[]> {
+      const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
+      const parents = rows.filter((r) => r.parentId === null);
+      return parents.map((p) => ({
+        ...categoryDto(p),
+        subCategories: rows.filter((r) => r.parentId === p.id).map((r) => ({ id: r.id, name: r.name })),
+      }));
+    },
+
+    async subCategories(parentId: number): Promise<NamedRef[]> {
+      const [p] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, parentId)).limit(1);
+      if (!p) throw new NotFound('Category not found');
+      return db
+        .select({ id: categories.id, name: categories.name })
+        .from(categories)
+        .where(eq(categories.parentId, parentId))
+        .orderBy(asc(categories.position));
+    },
+
+    async getCategory(id: number): Promise<CategoryDto & { subCategories: NamedRef[] }> {
+      const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
+      if (!row) throw new NotFound('Category not found');
+      const subs = await db
+        .select({ id: categories.id, name: categories.name })
+        .from(categories)
+        .where(eq(categories.parentId, id))
+        .orderBy(asc(categories.position));
+      return { ...categoryDto(row), subCategories: subs };
+    },
+
+    async findCategoryBySlug(slug: string): Promise<CategoryDto | null> {
+      const [row] = await db.select().from(categories).where(eq(categories.slug, slug)).limit(1);
+      return row ? categoryDto(row) : null;
+    },
+
+    /** Every product id and category id, for the sitemap. */
+    async sitemapEntries(): Promise<{ products: { id: number; updated: Date }[]; categories: { id: number; parentId: number | null }[] }> {
+      const [p, c] = await Promise.all([
+        db.select({ id: products.id, updated: products.createdAt }).from(products).where(eq(products.active, true)).orderBy(asc(products.id)),
+        db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
+      ]);
+      return { products: p, categories: c };
+    },
+  };
+}
+export type CatalogueService = ReturnType<typeof createCatalogueService>;
+

@@ -1,0 +1,349 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** Raw bytes (images). PGlite and pg both hand back Uint8Array/Buffer. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/** Money is always integer minor units (kobo, cents). */
+const money = (name: string) => bigint(name, { mode: 'number' }).notNull();
+
+// ---------------------------------------------------------------- catalogue
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    parentId: integer('parent_id').references((): any => categories.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    description: text('description'),
+    /** media.hash of the banner image (parent categories). */
+    imageHash: text('image_hash').references(() => media.hash),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('categories_parent_idx').on(t.parentId, t.position)],
+);
+
+export const colors = pgTable('colors', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull().unique(),
+  hex: text('hex').notNull(),
+});
+
+export const sizes = pgTable('sizes', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull().unique(),
+  position: integer('position').notNull().default(0),
+});
+
+export const products = pgTable(
+  'products',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    description: text('description').notNull(),
+    priceMinor: money('price_minor'),
+    currency: text('currency').notNull(),
+    /** The sub-category; its parent is the product's first category. */
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id),
+    salesCount: integer('sales_count').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('products_category_idx').on(t.categoryId),
+    index('products_created_idx').on(t.createdAt),
+    index('products_sales_idx').on(t.salesCount),
+    index('products_price_idx').on(t.priceMinor),
+    check('products_price_nonnegative', sql`${t.priceMinor} >= 0`),
+  ],
+);
+
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    mediaHash: text('media_hash')
+      .notNull()
+      .references(() => media.hash),
+    alt: text('alt').notNull(),
+  },
+  (t) => [unique('product_images_position_uq').on(t.productId, t.position)],
+);
+
+/** A purchasable product x size x colour, with its stock. Size or colour is null where the product has none. */
+export const variants = pgTable(
+  'variants',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sizeId: integer('size_id').references(() => sizes.id),
+    colorId: integer('color_id').references(() => colors.id),
+    stock: integer('stock').notNull().default(0),
+  },
+  (t) => [
+    unique('variants_product_size_color_uq').on(t.productId, t.sizeId, t.colorId).nullsNotDistinct(),
+    index('variants_size_idx').on(t.sizeId),
+    index('variants_color_idx').on(t.colorId),
+    check('variants_stock_nonnegative', sql`${t.stock} >= 0`),
+  ],
+);
+
+// ---------------------------------------------------------------- accounts
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  /** Stored lower-cased; unique. */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  phoneNumber: text('phone_number').notNull(),
+  country: text('country', { enum: ['nigeria', 'south_africa'] }).notNull(),
+  imageHash: text('image_hash').references(() => media.hash),
+  verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the opaque token; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_codes_email_idx').on(t.email, t.purpose, t.createdAt)],
+);
+
+/** Fixed-window counters shared by every app server. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  windowEnd: timestamp('window_end', { withTimezone: true }).notNull(),
+});
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    country: text('country', { enum: ['nigeria', 'south_africa'] }).notNull(),
+    state: text('state').notNull(),
+    city: text('city').notNull(),
+    address: text('address').notNull(),
+    zipCode: text('zip_code').notNull(),
+    active: boolean('active').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('addresses_user_idx').on(t.userId),
+    uniqueIndex('addresses_one_default_uq').on(t.userId).where(sql`${t.active}`),
+  ],
+);
+
+// ---------------------------------------------------------------- buying
+
+export const carts = pgTable('carts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** null: not chosen yet, the default applies (delivery when a default address exists). */
+  deliveryOption: text('delivery_option', { enum: ['delivery', 'pickup'] }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    cartId: uuid('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => variants.id),
+    quantity: integer('quantity').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('cart_items_cart_variant_uq').on(t.cartId, t.variantId),
+    check('cart_items_quantity_range', sql`${t.quantity} between 1 and 10`),
+  ],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    cartId: uuid('cart_id').notNull(),
+    provider: text('provider', { enum: ['simulated', 'paystack'] }).notNull(),
+    amountMinor: money('amount_minor'),
+    currency: text('currency').notNull(),
+    email: text('email').notNull(),
+    /** initialized -> paid -> fulfilled; or failed; or needs_refund when stock ran out after payment. */
+    status: text('status', { enum: ['initialized', 'paid', 'fulfilled', 'failed', 'needs_refund'] })
+      .notNull()
+      .default('initialized'),
+    /** The checkout as priced when payment started: lines, fee, option, address. */
+    snapshot: jsonb('snapshot').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payments_user_idx').on(t.userId)],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    trackingNumber: text('tracking_number').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id),
+    status: text('status', { enum: ['pending', 'processed', 'delivered', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    deliveryOption: text('delivery_option', { enum: ['delivery', 'pickup'] }).notNull(),
+    subtotalMinor: money('subtotal_minor'),
+    deliveryFeeMinor: money('delivery_fee_minor'),
+    totalMinor: money('total_minor'),
+    currency: text('currency').notNull(),
+    /** Address as it was when ordered (delivery address, or the pickup store). */
+    deliveryAddress: jsonb('delivery_address').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('orders_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => variants.id),
+    productName: text('product_name').notNull(),
+    productImage: text('product_image').notNull(),
+    color: text('color'),
+    size: text('size'),
+    quantity: integer('quantity').notNull(),
+    unitPriceMinor: money('unit_price_minor'),
+    lineTotalMinor: money('line_total_minor'),
+  },
+  (t) => [index('order_items_order_idx').on(t.orderId)],
+);
+
+export const favourites = pgTable(
+  'favourites',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId] })],
+);
+
+export const newsletterSubscriptions = pgTable('newsletter_subscriptions', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  email: text('email').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- infrastructure
+
+/**
+ * Binary images by content hash: generated product art (SVG sources), uploaded
+ * profile pictures (WebP) and cached renditions (`{hash}.{width}.{format}`).
+ */
+export const media = pgTable('media', {
+  hash: text('hash').primaryKey(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  createdAt: createdAt(),
+});
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_to_idx').on(t.to, t.createdAt)],
+);

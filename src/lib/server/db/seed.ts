@@ -1,0 +1,288 @@
+import { sql } from 'drizzle-orm';
+import { toMinor } from '../../domain/money';
+import { createMediaService } from '../media';
+import { hashPassword } from '../passwords';
+import type { Services } from '../services';
+import type { Db, Tx } from './client';
+import { addresses, categories, colors, productImages, products, sizes, users, variants } from './schema';
+import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
+
+/** The documented demo shopper (README). */
+export const DEMO_USER = {
+  email: 'demo@maisonluxe.ng',
+  password: 'LuxeDemo2026!',
+  firstName: 'Adaeze',
+  lastName: 'Okafor',
+  phoneNumber: '+2348012345678',
+  country: 'nigeria' as const,
+};
+
+/** Small deterministic PRNG so every seed builds the same store. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
+    sample: <T>(list: readonly T[], n: number): T[] => {
+      const copy = [...list];
+      const out: T[] = [];
+      while (out.length < n && copy.length) out.push(copy.splice(Math.floor(next() * copy.length), 1)[0]!);
+      return out;
+    },
+  };
+}
+
+const COLORS = [
+  ['Black', '#141414'],
+  ['Ivory', '#efe6d6'],
+  ['Tan', '#b07a4a'],
+  ['Burgundy', '#7a1f2b'],
+  ['Emerald', '#1f6b4f'],
+  ['Navy', '#1d2b4f'],
+  ['Blush', '#e3b3ab'],
+  ['Gold', '#c9a14a'],
+  ['Cognac', '#8a4b22'],
+  ['Stone', '#9a958c'],
+  ['Olive', '#5b5e33'],
+  ['Cobalt', '#2a4fb5'],
+] as const;
+
+const SIZE_SETS = {
+  clothing: ['XS', 'S', 'M', 'L', 'XL'],
+  shoes: ['EU 37', 'EU 38', 'EU 39', 'EU 40', 'EU 41', 'EU 42', 'EU 43', 'EU 44'],
+  belts: ['80 cm', '90 cm', '100 cm'],
+  none: [],
+} as const;
+const ALL_SIZES = [...SIZE_SETS.clothing, ...SIZE_SETS.shoes, ...SIZE_SETS.belts];
+
+interface SubSpec {
+  name: string;
+  slug: string;
+  kind: ArtKind;
+  noun: string;
+  sizes: keyof typeof SIZE_SETS;
+  price: [number, number];
+  materials: string[];
+}
+interface ParentSpec {
+  name: string;
+  slug: string;
+  description: string;
+  palette: [string, string];
+  subs: SubSpec[];
+}
+
+const CATALOGUE: ParentSpec[] = [
+  {
+    name: 'Bags',
+    slug: 'bags',
+    description: 'Handcrafted leather for every arrival',
+    palette: ['#f3e7da', '#d9c2a7'],
+    subs: [
+      { name: 'Totes', slug: 'totes', kind: 'tote', noun: 'Tote', sizes: 'none', price: [450_000, 2_800_000], materials: ['Grained Leather', 'Quilted Lambskin', 'Canvas and Leather', 'Smooth Calfskin'] },
+      { name: 'Crossbody Bags', slug: 'crossbody-bags', kind: 'crossbody', noun: 'Crossbody Bag', sizes: 'none', price: [320_000, 1_900_000], materials: ['Pebbled Leather', 'Patent Leather', 'Suede', 'Croc-Embossed Leather'] },
+      { name: 'Clutches', slug: 'clutches', kind: 'clutch', noun: 'Clutch', sizes: 'none', price: [210_000, 1_400_000], materials: ['Satin', 'Beaded Silk', 'Metallic Leather', 'Velvet'] },
+      { name: 'Backpacks', slug: 'backpacks', kind: 'backpack', noun: 'Backpack', sizes: 'none', price: [380_000, 1_600_000], materials: ['Nylon and Leather', 'Saffiano Leather', 'Waxed Canvas'] },
+      { name: 'Bags Men', slug: 'bags-men', kind: 'duffel', noun: 'Weekender', sizes: 'none', price: [520_000, 3_200_000], materials: ['Full-Grain Leather', 'Textured Calfskin', 'Coated Canvas'] },
+    ],
+  },
+  {
+    name: 'Clothing',
+    slug: 'clothing',
+    description: 'Tailoring that moves with you',
+    palette: ['#e9ecef', '#c7ccd3'],
+    subs: [
+      { name: 'Dresses', slug: 'dresses', kind: 'dress', noun: 'Dress', sizes: 'clothing', price: [180_000, 1_500_000], materials: ['Silk Midi', 'Pleated Maxi', 'Linen Wrap', 'Sequinned Evening'] },
+      { name: 'Shirts', slug: 'shirts', kind: 'shirt', noun: 'Shirt', sizes: 'clothing', price: [85_000, 420_000], materials: ['Poplin', 'Silk Twill', 'Oxford Cotton', 'Linen'] },
+      { name: 'Jackets', slug: 'jackets', kind: 'jacket', noun: 'Jacket', sizes: 'clothing', price: [260_000, 2_100_000], materials: ['Double-Breasted Wool', 'Leather Biker', 'Tweed', 'Cropped Bouclé'] },
+      { name: 'Trousers', slug: 'trousers', kind: 'trousers', noun: 'Trousers', sizes: 'clothing', price: [95_000, 520_000], materials: ['Wide-Leg Crepe', 'Tailored Wool', 'Pleated Linen'] },
+    ],
+  },
+  {
+    name: 'Shoes',
+    slug: 'shoes',
+    description: 'Made to be noticed, built to last',
+    palette: ['#efe3e0', '#d4b9b3'],
+    subs: [
+      { name: 'Heels', slug: 'heels', kind: 'heel', noun: 'Pumps', sizes: 'shoes', price: [210_000, 1_200_000], materials: ['Patent Leather', 'Suede', 'Satin Slingback', 'Pointed Leather'] },
+      { name: 'Sneakers', slug: 'sneakers', kind: 'sneaker', noun: 'Sneakers', sizes: 'shoes', price: [150_000, 780_000], materials: ['Low-Top Leather', 'Suede Runner', 'High-Top Calfskin'] },
+      { name: 'Loafers', slug: 'loafers', kind: 'loafer', noun: 'Loafers', sizes: 'shoes', price: [190_000, 950_000], materials: ['Horsebit Leather', 'Penny Suede', 'Chunky Lug-Sole'] },
+      { name: 'Sandals', slug: 'sandals', kind: 'sandal', noun: 'Sandals', sizes: 'shoes', price: [120_000, 640_000], materials: ['Strappy Leather', 'Woven Raffia', 'Chain-Trim'] },
+    ],
+  },
+  {
+    name: 'Accessories',
+    slug: 'accessories',
+    description: 'The finishing touch, perfected',
+    palette: ['#e6ece4', '#bccab6'],
+    subs: [
+      { name: 'Belts', slug: 'belts', kind: 'belt', noun: 'Belt', sizes: 'belts', price: [65_000, 380_000], materials: ['Reversible Leather', 'Logo-Buckle', 'Croc-Embossed'] },
+      { name: 'Scarves', slug: 'scarves', kind: 'scarf', noun: 'Scarf', sizes: 'none', price: [55_000, 310_000], materials: ['Silk Twill', 'Cashmere', 'Printed Modal'] },
+      { name: 'Wallets', slug: 'wallets', kind: 'wallet', noun: 'Wallet', sizes: 'none', price: [70_000, 420_000], materials: ['Zip-Around Leather', 'Bifold Calfskin', 'Card Case'] },
+      { name: 'Sunglasses', slug: 'sunglasses', kind: 'sunglasses', noun: 'Sunglasses', sizes: 'none', price: [90_000, 480_000], materials: ['Cat-Eye Acetate', 'Aviator Metal', 'Oversized Square'] },
+    ],
+  },
+];
+
+const NAMES = [
+  'Amara', 'Zuri', 'Ife', 'Thandi', 'Kemi', 'Lerato', 'Adaeze', 'Naledi', 'Ayo', 'Sade', 'Nia', 'Temi', 'Kaya', 'Zola',
+  'Ada', 'Lindiwe', 'Funmi', 'Nandi', 'Chioma', 'Imani', 'Palesa', 'Bisi', 'Ama', 'Zanele',
+];
+
+const DESCRIPTIONS = [
+  (n: string, m: string) => `The ${n} is cut from ${m.toLowerCase()} and finished by hand in small batches. Clean lines, considered proportions and hardware that ages beautifully make it a piece you will reach for season after season.`,
+  (n: string, m: string) => `Designed in Lagos and made by artisans we know by name, the ${n} pairs ${m.toLowerCase()} with precise detailing. It is as at home at a Sunday lunch in Ikoyi as it is at a gallery opening in Rosebank.`,
+  (n: string, m: string) => `A quiet statement: the ${n} in ${m.toLowerCase()} balances structure and softness. Every edge is painted, every seam is reinforced, and every detail is there for a reason.`,
+];
+
+const PRODUCTS_PER_SUB = 10;
+
+/** Seeds the demo store when the database has no products. Returns whether it seeded. */
+export async function seedIfEmpty(services: Services): Promise<boolean> {
+  const [row] = await services.db.select({ n: sql<number>`count(*)::int` }).from(products);
+  if ((row?.n ?? 0) > 0) return false;
+  return services.db.transaction(async (tx) => {
+    // Several app servers may boot at once on one empty PostgreSQL: one seeds, the others wait and see it done.
+    await tx.execute(sql`select pg_advisory_xact_lock(20261122)`);
+    const [again] = await tx.select({ n: sql<number>`count(*)::int` }).from(products);
+    if ((again?.n ?? 0) > 0) return false;
+    await seed({ ...services, db: tx, media: createMediaService({ db: tx }) });
+    return true;
+  });
+}
+
+/** Deletes every row of every table (used by `npm run db:seed -- --reset`). */
+export async function resetDatabase(services: Services): Promise<void> {
+  const tables = await services.db.execute<{ tablename: string }>(
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '%drizzle%'`,
+  );
+  const names = (tables as unknown as { rows: { tablename: string }[] }).rows.map((t) => `"${t.tablename}"`);
+  if (names.length) await services.db.execute(sql.raw(`truncate ${names.join(', ')} restart identity cascade`));
+}
+
+type SeedDeps = Pick<Services, 'media' | 'log' | 'config' | 'clock'> & { db: Db | Tx };
+
+export async function seed(services: SeedDeps): Promise<void> {
+  const { db, media, log, config, clock } = services;
+  const started = Date.now();
+  const rand = prng(20261122);
+  const currency = config.STORE_CURRENCY;
+  const svg = (s: string) => new TextEncoder().encode(s);
+
+  const colorRows = await db
+    .insert(colors)
+    .values(COLORS.map(([name, hex]) => ({ name, hex })))
+    .returning();
+  const colorByName = new Map(colorRows.map((c) => [c.name, c]));
+  const sizeRows = await db
+    .insert(sizes)
+    .values(ALL_SIZES.map((name, position) => ({ name, position })))
+    .returning();
+  const sizeByName = new Map(sizeRows.map((s) => [s.name, s]));
+
+  const now = clock().getTime();
+  let productIndex = 0;
+  for (const [pi, parentSpec] of CATALOGUE.entries()) {
+    const bannerKinds = parentSpec.subs.slice(0, 3).map((s) => s.kind);
+    const bannerHash = await media.store(svg(bannerArtSvg({ kinds: bannerKinds, palette: parentSpec.palette, seed: pi + 1 })), 'image/svg+xml', {
+      width: 1600,
+      height: 700,
+    });
+    const [parentRow] = await db
+      .insert(categories)
+      .values({ name: parentSpec.name, slug: parentSpec.slug, description: parentSpec.description, imageHash: bannerHash, position: pi })
+      .returning();
+    for (const [si, sub] of parentSpec.subs.entries()) {
+      const [subRow] = await db
+        .insert(categories)
+        .values({ name: sub.name, slug: sub.slug, parentId: parentRow!.id, position: si })
+        .returning();
+      for (let k = 0; k < PRODUCTS_PER_SUB; k++) {
+        productIndex++;
+        const stem = NAMES[(productIndex * 7 + k) % NAMES.length]!;
+        const material = sub.materials[k % sub.materials.length]!;
+        const name = `${stem} ${material} ${sub.noun}`;
+        const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '')}-${productIndex}`;
+        const [lo, hi] = sub.price;
+        const priceMajor = Math.round((lo + rand.next() * (hi - lo)) / 5000) * 5000;
+        const productColors = rand.sample(COLORS, rand.int(1, 3));
+        const daysAgo = rand.int(0, 240);
+        const [productRow] = await db
+          .insert(products)
+          .values({
+            name,
+            slug,
+            description: DESCRIPTIONS[productIndex % DESCRIPTIONS.length]!(name, material),
+            priceMinor: toMinor(priceMajor),
+            currency,
+            categoryId: subRow!.id,
+            // a long tail: a few products sell far more than the rest
+            salesCount: Math.floor(rand.next() ** 3 * 900),
+            createdAt: new Date(now - daysAgo * 86_400_000 - rand.int(0, 86_399) * 1000),
+          })
+          .returning({ id: products.id });
+        const pid = productRow!.id;
+        const imageCount = rand.int(2, 4);
+        const imageValues = [];
+        for (let view = 0; view < imageCount; view++) {
+          const colour = productColors[view % productColors.length]!;
+          const hash = await media.store(
+            svg(productArtSvg({ kind: sub.kind, colorHex: colour[1], view: view as 0 | 1 | 2 | 3, seed: productIndex * 10 + view })),
+            'image/svg+xml',
+            { width: 800, height: 1000 },
+          );
+          const viewName = ['front view', 'alternate view', 'detail', 'styled'][view];
+          imageValues.push({ productId: pid, position: view, mediaHash: hash, alt: `${name} in ${colour[0].toLowerCase()}, ${viewName}` });
+        }
+        await db.insert(productImages).values(imageValues);
+        const sizeNames = SIZE_SETS[sub.sizes] as readonly string[];
+        const variantValues = [];
+        for (const [cname] of productColors) {
+          const sizeList = sizeNames.length ? sizeNames : [null];
+          for (const sname of sizeList) {
+            variantValues.push({
+              productId: pid,
+              colorId: colorByName.get(cname)!.id,
+              sizeId: sname ? sizeByName.get(sname)!.id : null,
+              // most variants in stock, some sold out
+              stock: rand.next() < 0.12 ? 0 : rand.int(1, 14),
+            });
+          }
+        }
+        await db.insert(variants).values(variantValues);
+      }
+    }
+  }
+
+  const [demo] = await db
+    .insert(users)
+    .values({
+      email: DEMO_USER.email,
+      passwordHash: await hashPassword(DEMO_USER.password),
+      firstName: DEMO_USER.firstName,
+      lastName: DEMO_USER.lastName,
+      phoneNumber: DEMO_USER.phoneNumber,
+      country: DEMO_USER.country,
+      verifiedAt: new Date(now),
+    })
+    .returning({ id: users.id });
+  await db.insert(addresses).values({
+    userId: demo!.id,
+    name: `${DEMO_USER.firstName} ${DEMO_USER.lastName}`,
+    country: 'nigeria',
+    state: 'Lagos',
+    city: 'Ikoyi',
+    address: '14 Bourdillon Road',
+    zipCode: '106104',
+    active: true,
+  });
+  log.info('seeded demo store', { products: productIndex, ms: Date.now() - started });
+}

@@ -1,0 +1,76 @@
+import type { APIContext } from 'astro';
+import { z } from 'zod';
+import { AppError, httpStatusOf, Invalid } from '../domain/errors';
+import type { Logger } from './log';
+
+/** JSON response helper; every API answer goes through here. */
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** Cache headers for public catalogue reads: short freshness, long stale-while-revalidate. */
+export const publicCache = { 'cache-control': 'public, max-age=60, stale-while-revalidate=600' };
+
+function zodMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  return issue.message;
+}
+
+/** The one mapping from errors to HTTP responses. Unexpected errors never leak details. */
+export function errorResponse(err: unknown, requestId: string, log: Logger): Response {
+  if (err instanceof AppError) {
+    const headers: Record<string, string> = {};
+    if (err.code === 'rate_limited' && typeof err.details?.retryAfter === 'number') {
+      headers['retry-after'] = String(err.details.retryAfter);
+    }
+    return json({ status: false, success: false, code: err.code, message: err.message, ...err.details }, { status: httpStatusOf[err.code], headers });
+  }
+  if (err instanceof z.ZodError) {
+    return json({ status: false, success: false, code: 'invalid', message: zodMessage(err) }, { status: 400 });
+  }
+  log.error('unexpected error', { err });
+  return json(
+    { status: false, success: false, code: 'internal', message: 'Something went wrong. Please try again.', requestId },
+    { status: 500 },
+  );
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new Invalid(zodMessage(result.error));
+  return result.data;
+}
+
+/** Reads and validates a JSON body; a body that is not JSON is a 400. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  let body: unknown;
+  try {
+    const text = await request.text();
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    throw new Invalid('The request body must be JSON');
+  }
+  return parseWith(schema, body);
+}
+
+/** Validates the query string; repeated keys keep the last value. */
+export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.output<S> {
+  return parseWith(schema, Object.fromEntries(url.searchParams));
+}
+
+type Handler = (ctx: APIContext) => Promise<Response> | Response;
+
+/** Wraps an endpoint so typed errors become the API's JSON error shape. */
+export function endpoint(handler: Handler): Handler {
+  return async (ctx) => {
+    try {
+      return await handler(ctx);
+    } catch (err) {
+      return errorResponse(err, ctx.locals.requestId, ctx.locals.log);
+    }
+  };
+}

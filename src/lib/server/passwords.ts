@@ -1,0 +1,41 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** scrypt at OWASP's recommended cost (N=2^17, r=8, p=1). Stored as scrypt$N$r$p$salt$hash. */
+const N = 2 ** 17;
+const r = 8;
+const p = 1;
+const KEYLEN = 32;
+
+function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCb(password.normalize('NFKC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+const maxmem = (n: number, rr: number) => 128 * n * rr * 2;
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, KEYLEN, { N, r, p, maxmem: maxmem(N, r) });
+  return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, rr, pp, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !rr || !pp || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(rr),
+    p: Number(pp),
+    maxmem: maxmem(Number(n), Number(rr)),
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+let dummy: Promise<string> | undefined;
+/** Spends the same time as a real check, so an unknown e-mail is not told apart from a wrong password. */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummy ??= hashPassword('timing-equaliser');
+  await verifyPassword(password, await dummy);
+}

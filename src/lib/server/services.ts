@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import { createCatalogueService } from './catalogue';
+import { getConfig, type Config } from './config';
+import { openDatabase, type Database, type Db } from './db/client';
+import { createLogger, type Logger } from './log';
+import { createMailer, createOutboxReader, type Mailer } from './mail';
+import { createMediaService } from './media';
+import { createSessionService } from './sessions';
+
+/**
+ * The composition root: every service is built here from explicit dependencies.
+ * Tests call createServices with their own database, clock and adapters.
+ */
+export interface Deps {
+  config: Config;
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  /** Tests may pass their own; otherwise SMTP or the dev outbox, by configuration. */
+  mailer?: Mailer;
+}
+
+export function createServices(deps: Deps) {
+  const { db, clock } = deps;
+  const media = createMediaService({ db });
+  const sessions = createSessionService({ db, clock });
+  const catalogue = createCatalogueService({ db });
+  const mailer = deps.mailer ?? createMailer(deps);
+  const outbox = createOutboxReader({ db });
+  return {
+    ...deps,
+    media,
+    sessions,
+    catalogue,
+    mailer,
+    outbox,
+    async health(): Promise<{ database: boolean }> {
+      try {
+        await db.execute(sql`select 1`);
+        return { database: true };
+      } catch {
+        return { database: false };
+      }
+    },
+  };
+}
+export type Services = ReturnType<typeof createServices>;
+
+interface Runtime {
+  services: Services;
+  database: Database;
+}
+
+let booting: Promise<Runtime> | undefined;
+let inFlight = 0;
+let draining = false;
+
+/** Opens the database (migrating and seeding an empty one) once per process. */
+export function getRuntime(): Promise<Runtime> {
+  booting ??= boot().catch((err) => {
+    booting = undefined;
+    throw err;
+  });
+  return booting;
+}
+
+export async function getServices(): Promise<Services> {
+  return (await getRuntime()).services;
+}
+
+async function boot(): Promise<Runtime> {
+  const config = getConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const services = createServices({ config, db: database.db, clock: () => new Date(), log });
+  const { seedIfEmpty } = await import('./db/seed');
+  await seedIfEmpty(services);
+  log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
+  installShutdown(database, log);
+  return { services, database };
+}
+
+/** Request accounting for graceful shutdown. */
+export const lifecycle = {
+  get draining() {
+    return draining;
+  },
+  enter() {
+    inFlight++;
+  },
+  leave() {
+    inFlight--;
+  },
+};
+
+function installShutdown(database: Database, log: Logger) {
+  const stop = async (signal: string) => {
+    if (draining) return;
+    draining = true;
+    log.info('shutting down', { signal, inFlight });
+    const deadline = Date.now() + 10_000;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await database.close().catch((err) => log.error('database close failed', { err }));
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

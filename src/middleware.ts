@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { defineMiddleware } from 'astro:middleware';
+import { errorResponse } from './lib/server/http';
+import { getServices, lifecycle } from './lib/server/services';
+import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
+
+// Start opening the database as soon as the server loads this module.
+void getServices().catch(() => undefined);
+
+export const onRequest = defineMiddleware(async (ctx, next) => {
+  const started = performance.now();
+  const incoming = ctx.request.headers.get('x-request-id');
+  const requestId = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+  if (lifecycle.draining) {
+    return new Response('Shutting down', { status: 503, headers: { 'retry-after': '5', 'x-request-id': requestId } });
+  }
+  lifecycle.enter();
+  try {
+    const services = await getServices();
+    const log = services.log.child({ requestId });
+    ctx.locals.requestId = requestId;
+    ctx.locals.log = log;
+    ctx.locals.services = services;
+    let response: Response;
+    try {
+      ctx.locals.session = ctx.url.pathname.startsWith('/media/')
+        ? null
+        : await services.sessions.resolve(tokenFromRequest(ctx.request, ctx.cookies.get(SESSION_COOKIE)?.value));
+      response = await next();
+    } catch (err) {
+      if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
+      else throw err;
+    }
+    try {
+      response.headers.set('x-request-id', requestId);
+    } catch {
+      // some responses (redirects built by Response.redirect) have immutable headers
+    }
+    if (!ctx.url.pathname.startsWith('/media/') && !ctx.url.pathname.startsWith('/_astro/')) {
+      log.info('request', {
+        method: ctx.request.method,
+        path: ctx.url.pathname,
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      });
+    }
+    return response;
+  } finally {
+    lifecycle.leave();
+  }
+});

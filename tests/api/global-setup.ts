@@ -1,0 +1,9 @@
+import { existsSync } from 'node:fs';
+
+/** API tests run against the built server; `npm test` builds first. */
+export default function setup() {
+  const dist = process.env.STORE_DIST ?? 'dist';
+  if (!existsSync(`${dist}/server/entry.mjs`)) {
+    throw new Error(`${dist}/server/entry.mjs is missing: run npm run build first (npm test does).`);
+  }
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productQuerySchema } from '../../src/lib/domain/catalogue';
+import { DRIVERS, servicesFor } from '../support/services';
+
+for (const driver of DRIVERS) {
+  describe(`catalogue service on ${driver}`, () => {
+    let ctx: Awaited<ReturnType<typeof servicesFor>>;
+    const queries: string[] = [];
+    beforeAll(async () => {
+      ctx = await servicesFor(driver, { onQuery: (q) => queries.push(q) });
+    });
+    afterAll(async () => ctx?.close());
+
+    it('seeds a believable store', async () => {
+      const parents = await ctx.services.catalogue.parentCategories();
+      expect(parents.length).toBeGreaterThanOrEqual(4);
+      expect(parents.every((p) => p.description && p.image)).toBe(true);
+      expect(parents.flatMap((p) => p.subCategories).length).toBeGreaterThanOrEqual(12);
+      const all = await ctx.services.catalogue.listProducts(productQuerySchema.parse({ limit: 100 }));
+      expect(all.totalDocs).toBeGreaterThanOrEqual(150);
+      for (const p of all.docs) {
+        expect(p.images.length).toBeGreaterThanOrEqual(2);
+        expect(p.images.length).toBeLessThanOrEqual(4);
+        expect(p.price).toBeGreaterThan(0);
+      }
+      const kinds = new Set(all.docs.map((p) => p.categoryNames[0]));
+      expect(kinds).toEqual(new Set(['Bags', 'Clothing', 'Shoes', 'Accessories']));
+    });
+
+    it('lists 50 products in the same number of queries as 5 (no N+1)', async () => {
+      const count = async (limit: number) => {
+        queries.length = 0;
+        await ctx.services.catalogue.listProducts(productQuerySchema.parse({ limit }));
+        return queries.length;
+      };
+      const few = await count(5);
+      const many = await count(50);
+      expect(many).toBe(few);
+      expect(many).toBeLessThanOrEqual(8);
+    });
+
+    it('has indexes for the list filters and orderings', async () => {
+      const { sql } = await import('drizzle-orm');
+      const result = (await ctx.services.db.execute(sql`select indexname from pg_indexes where tablename in ('products', 'variants')`)) as unknown as {
+        rows: { indexname: string }[];
+      };
+      const names = result.rows.map((r) => r.indexname);
+      for (const idx of ['products_category_idx', 'products_created_idx', 'products_sales_idx', 'products_price_idx', 'variants_color_idx', 'variants_size_idx']) {
+        expect(names).toContain(idx);
+      }
+    });
+  });
+}

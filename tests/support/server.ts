@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createFreshDatabase } from './pg';
+
+export type Driver = 'pglite' | 'pg';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  driver: Driver;
+  databaseUrl?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built server (dist/server/entry.mjs, or $STORE_DIST/server/entry.mjs) on a fresh database: PGlite in a temporary
+ * directory, or a new PostgreSQL database. Waits until /api/v1/health answers.
+ */
+export async function startServer(driver: Driver, env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'store-data-'));
+  const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
+  const child: ChildProcess = spawn(process.execPath, [`${process.env.STORE_DIST ?? 'dist'}/server/entry.mjs`], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: process.env.TEST_SERVER_LOG ?? 'warn',
+      NODE_ENV: 'test',
+      ...(fresh ? { DATABASE_URL: fresh.url } : { DATABASE_URL: '' }),
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let ready = false;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/health`);
+      if (res.ok) {
+        ready = true;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    await fresh?.drop();
+  };
+  if (!ready) {
+    await stop();
+    throw new Error(`server (${driver}) did not become healthy`);
+  }
+  return { baseUrl, driver, databaseUrl: fresh?.url, stop };
+}

@@ -1,0 +1,36 @@
+import { parseConfig } from '../../src/lib/server/config';
+import { openDatabase, type Database } from '../../src/lib/server/db/client';
+import { seedIfEmpty } from '../../src/lib/server/db/seed';
+import { createLogger } from '../../src/lib/server/log';
+import { createServices, type Services } from '../../src/lib/server/services';
+import { createFreshDatabase } from './pg';
+
+export type Driver = 'pglite' | 'pg';
+export const DRIVERS: Driver[] = ['pglite', 'pg'];
+
+/** A controllable clock for rules that depend on time (code expiry, rate-limit windows). */
+export function testClock(start = new Date('2026-11-22T10:00:00Z')) {
+  let now = start.getTime();
+  const clock = () => new Date(now);
+  return Object.assign(clock, { advance: (ms: number) => void (now += ms) });
+}
+
+/** In-process services on a fresh database of the given driver, seeded. */
+export async function servicesFor(
+  driver: Driver,
+  opts: { clock?: () => Date; env?: Record<string, string>; seed?: boolean; onQuery?: (sql: string) => void } = {},
+): Promise<{ services: Services; database: Database; close(): Promise<void> }> {
+  const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
+  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}), ...opts.env });
+  const database = await openDatabase({ databaseUrl: fresh?.url, dataDir: 'memory://', onQuery: opts.onQuery });
+  const services = createServices({ config, db: database.db, clock: opts.clock ?? (() => new Date()), log: createLogger('silent') });
+  if (opts.seed ?? true) await seedIfEmpty(services);
+  return {
+    services,
+    database,
+    async close() {
+      await database.close();
+      await fresh?.drop();
+    },
+  };
+}

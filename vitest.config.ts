@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/service/**/*.test.ts', 'tests/api/**/*.test.ts'],
+    globalSetup: ['tests/api/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // API suites start their own servers; keep the 2-core machine from thrashing.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
