@@ -2,14 +2,21 @@
  * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset]`.
  * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
  */
-import { getConfig } from '../src/lib/server/config';
+import { ConfigError, getConfig } from '../src/lib/server/config';
 import { openDatabase } from '../src/lib/server/db/client';
 import { resetDatabase, seed, seedIfEmpty } from '../src/lib/server/db/seed';
 import { createLogger } from '../src/lib/server/log';
 import { createServices } from '../src/lib/server/services';
 
 const [command, ...flags] = process.argv.slice(2);
-const config = getConfig();
+let config: ReturnType<typeof getConfig>;
+try {
+  config = getConfig();
+} catch (err) {
+  // A bad variable stops start-up with a message that names it, not a stack trace.
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
 const log = createLogger(config.LOG_LEVEL);
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 const services = createServices({ config, db: database.db, clock: () => new Date(), log });
