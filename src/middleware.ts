@@ -29,7 +29,11 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       response = await next();
     } catch (err) {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
-      else throw err;
+      else {
+        // Astro answers with the generic 500 page; the log keeps the details.
+        log.error('page failed', { path: ctx.url.pathname, err });
+        throw err;
+      }
     }
     try {
       response.headers.set('x-request-id', requestId);
