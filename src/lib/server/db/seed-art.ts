@@ -159,10 +159,10 @@ const rad = (id: string, stops: string, extra = ''): string => `<radialGradient 
 
 const P = (d: string, fill: string, more = ''): string => `<path d="${d}" fill="${fill}"${more ? ' ' + more : ''}/>`;
 const L = (d: string, color: string, w: number, more = ''): string =>
-  `<path d="${d}" fill="none" stroke="${color}" stroke-width="${w}" stroke-linecap="round" stroke-linejoin="round"${more ? ' ' + more : ''}/>`;
-const E = (c: Pal, w = 3): string => `stroke="${c.edge}" stroke-width="${w}" stroke-linejoin="round"`;
+  `<path d="${d}" fill="none" stroke="${color}" stroke-width="${w}"${more ? ' ' + more : ''}/>`;
+const E = (c: Pal, w = 3): string => `stroke="${c.edge}" stroke-width="${w}"`;
 const ST = (d: string, c: Pal, w = 2.4): string =>
-  `<path d="${d}" fill="none" stroke="${c.stitch}" stroke-width="${w}" stroke-dasharray="7 5" stroke-linecap="round" opacity=".8"/>`;
+  `<path d="${d}" fill="none" stroke="${c.stitch}" stroke-width="${w}" stroke-dasharray="7 5" opacity=".8"/>`;
 const RIV = (c: Pal, x: number, y: number, r = 6): string =>
   `<circle cx="${x}" cy="${y}" r="${r}" fill="${c.metal}" stroke="${c.metalDark}" stroke-width="1"/>`;
 const mirror = (s: string): string => `<g transform="scale(-1 1)">${s}</g>`;
@@ -174,11 +174,13 @@ const commonDefs = (): string =>
   rad('gl', stop(0, '#fff', 0.55) + stop(1, '#fff', 0)) +
   lin('bs', stop(0, '#000', 0) + stop(1, '#000', 0.2));
 
-function itemDefs(p: string, c: Pal): string {
+/** The item's shading gradients, emitted only when the drawing references them. */
+function itemDefs(p: string, c: Pal, svg: string): string {
+  const used = (k: string): boolean => svg.includes(`url(#${p}${k})`);
   return (
-    lin(`${p}h`, stop(0, c.dark) + stop(0.2, c.hi) + stop(0.48, c.base) + stop(1, c.deep), 1, 0) +
-    lin(`${p}v`, stop(0, c.hi) + stop(0.5, c.base) + stop(1, c.dark)) +
-    lin(`${p}t`, stop(0, c.light) + stop(1, c.deep))
+    (used('h') ? lin(`${p}h`, stop(0, c.dark) + stop(0.2, c.hi) + stop(0.48, c.base) + stop(1, c.deep), 1, 0) : '') +
+    (used('v') ? lin(`${p}v`, stop(0, c.hi) + stop(0.5, c.base) + stop(1, c.dark)) : '') +
+    (used('t') ? lin(`${p}t`, stop(0, c.light) + stop(1, c.deep)) : '')
   );
 }
 
@@ -343,7 +345,8 @@ const DRAW: Record<ArtKind, (x: Ctx) => Item> = {
         collar + mirror(collar) +
         L('M-13-540V-32M13-540V-32', c.edge, 1.5, 'opacity=".7"') + buttons +
         P('M-124-454H-66V-390L-95-378L-124-390Z', 'none', E(c, 1.5)) + ST('M-118-446H-72', c, 1.8) +
-        L('M-150-520Q-100-500-64-512M150-520Q100-500 64-512', c.edge, 1.5, 'opacity=".5"'),
+        L('M-150-520Q-100-500-64-512M150-520Q100-500 64-512', c.edge, 1.5, 'opacity=".5"') +
+        L('M-100-330Q-112-200-98-70M96-340Q108-210 98-80', c.deep, 10, 'opacity=".1"'),
     };
   },
 
@@ -413,16 +416,19 @@ const DRAW: Record<ArtKind, (x: Ctx) => Item> = {
         L(`M${x! - 12} ${y! - 10}L${x! + 14} ${y! - 3}`, '#f6f3ee', 6))
       .join('');
     return {
-      w: 550, h: 260, fx: 10, fy: -160,
+      w: 550, h: 246, fx: 10, fy: -150,
       svg:
-        P('M-252-80C-262-140-258-200-236-222Q-200-234-170-202Q-140-182-112-196L-104-240Q-82-250-62-238L-40-200Q40-176 120-146C200-132 262-120 272-84Z', `url(#${p}v)`, E(c)) +
+        '<g transform="translate(0 16)">' +
+        P('M-252-80C-262-140-258-200-236-222Q-200-234-170-202Q-140-182-112-196L-104-240Q-82-250-62-238L-40-200Q40-176 120-146C196-132 250-122 266-100Q274-86 268-80Z', `url(#${p}v)`, E(c)) +
         P('M-170-150Q-40-184 96-110L76-92Q-40-150-176-122Z', c.light, E(c, 1.5)) +
-        P('M146-140C206-128 262-118 272-84H150Q126-110 146-140Z', c.dark, 'opacity=".7"') +
+        P('M146-140C200-128 250-120 266-100Q274-86 268-80H150Q126-110 146-140Z', c.dark, 'opacity=".7"') +
         P('M-252-80C-262-140-258-200-236-222L-212-218Q-234-160-224-80Z', c.trim, E(c, 1.5)) +
         ST('M-210-96H240M-160-140Q-40-172 80-108', c, 2) + eyelets +
-        P('M-262-36Q-268-74-250-82H250Q280-80 276-40Q270 0 232 0H-230Q-258 0-262-36Z', sole, 'stroke="#b9b1a4" stroke-width="2"') +
-        P('M-264-22Q-258 0-230 0H232Q268 0 274-22Z', '#2b2826') +
-        L('M-248-52H258', '#d9d2c6', 3),
+        [196, 216, 236].map((x) => `<circle cx="${x}" cy="-108" r="3" fill="${c.deep}" opacity=".6"/>`).join('') +
+        '</g>' +
+        P('M-262-28Q-266-60-250-66H250Q280-64 276-34Q270 0 232 0H-230Q-258 0-262-28Z', sole, 'stroke="#b9b1a4" stroke-width="2"') +
+        P('M-264-18Q-258 0-230 0H232Q268 0 275-18Z', '#2b2826') +
+        L('M-250-42H260', '#d9d2c6', 3),
     };
   },
 
@@ -489,7 +495,7 @@ const DRAW: Record<ArtKind, (x: Ctx) => Item> = {
     const acc = c.isDark || lum < 0.25 ? '#ead9ad' : lum > 0.5 ? mix(c.base, '#1d2233', 0.7) : '#f4ead6';
     const acc2 = c.isLight ? '#b8924a' : mix(c.base, '#ffffff', 0.45);
     const a = n1(-8 + r() * 6);
-    const sq = 'M-210-210H210V110L110 210H-210Z';
+    const sq = 'M-210-210Q0-222 210-210Q218-50 210 110L110 210Q-50 202-210 210Q-218 0-210-210Z';
     const petals = [0, 45, 90, 135, 180, 225, 270, 315]
       .map((d) => `<ellipse cy="-50" rx="14" ry="34" fill="${acc}" transform="rotate(${d})"/>`)
       .join('');
@@ -500,9 +506,10 @@ const DRAW: Record<ArtKind, (x: Ctx) => Item> = {
       svg:
         `<g transform="translate(0 -270) rotate(${a})">` +
         P(sq, '#000', 'opacity=".14" transform="translate(10 16)"') +
+        P('M-202-214Q0-226 202-214M-202 214Q-50 204 100 212', 'none', `stroke="${c.dark}" stroke-width="32" stroke-dasharray="3 5" stroke-linecap="butt"`) +
         P(sq, `url(#${p}v)`, E(c, 2)) +
         P('M-186-186H186V100L100 186H-186Z', 'none', `stroke="${acc}" stroke-width="14"`) +
-        P('M-160-160H160V90L90 160H-160Z', 'none', `stroke="${acc2}" stroke-width="7" stroke-dasharray="1 13" stroke-linecap="round"`) +
+        P('M-160-160H160V90L90 160H-160Z', 'none', `stroke="${acc2}" stroke-width="7" stroke-dasharray="1 13"`) +
         `<circle r="112" fill="none" stroke="${acc}" stroke-width="8"/><circle r="92" fill="${c.dark}" opacity=".5"/>` +
         petals + `<circle r="20" fill="${acc2}" stroke="${acc}" stroke-width="4"/>` +
         corner(-150, -150) + corner(150, -150) + corner(-150, 150) +
@@ -521,8 +528,8 @@ const DRAW: Record<ArtKind, (x: Ctx) => Item> = {
       `<rect x="-30" y="-300" width="190" height="120" rx="10" fill="#2e3b52" stroke="#1c2535" stroke-width="2" transform="rotate(7 60-240)"/>` +
       `<rect x="-212" y="-228" width="424" height="228" rx="26" fill="url(#${p}h)" ${E(c)}/>` +
       `<rect x="-202" y="-218" width="404" height="208" rx="18" fill="none" stroke="${c.deep}" stroke-width="11" opacity=".55"/>` +
-      `<rect x="-202" y="-218" width="404" height="208" rx="18" fill="none" stroke="${c.metalSolid}" stroke-width="5" stroke-dasharray="2 3"/>` +
-      `<rect x="-184" y="-200" width="368" height="172" rx="12" fill="none" stroke="${c.stitch}" stroke-width="2.2" stroke-dasharray="7 5" opacity=".8"/>` +
+      `<rect x="-202" y="-218" width="404" height="208" rx="18" fill="none" stroke="${c.metalSolid}" stroke-width="5" stroke-dasharray="2 3" stroke-linecap="butt"/>` +
+      `<rect x="-184" y="-200" width="368" height="172" rx="12" fill="none" stroke="${c.stitch}" stroke-width="2.2" stroke-dasharray="7 5" stroke-linecap="butt" opacity=".8"/>` +
       L('M-190-206H150', c.hi, 3, 'opacity=".45"') +
       `<g transform="rotate(22 176-218)"><rect x="168" y="-222" width="16" height="62" rx="8" fill="${c.metal}" stroke="${c.metalDark}" stroke-width="1.5"/>` +
       `<rect x="172" y="-188" width="8" height="20" rx="4" fill="${c.deep}"/></g>` +
@@ -533,8 +540,8 @@ const DRAW: Record<ArtKind, (x: Ctx) => Item> = {
     const lens = 'M-226-176Q-230-198-204-198H-58Q-28-198-28-170Q-32-96-72-62Q-110-36-158-44Q-212-56-224-120Z';
     const half =
       L('M-248-166Q-232-24-60-16L196-22', c.trim, 10) +
-      P(lens, 'none', `stroke="${c.edge}" stroke-width="34" stroke-linejoin="round"`) +
-      P(lens, 'none', `stroke="url(#${p}v)" stroke-width="28" stroke-linejoin="round"`) +
+      P(lens, 'none', `stroke="${c.edge}" stroke-width="34"`) +
+      P(lens, 'none', `stroke="url(#${p}v)" stroke-width="28"`) +
       P(lens, `url(#${p}l)`) +
       P('M-206-188H-160L-214-104L-220-132Z', '#fff', 'opacity=".2"') +
       P('M-140-188H-126L-188-66L-198-74Z', '#fff', 'opacity=".12"') +
@@ -596,7 +603,7 @@ function placeItem(
     s,
     ty,
     item: it,
-    defs: itemDefs(p, c) + (it.defs ?? ''),
+    defs: itemDefs(p, c, it.svg) + (it.defs ?? ''),
     svg: `<g transform="translate(${n1(tx)} ${n1(ty)}) scale(${Math.round(sx * 10000) / 10000} ${Math.round(s * 10000) / 10000})${rot}">${shadow}${it.svg}</g>`,
   };
 }
@@ -623,7 +630,8 @@ function studio(W: number, H: number, floorY: number, t: ReturnType<typeof wallT
 }
 
 const svgDoc = (W: number, H: number, defs: string, body: string): string =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${defs}</defs>${body}</svg>`;
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${defs}</defs>` +
+  `<g stroke-linecap="round" stroke-linejoin="round">${body}</g></svg>`;
 
 function plinth(cx: number, topY: number, rx: number, baseY: number, col: string, round: boolean): string {
   const ry = Math.round(rx * 0.16);
