@@ -7,6 +7,9 @@ export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'standalone' }),
   integrations: [react()],
+  // The CSRF rule lives in src/middleware.ts (isCrossSiteWrite): it refuses cross-site
+  // browser writes like Astro's check, but lets bearer-token API clients through.
+  security: { checkOrigin: false },
   server: { port: 4321, host: true },
   vite: {
     ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer'] },

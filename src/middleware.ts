@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
-import { errorResponse } from './lib/server/http';
+import { errorResponse, isCrossSiteWrite } from './lib/server/http';
 import { getServices, lifecycle } from './lib/server/services';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 
@@ -13,6 +13,12 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   const requestId = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
   if (lifecycle.draining) {
     return new Response('Shutting down', { status: 503, headers: { 'retry-after': '5', 'x-request-id': requestId } });
+  }
+  if (isCrossSiteWrite(ctx.request, ctx.url)) {
+    return new Response(JSON.stringify({ status: false, message: 'Cross-site requests are not allowed' }), {
+      status: 403,
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    });
   }
   lifecycle.enter();
   try {

@@ -41,6 +41,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // bigint (int8) money columns come back as strings by default; amounts fit a double.
     pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client dropped by the server (restart, failover) must not crash the process.
+    pool.on('error', (err) => {
+      process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'idle database client failed', err: err.message }) + '\n');
+    });
     const db = drizzle(pool, { schema, logger: queryLogger(opts) }) as unknown as Db;
     if (migrate) {
       const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
