@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { countryName } from '../lib/domain/geo';
+import { api } from '../lib/client/api';
+
+export interface AddressView {
+  id: string;
+  name: string;
+  country: string;
+  state: string;
+  city: string;
+  address: string;
+  zipCode: string;
+  active: boolean;
+}
+
+interface Props {
+  userId: string;
+  initial: AddressView[];
+}
+
+/** Shipping Addresses: the list, a default checkbox per address, Edit, and delete (X) with a confirmation. */
+export default function AddressList({ userId, initial }: Props) {
+  const [list, setList] = useState(initial);
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  async function reload() {
+    const { ok, body } = await api(`/address/get-all/${encodeURIComponent(userId)}`);
+    if (ok && body.status) setList(body.list);
+    else if (body?.message) toast.error('Failed to fetch addresses');
+  }
+
+  /** Optimistic: the box ticks at once and is put back if the server refuses. */
+  async function makeDefault(id: string) {
+    const before = list;
+    setList((l) => l.map((a) => ({ ...a, active: a.id === id })));
+    setBusyId(id);
+    try {
+      const { ok, body } = await api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } });
+      if (ok && body.status) toast.success('Default address updated!');
+      else {
+        setList(before);
+        toast.error(body?.message || 'Failed to update default address');
+      }
+    } catch {
+      setList(before);
+      toast.error('Failed to update default address');
+    }
+    setBusyId(null);
+  }
+
+  async function remove(id: string) {
+    if (!window.confirm('Are you sure you want to delete this address?')) return;
+    setBusyId(id);
+    try {
+      const { ok, body } = await api(`/address/delete/${id}`, { method: 'DELETE' });
+      if (ok && body.status) {
+        toast.success('Address deleted successfully!');
+        await reload();
+      } else toast.error(body?.message || 'Failed to delete address');
+    } catch {
+      toast.error('Failed to delete address');
+    }
+    setBusyId(null);
+  }
+
+  if (list.length === 0) return <p className="addr-empty">No addresses found. Add your first address!</p>;
+  return (
+    <ul className="addr-list">
+      {list.map((a) => (
+        <li key={a.id} className={a.active ? 'addr-card addr-default' : 'addr-card'} aria-busy={busyId === a.id}>
+          <div className="addr-text">
+            <p className="addr-name">
+              {a.name} {a.active && <span className="addr-badge">Default</span>}
+            </p>
+            <p>{a.address}</p>
+            <p>
+              {a.city}, {a.state} {a.zipCode}
+            </p>
+            <p>{countryName(a.country)}</p>
+          </div>
+          <div className="addr-actions">
+            <label className="acct-check">
+              <input
+                type="checkbox"
+                checked={a.active}
+                // The default stays ticked: another address becomes default by ticking it.
+                disabled={busyId !== null && !a.active}
+                aria-readonly={a.active}
+                onChange={() => {
+                  if (!a.active) void makeDefault(a.id);
+                }}
+                aria-label={`Default address: ${a.name}, ${a.address}`}
+              />
+              <span>Default</span>
+            </label>
+            <a className="btn btn-outline addr-edit" href={`/edit-address/${a.id}`} aria-label={`Edit address: ${a.address}`}>
+              Edit
+            </a>
+            <button
+              type="button"
+              className="addr-delete"
+              onClick={() => remove(a.id)}
+              disabled={busyId !== null}
+              aria-label={`Delete address: ${a.address}`}
+            >
+              <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" stroke="currentColor" strokeWidth="2">
+                <path d="M6 6l12 12M18 6L6 18" />
+              </svg>
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

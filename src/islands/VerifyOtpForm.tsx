@@ -1,0 +1,105 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
+import { api } from '../lib/client/api';
+import { $registeredEmail } from '../lib/client/stores';
+
+/** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
+interface Props {
+  /** From ?email= after a form posted without scripts. */
+  initialEmail?: string | null;
+}
+
+export default function VerifyOtpForm({ initialEmail = null }: Props) {
+  const stored = useStore($registeredEmail);
+  const email = stored ?? initialEmail;
+  const [otp, setOtp] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [resending, setResending] = useState(false);
+  const [ready, setReady] = useState(Boolean(initialEmail));
+
+  useEffect(() => {
+    // Read after hydration: the persistent store is only known in the browser.
+    if (!$registeredEmail.get() && !initialEmail) window.location.replace('/register');
+    else setReady(true);
+  }, []);
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
+    setBusy(true);
+    try {
+      const { ok, body } = await api('/user-auth/verify-otp', { method: 'POST', body: { email, otp: otp.trim() } });
+      if (ok && body.status) {
+        toast.success('Email verified successfully!');
+        $registeredEmail.set(null);
+        setTimeout(() => window.location.assign('/login'), 900);
+        return;
+      }
+      toast.error(body?.message || 'OTP verification failed');
+    } catch {
+      toast.error('OTP verification failed');
+    }
+    setBusy(false);
+  }
+
+  async function resend() {
+    setResending(true);
+    try {
+      const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email } });
+      if (ok && body.status) toast.success('OTP resent successfully!');
+      else toast.error(body?.message || 'Failed to resend OTP');
+    } catch {
+      toast.error('Failed to resend OTP');
+    }
+    setResending(false);
+  }
+
+  if (!ready) return <p className="acct-lead">Loading…</p>;
+  return (
+    <form className="acct-form" method="post" action="/api/v1/user-auth/verify-otp" onSubmit={onSubmit} noValidate>
+      <p className="acct-lead">
+        We sent a 4-digit code to <strong>{email}</strong>.
+      </p>
+      <input type="hidden" name="email" value={email ?? ''} />
+      <div className="acct-field">
+        <label htmlFor="otp">Verification Code</label>
+        <input
+          id="otp"
+          name="otp"
+          className="acct-otp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{4}"
+          maxLength={4}
+          required
+          value={otp}
+          onChange={(e) => setOtp(e.target.value.replace(/\D/g, '').slice(0, 4))}
+        />
+      </div>
+      <button className="btn" type="submit" disabled={busy}>
+        {busy ? 'Verifying…' : 'Verify'}
+      </button>
+      <p className="acct-links">
+        <span>
+          Didn't get it?{' '}
+          <button
+            type="submit"
+            className="acct-linkbtn"
+            formAction="/api/v1/user-auth/resend-otp"
+            formNoValidate
+            onClick={(e) => {
+              e.preventDefault();
+              void resend();
+            }}
+            disabled={resending}
+          >
+            Resend OTP
+          </button>
+        </span>
+        <a href="/register">Use another email</a>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
+import { COUNTRIES, isStateOf } from './geo';
+
+/** Request schemas for the account and address API; messages are the ones shoppers see. */
+
+const required = (label: string, max = 100) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const emailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, MESSAGES.invalidEmail)
+  .toLowerCase()
+  .pipe(z.email(MESSAGES.invalidEmail));
+
+export const newPasswordSchema = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN, MESSAGES.passwordTooShort)
+  .max(PASSWORD_MAX, MESSAGES.passwordTooLong);
+
+export const otpSchema = z
+  .string({ error: MESSAGES.invalidOtp })
+  .trim()
+  .refine(isValidOtp, MESSAGES.invalidOtp);
+
+export const countrySchema = z.enum(COUNTRIES, { error: 'Country must be Nigeria or South Africa' });
+
+export const phoneSchema = z
+  .string({ error: 'Phone number is required' })
+  .trim()
+  .min(1, 'Phone number is required')
+  .regex(/^\+?[0-9][0-9 ()-]{5,18}[0-9]$/, 'Please enter a valid phone number');
+
+export const registerSchema = z.object({
+  firstName: required('First name', 60),
+  lastName: required('Last name', 60),
+  email: emailSchema,
+  password: newPasswordSchema,
+  phoneNumber: phoneSchema,
+  country: countrySchema.default('nigeria'),
+});
+export type RegisterInput = z.output<typeof registerSchema>;
+
+export const emailOnlySchema = z.object({ email: emailSchema });
+
+export const verifyOtpSchema = z.object({ email: emailSchema, otp: otpSchema });
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  // Any length is checked against the hash (old accounts); only absurd sizes are refused.
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, MESSAGES.invalidCredentials),
+});
+
+export const resetPasswordSchema = z
+  .object({
+    email: emailSchema,
+    otp: otpSchema,
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string().optional(),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.newPassword, {
+    message: MESSAGES.passwordsDoNotMatch,
+  });
+
+export const changePasswordSchema = z
+  .object({
+    oldPassword: z.string({ error: MESSAGES.fillBothPasswords }).min(1, MESSAGES.fillBothPasswords).max(1024),
+    newPassword: z.string({ error: MESSAGES.fillBothPasswords }).min(1, MESSAGES.fillBothPasswords),
+    userId: z.string().optional(),
+  })
+  .pipe(
+    z.object({
+      oldPassword: z.string(),
+      newPassword: newPasswordSchema,
+      userId: z.string().optional(),
+    }),
+  );
+
+export const profileUpdateSchema = z
+  .object({
+    firstName: required('First name', 60).optional(),
+    lastName: required('Last name', 60).optional(),
+    phoneNumber: phoneSchema.optional(),
+    country: countrySchema.optional(),
+    userId: z.string().optional(),
+  })
+  .refine((v) => v.firstName ?? v.lastName ?? v.phoneNumber ?? v.country, { message: 'Nothing to update' });
+export type ProfileUpdate = Omit<z.output<typeof profileUpdateSchema>, 'userId'>;
+
+export const userIdQuerySchema = z.object({ userId: z.string().optional() });
+
+// ---------------------------------------------------------------- addresses
+
+const addressFields = {
+  name: required('Full name', 100),
+  country: countrySchema,
+  state: required('State or Province', 60),
+  city: required('City', 80),
+  address: required('Address', 200),
+  zipCode: required('Zip code', 12),
+};
+
+const stateMatchesCountry = (v: { country: (typeof COUNTRIES)[number]; state: string }) => isStateOf(v.country, v.state);
+const stateMessage = { message: 'Please choose a state or province of the selected country', path: ['state'] };
+
+export const addressInputSchema = z
+  .object({ ...addressFields, active: z.boolean().optional(), userId: z.string().optional() })
+  .refine(stateMatchesCountry, stateMessage);
+export type AddressInput = z.output<typeof addressInputSchema>;
+
+/** `{active: true}` alone (plus the optional userId) makes the address the default. */
+export const makeDefaultSchema = z.strictObject({ active: z.literal(true), userId: z.string().optional() });
+
+/** An edit either replaces the fields or, with only `active: true`, makes the address the default. */
+export function isMakeDefaultEdit(body: Record<string, unknown>): boolean {
+  return Object.keys(body).every((k) => k === 'active' || k === 'userId') && 'active' in body;
+}
+
+/** Path ids are UUIDs; anything else names nothing that exists. */
+export const uuidParam = (message: string) => z.uuid({ error: message });

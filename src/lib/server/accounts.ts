@@ -1,0 +1,232 @@
+import { eq } from 'drizzle-orm';
+import { MESSAGES } from '../domain/account-rules';
+import type { ProfileUpdate, RegisterInput } from '../domain/accounts';
+import { AppError, Conflict, Invalid, NotFound, Unauthorized } from '../domain/errors';
+import { processAvatar } from './avatars';
+import type { CodePurpose, CodeService } from './codes';
+import type { Db } from './db/client';
+import { users } from './db/schema';
+import type { Logger } from './log';
+import { escapeHtml, mailHtml, STORE_NAME, type Mailer } from './mail';
+import type { MediaService } from './media';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { LIMITS, type RateLimiter } from './rate-limit';
+import type { SessionService, SessionUser } from './sessions';
+
+/** The user as the API shows it (spec: id, firstName, lastName, email, image, country, phoneNumber). */
+export interface UserDto {
+  id: string;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  image: string | null;
+  country: 'nigeria' | 'south_africa';
+  phoneNumber: string;
+  verified: boolean;
+}
+
+export function toUserDto(u: SessionUser): UserDto {
+  return {
+    id: u.id,
+    userId: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    image: u.imageHash ? `/media/${u.imageHash}` : null,
+    country: u.country,
+    phoneNumber: u.phoneNumber,
+    verified: u.verifiedAt !== null,
+  };
+}
+
+interface Deps {
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  mailer: Mailer;
+  sessions: SessionService;
+  media: MediaService;
+  limiter: RateLimiter;
+  codes: CodeService;
+}
+
+/** Unverified accounts are told to verify; the details flag lets clients offer "resend code". */
+class VerifyFirst extends AppError {
+  constructor() {
+    super('forbidden', MESSAGES.verifyFirst, { needsVerification: true });
+  }
+}
+
+export function createAccountService({ db, clock, log, mailer, sessions, media, limiter, codes }: Deps) {
+  async function findByEmail(email: string): Promise<SessionUser | undefined> {
+    const [u] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+    return u;
+  }
+
+  async function sendCode(email: string, purpose: CodePurpose, firstName: string): Promise<void> {
+    const code = await codes.issue(email, purpose);
+    const what = purpose === 'verify' ? 'verification' : 'password reset';
+    const subject = `Your ${STORE_NAME} ${what} code is ${code}`;
+    const text =
+      `Your ${STORE_NAME} ${what} code is ${code}.\n\n` +
+      `Hello ${firstName},\n\nEnter this code to ${purpose === 'verify' ? 'verify your email address' : 'choose a new password'}. ` +
+      `It expires in 10 minutes and can be used once.\n\nIf you did not ask for it, you can ignore this email.\n\n${STORE_NAME}`;
+    const html = mailHtml(
+      purpose === 'verify' ? 'Verify your email' : 'Reset your password',
+      `<p>Hello ${escapeHtml(firstName)},</p><p>Your ${what} code is:</p>` +
+        `<p style="font-size:32px;letter-spacing:10px;font-weight:bold;margin:16px 0">${code}</p>` +
+        `<p>It expires in 10 minutes and can be used once. If you did not ask for it, you can ignore this email.</p>`,
+    );
+    await mailer.send({ to: email, subject, text, html });
+  }
+
+  /** Code checks are limited per e-mail (every try) and per IP (failures only). */
+  async function consumeCode(email: string, purpose: CodePurpose, otp: string, ip: string | null): Promise<void> {
+    if (ip) await limiter.check(`code-fail-ip:${ip}`, LIMITS.codeFailuresPerIp);
+    await limiter.consume(`code-try:${purpose}:${email}`, LIMITS.codeAttemptsPerEmail);
+    try {
+      await codes.consume(email, purpose, otp);
+    } catch (err) {
+      if (ip) await limiter.hit(`code-fail-ip:${ip}`, LIMITS.codeFailuresPerIp);
+      throw err;
+    }
+  }
+
+  async function mailPasswordChanged(user: SessionUser): Promise<void> {
+    try {
+      await mailer.send({
+        to: user.email,
+        subject: `Your ${STORE_NAME} password was changed`,
+        text:
+          `Your ${STORE_NAME} password was changed.\n\nHello ${user.firstName},\n\nThe password of your account was just changed and ` +
+          `you were signed out on your other devices. If this was not you, reset your password now with "Forgot password".\n\n${STORE_NAME}`,
+        html: mailHtml(
+          'Your password was changed',
+          `<p>Hello ${escapeHtml(user.firstName)},</p><p>The password of your account was just changed and you were signed out on your other devices.</p>` +
+            `<p>If this was not you, reset your password now with “Forgot password”.</p>`,
+        ),
+      });
+    } catch (err) {
+      log.error('password-changed mail failed', { err, to: user.email });
+    }
+  }
+
+  async function reload(userId: string): Promise<SessionUser> {
+    const [u] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+    if (!u) throw new Unauthorized();
+    return u;
+  }
+
+  return {
+    async register(input: RegisterInput, ip: string | null): Promise<UserDto> {
+      if (await findByEmail(input.email)) throw new Conflict('An account with this email already exists');
+      await codes.allowSend(input.email, 'verify', ip);
+      const passwordHash = await hashPassword(input.password);
+      const [created] = await db
+        .insert(users)
+        .values({ ...input, passwordHash, createdAt: clock() })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      if (!created) throw new Conflict('An account with this email already exists');
+      try {
+        await sendCode(created.email, 'verify', created.firstName);
+      } catch (err) {
+        // The account exists; the shopper can ask for the code again from /verify-otp.
+        log.error('verification mail failed', { err, to: created.email });
+      }
+      return toUserDto(created);
+    },
+
+    async verifyEmail(email: string, otp: string, ip: string | null): Promise<void> {
+      await consumeCode(email, 'verify', otp, ip);
+      await db.update(users).set({ verifiedAt: clock() }).where(eq(users.email, email));
+    },
+
+    async resendVerification(email: string, ip: string | null): Promise<void> {
+      const user = await findByEmail(email);
+      if (!user) throw new NotFound(MESSAGES.emailNotFound);
+      if (user.verifiedAt) throw new Invalid('This email is already verified. Please log in.');
+      await codes.allowSend(email, 'verify', ip);
+      await sendCode(email, 'verify', user.firstName);
+    },
+
+    /** Unknown e-mail and wrong password give the same answer, in about the same time. */
+    async login(email: string, password: string, ip: string | null): Promise<{ token: string; user: UserDto }> {
+      const emailKey = `login-fail:${email}`;
+      const ipKey = ip ? `login-fail-ip:${ip}` : null;
+      await limiter.check(emailKey, LIMITS.loginFailuresPerEmail);
+      if (ipKey) await limiter.check(ipKey, LIMITS.loginFailuresPerIp);
+      const user = await findByEmail(email);
+      const ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+      if (!user || !ok) {
+        await limiter.hit(emailKey, LIMITS.loginFailuresPerEmail);
+        if (ipKey) await limiter.hit(ipKey, LIMITS.loginFailuresPerIp);
+        throw new Unauthorized(MESSAGES.invalidCredentials);
+      }
+      if (!user.verifiedAt) throw new VerifyFirst();
+      await limiter.reset(emailKey);
+      const { token } = await sessions.create(user.id);
+      return { token, user: toUserDto(user) };
+    },
+
+    async logout(tokenHash: string): Promise<void> {
+      await sessions.revoke(tokenHash);
+    },
+
+    async forgotPassword(email: string, ip: string | null): Promise<void> {
+      const user = await findByEmail(email);
+      if (!user) throw new NotFound(MESSAGES.emailNotFound);
+      await codes.allowSend(email, 'reset', ip);
+      await sendCode(email, 'reset', user.firstName);
+    },
+
+    /** A reset ends every session of the user (the code proves the mailbox, so it verifies it too). */
+    async resetPassword(email: string, otp: string, newPassword: string, ip: string | null): Promise<void> {
+      await consumeCode(email, 'reset', otp, ip);
+      const user = await findByEmail(email);
+      if (!user) throw new Invalid('This code has expired or was already used. Please request a new one.');
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(newPassword), verifiedAt: user.verifiedAt ?? clock() })
+        .where(eq(users.id, user.id));
+      await sessions.revokeOthers(user.id);
+      await limiter.reset(`login-fail:${email}`);
+      await mailPasswordChanged(user);
+    },
+
+    /** Ends the user's other sessions; the current one (keepTokenHash) stays signed in. */
+    async changePassword(user: SessionUser, keepTokenHash: string, oldPassword: string, newPassword: string): Promise<void> {
+      const key = `password-change-fail:${user.id}`;
+      await limiter.check(key, LIMITS.passwordChangeFailuresPerUser);
+      const current = await reload(user.id);
+      if (!(await verifyPassword(oldPassword, current.passwordHash))) {
+        await limiter.hit(key, LIMITS.passwordChangeFailuresPerUser);
+        throw new Invalid('Current password is incorrect');
+      }
+      if (oldPassword === newPassword) throw new Invalid('The new password must be different from the current one');
+      await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, user.id));
+      await sessions.revokeOthers(user.id, keepTokenHash);
+      await mailPasswordChanged(current);
+    },
+
+    async getUser(user: SessionUser): Promise<UserDto> {
+      return toUserDto(await reload(user.id));
+    },
+
+    async updateProfile(user: SessionUser, patch: ProfileUpdate): Promise<UserDto> {
+      const [updated] = await db.update(users).set(patch).where(eq(users.id, user.id)).returning();
+      if (!updated) throw new Unauthorized();
+      return toUserDto(updated);
+    },
+
+    async uploadImage(user: SessionUser, bytes: Uint8Array): Promise<UserDto> {
+      const avatar = await processAvatar(bytes);
+      const hash = await media.store(avatar.bytes, avatar.contentType, { width: avatar.width, height: avatar.height });
+      const [updated] = await db.update(users).set({ imageHash: hash }).where(eq(users.id, user.id)).returning();
+      if (!updated) throw new Unauthorized();
+      return toUserDto(updated);
+    },
+  };
+}
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,46 @@
+import sharp from 'sharp';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, MESSAGES } from '../domain/account-rules';
+import { Invalid } from '../domain/errors';
+
+export const AVATAR_SIZE = 512;
+/** Raster formats a phone or camera produces; SVG is refused (it is a document, not a picture). */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+
+export interface Avatar {
+  bytes: Uint8Array;
+  contentType: 'image/webp';
+  width: number;
+  height: number;
+}
+
+/**
+ * Checks an uploaded picture by its content (the declared type and file name are ignored),
+ * then re-encodes it as a square WebP. Re-encoding drops EXIF/GPS and any payload hidden in the file.
+ */
+export async function processAvatar(input: Uint8Array): Promise<Avatar> {
+  if (input.byteLength === 0) throw new Invalid(MESSAGES.notAnImage);
+  if (input.byteLength >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  const options = { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' as const };
+  let format: string | undefined;
+  let pixels = 0;
+  try {
+    // Reading the header only; the decode below is capped by limitInputPixels as well.
+    const meta = await sharp(input, { failOn: 'error', limitInputPixels: false }).metadata();
+    format = meta.format;
+    pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  } catch {
+    throw new Invalid('The file is not a valid image');
+  }
+  if (!format || !ACCEPTED_FORMATS.has(format)) throw new Invalid('The file is not a valid image');
+  if (pixels > AVATAR_MAX_PIXELS) throw new Invalid('Image dimensions are too large (at most 40 megapixels)');
+  try {
+    const out = await sharp(input, options)
+      .rotate() // apply the camera's orientation before the metadata is dropped
+      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 82 })
+      .toBuffer();
+    return { bytes: new Uint8Array(out), contentType: 'image/webp', width: AVATAR_SIZE, height: AVATAR_SIZE };
+  } catch {
+    throw new Invalid('The file is not a valid image');
+  }
+}

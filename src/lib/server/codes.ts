@@ -1,0 +1,102 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { Invalid, RateLimited } from '../domain/errors';
+import type { Db } from './db/client';
+import { oneTimeCodes } from './db/schema';
+import { describeWait, LIMITS, type RateLimiter } from './rate-limit';
+
+export type CodePurpose = 'verify' | 'reset';
+
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const MAX_CODE_ATTEMPTS = 5;
+
+export const CODE_MESSAGES = {
+  wrong: 'Invalid OTP. Please check the code and try again.',
+  expired: 'This code has expired or was already used. Please request a new one.',
+  exhausted: 'Too many wrong attempts. Please request a new code.',
+} as const;
+
+function hashCode(code: string, salt: string): string {
+  return createHmac('sha256', salt).update(code).digest('hex');
+}
+
+/**
+ * 4-digit one-time codes (registration and password reset). Only 13 bits, so they are
+ * made safe by rules: CSPRNG, stored as a salted HMAC, single use, 10-minute expiry,
+ * void after 5 tries, and send limits per e-mail (once a minute, 5 an hour).
+ */
+export function createCodeService({ db, clock, limiter }: { db: Db; clock: () => Date; limiter: RateLimiter }) {
+  return {
+    /** Refuses (429) when a new code for this e-mail would break the send limits; counts the send otherwise. */
+    async allowSend(email: string, purpose: CodePurpose, ip: string | null): Promise<void> {
+      const wait = (seconds: number) =>
+        new RateLimited(`Please wait ${describeWait(seconds)} before requesting another code.`, seconds);
+      await limiter.consume(`code-send-minute:${purpose}:${email}`, LIMITS.codeSendsPerMinute, wait);
+      await limiter.consume(`code-send-hour:${purpose}:${email}`, LIMITS.codeSendsPerHour, wait);
+      if (ip) await limiter.consume(`code-send-ip:${ip}`, LIMITS.codeSendsPerIp, wait);
+    },
+
+    /** Makes a new code (voiding earlier unused ones) and returns it in clear for the mail. */
+    async issue(email: string, purpose: CodePurpose): Promise<string> {
+      const code = String(randomInt(0, 10_000)).padStart(4, '0');
+      const salt = randomBytes(16).toString('hex');
+      const now = clock();
+      await db.transaction(async (tx) => {
+        await tx
+          .update(oneTimeCodes)
+          .set({ consumedAt: now })
+          .where(and(eq(oneTimeCodes.email, email), eq(oneTimeCodes.purpose, purpose), isNull(oneTimeCodes.consumedAt)));
+        await tx.insert(oneTimeCodes).values({
+          email,
+          purpose,
+          codeHash: `${salt}$${hashCode(code, salt)}`,
+          expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+          createdAt: now,
+        });
+      });
+      return code;
+    },
+
+    /**
+     * Checks a code and uses it up. Each try is claimed atomically before comparing, so
+     * parallel guesses cannot exceed the 5-try limit.
+     */
+    async consume(email: string, purpose: CodePurpose, code: string): Promise<void> {
+      const now = clock();
+      const [latest] = await db
+        .select()
+        .from(oneTimeCodes)
+        .where(and(eq(oneTimeCodes.email, email), eq(oneTimeCodes.purpose, purpose)))
+        .orderBy(desc(oneTimeCodes.createdAt), desc(oneTimeCodes.id))
+        .limit(1);
+      if (!latest || latest.consumedAt || latest.expiresAt.getTime() <= now.getTime()) throw new Invalid(CODE_MESSAGES.expired);
+      const [claimed] = await db
+        .update(oneTimeCodes)
+        .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+        .where(
+          and(
+            eq(oneTimeCodes.id, latest.id),
+            isNull(oneTimeCodes.consumedAt),
+            lt(oneTimeCodes.attempts, MAX_CODE_ATTEMPTS),
+            gt(oneTimeCodes.expiresAt, now),
+          ),
+        )
+        .returning({ attempts: oneTimeCodes.attempts });
+      if (!claimed) throw new Invalid(latest.attempts >= MAX_CODE_ATTEMPTS ? CODE_MESSAGES.exhausted : CODE_MESSAGES.expired);
+      const [salt, expected] = latest.codeHash.split('$');
+      const given = Buffer.from(hashCode(code, salt!), 'hex');
+      const match = given.length === Buffer.from(expected!, 'hex').length && timingSafeEqual(given, Buffer.from(expected!, 'hex'));
+      if (!match) {
+        const left = MAX_CODE_ATTEMPTS - claimed.attempts;
+        throw new Invalid(left > 0 ? `${CODE_MESSAGES.wrong} ${left} ${left === 1 ? 'try' : 'tries'} left.` : CODE_MESSAGES.exhausted);
+      }
+      const [used] = await db
+        .update(oneTimeCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(oneTimeCodes.id, latest.id), isNull(oneTimeCodes.consumedAt)))
+        .returning({ id: oneTimeCodes.id });
+      if (!used) throw new Invalid(CODE_MESSAGES.expired);
+    },
+  };
+}
+export type CodeService = ReturnType<typeof createCodeService>;

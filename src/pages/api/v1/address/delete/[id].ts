@@ -1,0 +1,11 @@
+import { uuidParam } from '../../../../../lib/domain/accounts';
+import { requireUser } from '../../../../../lib/server/auth';
+import { formEndpoint } from '../../../../../lib/server/form-posts';
+import { parseWith } from '../../../../../lib/server/http';
+
+export const DELETE = formEndpoint(async ({ locals, params }) => {
+  const user = requireUser(locals);
+  const id = parseWith(uuidParam('Address not found'), params.id);
+  await locals.services.addresses.remove(user.id, id);
+  return { body: { status: true, statusCode: 200, message: 'Address deleted successfully!' }, next: '/address-history' };
+});

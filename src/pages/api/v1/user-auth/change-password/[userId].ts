@@ -1,0 +1,15 @@
+import { changePasswordSchema } from '../../../../../lib/domain/accounts';
+import { assertSameUser, requireUser } from '../../../../../lib/server/auth';
+import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
+
+/** Changes the password and signs the user out everywhere else. */
+export const PATCH = formEndpoint(async ({ locals, request, params }) => {
+  const user = requireUser(locals);
+  assertSameUser(user, params.userId);
+  const { oldPassword, newPassword, userId } = await readInput(request, changePasswordSchema);
+  assertSameUser(user, userId);
+  await locals.services.accounts.changePassword(user, locals.session!.tokenHash, oldPassword, newPassword);
+  return { body: { status: true, statusCode: 200, message: 'Password changed successfully!' }, next: '/settings' };
+});
+/** HTML forms can only POST: the settings form before scripts load. */
+export const POST = PATCH;

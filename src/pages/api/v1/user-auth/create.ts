@@ -1,0 +1,14 @@
+import { registerSchema } from '../../../../lib/domain/accounts';
+import { clientIp } from '../../../../lib/server/auth';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+
+export const POST = formEndpoint(async (ctx) => {
+  const input = await readInput(ctx.request, registerSchema);
+  const user = await ctx.locals.services.accounts.register(input, clientIp(ctx));
+  return {
+    body: { status: true, statusCode: 201, message: 'Registration successful! Please verify your email.', data: { user } },
+    status: 201,
+    next: '/verify-otp',
+    nextParams: { email: user.email },
+  };
+});

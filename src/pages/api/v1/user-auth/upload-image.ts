@@ -1,0 +1,55 @@
+import { AVATAR_MAX_BYTES, MESSAGES } from '../../../../lib/domain/account-rules';
+import { Invalid } from '../../../../lib/domain/errors';
+import { requireUser } from '../../../../lib/server/auth';
+import { endpoint, json } from '../../../../lib/server/http';
+
+/** Room for the multipart envelope around a picture just under the limit. */
+const MAX_BODY_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
+
+/** Reads the body but stops at the limit, so a chunked upload without Content-Length cannot fill memory. */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw new Invalid(MESSAGES.imageTooLarge);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+export const PUT = endpoint(async ({ locals, request }) => {
+  const user = requireUser(locals);
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) {
+    throw new Invalid('Send the picture as multipart/form-data in the field "image"');
+  }
+  let form: FormData;
+  try {
+    form = await new Response(await readLimited(request, MAX_BODY_BYTES), {
+      headers: { 'content-type': request.headers.get('content-type')! },
+    }).formData();
+  } catch (err) {
+    if (err instanceof Invalid) throw err;
+    throw new Invalid('Send the picture as multipart/form-data in the field "image"');
+  }
+  const file = form.get('image');
+  if (!(file instanceof File)) throw new Invalid(MESSAGES.notAnImage);
+  if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  const data = await locals.services.accounts.uploadImage(user, new Uint8Array(await file.arrayBuffer()));
+  return json({ status: true, statusCode: 200, message: 'Profile picture updated!', data });
+});

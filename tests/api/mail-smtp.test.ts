@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server';
+import { accountClient } from './account-client';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server (smtp-server) on a free port: the store talks to it with nodemailer over TCP. */
+async function startSmtp(): Promise<{ url: string; inbox: Received[]; close(): Promise<void> }> {
+  const inbox: Received[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        inbox.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = smtp.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, inbox, close: () => new Promise<void>((r) => smtp.close(() => r())) };
+}
+
+/** Quoted-printable soft breaks and escapes, enough to read the text part. */
+const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+describe('mail by SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let server: RunningServer;
+  let c: ReturnType<typeof accountClient>;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startServer('pglite', { SMTP_URL: smtp.url, MAIL_FROM: 'Maison Luxe <hello@maisonluxe.test>' });
+    c = accountClient(server.baseUrl);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  const waitFor = async (to: string, count: number) => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const mails = smtp.inbox.filter((m) => m.to.includes(to));
+      if (mails.length >= count) return mails;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no mail for ${to}`);
+  };
+
+  it('sends the verification code as text and HTML; the code from the mail verifies the account', async () => {
+    const email = c.uniqueEmail('smtp');
+    expect((await c.call('POST', '/user-auth/create', { body: c.registration(email) })).status).toBe(201);
+    const [mail] = await waitFor(email, 1);
+    expect(mail!.from).toBe('hello@maisonluxe.test');
+    expect(mail!.raw).toMatch(/^Subject: Your Maison Luxe verification code is \d{4}/m);
+    expect(mail!.raw).toMatch(/Content-Type: multipart\/alternative/i);
+    expect(mail!.raw).toMatch(/Content-Type: text\/plain/i);
+    expect(mail!.raw).toMatch(/Content-Type: text\/html/i);
+    const text = decodeQp(mail!.raw);
+    const code = /verification code is (\d{4})\./.exec(text)![1]!;
+    // Both parts carry the store's name.
+    expect(text.split(/Content-Type: text\/html/i)[1]).toContain('Maison Luxe');
+
+    // Nothing went to the dev outbox: SMTP is the only path.
+    expect((await c.call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body.data).toEqual([]);
+
+    expect((await c.call('POST', '/user-auth/verify-otp', { body: { email, otp: code } })).status).toBe(200);
+    const login = await c.call('POST', '/user-auth/login', { body: { email, password: 'Lagos-2026!' } });
+    expect(login.status).toBe(200);
+
+    // Reset code and the password-changed notice go out the same way.
+    await c.call('POST', '/user-auth/forgot-password', { body: { email } });
+    const mails = await waitFor(email, 2);
+    const resetCode = /password reset code is (\d{4})\./.exec(decodeQp(mails[1]!.raw))![1]!;
+    const reset = await c.call('POST', '/user-auth/reset-password', {
+      body: { email, otp: resetCode, newPassword: 'Smtp-pass-2026', confirmPassword: 'Smtp-pass-2026' },
+    });
+    expect(reset.status).toBe(200);
+    const all = await waitFor(email, 3);
+    expect(all[2]!.raw).toMatch(/^Subject: Your Maison Luxe password was changed/m);
+  });
+});
