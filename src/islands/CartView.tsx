@@ -1,0 +1,183 @@
+import { useEffect, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { api } from '../lib/client/api';
+import { $cartCount, $cartId } from '../lib/client/stores';
+import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
+import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
+import { formatMoney } from '../lib/domain/money';
+
+interface Props {
+  initialCart: CartDto;
+}
+
+const keyOf = (i: Pick<CartItemDto, 'productId' | 'color' | 'size'>) => `${i.productId}|${i.color ?? ''}|${i.size ?? ''}`;
+
+/** The cart: quantities change at once and roll back when the server refuses. */
+export default function CartView({ initialCart }: Props) {
+  const [cart, setCart] = useState(initialCart);
+  const [pending, setPending] = useState<Set<string>>(new Set());
+  const latest = useRef(cart);
+  latest.current = cart;
+
+  useEffect(() => {
+    $cartCount.set(cart.items.length);
+    $cartId.set(cart.id);
+  }, [cart]);
+
+  const money = (n: number) => formatMoney(n, cart.currency);
+  const busy = (key: string, on: boolean) =>
+    setPending((s) => {
+      const next = new Set(s);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  function withQuantity(c: CartDto, item: CartItemDto, quantity: number): CartDto {
+    const items = c.items.map((i) => (sameLine(i, item) ? { ...i, quantity, price: Math.round(i.unitPrice * 100 * quantity) / 100 } : i));
+    return { ...c, items, ...cartTotals(items, c.deliveryFee) };
+  }
+
+  async function changeQuantity(item: CartItemDto, quantity: number) {
+    const key = keyOf(item);
+    const before = latest.current;
+    setCart(withQuantity(before, item, quantity));
+    busy(key, true);
+    const path = quantity > item.quantity ? '/cart/update-quantity' : '/cart/decrease-quantity';
+    try {
+      const { ok, body } = await api<{ status: boolean; data: CartDto; message?: string }>(path, {
+        method: 'PATCH',
+        body: { productId: item.productId, color: item.color, size: item.size, quantity },
+      });
+      if (ok && body.status) setCart(body.data);
+      else {
+        setCart((c) => withQuantity(c, item, item.quantity));
+        toast.error(body?.message ? `Failed to update quantity: ${body.message}` : 'Failed to update quantity');
+      }
+    } catch {
+      setCart((c) => withQuantity(c, item, item.quantity));
+      toast.error('Failed to update quantity');
+    }
+    busy(key, false);
+  }
+
+  async function remove(item: CartItemDto) {
+    const key = keyOf(item);
+    busy(key, true);
+    try {
+      const { ok, body } = await api<{ status: boolean; data: CartDto }>('/cart/remove-product', {
+        method: 'DELETE',
+        body: { productId: item.productId, color: item.color, size: item.size },
+      });
+      if (ok && body.status) {
+        setCart(body.data);
+        toast.success('Item removed');
+      } else toast.error('Failed to remove item');
+    } catch {
+      toast.error('Failed to remove item');
+    }
+    busy(key, false);
+  }
+
+  if (cart.items.length === 0) {
+    return (
+      <div className="buy-empty">
+        <p className="buy-empty-title">Your cart is empty</p>
+        <a className="btn" href="/collection">
+          Continue shopping
+        </a>
+      </div>
+    );
+  }
+
+  return (
+    <div className="cart-layout">
+      <ul className="cart-lines" aria-label="Items in your cart">
+        {cart.items.map((item) => {
+          const key = keyOf(item);
+          const max = maxQuantityFor(item.stock);
+          const isBusy = pending.has(key);
+          return (
+            <li className="cart-line" key={key}>
+              <a href={`/product/${item.productId}`} className="cart-thumb">
+                <img
+                  src={item.productImage || PLACEHOLDER_IMAGE}
+                  alt={item.productName}
+                  width={96}
+                  height={120}
+                  loading="lazy"
+                  onError={(e) => {
+                    e.currentTarget.src = PLACEHOLDER_IMAGE;
+                  }}
+                />
+              </a>
+              <div className="cart-info">
+                <h2 className="cart-name">
+                  <a href={`/product/${item.productId}`}>{item.productName}</a>
+                </h2>
+                <p className="cart-meta">
+                  {item.size && <span>Size: {item.size}</span>}
+                  {item.color && <span>Colour: {item.color}</span>}
+                </p>
+                <p className="cart-unit">{money(item.unitPrice)} each</p>
+                <div className="cart-controls">
+                  <div className="qty" role="group" aria-label={`Quantity of ${item.productName}`}>
+                    <button
+                      type="button"
+                      className="qty-btn"
+                      aria-label="Decrease quantity"
+                      disabled={item.quantity <= 1 || isBusy}
+                      onClick={() => changeQuantity(item, item.quantity - 1)}
+                    >
+                      −
+                    </button>
+                    <output className="qty-value" aria-live="polite" aria-label="Quantity">
+                      {item.quantity}
+                    </output>
+                    <button
+                      type="button"
+                      className="qty-btn"
+                      aria-label="Increase quantity"
+                      disabled={isBusy || item.quantity >= max}
+                      title={item.quantity >= max ? (max < 10 ? `Only ${item.stock} in stock` : 'At most 10 per item') : undefined}
+                      onClick={() => changeQuantity(item, item.quantity + 1)}
+                    >
+                      +
+                    </button>
+                  </div>
+                  <p className="cart-line-total" aria-label="Line total">
+                    {money(item.price)}
+                  </p>
+                  <button type="button" className="cart-remove" aria-label="Remove" title="Remove" disabled={isBusy} onClick={() => remove(item)}>
+                    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" aria-hidden="true">
+                      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
+                    </svg>
+                  </button>
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <aside className="buy-summary" aria-label="Cart total">
+        <dl>
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{money(cart.subtotal)}</dd>
+          </div>
+          <div>
+            <dt>Shipping Fee</dt>
+            <dd>{cart.deliveryOption === 'pickup' ? 'Free shipping' : money(cart.deliveryFee)}</dd>
+          </div>
+          <div className="buy-total">
+            <dt>Total</dt>
+            <dd data-testid="cart-total">{money(cart.total)}</dd>
+          </div>
+        </dl>
+        <a className="btn buy-cta" href="/place-order">
+          PROCEED TO CHECKOUT
+        </a>
+      </aside>
+    </div>
+  );
+}

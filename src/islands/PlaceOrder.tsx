@@ -1,0 +1,219 @@
+import { useEffect, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { api } from '../lib/client/api';
+import { $cartCount, $cartId } from '../lib/client/stores';
+import type { CartDto } from '../lib/domain/cart';
+import { formatMoney } from '../lib/domain/money';
+import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
+
+interface Props {
+  initialCart: CartDto;
+}
+
+/** Spec: the payment reference is held in session storage. */
+const REFERENCE_KEY = 'ml:paymentReference';
+
+function readReference(): string | null {
+  try {
+    return sessionStorage.getItem(REFERENCE_KEY);
+  } catch {
+    return null;
+  }
+}
+function writeReference(ref: string | null): void {
+  try {
+    if (ref) sessionStorage.setItem(REFERENCE_KEY, ref);
+    else sessionStorage.removeItem(REFERENCE_KEY);
+  } catch {
+    // private mode without storage: the return URL still carries the reference
+  }
+}
+
+function Address({ address, title }: { address: AddressDto; title: string }) {
+  return (
+    <div className="po-address" aria-label={title} role="group">
+      <p className="po-address-title">{title}</p>
+      <p className="po-address-name">{address.name}</p>
+      <p>{formatAddress(address)}</p>
+    </div>
+  );
+}
+
+/** Checkout: delivery or pickup, the summary, payment at the provider, then the order is placed on return. */
+export default function PlaceOrder({ initialCart }: Props) {
+  const [cart, setCart] = useState(initialCart);
+  const [option, setOption] = useState<DeliveryOption>(initialCart.deliveryOption);
+  const [reference, setReference] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const returned = useRef(false);
+  const money = (n: number) => formatMoney(n, cart.currency);
+
+  async function placeOrder(paymentReference: string | null) {
+    if (!paymentReference) {
+      toast.error('Payment reference not found.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const { ok, body } = await api<{ status: boolean; message?: string }>('/orders/place-order', {
+        method: 'POST',
+        body: { cartId: $cartId.get() ?? cart.id, paymentReference },
+      });
+      writeReference(null);
+      setReference(null);
+      if (ok && body.status) {
+        toast.success('Order placed successfully!');
+        $cartCount.set(0);
+        setTimeout(() => window.location.assign('/order-history'), 1200);
+        return;
+      }
+      $cartId.set(null);
+      toast.error(body?.message ? `Error placing order. ${body.message}` : 'Error placing order.');
+    } catch {
+      writeReference(null);
+      setReference(null);
+      $cartId.set(null);
+      toast.error('Error placing order.');
+    }
+    setBusy(false);
+  }
+
+  useEffect(() => {
+    $cartId.set(cart.id);
+    $cartCount.set(cart.items.length);
+    const stored = readReference();
+    setReference(stored);
+    const params = new URLSearchParams(window.location.search);
+    const back = params.get('paid') === 'true' || params.has('reference');
+    if (back && !returned.current) {
+      returned.current = true;
+      // Leave a clean URL so a reload does not try again.
+      history.replaceState(null, '', '/place-order');
+      void placeOrder(stored ?? params.get('reference'));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function choose(next: DeliveryOption) {
+    if (next === option) return;
+    const previous = option;
+    setOption(next);
+    setSwitching(true);
+    try {
+      const { ok, body } = await api<{ status: boolean; data: { deliveryFee: number; totalFee: number; subtotal: number } }>(
+        `/cart/delivery-option/${encodeURIComponent(cart.id)}`,
+        { method: 'PUT', body: { deliveryOption: next } },
+      );
+      if (ok && body.status) {
+        setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: body.data.deliveryFee, total: body.data.totalFee, subtotal: body.data.subtotal }));
+      } else {
+        setOption(previous);
+        toast.error('Failed to update delivery option.');
+      }
+    } catch {
+      setOption(previous);
+      toast.error('Failed to update delivery option.');
+    }
+    setSwitching(false);
+  }
+
+  async function pay() {
+    setBusy(true);
+    try {
+      const { ok, body } = await api<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
+        '/orders/initiate',
+        { method: 'POST', body: {} },
+      );
+      if (ok && body.status === 'success' && body.data) {
+        writeReference(body.data.reference);
+        setReference(body.data.reference);
+        window.location.assign(body.data.authorization_url);
+        return;
+      }
+      toast.error(body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.');
+    } catch {
+      toast.error('Error initializing payment.');
+    }
+    setBusy(false);
+  }
+
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    if (reference) void placeOrder(reference);
+    else void pay();
+  }
+
+  const empty = cart.items.length === 0;
+  return (
+    <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
+      <section className="po-details" aria-labelledby="po-details-title">
+        <h2 id="po-details-title">Order details</h2>
+        <fieldset className="po-toggle" disabled={switching || busy}>
+          <legend className="visually-hidden">Delivery or pickup</legend>
+          <label className={option === 'delivery' ? 'is-on' : ''}>
+            <input
+              type="radio"
+              name="deliveryOption"
+              value="delivery"
+              checked={option === 'delivery'}
+              disabled={!cart.deliveryAddress}
+              onChange={() => choose('delivery')}
+            />
+            Delivery
+          </label>
+          <label className={option === 'pickup' ? 'is-on' : ''}>
+            <input type="radio" name="deliveryOption" value="pickup" checked={option === 'pickup'} onChange={() => choose('pickup')} />
+            Pickup
+          </label>
+        </fieldset>
+        {option === 'delivery' && cart.deliveryAddress ? (
+          <Address address={cart.deliveryAddress} title="Delivery address" />
+        ) : (
+          <Address address={cart.pickupAddress} title="Pickup address" />
+        )}
+        {!cart.deliveryAddress && (
+          <p className="po-hint">
+            To have your order delivered, <a href="/add-address">add a shipping address</a> and make it your default.
+          </p>
+        )}
+        <ul className="po-items" aria-label="Items">
+          {cart.items.map((i) => (
+            <li key={`${i.productId}|${i.color}|${i.size}`}>
+              <span>
+                {i.productName}
+                {i.color || i.size ? ` (${[i.color, i.size].filter(Boolean).join(', ')})` : ''} × {i.quantity}
+              </span>
+              <span>{money(i.price)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <aside className="buy-summary" aria-label="Order summary">
+        <dl>
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{money(cart.subtotal)}</dd>
+          </div>
+          <div>
+            <dt>Shipping Fee</dt>
+            <dd>{option === 'pickup' ? 'Free shipping' : money(cart.deliveryFee)}</dd>
+          </div>
+          <div className="buy-total">
+            <dt>Total</dt>
+            <dd data-testid="order-total">{money(cart.total)}</dd>
+          </div>
+        </dl>
+        <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
+          {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
+        </button>
+        {empty && !reference && (
+          <p className="po-hint">
+            Your cart is empty. <a href="/collection">Continue shopping</a>
+          </p>
+        )}
+      </aside>
+    </form>
+  );
+}

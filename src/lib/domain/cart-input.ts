@@ -1,0 +1,37 @@
+/** Request shapes of the cart API (zod), kept apart from the cart rules so islands do not ship zod. */
+import { z } from 'zod';
+import { MAX_LINE_QUANTITY } from './cart';
+
+const optionalName = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.string({ error: 'must be text' }).trim().max(60).optional(),
+);
+const productId = z.coerce.number({ error: 'productId is required' }).int('productId is required').positive('productId is required');
+const userId = z.string().max(64).optional();
+
+/** A line is product x colour x size. A client `price` is accepted and ignored. */
+export const lineKeySchema = z.object({
+  productId,
+  color: optionalName,
+  size: optionalName,
+  userId,
+});
+export type LineKey = z.output<typeof lineKeySchema>;
+
+const quantity = z.coerce.number({ error: 'Quantity must be a number' }).int('Quantity must be a whole number');
+
+export const addToCartSchema = lineKeySchema.extend({
+  quantity: z.preprocess((v) => (v === undefined || v === null || v === '' ? 1 : v), quantity.min(1, 'Quantity must be at least 1').max(MAX_LINE_QUANTITY, `You can buy at most ${MAX_LINE_QUANTITY} of one item`)),
+});
+export type AddToCartInput = z.output<typeof addToCartSchema>;
+
+/** update-quantity / decrease-quantity: `quantity` is the line's new quantity; without it the line moves by one. */
+export const changeQuantitySchema = lineKeySchema.extend({
+  quantity: z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : v), quantity.optional()),
+});
+export type ChangeQuantityInput = z.output<typeof changeQuantitySchema>;
+
+export const deliveryOptionSchema = z.object({
+  deliveryOption: z.enum(['delivery', 'pickup'], { error: 'deliveryOption must be delivery or pickup' }),
+});
+

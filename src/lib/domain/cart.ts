@@ -1,0 +1,76 @@
+/**
+ * Cart rules, pure: line pricing, quantity limits, the request shapes of the cart API
+ * and the cart as the API returns it (money in major units).
+ */
+import { Invalid } from './errors';
+import type { CurrencyCode } from './money';
+import type { AddressDto, DeliveryOption } from './shipping';
+
+/** At most this many of one variant per line, whatever the stock. */
+export const MAX_LINE_QUANTITY = 10;
+
+export function maxQuantityFor(stock: number): number {
+  return Math.max(0, Math.min(stock, MAX_LINE_QUANTITY));
+}
+
+export function lineTotalMinor(unitPriceMinor: number, quantity: number): number {
+  return unitPriceMinor * quantity;
+}
+
+/**
+ * Checks a wanted line quantity against the variant's stock and the per-line limit.
+ * Throws Invalid with a message a shopper can act on.
+ */
+export function assertQuantityAllowed(quantity: number, stock: number, itemName: string): void {
+  if (!Number.isInteger(quantity) || quantity < 1) throw new Invalid('Quantity must be at least 1');
+  if (stock <= 0) throw new Invalid(`${itemName} is out of stock`);
+  if (quantity > stock) {
+    throw new Invalid(`Only ${stock} of ${itemName} left in stock`, { available: stock });
+  }
+  if (quantity > MAX_LINE_QUANTITY) {
+    throw new Invalid(`You can buy at most ${MAX_LINE_QUANTITY} of one item`, { available: MAX_LINE_QUANTITY });
+  }
+}
+
+/** "Name (Black, M)" for messages. */
+export function variantLabel(productName: string, color: string | null, size: string | null): string {
+  const parts = [color, size].filter(Boolean);
+  return parts.length ? `${productName} (${parts.join(', ')})` : productName;
+}
+
+export interface CartItemDto {
+  productId: number;
+  productName: string;
+  productImage: string;
+  color: string | null;
+  size: string | null;
+  quantity: number;
+  /** The line total (unit price x quantity), major units. */
+  price: number;
+  unitPrice: number;
+  /** Units in stock for this variant (the most a shopper may choose is min(stock, 10)). */
+  stock: number;
+}
+
+export interface CartDto {
+  id: string;
+  items: CartItemDto[];
+  deliveryAddress: AddressDto | null;
+  pickupAddress: AddressDto;
+  deliveryOption: DeliveryOption;
+  deliveryFee: number;
+  subtotal: number;
+  total: number;
+  currency: CurrencyCode;
+}
+
+/** Same line? Colour and size compare as given (null for none). */
+export function sameLine(a: { productId: number; color: string | null; size: string | null }, b: { productId: number; color: string | null; size: string | null }): boolean {
+  return a.productId === b.productId && (a.color ?? null) === (b.color ?? null) && (a.size ?? null) === (b.size ?? null);
+}
+
+/** Sums lines (major units) the way the server does, for optimistic updates on the client. */
+export function cartTotals(items: readonly { unitPrice: number; quantity: number }[], deliveryFee: number): { subtotal: number; total: number } {
+  const subtotalMinor = items.reduce((s, i) => s + Math.round(i.unitPrice * 100) * i.quantity, 0);
+  return { subtotal: subtotalMinor / 100, total: (subtotalMinor + Math.round(deliveryFee * 100)) / 100 };
+}

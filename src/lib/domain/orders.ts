@@ -1,0 +1,120 @@
+/** Order statuses, their transitions and colours, and the order as the API returns it. */
+import type { CurrencyCode } from './money';
+import type { AddressDto, DeliveryOption } from './shipping';
+
+export const ORDER_STATUSES = ['pending', 'processed', 'delivered', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Staff may only move an order forward, or cancel it before delivery. */
+const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  pending: ['processed', 'cancelled'],
+  processed: ['delivered', 'cancelled'],
+  delivered: [],
+  cancelled: [],
+};
+
+export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function allowedNextStatuses(from: OrderStatus): readonly OrderStatus[] {
+  return TRANSITIONS[from];
+}
+
+export function isOrderStatus(s: string): s is OrderStatus {
+  return (ORDER_STATUSES as readonly string[]).includes(s);
+}
+
+export type StatusColour = 'yellow' | 'blue' | 'green' | 'red' | 'grey';
+
+/** Spec: pending yellow, processed blue, delivered green, cancelled red, anything else grey. */
+export function statusColour(status: string): StatusColour {
+  switch (status.toLowerCase()) {
+    case 'pending':
+      return 'yellow';
+    case 'processed':
+      return 'blue';
+    case 'delivered':
+      return 'green';
+    case 'cancelled':
+      return 'red';
+    default:
+      return 'grey';
+  }
+}
+
+/** Filter chips of /order-history, in the spec's order; 'all' shows everything. */
+export const STATUS_FILTERS = [
+  { value: 'all', label: 'All Orders' },
+  { value: 'processed', label: 'Processed' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'cancelled', label: 'Cancelled' },
+  { value: 'pending', label: 'Pending' },
+] as const;
+
+/** Case-insensitive status filter; unknown or empty filters count as 'all'. */
+export function matchesStatusFilter(status: string, filter: string | null | undefined): boolean {
+  const f = (filter ?? 'all').trim().toLowerCase();
+  if (f === '' || f === 'all') return true;
+  return status.toLowerCase() === f;
+}
+
+export function normaliseStatusFilter(filter: string | null | undefined): string {
+  const f = (filter ?? '').trim().toLowerCase();
+  return STATUS_FILTERS.some((c) => c.value === f) ? f : 'all';
+}
+
+export interface OrderItemDto {
+  productId: number;
+  productName: string;
+  /** Alias of productName for the older orders screen. */
+  name: string;
+  productImage: string;
+  image: string[];
+  color: string | null;
+  size: string | null;
+  quantity: number;
+  /** Line total, major units. */
+  price: number;
+  unitPrice: number;
+}
+
+export interface OrderDto {
+  id: string;
+  trackingNumber: string;
+  createdAt: string;
+  date: string;
+  status: OrderStatus;
+  deliveryOption: DeliveryOption;
+  deliveryAddress: AddressDto;
+  items: OrderItemDto[];
+  itemCount: number;
+  subtotal: number;
+  deliveryFee: number;
+  total: number;
+  currency: CurrencyCode;
+  payment: 'paid';
+  paymentMethod: string;
+}
+
+/** Total number of units in an order (the card's "item count"). */
+export function itemCount(items: readonly { quantity: number }[]): number {
+  return items.reduce((n, i) => n + i.quantity, 0);
+}
+
+const TRACKING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** 'ML-' + 8 base32 characters from the given random bytes (at least 8). */
+export function trackingNumberFrom(bytes: Uint8Array): string {
+  let out = 'ML-';
+  for (let i = 0; i < 8; i++) out += TRACKING_ALPHABET[bytes[i]! & 31];
+  return out;
+}
+
+export const TRACKING_NUMBER_PATTERN = /^ML-[A-Z2-7]{8}$/;
+
+const dateFormat = new Intl.DateTimeFormat('en-NG', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Africa/Lagos' });
+
+export function formatOrderDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}

@@ -1,0 +1,45 @@
+/** Wires the buying side (shipping, cart, orders, payments, checkout, favourites) from the shared deps. */
+import { createCartService } from './cart';
+import { createCheckoutService } from './checkout';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { createFavouriteService } from './favourites';
+import type { Logger } from './log';
+import type { Mailer } from './mail';
+import { createOrderService } from './orders';
+import { createPaystackProvider } from './payments/paystack';
+import type { PaymentProvider } from './payments/port';
+import { createSimulatedProvider } from './payments/simulated';
+import { createShippingService } from './shipping';
+
+export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
+  if (config.PAYMENT_PROVIDER === 'paystack') {
+    return createPaystackProvider({ secretKey: config.PAYSTACK_SECRET_KEY!, baseUrl: config.PAYSTACK_BASE_URL });
+  }
+  return createSimulatedProvider({ db, siteUrl: config.PUBLIC_SITE_URL });
+}
+
+export function createBuyingServices(deps: {
+  config: Config;
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  mailer: Mailer;
+  paymentProvider?: PaymentProvider;
+}) {
+  const { config, db, clock, log, mailer } = deps;
+  const currency = config.STORE_CURRENCY;
+  const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
+  const shipping = createShippingService({ db, currency });
+  const cart = createCartService({ db, shipping, currency });
+  const orders = createOrderService({
+    db,
+    mailer,
+    log,
+    siteUrl: config.PUBLIC_SITE_URL,
+    paymentMethod: paymentProvider.name === 'paystack' ? 'Card (Paystack)' : 'Card (simulated)',
+  });
+  const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock });
+  const favourites = createFavouriteService({ db });
+  return { shipping, cart, orders, checkout, favourites, paymentProvider };
+}

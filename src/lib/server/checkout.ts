@@ -1,0 +1,298 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { variantLabel } from '../domain/cart';
+import { Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
+import { toMajor, type CurrencyCode } from '../domain/money';
+import type { OrderDto } from '../domain/orders';
+import type { AddressDto, DeliveryOption } from '../domain/shipping';
+import type { CartService } from './cart';
+import type { Db } from './db/client';
+import { cartItems, orderItems, orders, payments, products, variants } from './db/schema';
+import type { Logger } from './log';
+import { newTrackingNumber, type OrderService } from './orders';
+import type { PaymentProvider } from './payments/port';
+import { recordSimulatedOutcome } from './payments/simulated';
+import type { SessionUser } from './sessions';
+
+/** What was priced and paid for: the order is built from this, not from the cart as it is later. */
+const snapshotSchema = z.object({
+  cartId: z.string(),
+  callbackUrl: z.string(),
+  deliveryOption: z.enum(['delivery', 'pickup']),
+  shipTo: z.object({
+    id: z.string(),
+    name: z.string(),
+    country: z.enum(['nigeria', 'south_africa']),
+    state: z.string(),
+    city: z.string(),
+    address: z.string(),
+    zipCode: z.string(),
+  }),
+  lines: z.array(
+    z.object({
+      variantId: z.number().int(),
+      productId: z.number().int(),
+      productName: z.string(),
+      productImage: z.string(),
+      color: z.string().nullable(),
+      size: z.string().nullable(),
+      quantity: z.number().int().min(1),
+      unitPriceMinor: z.number().int(),
+      lineTotalMinor: z.number().int(),
+    }),
+  ),
+  subtotalMinor: z.number().int(),
+  deliveryFeeMinor: z.number().int(),
+  totalMinor: z.number().int(),
+});
+type Snapshot = z.infer<typeof snapshotSchema>;
+
+class StockShortage extends Error {
+  constructor(readonly label: string) {
+    super(label);
+  }
+}
+
+export interface InitiateResult {
+  reference: string;
+  authorization_url: string;
+  amount: number;
+  currency: CurrencyCode;
+}
+
+export function createCheckoutService(deps: {
+  db: Db;
+  cart: CartService;
+  orders: OrderService;
+  provider: PaymentProvider;
+  log: Logger;
+  siteUrl: string;
+  clock: () => Date;
+}) {
+  const { db, cart, orders: orderService, provider, log, siteUrl, clock } = deps;
+  const site = new URL(siteUrl);
+
+  /** Only callbacks on this site: an open redirect through the payment page is refused. */
+  function callbackFor(requested: string | undefined): string {
+    if (!requested) return new URL('/place-order?paid=true', site).toString();
+    let url: URL;
+    try {
+      url = new URL(requested, site);
+    } catch {
+      throw new Invalid('callbackUrl must be a URL on this site');
+    }
+    if (url.origin !== site.origin) throw new Invalid('callbackUrl must be a URL on this site');
+    return url.toString();
+  }
+
+  async function markNeedsRefund(paymentId: string) {
+    await db
+      .update(payments)
+      .set({ status: 'needs_refund', updatedAt: clock() })
+      .where(and(eq(payments.id, paymentId), ne(payments.status, 'fulfilled')));
+  }
+
+  const refundMessage = (label?: string) =>
+    label
+      ? `Sorry, ${label} sold out while you were paying. Your payment will be refunded.`
+      : 'This payment could not be turned into an order. It will be refunded.';
+
+  return {
+    /** Prices the cart on the server, stores a payment with a snapshot, and asks the provider for a payment page. */
+    async initiate(user: SessionUser, input: { callbackUrl?: string | undefined }): Promise<InitiateResult> {
+      const callbackUrl = callbackFor(input.callbackUrl);
+      const priced = await cart.price(user);
+      if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
+      for (const line of priced.lines) {
+        const label = variantLabel(line.productName, line.color, line.size);
+        if (!line.active) throw new Invalid(`${label} is no longer available`);
+        if (line.stock < line.quantity) {
+          throw new Invalid(line.stock > 0 ? `Only ${line.stock} of ${label} left in stock` : `${label} is out of stock`);
+        }
+      }
+      const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
+      const snapshot: Snapshot = {
+        cartId: priced.cartId,
+        callbackUrl,
+        deliveryOption: priced.deliveryOption,
+        shipTo,
+        lines: priced.lines.map(({ stock: _s, active: _a, ...l }) => l),
+        subtotalMinor: priced.subtotalMinor,
+        deliveryFeeMinor: priced.deliveryFeeMinor,
+        totalMinor: priced.totalMinor,
+      };
+      // Paystack allows letters, digits, '-', '.' and '='.
+      const reference = `ML-${clock().getTime().toString(36).toUpperCase()}-${randomBytes(8).toString('hex')}`;
+      await db.insert(payments).values({
+        reference,
+        userId: user.id,
+        cartId: priced.cartId,
+        provider: provider.name,
+        amountMinor: priced.totalMinor,
+        currency: priced.currency,
+        email: user.email,
+        snapshot,
+      });
+      let authorizationUrl: string;
+      try {
+        ({ authorizationUrl } = await provider.initialize({
+          reference,
+          email: user.email,
+          amountMinor: priced.totalMinor,
+          currency: priced.currency,
+          callbackUrl,
+        }));
+      } catch (err) {
+        await db.update(payments).set({ status: 'failed', updatedAt: clock() }).where(eq(payments.reference, reference));
+        throw err;
+      }
+      return { reference, authorization_url: authorizationUrl, amount: toMajor(priced.totalMinor), currency: priced.currency };
+    },
+
+    /**
+     * The one path from a payment to an order, used by place-order and by the webhook.
+     * Verifies with the provider, then under a row lock on the payment creates the order,
+     * takes the stock and empties the cart. Repeated or concurrent calls get the same order.
+     */
+    async fulfil(reference: string, opts: { userId?: string } = {}): Promise<{ order: OrderDto; created: boolean }> {
+      const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
+      if (!payment) throw new NotFound('Payment reference not found.');
+      if (opts.userId && payment.userId !== opts.userId) throw new Forbidden('This payment belongs to another account');
+      if (payment.status === 'fulfilled') {
+        const existing = await orderService.findByPayment(payment.id);
+        if (existing) return { order: existing, created: false };
+      }
+      if (payment.status === 'needs_refund') throw new PaymentFailed(refundMessage());
+
+      const verification = await provider.verify(reference);
+      if (verification.status !== 'success') {
+        if (verification.status === 'failed' || verification.status === 'reversed') {
+          await db
+            .update(payments)
+            .set({ status: 'failed', updatedAt: clock() })
+            .where(and(eq(payments.id, payment.id), eq(payments.status, 'initialized')));
+        }
+        throw new PaymentFailed(
+          verification.status === 'failed' ? 'The payment was declined.' : 'The payment has not been completed.',
+          { paymentStatus: verification.status },
+        );
+      }
+      if (verification.amountMinor !== payment.amountMinor || verification.currency.toUpperCase() !== payment.currency) {
+        log.error('payment amount mismatch', {
+          reference,
+          expected: payment.amountMinor,
+          paid: verification.amountMinor,
+          currency: verification.currency,
+        });
+        await markNeedsRefund(payment.id);
+        throw new PaymentFailed('The amount paid does not match the order. The payment will be refunded.');
+      }
+
+      const snapshot = snapshotSchema.parse(payment.snapshot);
+      let outcome: { orderId: string; created: boolean } | 'refund';
+      try {
+        outcome = await db.transaction(async (tx) => {
+          const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+          if (locked!.status === 'fulfilled') {
+            const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.paymentId, payment.id)).limit(1);
+            return { orderId: existing!.id, created: false };
+          }
+          if (locked!.status === 'needs_refund') return 'refund' as const;
+          // Lock variants in a fixed order so two checkouts sharing variants cannot deadlock.
+          const lines = [...snapshot.lines].sort((a, b) => a.variantId - b.variantId);
+          for (const line of lines) {
+            const taken = await tx
+              .update(variants)
+              .set({ stock: sql`${variants.stock} - ${line.quantity}` })
+              .where(and(eq(variants.id, line.variantId), gte(variants.stock, line.quantity)))
+              .returning({ id: variants.id });
+            if (taken.length === 0) throw new StockShortage(variantLabel(line.productName, line.color, line.size));
+            await tx
+              .update(products)
+              .set({ salesCount: sql`${products.salesCount} + ${line.quantity}` })
+              .where(eq(products.id, line.productId));
+          }
+          const [order] = await tx
+            .insert(orders)
+            .values({
+              trackingNumber: newTrackingNumber(),
+              userId: payment.userId,
+              paymentId: payment.id,
+              deliveryOption: snapshot.deliveryOption as DeliveryOption,
+              subtotalMinor: snapshot.subtotalMinor,
+              deliveryFeeMinor: snapshot.deliveryFeeMinor,
+              totalMinor: snapshot.totalMinor,
+              currency: payment.currency,
+              deliveryAddress: snapshot.shipTo,
+            })
+            .returning({ id: orders.id });
+          await tx.insert(orderItems).values(
+            snapshot.lines.map((l) => ({
+              orderId: order!.id,
+              productId: l.productId,
+              variantId: l.variantId,
+              productName: l.productName,
+              productImage: l.productImage,
+              color: l.color,
+              size: l.size,
+              quantity: l.quantity,
+              unitPriceMinor: l.unitPriceMinor,
+              lineTotalMinor: l.lineTotalMinor,
+            })),
+          );
+          await tx.delete(cartItems).where(
+            and(
+              eq(cartItems.cartId, payment.cartId),
+              inArray(
+                cartItems.variantId,
+                snapshot.lines.map((l) => l.variantId),
+              ),
+            ),
+          );
+          await tx.update(payments).set({ status: 'fulfilled', updatedAt: clock() }).where(eq(payments.id, payment.id));
+          return { orderId: order!.id, created: true };
+        });
+      } catch (err) {
+        if (err instanceof StockShortage) {
+          await markNeedsRefund(payment.id);
+          log.warn('paid checkout ran out of stock; payment needs a refund', { reference, item: err.label });
+          throw new PaymentFailed(refundMessage(err.label));
+        }
+        throw err;
+      }
+      if (outcome === 'refund') throw new PaymentFailed(refundMessage());
+      const order = (await orderService.load(outcome.orderId))!;
+      if (outcome.created) await orderService.sendConfirmation(order, payment.userId);
+      return { order, created: outcome.created };
+    },
+
+    /** What the simulated payment page shows. */
+    async simulatedPayment(reference: string) {
+      if (provider.name !== 'simulated') throw new NotFound('Payment not found');
+      const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
+      if (!payment) throw new NotFound('Payment not found');
+      const snapshot = snapshotSchema.parse(payment.snapshot);
+      return {
+        reference,
+        email: payment.email,
+        amount: toMajor(payment.amountMinor),
+        currency: payment.currency as CurrencyCode,
+        status: payment.status,
+        itemCount: snapshot.lines.reduce((n, l) => n + l.quantity, 0),
+        callbackUrl: snapshot.callbackUrl,
+      };
+    },
+
+    /** Pay or Decline on the simulated page; returns where to send the shopper (like Paystack: ?trxref=&reference=). */
+    async answerSimulated(reference: string, outcome: 'pay' | 'decline'): Promise<string> {
+      const payment = await this.simulatedPayment(reference);
+      if (!(await recordSimulatedOutcome(db, reference, outcome))) throw new Conflict('This payment has already been answered');
+      const back = new URL(payment.callbackUrl);
+      back.searchParams.set('trxref', reference);
+      back.searchParams.set('reference', reference);
+      return back.toString();
+    },
+  };
+}
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

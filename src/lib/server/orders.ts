@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors';
+import { formatMoney, toMajor, type CurrencyCode } from '../domain/money';
+import {
+  canTransition,
+  itemCount,
+  isOrderStatus,
+  trackingNumberFrom,
+  type OrderDto,
+  type OrderStatus,
+} from '../domain/orders';
+import { formatAddress, type AddressDto } from '../domain/shipping';
+import type { Db, Tx } from './db/client';
+import { orderItems, orders, users } from './db/schema';
+import type { Logger } from './log';
+import { escapeHtml, mailHtml, type Mailer } from './mail';
+
+type OrderRow = typeof orders.$inferSelect;
+type OrderItemRow = typeof orderItems.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function newTrackingNumber(): string {
+  return trackingNumberFrom(randomBytes(8));
+}
+
+function toDto(row: OrderRow, items: OrderItemRow[], paymentMethod: string): OrderDto {
+  const createdAt = row.createdAt.toISOString();
+  return {
+    id: row.id,
+    trackingNumber: row.trackingNumber,
+    createdAt,
+    date: createdAt,
+    status: row.status,
+    deliveryOption: row.deliveryOption,
+    deliveryAddress: row.deliveryAddress as AddressDto,
+    items: items.map((i) => ({
+      productId: i.productId,
+      productName: i.productName,
+      name: i.productName,
+      productImage: i.productImage,
+      image: [i.productImage],
+      color: i.color,
+      size: i.size,
+      quantity: i.quantity,
+      price: toMajor(i.lineTotalMinor),
+      unitPrice: toMajor(i.unitPriceMinor),
+    })),
+    itemCount: itemCount(items),
+    subtotal: toMajor(row.subtotalMinor),
+    deliveryFee: toMajor(row.deliveryFeeMinor),
+    total: toMajor(row.totalMinor),
+    currency: row.currency as CurrencyCode,
+    payment: 'paid',
+    paymentMethod,
+  };
+}
+
+const STATUS_SUBJECTS: Record<OrderStatus, string> = {
+  pending: 'We have received your order',
+  processed: 'Your order is being prepared',
+  delivered: 'Your order has been delivered',
+  cancelled: 'Your order has been cancelled',
+};
+
+/** Orders: reading them for their owner, staff status changes, and the e-mails about them. */
+export function createOrderService({ db, mailer, log, siteUrl, paymentMethod }: { db: Db; mailer: Mailer; log: Logger; siteUrl: string; paymentMethod: string }) {
+  async function withItems(rows: OrderRow[], tx: Db | Tx = db): Promise<OrderDto[]> {
+    if (rows.length === 0) return [];
+    const items = await tx
+      .select()
+      .from(orderItems)
+      .where(
+        inArray(
+          orderItems.orderId,
+          rows.map((r) => r.id),
+        ),
+      )
+      .orderBy(asc(orderItems.id));
+    return rows.map((r) =>
+      toDto(
+        r,
+        items.filter((i) => i.orderId === r.id),
+        paymentMethod,
+      ),
+    );
+  }
+
+  async function load(orderId: string, tx: Db | Tx = db): Promise<OrderDto | null> {
+    if (!UUID.test(orderId)) return null;
+    const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+    if (!row) return null;
+    return (await withItems([row], tx))[0]!;
+  }
+
+  async function ownerEmail(userId: string): Promise<{ email: string; firstName: string } | null> {
+    const [u] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).limit(1);
+    return u ?? null;
+  }
+
+  function itemsText(order: OrderDto): string {
+    return order.items
+      .map((i) => `- ${i.productName}${i.color ? `, ${i.color}` : ''}${i.size ? `, ${i.size}` : ''} x ${i.quantity}: ${formatMoney(i.price, order.currency)}`)
+      .join('\n');
+  }
+
+  function itemsHtml(order: OrderDto): string {
+    const rows = order.items
+      .map(
+        (i) =>
+          `<tr><td style="padding:6px 0">${escapeHtml(i.productName)}${i.color ? `, ${escapeHtml(i.color)}` : ''}${i.size ? `, ${escapeHtml(i.size)}` : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(formatMoney(i.price, order.currency))}</td></tr>`,
+      )
+      .join('');
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
+<tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Shipping</td><td align="right" style="border-top:1px solid #e8e2d8">${escapeHtml(order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency))}</td></tr>
+<tr><td style="padding:6px 0"><strong>Total</strong></td><td align="right"><strong>${escapeHtml(formatMoney(order.total, order.currency))}</strong></td></tr></table>`;
+  }
+
+  return {
+    load,
+
+    /** The session user's orders, newest first. */
+    async listForUser(userId: string): Promise<OrderDto[]> {
+      const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
+      return withItems(rows);
+    },
+
+    /** One order for its owner: 404 'Order not found' when absent, 403 for someone else's. */
+    async getForUser(userId: string, orderId: string): Promise<OrderDto> {
+      const order = await load(orderId);
+      if (!order) throw new NotFound('Order not found');
+      const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
+      if (row?.userId !== userId) throw new Forbidden('This order belongs to another account');
+      return order;
+    },
+
+    async findByPayment(paymentId: string, tx: Db | Tx = db): Promise<OrderDto | null> {
+      const [row] = await tx.select().from(orders).where(eq(orders.paymentId, paymentId)).limit(1);
+      return row ? ((await withItems([row], tx))[0] ?? null) : null;
+    },
+
+    /** Staff command: moves an order (by id or tracking number) along the allowed transitions and tells the shopper. */
+    async setStatus(idOrTracking: string, to: string): Promise<{ order: OrderDto; from: OrderStatus }> {
+      const next = to.trim().toLowerCase();
+      if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use pending, processed, delivered or cancelled`);
+      const key = idOrTracking.trim();
+      const byId = UUID.test(key);
+      const result = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(orders)
+          .where(byId ? eq(orders.id, key) : eq(orders.trackingNumber, key.toUpperCase()))
+          .for('update');
+        if (!row) throw new NotFound('Order not found');
+        if (!canTransition(row.status, next)) {
+          throw new Conflict(`An order that is ${row.status} cannot become ${next}`);
+        }
+        const [updated] = await tx
+          .update(orders)
+          .set({ status: next, updatedAt: sql`now()` })
+          .where(and(eq(orders.id, row.id), eq(orders.status, row.status)))
+          .returning();
+        return { from: row.status, order: (await withItems([updated!], tx))[0]! };
+      });
+      await this.sendStatusMail(result.order);
+      return result;
+    },
+
+    async sendConfirmation(order: OrderDto, userId: string): Promise<void> {
+      const owner = await ownerEmail(userId);
+      if (!owner) return;
+      const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
+      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : 'Delivery to'} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}`;
+      try {
+        await mailer.send({
+          to: owner.email,
+          subject: `Your Maison Luxe order ${order.trackingNumber}`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\nShipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
+          html: mailHtml(
+            'Thank you for your order',
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+          ),
+        });
+      } catch (err) {
+        log.error('order confirmation mail failed', { err, orderId: order.id });
+      }
+    },
+
+    async sendStatusMail(order: OrderDto): Promise<void> {
+      const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, order.id)).limit(1);
+      const owner = row ? await ownerEmail(row.userId) : null;
+      if (!owner) return;
+      const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
+      try {
+        await mailer.send({
+          to: owner.email,
+          subject: `${STATUS_SUBJECTS[order.status]} (${order.trackingNumber})`,
+          text: `Hello ${owner.firstName},\n\nYour order ${order.trackingNumber} is now ${order.status}.\n\n${itemsText(order)}\nTotal: ${formatMoney(order.total, order.currency)}\n\nDetails: ${link}\n`,
+          html: mailHtml(
+            STATUS_SUBJECTS[order.status],
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>Your order <strong>${escapeHtml(order.trackingNumber)}</strong> is now <strong>${order.status}</strong>.</p>${itemsHtml(order)}<p><a href="${escapeHtml(link)}">See your order</a></p>`,
+          ),
+        });
+      } catch (err) {
+        log.error('order status mail failed', { err, orderId: order.id });
+      }
+    },
+  };
+}
+export type OrderService = ReturnType<typeof createOrderService>;

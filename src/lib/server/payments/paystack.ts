@@ -1,0 +1,97 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { AppError, PaymentFailed } from '../../domain/errors';
+import type { PaymentProvider, Verification, VerificationStatus } from './port';
+
+/** Paystack's envelope: {status, message, data}. Only the fields we use are checked. */
+const initializeResponse = z.object({
+  status: z.boolean(),
+  message: z.string().optional(),
+  data: z.object({ authorization_url: z.url(), access_code: z.string().optional(), reference: z.string() }).optional(),
+});
+
+const verifyResponse = z.object({
+  status: z.boolean(),
+  message: z.string().optional(),
+  data: z
+    .object({
+      status: z.string(),
+      reference: z.string(),
+      amount: z.number().int(),
+      currency: z.string(),
+    })
+    .optional(),
+});
+
+const KNOWN_STATUSES: VerificationStatus[] = ['success', 'failed', 'abandoned', 'pending', 'reversed'];
+
+export interface PaystackOptions {
+  secretKey: string;
+  baseUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** The real Paystack API (https://paystack.com/docs/api/transaction/). */
+export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
+  const doFetch = opts.fetch ?? fetch;
+  const base = opts.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+
+  async function call(path: string, init: RequestInit): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await doFetch(base + path, {
+        ...init,
+        headers: { authorization: `Bearer ${opts.secretKey}`, 'content-type': 'application/json', accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch {
+      throw new AppError('unavailable', 'The payment provider could not be reached. Please try again.');
+    }
+    const body = await res.json().catch(() => null);
+    if (res.status >= 500) throw new AppError('unavailable', 'The payment provider is not available. Please try again.');
+    return body;
+  }
+
+  return {
+    name: 'paystack',
+    async initialize({ reference, email, amountMinor, currency, callbackUrl }) {
+      const body = initializeResponse.safeParse(
+        await call('/transaction/initialize', {
+          method: 'POST',
+          body: JSON.stringify({ email, amount: amountMinor, currency, reference, callback_url: callbackUrl }),
+        }),
+      );
+      if (!body.success || !body.data.status || !body.data.data) {
+        throw new PaymentFailed('Failed to initialize payment.');
+      }
+      return { authorizationUrl: body.data.data.authorization_url };
+    },
+    async verify(reference): Promise<Verification> {
+      const parsed = verifyResponse.safeParse(await call(`/transaction/verify/${encodeURIComponent(reference)}`, { method: 'GET' }));
+      if (!parsed.success || !parsed.data.status || !parsed.data.data) return { status: 'unknown', amountMinor: 0, currency: '' };
+      const d = parsed.data.data;
+      if (d.reference !== reference) return { status: 'unknown', amountMinor: 0, currency: '' };
+      const status = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as VerificationStatus) : 'unknown';
+      return { status, amountMinor: d.amount, currency: d.currency };
+    },
+  };
+}
+
+/** x-paystack-signature: HMAC-SHA512 of the raw body with the secret key, hex. Compared in constant time. */
+export function paystackSignature(rawBody: string | Uint8Array, secretKey: string): string {
+  return createHmac('sha512', secretKey).update(rawBody).digest('hex');
+}
+
+export function isValidPaystackSignature(rawBody: string | Uint8Array, signature: string | null, secretKey: string): boolean {
+  if (!signature || !/^[a-f0-9]{128}$/i.test(signature)) return false;
+  const expected = Buffer.from(paystackSignature(rawBody, secretKey), 'hex');
+  const given = Buffer.from(signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export const paystackWebhookEvent = z.object({
+  event: z.string(),
+  data: z.object({ reference: z.string().min(1).max(100) }).loose(),
+});

@@ -1,0 +1,38 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { payments } from '../db/schema';
+import type { PaymentProvider, Verification } from './port';
+
+/**
+ * A provider that runs inside the app: its payment page is /pay/simulated/{reference},
+ * and the shopper's choice there (Pay or Decline) is kept on the payment row, so it
+ * works across several app servers.
+ */
+export function createSimulatedProvider({ db, siteUrl }: { db: Db; siteUrl: string }): PaymentProvider {
+  return {
+    name: 'simulated',
+    async initialize({ reference }) {
+      return { authorizationUrl: new URL(`/pay/simulated/${encodeURIComponent(reference)}`, siteUrl).toString() };
+    },
+    async verify(reference): Promise<Verification> {
+      const [row] = await db
+        .select({ status: payments.status, amountMinor: payments.amountMinor, currency: payments.currency })
+        .from(payments)
+        .where(eq(payments.reference, reference))
+        .limit(1);
+      if (!row) return { status: 'unknown', amountMinor: 0, currency: '' };
+      const status = row.status === 'initialized' ? 'abandoned' : row.status === 'failed' ? 'failed' : 'success';
+      return { status, amountMinor: row.amountMinor, currency: row.currency };
+    },
+  };
+}
+
+/** Records the shopper's answer on the simulated payment page. Only an unanswered payment changes. */
+export async function recordSimulatedOutcome(db: Db, reference: string, outcome: 'pay' | 'decline'): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set({ status: outcome === 'pay' ? 'paid' : 'failed', updatedAt: new Date() })
+        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
+    .returning({ status: payments.status });
+  return rows.length > 0;
+}

@@ -1,0 +1,49 @@
+import { and, eq } from 'drizzle-orm';
+import type { CurrencyCode } from '../domain/money';
+import {
+  defaultDeliveryOption,
+  deliveryFeeMinor,
+  pickupLocationFor,
+  type AddressDto,
+  type Country,
+  type DeliveryOption,
+} from '../domain/shipping';
+import type { Db, Tx } from './db/client';
+import { addresses } from './db/schema';
+
+export interface ShippingQuote {
+  option: DeliveryOption;
+  feeMinor: number;
+  deliveryAddress: AddressDto | null;
+  pickupAddress: AddressDto;
+}
+
+/** Applies the shipping rules of src/lib/domain/shipping.ts to a shopper's default address. */
+export function createShippingService({ db, currency }: { db: Db; currency: CurrencyCode }) {
+  async function defaultAddress(userId: string, tx: Db | Tx = db): Promise<AddressDto | null> {
+    const [row] = await tx
+      .select()
+      .from(addresses)
+      .where(and(eq(addresses.userId, userId), eq(addresses.active, true)))
+      .limit(1);
+    if (!row) return null;
+    return { id: row.id, name: row.name, country: row.country, state: row.state, city: row.city, address: row.address, zipCode: row.zipCode };
+  }
+
+  return {
+    defaultAddress,
+    /**
+     * The fee and addresses for a chosen option (or the default one when none was chosen).
+     * Delivery without a default address falls back to pickup: there is nowhere to deliver.
+     */
+    async quote(userId: string, chosen: DeliveryOption | null, userCountry: Country, tx: Db | Tx = db): Promise<ShippingQuote> {
+      const deliveryAddress = await defaultAddress(userId, tx);
+      const pickupAddress = pickupLocationFor(deliveryAddress?.country ?? userCountry);
+      let option = chosen ?? defaultDeliveryOption(deliveryAddress !== null);
+      if (option === 'delivery' && !deliveryAddress) option = 'pickup';
+      const feeMinor = deliveryFeeMinor(option, currency, deliveryAddress?.country ?? null) ?? 0;
+      return { option, feeMinor, deliveryAddress, pickupAddress };
+    },
+  };
+}
+export type ShippingService = ReturnType<typeof createShippingService>;

@@ -1,0 +1,9 @@
+import { assertSameUser, requireUser } from '../../../../lib/server/auth';
+import { endpoint, json } from '../../../../lib/server/http';
+
+export const GET = endpoint(async ({ locals, params }) => {
+  const user = requireUser(locals);
+  assertSameUser(user, params.userId);
+  const data = await locals.services.cart.view(user);
+  return json({ status: true, message: 'Cart found', data });
+});

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { assertSameUser, requireUser } from '../../../../lib/server/auth';
+import { endpoint, json, readQuery } from '../../../../lib/server/http';
+
+const querySchema = z.object({
+  userId: z.string().max(64).optional(),
+  id: z.string().max(64).optional(),
+});
+
+/** ?id= one order (404 unknown, 403 another user's); otherwise the session user's orders. */
+export const GET = endpoint(async ({ locals, url }) => {
+  const user = requireUser(locals);
+  const query = readQuery(url, querySchema);
+  assertSameUser(user, query.userId);
+  if (query.id) {
+    const order = await locals.services.orders.getForUser(user.id, query.id);
+    return json({ status: true, message: 'Order found', data: { data: order } });
+  }
+  const list = await locals.services.orders.listForUser(user.id);
+  return json({ status: true, message: 'Orders found', data: { data: list } });
+});

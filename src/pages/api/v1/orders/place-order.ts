@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { Forbidden } from '../../../../lib/domain/errors';
+import { assertSameUser, requireUser } from '../../../../lib/server/auth';
+import { endpoint, json, readJson } from '../../../../lib/server/http';
+
+const placeOrderSchema = z.object({
+  paymentReference: z.string({ error: 'Payment reference not found.' }).trim().min(1, 'Payment reference not found.').max(100),
+  cartId: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(64).optional()),
+  userId: z.string().max(64).optional(),
+});
+
+export const POST = endpoint(async ({ locals, request }) => {
+  const user = requireUser(locals);
+  const input = await readJson(request, placeOrderSchema);
+  assertSameUser(user, input.userId);
+  if (input.cartId) {
+    const { cartId } = await locals.services.cart.price(user);
+    if (cartId !== input.cartId) throw new Forbidden('This cart belongs to another account');
+  }
+  const { order, created } = await locals.services.checkout.fulfil(input.paymentReference, { userId: user.id });
+  return json({ status: true, message: 'Order placed successfully!', data: order, created });
+});

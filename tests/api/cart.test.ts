@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server';
+import { buyingClient, type Variant } from './buying-client';
+
+for (const driver of ['pglite', 'pg'] as const) {
+  describe(`cart API on ${driver}`, () => {
+    let server: RunningServer;
+    let api: ReturnType<typeof buyingClient>;
+    let demo: { token: string; id: string };
+    let other: { token: string; id: string };
+    let bag: Variant;
+    let dress: Variant;
+
+    beforeAll(async () => {
+      server = await startServer(driver);
+      api = buyingClient(server.baseUrl);
+      demo = await api.login();
+      other = await api.verifiedUser('cart');
+      bag = await api.variant({ minStock: 3, sized: false });
+      dress = await api.variant({ minStock: 2, sized: true });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('requires a session for every cart call', async () => {
+      const calls = [
+        api.call('GET', `/cart/${demo.id}`),
+        api.call('POST', '/cart/add-to-cart', { body: { productId: bag.productId, quantity: 1 } }),
+        api.call('PATCH', '/cart/update-quantity', { body: { productId: bag.productId, quantity: 2 } }),
+        api.call('PATCH', '/cart/decrease-quantity', { body: { productId: bag.productId, quantity: 1 } }),
+        api.call('DELETE', '/cart/remove-product', { body: { productId: bag.productId } }),
+        api.call('PUT', '/cart/delivery-option/00000000-0000-0000-0000-000000000000', { body: { deliveryOption: 'pickup' } }),
+      ];
+      for (const res of await Promise.all(calls)) {
+        expect(res.status).toBe(401);
+        expect(res.body).toMatchObject({ status: false, message: 'Session expired. Please log in again.' });
+      }
+    });
+
+    it("refuses another user's cart and a userId that is not the session's (403)", async () => {
+      expect((await api.call('GET', `/cart/${other.id}`, { token: demo.token })).status).toBe(403);
+      const added = await api.add(demo.token, bag, 1, { userId: other.id });
+      expect(added.status).toBe(403);
+      const otherCart = await api.cart(other.token, other.id);
+      const put = await api.call('PUT', `/cart/delivery-option/${otherCart.id}`, { token: demo.token, body: { deliveryOption: 'pickup' } });
+      expect(put.status).toBe(403);
+      const unknown = await api.call('PUT', '/cart/delivery-option/00000000-0000-0000-0000-000000000000', { token: demo.token, body: { deliveryOption: 'pickup' } });
+      expect(unknown.status).toBe(404);
+    });
+
+    it('adds lines priced by the server (a client price is ignored) and counts lines', async () => {
+      await api.clear(demo.token, demo.id);
+      const res = await api.add(demo.token, bag, 1, { price: 1 });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: true, message: 'Product added to cart successfully!' });
+      const line = res.body.data.items[0];
+      expect(line).toMatchObject({ productId: bag.productId, quantity: 1, unitPrice: bag.price, price: bag.price, color: bag.color, size: bag.size });
+      expect(line.productImage).toMatch(/^\/media\//);
+      // same variant again: same line, quantity grows; a different variant is a new line
+      await api.add(demo.token, bag, 1, { price: 0.01 });
+      const both = await api.add(demo.token, dress, 1);
+      const cart = both.body.data;
+      expect(cart.items).toHaveLength(2);
+      const bagLine = cart.items.find((i: any) => i.productId === bag.productId);
+      expect(bagLine.quantity).toBe(2);
+      expect(bagLine.price).toBe(bag.price * 2);
+      expect(cart.subtotal).toBeCloseTo(bag.price * 2 + dress.price, 2);
+      expect(cart.currency).toBe('NGN');
+      // the demo shopper has a default Lagos address: delivery is the default, with the Nigerian fee
+      expect(cart.deliveryOption).toBe('delivery');
+      expect(cart.deliveryAddress).toMatchObject({ city: 'Ikoyi', country: 'nigeria' });
+      expect(cart.pickupAddress).toMatchObject({ city: 'Ikoyi', name: 'Maison Luxe Ikoyi' });
+      expect(cart.deliveryFee).toBe(5000);
+      expect(cart.total).toBeCloseTo(cart.subtotal + 5000, 2);
+    });
+
+    it('requires size and colour only where the product has them', async () => {
+      const noSize = await api.call('POST', '/cart/add-to-cart', { token: demo.token, body: { productId: dress.productId, color: dress.color, quantity: 1 } });
+      expect(noSize.status).toBe(400);
+      expect(noSize.body.message).toBe('Please select a size');
+      const sizeOnBag = await api.add(demo.token, { ...bag, size: 'M' });
+      expect(sizeOnBag.status).toBe(400);
+      const unknownProduct = await api.add(demo.token, { productId: 999999, color: null, size: null });
+      expect(unknownProduct.status).toBe(404);
+      const bad = await api.call('POST', '/cart/add-to-cart', { token: demo.token, body: { productId: 'abc' } });
+      expect(bad.status).toBe(400);
+    });
+
+    it('keeps quantities between 1 and the stock (at most 10) with clear messages', async () => {
+      const over = await api.call('PATCH', '/cart/update-quantity', {
+        token: demo.token,
+        body: { productId: bag.productId, color: bag.color, size: bag.size, quantity: bag.stock + 1 },
+      });
+      expect(over.status).toBe(400);
+      expect(over.body.message).toMatch(bag.stock + 1 > 10 ? /at most 10/ : new RegExp(`Only ${bag.stock} of .* left in stock`));
+      const zero = await api.call('PATCH', '/cart/decrease-quantity', {
+        token: demo.token,
+        body: { productId: bag.productId, color: bag.color, size: bag.size, quantity: 0 },
+      });
+      expect(zero.status).toBe(400);
+      expect(zero.body.message).toBe('Quantity cannot go below 1');
+      const eleven = await api.add(demo.token, bag, 11);
+      expect(eleven.status).toBe(400);
+      // stepping: increase by one, then decrease by one
+      const up = await api.call('PATCH', '/cart/update-quantity', { token: demo.token, body: { productId: bag.productId, color: bag.color, size: bag.size } });
+      expect(up.body.data.items.find((i: any) => i.productId === bag.productId).quantity).toBe(3);
+      const down = await api.call('PATCH', '/cart/decrease-quantity', { token: demo.token, body: { productId: bag.productId, color: bag.color, size: bag.size } });
+      expect(down.body.data.items.find((i: any) => i.productId === bag.productId).quantity).toBe(2);
+      const set = await api.call('PATCH', '/cart/decrease-quantity', {
+        token: demo.token,
+        body: { productId: bag.productId, color: bag.color, size: bag.size, quantity: 1, price: 5 },
+      });
+      const line = set.body.data.items.find((i: any) => i.productId === bag.productId);
+      expect(line).toMatchObject({ quantity: 1, price: bag.price });
+      const missing = await api.call('PATCH', '/cart/update-quantity', { token: demo.token, body: { productId: 999999, quantity: 2 } });
+      expect(missing.status).toBe(404);
+    });
+
+    it('refuses to add more than the stock across repeated adds', async () => {
+      const scarce = await api.variant({ minStock: 1, sized: false, skip: 3 });
+      const first = await api.add(other.token, scarce, Math.min(scarce.stock, 10));
+      expect(first.status).toBe(200);
+      const again = await api.add(other.token, scarce, 1);
+      expect(again.status).toBe(400);
+      expect(again.body.message).toMatch(/already have/);
+      await api.clear(other.token, other.id);
+    });
+
+    it('switches between delivery and pickup and answers the new fee and total', async () => {
+      const cart = await api.cart(demo.token, demo.id);
+      const pickup = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'pickup' } });
+      expect(pickup.status).toBe(200);
+      expect(pickup.body.data).toMatchObject({ deliveryFee: 0, totalFee: cart.subtotal });
+      expect((await api.cart(demo.token, demo.id)).deliveryOption).toBe('pickup');
+      const delivery = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery' } });
+      expect(delivery.body.data.deliveryFee).toBe(5000);
+      expect(delivery.body.data.totalFee).toBeCloseTo(cart.subtotal + 5000, 2);
+      const bad = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'drone' } });
+      expect(bad.status).toBe(400);
+      // a shopper without a default address gets pickup by default and cannot choose delivery
+      const otherCart = await api.cart(other.token, other.id);
+      expect(otherCart.deliveryOption).toBe('pickup');
+      expect(otherCart.deliveryAddress).toBeNull();
+      const noAddress = await api.call('PUT', `/cart/delivery-option/${otherCart.id}`, { token: other.token, body: { deliveryOption: 'delivery' } });
+      expect(noAddress.status).toBe(400);
+    });
+
+    it('removes a line', async () => {
+      const removed = await api.call('DELETE', '/cart/remove-product', { token: demo.token, body: { productId: dress.productId, color: dress.color, size: dress.size } });
+      expect(removed.body).toMatchObject({ status: true, message: 'Item removed' });
+      expect(removed.body.data.items.map((i: any) => i.productId)).not.toContain(dress.productId);
+      const again = await api.call('DELETE', '/cart/remove-product', { token: demo.token, body: { productId: dress.productId, color: dress.color, size: dress.size } });
+      expect(again.status).toBe(404);
+    });
+  });
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server';
+import { buyingClient, type Variant } from './buying-client';
+
+for (const driver of ['pglite', 'pg'] as const) {
+  describe(`checkout with the simulated provider on ${driver}`, () => {
+    let server: RunningServer;
+    let api: ReturnType<typeof buyingClient>;
+    let demo: { token: string; id: string };
+    let other: { token: string; id: string; email: string };
+    let bag: Variant;
+    let shoe: Variant;
+
+    beforeAll(async () => {
+      server = await startServer(driver);
+      api = buyingClient(server.baseUrl);
+      demo = await api.login();
+      other = await api.verifiedUser('checkout');
+      bag = await api.variant({ minStock: 3, sized: false });
+      shoe = await api.variant({ minStock: 2, sized: true, skip: 2 });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    const initiate = (token: string, body: Record<string, unknown> = {}) => api.call('POST', '/orders/initiate', { token, body });
+
+    it('needs a session and a non-empty cart', async () => {
+      expect((await api.call('POST', '/orders/initiate', { body: {} })).status).toBe(401);
+      expect((await api.call('POST', '/orders/place-order', { body: { paymentReference: 'x' } })).status).toBe(401);
+      const empty = await initiate(other.token);
+      expect(empty.status).toBe(400);
+      expect(empty.body.message).toBe('Your cart is empty');
+    });
+
+    it('computes the amount on the server (client amount ignored) and only allows same-site callbacks', async () => {
+      await api.add(demo.token, bag, 2);
+      await api.add(demo.token, shoe, 1);
+      const cart = await api.cart(demo.token, demo.id);
+      const res = await initiate(demo.token, { amount: 1, email: 'attacker@example.com' });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('success');
+      expect(res.body.data.reference).toMatch(/^ML-/);
+      expect(res.body.data.authorization_url).toBe(`${server.baseUrl}/pay/simulated/${res.body.data.reference}`);
+      expect(res.body.data.amount).toBeCloseTo(cart.total, 2);
+      expect(cart.total).toBeCloseTo(bag.price * 2 + shoe.price + 5000, 2);
+      // the payment page shows the server's amount
+      const page = await (await fetch(res.body.data.authorization_url)).text();
+      expect(page).toContain('Decline');
+      expect(page).toContain(new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0 }).format(cart.total));
+      const evil = await initiate(demo.token, { callbackUrl: 'https://evil.example/steal' });
+      expect(evil.status).toBe(400);
+      const relative = await initiate(demo.token, { callbackUrl: '/place-order?paid=true' });
+      expect(relative.status).toBe(200);
+    });
+
+    it('does not place an order before payment, after a decline, or for someone else', async () => {
+      const { body } = await initiate(demo.token);
+      const reference = body.data.reference;
+      const early = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(early.status).toBe(402);
+      const notMine = await api.call('POST', '/orders/place-order', { token: other.token, body: { paymentReference: reference } });
+      expect(notMine.status).toBe(403);
+      const back = await api.answerSimulated(reference, 'decline');
+      expect(back).toBe(`${server.baseUrl}/place-order?paid=true&trxref=${reference}&reference=${reference}`);
+      const declined = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(declined.status).toBe(402);
+      expect(declined.body.message).toBe('The payment was declined.');
+      // a declined payment cannot be answered again on the page
+      const again = await fetch(`${server.baseUrl}/pay/simulated/${reference}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.baseUrl },
+        body: 'outcome=pay',
+        redirect: 'manual',
+      });
+      expect(again.status).toBe(200);
+      expect((await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } })).status).toBe(402);
+      const unknown = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: 'ML-NOPE' } });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.message).toBe('Payment reference not found.');
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(0);
+    });
+
+    it('places the order once after payment: stock taken, cart emptied, confirmation mailed', async () => {
+      const bagStock = await api.stockOf(bag);
+      const shoeStock = await api.stockOf(shoe);
+      const cart = await api.cart(demo.token, demo.id);
+      const { body } = await initiate(demo.token);
+      const reference = body.data.reference;
+      await api.answerSimulated(reference, 'pay');
+      const placed = await api.call('POST', '/orders/place-order', { token: demo.token, body: { cartId: cart.id, paymentReference: reference } });
+      expect(placed.status).toBe(200);
+      expect(placed.body).toMatchObject({ status: true, message: 'Order placed successfully!' });
+      const order = placed.body.data;
+      expect(order.trackingNumber).toMatch(/^ML-[A-Z2-7]{8}$/);
+      expect(order).toMatchObject({ status: 'pending', deliveryOption: 'delivery', itemCount: 3, deliveryFee: 5000 });
+      expect(order.total).toBeCloseTo(cart.total, 2);
+      expect(order.deliveryAddress).toMatchObject({ address: '14 Bourdillon Road' });
+      // repeated calls give the same order
+      const again = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(again.body.data.id).toBe(order.id);
+      expect(await api.stockOf(bag)).toBe(bagStock - 2);
+      expect(await api.stockOf(shoe)).toBe(shoeStock - 1);
+      expect((await api.cart(demo.token, demo.id)).items).toHaveLength(0);
+      const mail = await api.lastMail('demo@maisonluxe.ng');
+      expect(mail.subject).toBe(`Your Maison Luxe order ${order.trackingNumber}`);
+      expect(mail.text).toContain(bag.name);
+      expect(mail.text).toMatch(/Total: ₦/);
+      const orders = await api.call('GET', '/orders/get-orders', { token: demo.token });
+      expect(orders.body.data.data).toHaveLength(1);
+    });
+
+    it('refuses a cart id that is not the shopper\'s', async () => {
+      await api.add(other.token, bag, 1);
+      const otherCart = await api.cart(other.token, other.id);
+      await api.add(demo.token, bag, 1);
+      const { body } = await initiate(demo.token);
+      await api.answerSimulated(body.data.reference, 'pay');
+      const res = await api.call('POST', '/orders/place-order', { token: demo.token, body: { cartId: otherCart.id, paymentReference: body.data.reference } });
+      expect(res.status).toBe(403);
+    });
+
+    it('pickup orders are free of shipping and use the store address', async () => {
+      await api.clear(other.token, other.id);
+      await api.add(other.token, shoe, 1);
+      const cart = await api.cart(other.token, other.id);
+      expect(cart.deliveryOption).toBe('pickup');
+      const { body } = await initiate(other.token);
+      await api.answerSimulated(body.data.reference, 'pay');
+      const placed = await api.call('POST', '/orders/place-order', { token: other.token, body: { paymentReference: body.data.reference } });
+      expect(placed.body.data).toMatchObject({ deliveryOption: 'pickup', deliveryFee: 0, deliveryAddress: { name: 'Maison Luxe Ikoyi' } });
+      expect(placed.body.data.total).toBe(shoe.price);
+    });
+
+    it('refuses to start paying for more than the stock', async () => {
+      await api.clear(other.token, other.id);
+      const scarce = await api.variant({ minStock: 1, sized: false, skip: 6 });
+      await api.add(other.token, scarce, 1);
+      // demo buys the remaining stock first
+      await api.clear(demo.token, demo.id);
+      await api.add(demo.token, scarce, Math.min(scarce.stock, 10));
+      if (scarce.stock > 10) return; // nothing to exhaust within the per-line limit
+      const first = await initiate(demo.token);
+      await api.answerSimulated(first.body.data.reference, 'pay');
+      expect((await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: first.body.data.reference } })).status).toBe(200);
+      const res = await initiate(other.token);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/out of stock/);
+    });
+  });
+}

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaystackProvider, isValidPaystackSignature, paystackSignature } from '../../src/lib/server/payments/paystack';
+import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
+import { startServer, type RunningServer } from '../support/server';
+import { buyingClient } from './buying-client';
+
+describe('Paystack adapter against the fake Paystack server', () => {
+  let fake: FakePaystack;
+  beforeAll(async () => {
+    fake = await startFakePaystack();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  const provider = () => createPaystackProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl });
+  const init = (reference: string, amountMinor = 2_500_000) =>
+    provider().initialize({ reference, email: 'ada@example.com', amountMinor, currency: 'NGN', callbackUrl: 'http://store.test/place-order?paid=true' });
+
+  it('initializes with the amount in subunits and the secret key', async () => {
+    const { authorizationUrl } = await init('ref-init');
+    expect(authorizationUrl).toMatch(new RegExp(`^${fake.baseUrl}/checkout/`));
+    const call = fake.calls.find((c) => c.path === '/transaction/initialize')!;
+    expect(call.auth).toBe(`Bearer ${fake.secretKey}`);
+    expect(call.body).toEqual({ email: 'ada@example.com', amount: 2_500_000, currency: 'NGN', reference: 'ref-init', callback_url: 'http://store.test/place-order?paid=true' });
+  });
+
+  it('reports a refused initialization as a payment failure', async () => {
+    await expect(init('ref-init')).rejects.toMatchObject({ code: 'payment_failed', message: 'Failed to initialize payment.' });
+    const wrongKey = createPaystackProvider({ secretKey: 'sk_test_wrong', baseUrl: fake.baseUrl });
+    await expect(wrongKey.initialize({ reference: 'r2', email: 'a@b.co', amountMinor: 100, currency: 'NGN', callbackUrl: 'http://x' })).rejects.toMatchObject({
+      code: 'payment_failed',
+    });
+  });
+
+  it('verifies success, failed, abandoned and amount-mismatch transactions', async () => {
+    await init('ref-ok');
+    fake.pay('ref-ok');
+    expect(await provider().verify('ref-ok')).toEqual({ status: 'success', amountMinor: 2_500_000, currency: 'NGN' });
+    await init('ref-failed');
+    fake.fail('ref-failed');
+    expect((await provider().verify('ref-failed')).status).toBe('failed');
+    await init('ref-abandoned');
+    expect((await provider().verify('ref-abandoned')).status).toBe('abandoned');
+    await init('ref-short');
+    fake.payAmount('ref-short', 100);
+    expect(await provider().verify('ref-short')).toEqual({ status: 'success', amountMinor: 100, currency: 'NGN' });
+    expect((await provider().verify('ref-unknown')).status).toBe('unknown');
+  });
+
+  it('reports an unreachable provider as unavailable', async () => {
+    const down = createPaystackProvider({ secretKey: 'k', baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 });
+    await expect(down.verify('x')).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('checks webhook signatures (HMAC-SHA512 of the raw body) in constant time', () => {
+    const body = JSON.stringify({ event: 'charge.success', data: { reference: 'r' } });
+    const sig = paystackSignature(body, 'secret');
+    expect(sig).toMatch(/^[a-f0-9]{128}$/);
+    expect(isValidPaystackSignature(body, sig, 'secret')).toBe(true);
+    expect(isValidPaystackSignature(body, sig, 'other-secret')).toBe(false);
+    expect(isValidPaystackSignature(body + ' ', sig, 'secret')).toBe(false);
+    expect(isValidPaystackSignature(body, sig.slice(0, 64), 'secret')).toBe(false);
+    expect(isValidPaystackSignature(body, null, 'secret')).toBe(false);
+  });
+});
+
+for (const driver of ['pglite', 'pg'] as const) {
+  describe(`checkout with Paystack (fake) on ${driver}`, () => {
+    let fake: FakePaystack;
+    let server: RunningServer;
+    let api: ReturnType<typeof buyingClient>;
+    let demo: { token: string; id: string };
+
+    beforeAll(async () => {
+      fake = await startFakePaystack();
+      server = await startServer(driver, { PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: fake.secretKey, PAYSTACK_BASE_URL: fake.baseUrl });
+      api = buyingClient(server.baseUrl);
+      demo = await api.login();
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await fake?.close();
+    });
+
+    const webhook = (payload: unknown, signature?: string) => {
+      const raw = JSON.stringify(payload);
+      return fetch(`${server.baseUrl}/api/v1/payments/paystack/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-paystack-signature': signature ?? paystackSignature(raw, fake.secretKey) },
+        body: raw,
+      });
+    };
+
+    async function checkout(quantity: number, skip = 0) {
+      await api.clear(demo.token, demo.id);
+      const v = await api.variant({ minStock: quantity, sized: false, skip });
+      await api.add(demo.token, v!, quantity);
+      const cart = await api.cart(demo.token, demo.id);
+      const init = await api.call('POST', '/orders/initiate', { token: demo.token, body: { amount: 1 } });
+      expect(init.body.status).toBe('success');
+      const reference: string = init.body.data.reference;
+      expect(init.body.data.authorization_url).toMatch(new RegExp(`^${fake.baseUrl}/checkout/`));
+      // Paystack was asked for the server's total in kobo, not the client's amount
+      expect(fake.transactions.get(reference)!.amount).toBe(Math.round(cart.total * 100));
+      expect(fake.transactions.get(reference)!.callbackUrl).toBe(`${server.baseUrl}/place-order?paid=true`);
+      return { variant: v!, reference, cart };
+    }
+
+    it('refuses webhooks with a bad or missing signature (401)', async () => {
+      const payload = { event: 'charge.success', data: { reference: 'whatever' } };
+      expect((await webhook(payload, 'f'.repeat(128))).status).toBe(401);
+      expect((await webhook(payload, '')).status).toBe(401);
+      expect((await webhook(payload, paystackSignature(JSON.stringify(payload), 'sk_test_wrong'))).status).toBe(401);
+      const ignored = await webhook({ event: 'transfer.success', data: { reference: 'x' } });
+      expect(ignored.status).toBe(200);
+    });
+
+    it('does not place orders for failed, abandoned or short payments', async () => {
+      const failed = await checkout(1);
+      fake.fail(failed.reference);
+      const r1 = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: failed.reference } });
+      expect(r1.status).toBe(402);
+      const abandoned = await checkout(1);
+      expect((await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: abandoned.reference } })).status).toBe(402);
+      const short = await checkout(1);
+      fake.payAmount(short.reference, 100);
+      expect((await webhook({ event: 'charge.success', data: { reference: short.reference } })).status).toBe(200);
+      const r3 = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: short.reference } });
+      expect(r3.status).toBe(402);
+      expect(r3.body.message).toMatch(/refunded/);
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(0);
+    });
+
+    it('places the order from the webhook alone', async () => {
+      const { reference, variant } = await checkout(1, 1);
+      const before = await api.stockOf(variant);
+      fake.pay(reference);
+      expect((await webhook({ event: 'charge.success', data: { reference } })).status).toBe(200);
+      const orders = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data;
+      expect(orders).toHaveLength(1);
+      expect(await api.stockOf(variant)).toBe(before - 1);
+      // the shopper's return afterwards gets the same order
+      const placed = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(placed.body.data.id).toBe(orders[0].id);
+    });
+
+    it('places exactly one order when place-order and the webhook race many times', async () => {
+      const { reference, variant } = await checkout(2, 2);
+      const before = await api.stockOf(variant);
+      const ordersBefore = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data.length;
+      fake.pay(reference);
+      const calls: Promise<{ kind: string; status: number; orderId?: string }>[] = [];
+      for (let i = 0; i < 15; i++) {
+        calls.push(
+          api
+            .call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } })
+            .then((r) => ({ kind: 'place', status: r.status, orderId: r.body.data?.id })),
+        );
+        calls.push(webhook({ event: 'charge.success', data: { reference } }).then((r) => ({ kind: 'hook', status: r.status })));
+      }
+      const results = await Promise.all(calls);
+      for (const r of results) expect(r.status).toBe(200);
+      const ids = new Set(results.filter((r) => r.kind === 'place').map((r) => r.orderId));
+      expect(ids.size).toBe(1);
+      const orders = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data;
+      expect(orders).toHaveLength(ordersBefore + 1);
+      expect(await api.stockOf(variant)).toBe(before - 2);
+      const placed = orders.find((o: any) => o.id === [...ids][0]);
+      expect(placed).toBeTruthy();
+      const outbox = (await api.call('GET', `/dev/outbox?to=${encodeURIComponent('demo@maisonluxe.ng')}`)).body.data;
+      const confirmations = outbox.filter((m: any) => m.subject === `Your Maison Luxe order ${placed.trackingNumber}`);
+      expect(confirmations).toHaveLength(1);
+    });
+  });
+}

@@ -1,0 +1,234 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+
+/**
+ * Buying in the browser: product page -> cart -> checkout -> simulated payment -> orders.
+ * Each test uses its own shopper (the demo shopper on desktop for the main path) so the
+ * phone and desktop runs never share a cart.
+ */
+const DEMO = { email: 'demo@maisonluxe.ng', password: 'LuxeDemo2026!' };
+const PASSWORD = SHOPPER_PASSWORD;
+
+interface Pick {
+  productId: number;
+  size: string | null;
+  color: string | null;
+  price: number;
+}
+
+async function login(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('Login successful!')).toBeVisible();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+
+/** In-stock variants from different products (sized or not), skipping some so parallel tests use different stock. */
+async function pickVariants(request: APIRequestContext, opts: { sized: boolean; count: number; skip: number; minStock?: number }): Promise<Pick[]> {
+  const list = await getJson(request, '/api/v1/products?limit=100');
+  const out: Pick[] = [];
+  let skipped = 0;
+  for (const p of list.data.docs as { id: number; sizeNames: string[] }[]) {
+    if (opts.sized !== p.sizeNames.length > 0) continue;
+    const detail = (await getJson(request, `/api/v1/products/${p.id}`)).data;
+    const v = detail.variants.find((x: { stock: number }) => x.stock >= (opts.minStock ?? 4));
+    if (!v) continue;
+    if (skipped++ < opts.skip) continue;
+    out.push({ productId: p.id, size: v.size, color: v.color, price: detail.price });
+    if (out.length === opts.count) return out;
+  }
+  throw new Error('not enough stock');
+}
+
+async function addToCart(page: Page, v: Pick) {
+  await page.goto(`/product/${v.productId}`);
+  if (v.size) await page.getByRole('button', { name: v.size, exact: true }).click();
+  if (v.color) await page.getByRole('button', { name: v.color, exact: true }).click();
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
+}
+
+const skipFor = (project: string, base: number) => base + (project === 'phone' ? 0 : 1);
+
+test('buy two variants with delivery, pay, and follow the order', async ({ page, request }, info) => {
+  const desktop = info.project.name === 'desktop';
+  const email = desktop ? DEMO.email : await newShopper(request, true);
+  await login(page, email, desktop ? DEMO.password : PASSWORD);
+
+  // browse: a collection, then two products in different variants
+  await page.goto('/collection');
+  await expect(page.locator('.card').first()).toBeVisible();
+  const [sized] = await pickVariants(request, { sized: true, count: 1, skip: skipFor(info.project.name, 0) });
+  const [plain] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 0) });
+  await addToCart(page, sized!);
+  await expect(page.locator('[data-cart-count]')).toHaveText('1');
+  await addToCart(page, plain!);
+  await expect(page.locator('[data-cart-count]')).toHaveText('2');
+
+  await page.goto('/cart');
+  const lines = page.locator('.cart-line');
+  await expect(lines).toHaveCount(2);
+  const first = lines.nth(0);
+  await expect(first.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  await first.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(first.getByLabel('Quantity', { exact: true })).toHaveText('2');
+  await first.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(first.getByLabel('Quantity', { exact: true })).toHaveText('3');
+  await first.getByRole('button', { name: 'Decrease quantity' }).click();
+  await expect(first.getByLabel('Quantity', { exact: true })).toHaveText('2');
+  await expect(first.getByRole('button', { name: 'Decrease quantity' })).toBeEnabled();
+  await expect(first.getByLabel('Line total')).toContainText(new Intl.NumberFormat('en-NG').format(sized!.price * 2));
+  await page.screenshot({ path: info.outputPath('cart.png'), fullPage: true });
+
+  await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
+  await expect(page).toHaveURL(/\/place-order$/);
+  await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+  await expect(page.getByRole('group', { name: 'Delivery address' })).toBeVisible();
+  await expect(page.getByText('₦5,000')).toBeVisible();
+  await page.screenshot({ path: info.outputPath('place-order.png'), fullPage: true });
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+
+  await expect(page).toHaveURL(/\/pay\/simulated\//);
+  await expect(page.getByRole('button', { name: 'Decline' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('pay.png'), fullPage: true });
+  await page.getByRole('button', { name: /^Pay / }).click();
+
+  await expect(page.getByText('Order placed successfully!')).toBeVisible();
+  await page.waitForURL(/\/order-history$/);
+  await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
+  const card = page.locator('.order-card').first();
+  await expect(card.locator('[data-status]')).toHaveText('pending');
+  await expect(card).toContainText('3 items');
+  await expect(page.locator('[data-cart-count]')).toBeHidden();
+  await page.screenshot({ path: info.outputPath('order-history.png'), fullPage: true });
+  await page.getByRole('link', { name: 'Pending' }).click();
+  await expect(page.locator('.order-card')).toHaveCount(1);
+  await page.getByRole('link', { name: 'Delivered' }).click();
+  await expect(page.getByText('No orders found with this status')).toBeVisible();
+  await page.getByRole('link', { name: 'All Orders' }).click();
+
+  const tracking = (await page.locator('.order-tracking').first().textContent())!.trim();
+  await page.getByRole('link', { name: /DETAILS/ }).first().click();
+  await expect(page).toHaveURL(/\/order-details\//);
+  await expect(page.getByRole('heading', { name: `Order ${tracking}` })).toBeVisible();
+  await expect(page.locator('.od-item')).toHaveCount(2);
+  await expect(page.getByText(/Quantity: 2/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Shipping address' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('order-details.png'), fullPage: true });
+
+  await page.goto('/orders');
+  await expect(page.getByRole('heading', { name: 'MY ORDERS' })).toBeVisible();
+  await page.getByRole('link', { name: /Track Order/ }).first().click();
+  await expect(page).toHaveURL(/\/order-details\//);
+});
+
+test('pickup: free shipping and the store address', async ({ page, request }, info) => {
+  const email = await newShopper(request, true);
+  await login(page, email);
+  const [v] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 4) });
+  await addToCart(page, v!);
+  await page.goto('/place-order');
+  await page.getByText('Pickup', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
+  await expect(page.getByText('Free shipping')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
+  // the choice is kept by the server
+  await page.reload();
+  await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page.getByText('Order placed successfully!')).toBeVisible();
+  await page.waitForURL(/\/order-history$/);
+  await page.getByRole('link', { name: /DETAILS/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Pickup address' })).toBeVisible();
+  await expect(page.getByText('Free shipping')).toBeVisible();
+});
+
+test('a declined payment places no order and can be retried', async ({ page, request }, info) => {
+  const email = await newShopper(request, false);
+  await login(page, email);
+  const [v] = await pickVariants(request, { sized: true, count: 1, skip: skipFor(info.project.name, 4) });
+  await addToCart(page, v!);
+  await page.goto('/place-order');
+  // without an address only pickup is possible
+  await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Delivery' })).toBeDisabled();
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await page.getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByText('Error placing order.')).toBeVisible();
+  await expect(page).toHaveURL(/\/place-order$/);
+  await expect(page.getByRole('button', { name: 'PAY & PLACE ORDER' })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('ml:paymentReference'))).toBeNull();
+  await page.goto('/order-history');
+  await expect(page.getByText('No orders found with this status')).toBeVisible();
+  // the cart is still there to try again
+  await page.goto('/cart');
+  await expect(page.locator('.cart-line')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('Item removed')).toBeVisible();
+  await expect(page.getByText('Your cart is empty')).toBeVisible();
+});
+
+test('favourites: heart on a card, listed per shopper, removed again', async ({ page, request }) => {
+  await page.goto('/collection');
+  // logged out, the heart leads to login
+  await page.locator('.card').first().getByRole('button', { name: 'Add to favourites' }).click();
+  await page.waitForURL(/\/login/);
+  const email = await newShopper(request, false);
+  await login(page, email);
+  await page.goto('/collection');
+  const card = page.locator('.card').first();
+  const name = (await card.locator('.card-name').textContent())!.trim();
+  await card.getByRole('button', { name: 'Add to favourites' }).click();
+  await expect(card.getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(page.locator('.card').first().getByRole('button', { name: 'Remove from favourites' })).toBeVisible();
+  await page.goto('/favourites');
+  await expect(page.getByRole('heading', { name: 'My Favorites' })).toBeVisible();
+  await expect(page.getByRole('heading', { name })).toBeVisible();
+  await page.getByRole('button', { name: 'Remove from favourites' }).click();
+  await expect(page.getByText('You have no favourites yet')).toBeVisible();
+});
+
+test('delivery options link to working pages', async ({ page }) => {
+  await page.goto('/delivery-options');
+  for (const [name, days] of [
+    ['Express', '1-2 business days'],
+    ['Standard', '3-5 days'],
+    ['Economy', '5-7 days'],
+  ] as const) {
+    await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+    await expect(page.getByText(days, { exact: true }).first()).toBeVisible();
+  }
+  await page.getByRole('link', { name: /Standard/ }).click();
+  await expect(page).toHaveURL(/\/delivery\/standard$/);
+  await expect(page.getByRole('heading', { name: 'Standard delivery' })).toBeVisible();
+  await expect(page.getByText('₦10,000')).toBeVisible();
+  const missing = await page.goto('/delivery/teleport');
+  expect(missing!.status()).toBe(404);
+});
+
+test('buying pages need a session', async ({ page }) => {
+  for (const path of ['/cart', '/place-order', '/order-history', '/orders', '/favourites']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/login$/);
+  }
+});
+
+test('buying pages have no serious accessibility problems', async ({ page, request }, info) => {
+  const email = await newShopper(request, true);
+  await login(page, email);
+  const [v] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 8), minStock: 1 });
+  await addToCart(page, v!);
+  await page.locator('.card-actions, .fav-btn').first().waitFor();
+  for (const path of ['/cart', '/place-order', '/order-history', '/orders', '/favourites', '/delivery-options', '/delivery/express']) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).include('#main').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+});

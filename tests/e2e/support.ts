@@ -1,0 +1,36 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+
+/** Helpers shared by the end-to-end suites. */
+export const SHOPPER_PASSWORD = 'Lagos-2026!';
+const PASSWORD = SHOPPER_PASSWORD;
+
+/** Registers and verifies a shopper through the API (code from the dev outbox), optionally with a default address. */
+export async function newShopper(request: APIRequestContext, withAddress: boolean): Promise<string> {
+  const email = `e2e.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
+  const created = await request.post('/api/v1/user-auth/create', {
+    data: { firstName: 'Kemi', lastName: 'Bello', email, password: PASSWORD, phoneNumber: '+2348031234567', country: 'nigeria' },
+  });
+  expect(created.status()).toBe(201);
+  const outbox = await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
+  const code = /code is (\d{4})/.exec(outbox.data[0].text)![1];
+  expect((await request.post('/api/v1/user-auth/verify-otp', { data: { email, otp: code } })).ok()).toBe(true);
+  if (withAddress) {
+    const login = await request.post('/api/v1/user-auth/login', { data: { email, password: PASSWORD } });
+    const token = (await login.json()).data.token;
+    const address = await request.post('/api/v1/address/create', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: 'Kemi Bello', country: 'nigeria', state: 'Lagos', city: 'Lekki', address: '5 Admiralty Way', zipCode: '105102', active: true },
+    });
+    expect(address.status()).toBe(201);
+  }
+  return email;
+}
+
+/** GET JSON, retrying once: a reused keep-alive connection can be reset by the server. */
+export async function getJson(request: APIRequestContext, path: string): Promise<any> {
+  try {
+    return await (await request.get(path)).json();
+  } catch {
+    return (await request.get(path, { headers: { connection: 'close' } })).json();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * A local stand-in for the Paystack API, following its documented shapes
+ * (https://paystack.com/docs/api/transaction/):
+ *   POST /transaction/initialize  {email, amount (subunits), currency, reference, callback_url}
+ *     -> {status:true, message:'Authorization URL created', data:{authorization_url, access_code, reference}}
+ *   GET  /transaction/verify/:reference
+ *     -> {status:true, message:'Verification successful', data:{status, reference, amount, currency, ...}}
+ * Tests decide what the shopper did with `pay`, `fail`, `abandon` and `payAmount` (amount mismatch).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export interface FakeTransaction {
+  reference: string;
+  email: string;
+  amount: number;
+  currency: string;
+  callbackUrl: string | null;
+  status: 'abandoned' | 'success' | 'failed';
+  /** What was actually charged (differs from amount only in mismatch tests). */
+  paidAmount: number;
+}
+
+export interface FakePaystack {
+  baseUrl: string;
+  secretKey: string;
+  transactions: Map<string, FakeTransaction>;
+  calls: { method: string; path: string; auth: string | null; body: unknown }[];
+  pay(reference: string): void;
+  fail(reference: string): void;
+  abandon(reference: string): void;
+  payAmount(reference: string, amount: number): void;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<FakePaystack> {
+  const transactions = new Map<string, FakeTransaction>();
+  const calls: FakePaystack['calls'] = [];
+  let server: Server;
+  let baseUrl = '';
+
+  server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const raw = await readBody(req);
+    let body: any = null;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      return send(res, 400, { status: false, message: 'Invalid JSON' });
+    }
+    const auth = req.headers.authorization ?? null;
+    calls.push({ method: req.method ?? 'GET', path: url.pathname, auth, body });
+    if (auth !== `Bearer ${secretKey}`) return send(res, 401, { status: false, message: 'Invalid key' });
+
+    if (req.method === 'POST' && url.pathname === '/transaction/initialize') {
+      const amount = Number(body?.amount);
+      if (!body?.email) return send(res, 400, { status: false, message: 'Email is required' });
+      if (!Number.isInteger(amount) || amount <= 0) return send(res, 400, { status: false, message: 'Invalid amount sent' });
+      const reference = String(body.reference ?? randomBytes(6).toString('hex'));
+      if (transactions.has(reference)) return send(res, 400, { status: false, message: 'Duplicate Transaction Reference' });
+      transactions.set(reference, {
+        reference,
+        email: body.email,
+        amount,
+        currency: body.currency ?? 'NGN',
+        callbackUrl: body.callback_url ?? null,
+        status: 'abandoned',
+        paidAmount: amount,
+      });
+      const accessCode = randomBytes(8).toString('hex');
+      return send(res, 200, {
+        status: true,
+        message: 'Authorization URL created',
+        data: { authorization_url: `${baseUrl}/checkout/${accessCode}`, access_code: accessCode, reference },
+      });
+    }
+
+    const verify = /^\/transaction\/verify\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && verify) {
+      const tx = transactions.get(decodeURIComponent(verify[1]!));
+      if (!tx) return send(res, 400, { status: false, message: 'Transaction reference not found' });
+      return send(res, 200, {
+        status: true,
+        message: 'Verification successful',
+        data: {
+          id: 4099260516,
+          domain: 'test',
+          status: tx.status,
+          reference: tx.reference,
+          amount: tx.paidAmount,
+          currency: tx.currency,
+          gateway_response: tx.status === 'success' ? 'Successful' : tx.status === 'failed' ? 'Declined' : 'The transaction was not completed',
+          paid_at: tx.status === 'success' ? new Date().toISOString() : null,
+          channel: 'card',
+          customer: { email: tx.email },
+        },
+      });
+    }
+    return send(res, 404, { status: false, message: 'Not found' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  const set = (reference: string, patch: Partial<FakeTransaction>) => {
+    const tx = transactions.get(reference);
+    if (!tx) throw new Error(`fake paystack: unknown reference ${reference}`);
+    Object.assign(tx, patch);
+  };
+  return {
+    baseUrl,
+    secretKey,
+    transactions,
+    calls,
+    pay: (ref) => set(ref, { status: 'success' }),
+    fail: (ref) => set(ref, { status: 'failed' }),
+    abandon: (ref) => set(ref, { status: 'abandoned' }),
+    payAmount: (ref, amount) => set(ref, { status: 'success', paidAmount: amount }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { addToCartSchema, changeQuantitySchema } from '../../src/lib/domain/cart-input';
+import {
+  assertQuantityAllowed,
+  cartTotals,
+  lineTotalMinor,
+  maxQuantityFor,
+  MAX_LINE_QUANTITY,
+  sameLine,
+  variantLabel,
+} from '../../src/lib/domain/cart';
+import {
+  defaultDeliveryOption,
+  deliveryFeeMinor,
+  deliverySpeed,
+  DELIVERY_SPEEDS,
+  pickupLocationFor,
+} from '../../src/lib/domain/shipping';
+
+describe('cart rules', () => {
+  it('prices a line as unit price times quantity', () => {
+    expect(lineTotalMinor(1_250_050, 3)).toBe(3_750_150);
+  });
+
+  it('limits a line to min(stock, 10)', () => {
+    expect(maxQuantityFor(4)).toBe(4);
+    expect(maxQuantityFor(40)).toBe(MAX_LINE_QUANTITY);
+    expect(maxQuantityFor(0)).toBe(0);
+    expect(() => assertQuantityAllowed(4, 4, 'Tote')).not.toThrow();
+    expect(() => assertQuantityAllowed(5, 4, 'Tote')).toThrow('Only 4 of Tote left in stock');
+    expect(() => assertQuantityAllowed(11, 40, 'Tote')).toThrow('You can buy at most 10 of one item');
+    expect(() => assertQuantityAllowed(1, 0, 'Tote')).toThrow('Tote is out of stock');
+    expect(() => assertQuantityAllowed(0, 5, 'Tote')).toThrow('Quantity must be at least 1');
+  });
+
+  it('ignores a client price and defaults quantity to 1', () => {
+    const parsed = addToCartSchema.parse({ productId: '12', color: 'Black', size: '', price: 1 });
+    expect(parsed).toEqual({ productId: 12, color: 'Black', size: undefined, quantity: 1 });
+    expect(addToCartSchema.safeParse({ productId: 1, quantity: 0 }).success).toBe(false);
+    expect(addToCartSchema.safeParse({ productId: 1, quantity: 11 }).success).toBe(false);
+    expect(changeQuantitySchema.parse({ productId: 1 }).quantity).toBeUndefined();
+  });
+
+  it('names variants and matches lines by product, colour and size', () => {
+    expect(variantLabel('Tote', 'Black', null)).toBe('Tote (Black)');
+    expect(variantLabel('Dress', 'Ivory', 'M')).toBe('Dress (Ivory, M)');
+    expect(sameLine({ productId: 1, color: 'Black', size: null }, { productId: 1, color: 'Black', size: null })).toBe(true);
+    expect(sameLine({ productId: 1, color: 'Black', size: 'S' }, { productId: 1, color: 'Black', size: 'M' })).toBe(false);
+  });
+
+  it('sums totals in minor units without float drift', () => {
+    expect(cartTotals([{ unitPrice: 0.1, quantity: 3 }, { unitPrice: 0.2, quantity: 1 }], 0)).toEqual({ subtotal: 0.5, total: 0.5 });
+    expect(cartTotals([{ unitPrice: 24150, quantity: 2 }], 5000)).toEqual({ subtotal: 48300, total: 53300 });
+  });
+});
+
+describe('shipping rules', () => {
+  it('charges delivery by country and nothing for pickup', () => {
+    expect(deliveryFeeMinor('pickup', 'NGN', 'nigeria')).toBe(0);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria')).toBe(500_000);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'south_africa')).toBeGreaterThan(500_000);
+    expect(deliveryFeeMinor('delivery', 'NGN', null)).toBeNull();
+  });
+
+  it('defaults to delivery only with a default address', () => {
+    expect(defaultDeliveryOption(true)).toBe('delivery');
+    expect(defaultDeliveryOption(false)).toBe('pickup');
+  });
+
+  it('picks the pickup store in the shopper\'s country', () => {
+    expect(pickupLocationFor('nigeria').city).toBe('Ikoyi');
+    expect(pickupLocationFor('south_africa').city).toBe('Johannesburg');
+    expect(pickupLocationFor(null).state).toBe('Lagos');
+  });
+
+  it('offers Express, Standard and Economy with their days', () => {
+    expect(DELIVERY_SPEEDS.map((s) => `${s.name} ${s.days}`)).toEqual(['Express 1-2 business days', 'Standard 3-5 days', 'Economy 5-7 days']);
+    expect(deliverySpeed('standard')?.name).toBe('Standard');
+    expect(deliverySpeed('teleport')).toBeUndefined();
+    const [express, standard, economy] = DELIVERY_SPEEDS;
+    expect(express!.feeMinor.NGN).toBeGreaterThan(standard!.feeMinor.NGN);
+    expect(standard!.feeMinor.NGN).toBeGreaterThan(economy!.feeMinor.NGN);
+  });
+});
