@@ -23,6 +23,7 @@ try {
     { path: '/privacy', budgetKb: 10, noReact: true },
     { path: '/contact', budgetKb: 10, noReact: true },
     { path: '/collection', budgetKb: 80 },
+    { path: '/Bags-men', budgetKb: 80 },
     { path: `/product/${productId}`, budgetKb: 80 },
     { path: '/', budgetKb: 110 },
   ];

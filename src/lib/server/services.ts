@@ -1,11 +1,18 @@
 import { sql } from 'drizzle-orm';
+import { createAccountService } from './accounts';
+import { createAddressService } from './addresses';
 import { createCatalogueService } from './catalogue';
+import { createCodeService } from './codes';
 import { getConfig, type Config } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
 import { createLogger, type Logger } from './log';
 import { createMailer, createOutboxReader, type Mailer } from './mail';
 import { createMediaService } from './media';
+import { createNewsletterService } from './newsletter';
+import { createRateLimiter } from './rate-limit';
 import { createSessionService } from './sessions';
+import { createBuyingServices } from './buying';
+import type { PaymentProvider } from './payments/port';
 
 /**
  * The composition root: every service is built here from explicit dependencies.
@@ -18,6 +25,8 @@ export interface Deps {
   log: Logger;
   /** Tests may pass their own; otherwise SMTP or the dev outbox, by configuration. */
   mailer?: Mailer;
+  /** Tests may pass their own; otherwise chosen by PAYMENT_PROVIDER. */
+  paymentProvider?: PaymentProvider;
 }
 
 export function createServices(deps: Deps) {
@@ -27,6 +36,12 @@ export function createServices(deps: Deps) {
   const catalogue = createCatalogueService({ db });
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
+  const limiter = createRateLimiter({ db, clock });
+  const codes = createCodeService({ db, clock, limiter });
+  const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes });
+  const addresses = createAddressService({ db, clock });
+  const newsletter = createNewsletterService({ db });
+  const buying = createBuyingServices({ ...deps, mailer });
   return {
     ...deps,
     media,
@@ -34,6 +49,12 @@ export function createServices(deps: Deps) {
     catalogue,
     mailer,
     outbox,
+    limiter,
+    codes,
+    accounts,
+    addresses,
+    newsletter,
+    ...buying,
     async health(): Promise<{ database: boolean }> {
       try {
         await db.execute(sql`select 1`);

@@ -1,0 +1,69 @@
+import { useEffect, useRef } from 'react';
+import type { ProductDto } from '../lib/domain/catalogue';
+import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
+import { formatMoney } from '../lib/domain/money';
+import { CARD_SIZES, CARD_WIDTHS, pictureSources } from '../lib/client/pictures';
+
+/** Swaps a broken image for the placeholder (also when it broke before hydration). */
+function useImageFallback() {
+  const ref = useRef<HTMLImageElement>(null);
+  const fallback = (img: HTMLImageElement) => {
+    if (img.dataset.fallback) return;
+    img.dataset.fallback = '1';
+    img.parentElement?.querySelectorAll('source').forEach((s) => s.remove());
+    img.removeAttribute('srcset');
+    img.src = PLACEHOLDER_IMAGE;
+  };
+  useEffect(() => {
+    const img = ref.current;
+    if (img && img.complete && img.naturalWidth === 0 && img.currentSrc) fallback(img);
+  }, []);
+  return { ref, onError: (e: React.SyntheticEvent<HTMLImageElement>) => fallback(e.currentTarget) };
+}
+
+/** What a card shows; islands receive only this from the server (smaller pages). */
+export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images'>;
+
+export function toCardProduct(p: ProductDto): CardProduct {
+  return { id: p.id, name: p.name, price: p.price, currency: p.currency, images: p.images.slice(0, 1) };
+}
+
+/** The islands' product card; same markup and classes as src/components/ProductCard.astro. */
+export function ProductCardView({ product, showId = false, eager = false }: { product: CardProduct; showId?: boolean; eager?: boolean }) {
+  const pic = pictureSources(product.images[0], CARD_WIDTHS);
+  const { ref, onError } = useImageFallback();
+  return (
+    <article className="card" data-product-id={product.id}>
+      <a className="card-link" href={`/product/${product.id}`}>
+        <div className="card-media">
+          <picture>
+            {pic.avif && <source type="image/avif" srcSet={pic.avif} sizes={CARD_SIZES} />}
+            {pic.webp && <source type="image/webp" srcSet={pic.webp} sizes={CARD_SIZES} />}
+            <img ref={ref} src={pic.src} alt={product.name} width={640} height={800} loading={eager ? 'eager' : 'lazy'} decoding="async" onError={onError} />
+          </picture>
+        </div>
+        <div className="card-body">
+          <h3 className="card-name" title={product.name}>
+            {product.name}
+          </h3>
+          {showId && <p className="card-id">ID: {product.id}</p>}
+          <p className="card-price" data-price={product.price}>
+            {formatMoney(product.price, product.currency)}
+          </p>
+        </div>
+      </a>
+      <div className="card-actions">{/* favourite button slot (added by the favourites work) */}</div>
+    </article>
+  );
+}
+
+/** Grey placeholder card shown while a list loads. */
+export function ProductCardSkeleton() {
+  return (
+    <div className="card card-skeleton" aria-hidden="true" data-skeleton>
+      <div className="card-media" />
+      <div className="skeleton-line" />
+      <div className="skeleton-line short" />
+    </div>
+  );
+}

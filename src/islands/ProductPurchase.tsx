@@ -1,0 +1,232 @@
+import { useState, type ReactNode, type SyntheticEvent } from 'react';
+import toast, { Toaster } from 'react-hot-toast';
+import { api, setErrorNotifier } from '../lib/client/api';
+import { $cartCount } from '../lib/client/stores';
+import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '../lib/domain/variants';
+import type { VariantDto } from '../lib/domain/catalogue';
+
+/** One gallery image with its sources worked out on the server (keeps this island small). */
+export interface GalleryImage {
+  src: string;
+  avif?: string;
+  webp?: string;
+  thumbSrc: string;
+  thumbAvif?: string;
+  thumbWebp?: string;
+  hash: string;
+  alt: string;
+}
+
+/** What the island needs of a product; the page builds it from ProductDetailDto. */
+export interface PurchaseProduct {
+  id: number;
+  name: string;
+  /** Already formatted in the store currency. */
+  priceText: string;
+  price: number;
+  description: string;
+  categoryLine: string;
+  gallery: GalleryImage[];
+  variants: VariantDto[];
+  sizeNames: string[];
+  colors: { name: string; hex: string | null }[];
+}
+
+export interface ProductPurchaseProps {
+  product: PurchaseProduct;
+  /** From the server session: adding to the cart needs a signed-in shopper. */
+  signedIn: boolean;
+  /** Rendered beside the name (e.g. the favourite button). */
+  children?: ReactNode;
+}
+
+/** A broken image shows the placeholder instead (its <source>s are dropped first). */
+function showPlaceholder(e: SyntheticEvent<HTMLImageElement>) {
+  const img = e.currentTarget;
+  if (img.dataset.broken) return;
+  img.dataset.broken = '1';
+  img.parentElement?.querySelectorAll('source').forEach((s) => s.remove());
+  img.src = '/placeholder-product.svg';
+}
+
+// This island hosts the product page's one toaster (same settings as src/islands/Toaster.tsx,
+// inlined so the page loads one island fewer and stays within its JavaScript budget).
+setErrorNotifier((message) => toast.error(message));
+
+const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
+
+/**
+ * The product page's interactive part: gallery (thumbnails select the main image), size
+ * and colour choice (first in-stock combination preselected; sold-out ones disabled) and
+ * ADD TO CART. Server-rendered with the page, so it paints before hydration.
+ */
+export default function ProductPurchase({ product, signedIn, children }: ProductPurchaseProps) {
+  const images = product.gallery;
+  const [imageIndex, setImageIndex] = useState(0);
+  const [choice, setChoice] = useState<VariantChoice>(() => firstInStock(product.variants));
+  const [busy, setBusy] = useState(false);
+
+  const sizes = optionAvailability(product.variants, 'size', product.sizeNames);
+  const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
+  const hexOf = new Map(product.colors.map((c) => [c.name, c.hex]));
+  const available = isAvailable(product.variants, choice);
+  const stock = product.variants.find((v) => v.size === choice.size && v.color === choice.color)?.stock ?? 0;
+
+  const choose = (key: 'size' | 'color', value: string) => {
+    setChoice((prev) => {
+      const next = { ...prev, [key]: value };
+      if (isAvailable(product.variants, next)) return next;
+      // Keep the new choice and move the other option to one that is in stock with it.
+      const other = key === 'size' ? 'color' : 'size';
+      const match = product.variants.find((v) => v[key] === value && v.stock > 0);
+      return match ? { ...next, [other]: match[other] } : next;
+    });
+  };
+
+  async function addToCart() {
+    if (!signedIn) {
+      toast.error('Please create an account or login');
+      return;
+    }
+    setBusy(true);
+    try {
+      const { body } = await api<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>('/api/v1/cart/add-to-cart', {
+        method: 'POST',
+        body: { productId: product.id, color: choice.color, size: choice.size, quantity: 1 },
+      });
+      if (body?.status) {
+        toast.success('Product added to cart successfully!');
+        if (Array.isArray(body.data?.items)) $cartCount.set(body.data.items.length);
+      } else {
+        toast.error(body?.message || 'Failed to add product to cart');
+      }
+    } catch {
+      toast.error('Error adding product to cart');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const main = images[imageIndex]!;
+
+  return (
+    <div className="product-layout">
+      <Toaster position="top-right" toastOptions={{ duration: 5000, className: 'ml-toast' }} />
+      <div className="gallery">
+        <div className="gallery-main">
+          <picture key={main.src}>
+            {main.avif && <source type="image/avif" srcSet={main.avif} sizes={MAIN_SIZES} />}
+            {main.webp && <source type="image/webp" srcSet={main.webp} sizes={MAIN_SIZES} />}
+            <img
+              src={main.src}
+              alt={main.alt}
+              width={800}
+              height={1000}
+              loading="eager"
+              fetchPriority={imageIndex === 0 ? 'high' : 'auto'}
+              data-main-image
+              data-hash={main.hash}
+              onError={showPlaceholder}
+            />
+          </picture>
+        </div>
+        {images.length > 1 && (
+          <ul className="gallery-thumbs" aria-label="Product images">
+            {images.map((thumb, i) => {
+              return (
+                <li key={thumb.src}>
+                  <button
+                    type="button"
+                    className="thumb"
+                    aria-pressed={i === imageIndex}
+                    aria-label={`Show image ${i + 1} of ${images.length}`}
+                    data-hash={thumb.hash}
+                    onClick={() => setImageIndex(i)}
+                  >
+                    <picture>
+                      {thumb.thumbAvif && <source type="image/avif" srcSet={thumb.thumbAvif} sizes="80px" />}
+                      {thumb.thumbWebp && <source type="image/webp" srcSet={thumb.thumbWebp} sizes="80px" />}
+                      <img src={thumb.thumbSrc} alt="" width={160} height={200} loading="lazy" decoding="async" onError={showPlaceholder} />
+                    </picture>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+
+      <div className="product-info">
+        <p className="product-category">{product.categoryLine}</p>
+        <div className="product-title-row">
+          <h1>{product.name}</h1>
+          {children}
+        </div>
+        <p className="product-price" data-price={product.price}>
+          {product.priceText}
+        </p>
+        <p className="product-description">{product.description}</p>
+
+        {sizes.length > 0 && (
+          <fieldset className="option-group">
+            <legend>
+              Size{choice.size && <span className="option-current">: {choice.size}</span>}
+            </legend>
+            <div className="option-buttons">
+              {sizes.map(({ value, inStock }) => (
+                <button
+                  type="button"
+                  key={value}
+                  className="option-btn"
+                  aria-pressed={choice.size === value}
+                  disabled={!inStock}
+                  title={inStock ? undefined : 'Sold out'}
+                  onClick={() => choose('size', value)}
+                >
+                  {value}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+        )}
+
+        {colors.length > 0 && (
+          <fieldset className="option-group">
+            <legend>
+              Colour{choice.color && <span className="option-current">: {choice.color}</span>}
+            </legend>
+            <div className="option-buttons">
+              {colors.map(({ value, inStock }) => (
+                <button
+                  type="button"
+                  key={value}
+                  className="option-btn option-color"
+                  aria-pressed={choice.color === value}
+                  disabled={!inStock}
+                  title={inStock ? undefined : 'Sold out'}
+                  onClick={() => choose('color', value)}
+                >
+                  <span className="swatch" style={{ background: hexOf.get(value) || '#ccc' }} aria-hidden="true" />
+                  {value}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+        )}
+
+        <p className="stock-note" role="status">
+          {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
+        </p>
+
+        <button type="button" className="btn add-to-cart" onClick={addToCart} disabled={busy || !available}>
+          ADD TO CART
+        </button>
+
+        <ul className="product-notes">
+          <li>100% Original Product.</li>
+          <li>Easy return and exchange policy within 3 days.</li>
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * The chrome's behaviour in plain TypeScript (no React, so content pages stay tiny):
+ * session sync, cart badge, side menu, profile menu, search toggle and logout.
+ * Everything here enhances server-rendered HTML that already works without it.
+ */
+import { $cartCount, $profile, clearSession, type Profile } from '../lib/client/stores';
+
+const MENU_REOPEN_KEY = 'ml:menu-reopen';
+
+function readServerProfile(): Profile | null {
+  const el = document.getElementById('ml-session');
+  try {
+    return el?.textContent ? (JSON.parse(el.textContent) as Profile | null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The server decides who is signed in; the persistent store follows it. */
+function syncSession(): void {
+  const serverProfile = readServerProfile();
+  if (serverProfile) {
+    const current = $profile.get();
+    if (JSON.stringify(current) !== JSON.stringify(serverProfile)) $profile.set(serverProfile);
+    void refreshCartCount(serverProfile.userId);
+  } else if ($profile.get()) {
+    clearSession();
+  }
+}
+
+async function refreshCartCount(userId: string): Promise<void> {
+  try {
+    const res = await fetch(`/api/v1/cart/${encodeURIComponent(userId)}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    if (!res.ok) return;
+    const body = (await res.json()) as { status?: boolean; data?: { items?: unknown[] } };
+    if (body.status && Array.isArray(body.data?.items)) $cartCount.set(body.data.items.length);
+  } catch {
+    // The badge keeps its last known value when the cart cannot be read.
+  }
+}
+
+function bindCartBadge(): void {
+  const badge = document.querySelector<HTMLElement>('[data-cart-count]');
+  const link = document.querySelector<HTMLElement>('[data-cart-link]');
+  $cartCount.subscribe((count) => {
+    const n = Number.isFinite(count) && count > 0 ? count : 0;
+    if (badge) {
+      badge.textContent = String(n);
+      badge.hidden = n === 0;
+    }
+    link?.setAttribute('aria-label', n === 1 ? 'Cart, 1 item' : `Cart, ${n} items`);
+  });
+}
+
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select, [tabindex]:not([tabindex="-1"])')].filter(
+    (el) => el.offsetParent !== null,
+  );
+}
+
+function bindSideMenu(): void {
+  const menu = document.querySelector<HTMLElement>('[data-side-menu]');
+  const button = document.getElementById('menu-button');
+  if (!menu || !button) return;
+  let lastFocus: HTMLElement | null = null;
+
+  const open = () => {
+    lastFocus = document.activeElement instanceof HTMLElement ? document.activeElement : button;
+    document.body.classList.add('menu-open');
+    menu.classList.add('is-open');
+    button.setAttribute('aria-expanded', 'true');
+    const current = menu.querySelector<HTMLElement>('.side-menu-second a[aria-current], [data-parent-link][aria-current]');
+    (current ?? focusables(menu)[0])?.focus();
+  };
+  const close = (restoreFocus = true) => {
+    if (!menu.classList.contains('is-open') && location.hash !== '#side-menu') return;
+    document.body.classList.remove('menu-open');
+    menu.classList.remove('is-open');
+    button.setAttribute('aria-expanded', 'false');
+    if (location.hash === '#side-menu') history.replaceState(null, '', location.pathname + location.search);
+    if (restoreFocus) (lastFocus ?? button).focus();
+  };
+
+  button.addEventListener('click', (e) => {
+    e.preventDefault();
+    if (menu.classList.contains('is-open')) close();
+    else open();
+  });
+  // The menu button is a link (so it works without script); Space should press it like a button.
+  button.addEventListener('keydown', (e) => {
+    if (e.key === ' ') {
+      e.preventDefault();
+      button.click();
+    }
+  });
+  for (const el of document.querySelectorAll<HTMLElement>('[data-menu-close]')) {
+    el.addEventListener('click', (e) => {
+      e.preventDefault();
+      close();
+    });
+  }
+  // Choosing a parent loads its collection; the menu then reopens on its sub-categories.
+  for (const link of menu.querySelectorAll<HTMLAnchorElement>('[data-parent-link]')) {
+    link.addEventListener('click', () => sessionStorage.setItem(MENU_REOPEN_KEY, '1'));
+  }
+  document.addEventListener('keydown', (e) => {
+    if (!menu.classList.contains('is-open')) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+    } else if (e.key === 'Tab') {
+      // Keep keyboard focus inside the open menu.
+      const items = focusables(menu);
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (!first || !last) return;
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    }
+  });
+
+  if (location.hash === '#side-menu') open();
+  if (sessionStorage.getItem(MENU_REOPEN_KEY)) {
+    sessionStorage.removeItem(MENU_REOPEN_KEY);
+    if (menu.classList.contains('has-second-panel')) open();
+  }
+}
+
+function bindProfileMenu(): void {
+  const wrap = document.querySelector<HTMLElement>('[data-profile-menu]');
+  const button = wrap?.querySelector<HTMLButtonElement>('button[aria-haspopup]');
+  if (!wrap || !button) return;
+  const set = (open: boolean) => {
+    wrap.classList.toggle('is-open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', () => set(button.getAttribute('aria-expanded') !== 'true'));
+  wrap.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      set(false);
+      button.focus();
+    }
+  });
+  document.addEventListener('click', (e) => {
+    if (!wrap.contains(e.target as Node)) set(false);
+  });
+  wrap.addEventListener('focusout', (e) => {
+    if (!wrap.contains(e.relatedTarget as Node | null)) set(false);
+  });
+}
+
+function bindSearch(): void {
+  const toggle = document.getElementById('search-toggle');
+  const bar = document.getElementById('search-bar');
+  if (!toggle || !bar) return;
+  toggle.addEventListener('click', () => {
+    const show = bar.hidden;
+    bar.hidden = !show;
+    toggle.setAttribute('aria-expanded', String(show));
+    if (show) bar.querySelector('input')?.focus();
+  });
+  if (location.hash === '#search-bar') bar.querySelector('input')?.focus();
+}
+
+function bindLogout(): void {
+  for (const form of document.querySelectorAll<HTMLFormElement>('form[data-logout]')) {
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await fetch(form.action, { method: 'POST', headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      } catch {
+        // Signing out locally still happens; the session expires on its own.
+      }
+      clearSession();
+      location.assign('/');
+    });
+  }
+}
+
+syncSession();
+bindCartBadge();
+bindSideMenu();
+bindProfileMenu();
+bindSearch();
+bindLogout();

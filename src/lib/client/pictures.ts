@@ -1,0 +1,31 @@
+import { hashFromImageUrl, imageUrl, IMAGE_WIDTHS, PLACEHOLDER_IMAGE, srcset, type ImageWidth } from '../domain/images';
+
+/**
+ * What a <picture> needs for one catalogue image. Our own images (/media/{hash}/...)
+ * get AVIF and WebP srcsets; anything else is used as is; no image at all becomes
+ * the placeholder. Shared by server-rendered cards and the islands' cards.
+ */
+export interface PictureSources {
+  src: string;
+  avif?: string;
+  webp?: string;
+}
+
+export function pictureSources(url: string | null | undefined, widths: readonly ImageWidth[] = IMAGE_WIDTHS, fallbackWidth: ImageWidth = 640): PictureSources {
+  if (!url) return { src: PLACEHOLDER_IMAGE };
+  const hash = hashFromImageUrl(url);
+  if (!hash) return { src: url };
+  return { src: imageUrl(hash, fallbackWidth, 'webp'), avif: srcset(hash, 'avif', widths), webp: srcset(hash, 'webp', widths) };
+}
+
+/** Widths offered for product cards: a card is at most ~320 CSS px wide, so up to 2x of that. */
+export const CARD_WIDTHS: readonly ImageWidth[] = [160, 320, 480, 640];
+/** `sizes` for cards in the 2/3/4/5-column grids. */
+export const CARD_SIZES = '(min-width: 1280px) 20vw, (min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw';
+
+/**
+ * Inline onerror for <img> inside <picture>: drops the sources and shows the placeholder.
+ * A plain attribute, so a broken image is replaced without any script bundle.
+ */
+export const IMG_FALLBACK_ONERROR = `this.onerror=null;var p=this.parentNode;if(p&&p.tagName==='PICTURE'){p.querySelectorAll('source').forEach(function(s){s.remove()})}this.removeAttribute('srcset');this.src='${PLACEHOLDER_IMAGE}'`;
+

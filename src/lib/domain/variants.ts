@@ -1,0 +1,41 @@
+import type { VariantDto } from './catalogue';
+
+/** A shopper's size and colour choice on the product page (null when the product has none). */
+export interface VariantChoice {
+  size: string | null;
+  color: string | null;
+}
+
+/** Whether the exact size and colour combination has stock. */
+export function isAvailable(variants: readonly VariantDto[], choice: VariantChoice): boolean {
+  return variants.some((v) => v.size === choice.size && v.color === choice.color && v.stock > 0);
+}
+
+/**
+ * The combination preselected on the product page: the first variant in stock, so
+ * ADD TO CART works without choosing; the first variant when all are sold out.
+ */
+export function firstInStock(variants: readonly VariantDto[]): VariantChoice {
+  const v = variants.find((x) => x.stock > 0) ?? variants[0];
+  return { size: v?.size ?? null, color: v?.color ?? null };
+}
+
+/**
+ * The options of one kind (sizes or colours) in display order, each marked in stock
+ * when any variant with it has stock. `order` lists the names in the wanted order;
+ * values found only in variants are appended.
+ */
+export function optionAvailability(
+  variants: readonly VariantDto[],
+  key: 'size' | 'color',
+  order: readonly string[] = [],
+): { value: string; inStock: boolean }[] {
+  const values = [...order];
+  for (const v of variants) {
+    const value = v[key];
+    if (value !== null && !values.includes(value)) values.push(value);
+  }
+  return values
+    .filter((value) => variants.some((v) => v[key] === value))
+    .map((value) => ({ value, inStock: variants.some((v) => v[key] === value && v.stock > 0) }));
+}

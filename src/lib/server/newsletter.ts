@@ -1,0 +1,20 @@
+import { newsletterSubscriptions } from './db/schema';
+import type { Db } from './db/client';
+
+/**
+ * Newsletter sign-ups from the home page box ('Sunscribe now & get 20% off').
+ * Addresses are stored lower-cased; signing up twice is harmless and reported as such.
+ */
+export function createNewsletterService({ db }: { db: Db }) {
+  return {
+    async subscribe(email: string): Promise<{ created: boolean }> {
+      const rows = await db
+        .insert(newsletterSubscriptions)
+        .values({ email: email.trim().toLowerCase() })
+        .onConflictDoNothing({ target: newsletterSubscriptions.email })
+        .returning({ id: newsletterSubscriptions.id });
+      return { created: rows.length > 0 };
+    },
+  };
+}
+export type NewsletterService = ReturnType<typeof createNewsletterService>;

@@ -1,0 +1,477 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { newShopper, SHOPPER_PASSWORD } from './support';
+
+/**
+ * Storefront pages (spec section 2): home, side menu, collection with filters and sort,
+ * product page, content pages, 404s, sitemap/robots, JSON-LD and accessibility.
+ * Runs in the phone (360 px) and desktop projects.
+ */
+
+/** Waits until an island has hydrated (Astro drops the `ssr` attribute then). */
+async function hydrated(page: Page, component: string, index = 0) {
+  const island = page.locator(`astro-island[component-url*="/${component}."]`).nth(index);
+  await island.scrollIntoViewIfNeeded();
+  await expect(island).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  return island;
+}
+
+const latest = (page: Page) => page.locator('#latest-collections');
+const bestSellers = (page: Page) => page.locator('#best-sellers');
+const cards = (section: ReturnType<Page['locator']>) => section.locator('article.card');
+
+async function firstProductId(page: Page): Promise<number> {
+  const res = await page.request.get('/api/v1/products?limit=1');
+  const body = await res.json();
+  return body.data.docs[0].id as number;
+}
+
+async function parentCategories(page: Page): Promise<{ id: number; name: string; subCategories: { id: number; name: string }[] }[]> {
+  const res = await page.request.get('/api/v1/category/parent-categories');
+  return (await res.json()).data.data;
+}
+
+async function openFilters(page: Page) {
+  const details = page.locator('details#filters');
+  if (!(await details.evaluate((d: HTMLDetailsElement) => d.open))) await details.locator('summary').click();
+}
+
+async function seriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+}
+
+test.describe('home', () => {
+  test('shows the spec texts, promises, newsletter box and footer', async ({ page }) => {
+    const res = await page.goto('/');
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['cache-control']).toContain('stale-while-revalidate');
+    await expect(page).toHaveTitle(/Maison Luxe/);
+    await expect(page.getByRole('heading', { name: 'LATEST COLLECTIONS' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'BEST SELLERS' })).toBeAttached();
+    await expect(page.getByText('Discover our top-selling products that customers love.')).toBeAttached();
+    await expect(page.getByRole('heading', { name: 'Easy Exchange Policy' })).toBeAttached();
+    await expect(page.getByText('We offer hassle free exchange policy')).toBeAttached();
+    await expect(page.getByRole('heading', { name: '3 Days Return Policy' })).toBeAttached();
+    await expect(page.getByText('We provide 3 days free return policy')).toBeAttached();
+    await expect(page.getByText('We provide 24/7 customer support')).toBeAttached();
+    await expect(page.getByRole('heading', { name: 'Sunscribe now & get 20% off' })).toBeAttached();
+    await expect(page.getByRole('button', { name: 'SUBSCRIBE' })).toBeAttached();
+    await expect(page.getByLabel('Email address')).toHaveAttribute('type', 'email');
+    const footer = page.locator('footer.site-footer');
+    for (const name of ['About Us', 'Privacy Policy', 'Contact Us']) await expect(footer.getByRole('link', { name })).toBeAttached();
+    await expect(footer).toContainText('luxury fashion');
+  });
+
+  test('banner: first slide painted by the server, upper-case name, SHOP NOW, autoplay advances', async ({ page }) => {
+    const parents = await parentCategories(page);
+    await page.goto('/');
+    const first = page.locator('.hero-slide').first();
+    await expect(first.locator('.hero-eyebrow')).toHaveText(parents[0]!.name.toUpperCase());
+    await expect(first.getByText('SHOP NOW')).toBeVisible();
+    // 'SHOP NOW' is a label, not a link (spec: no link target).
+    await expect(first.getByRole('link', { name: 'SHOP NOW' })).toHaveCount(0);
+    const firstImg = first.locator('img');
+    await expect(firstImg).toHaveAttribute('fetchpriority', 'high');
+    await expect(firstImg).toHaveAttribute('loading', 'eager');
+
+    await hydrated(page, 'HeroCarousel');
+    const active = page.locator('.hero-slide.swiper-slide-active');
+    const startId = await active.getAttribute('data-slide-id');
+    // 4000 ms autoplay: the active slide changes by itself within a few seconds.
+    await expect.poll(async () => active.getAttribute('data-slide-id'), { timeout: 9000 }).not.toBe(startId);
+    // Keyboard: a pagination bullet is focusable and Enter shows its slide.
+    await page.waitForTimeout(900); // let the autoplay's slide transition (700 ms) finish
+    const third = page.locator('.hero .swiper-pagination-bullet').nth(2);
+    await third.focus();
+    await page.keyboard.press('Enter');
+    await expect(active).toHaveAttribute('data-slide-id', String(parents[2]!.id), { timeout: 2000 });
+    // Clicking a pagination bullet does not stop the autoplay (disableOnInteraction: false).
+    await page.locator('.hero .swiper-pagination-bullet').nth(0).click();
+    const afterClick = await active.getAttribute('data-slide-id');
+    await expect.poll(async () => active.getAttribute('data-slide-id'), { timeout: 9000 }).not.toBe(afterClick);
+  });
+
+  test('LATEST COLLECTIONS shows 10, Discover More adds 10 and disappears when all are shown', async ({ page }) => {
+    const all = (await (await page.request.get('/api/v1/products/organised/latest')).json()).data.docs as unknown[];
+    await page.goto('/');
+    const section = latest(page);
+    await expect(cards(section)).toHaveCount(10);
+    await hydrated(page, 'ProductShowcase', 0);
+    const more = section.getByRole('button', { name: 'Discover More' });
+    await more.click();
+    await expect(cards(section)).toHaveCount(Math.min(20, all.length));
+    while (await more.isVisible()) await more.click();
+    await expect(cards(section)).toHaveCount(all.length);
+    await expect(more).toHaveCount(0);
+  });
+
+  test('BEST SELLERS shows 5, Discover More adds 5 and disappears when all are shown', async ({ page }) => {
+    const all = (await (await page.request.get('/api/v1/products/organised/best-sellers')).json()).data.docs as unknown[];
+    await page.goto('/');
+    const section = bestSellers(page);
+    await expect(cards(section)).toHaveCount(5);
+    await hydrated(page, 'ProductShowcase', 1);
+    const more = section.getByRole('button', { name: 'Discover More' });
+    await more.click();
+    await expect(cards(section)).toHaveCount(Math.min(10, all.length));
+    while (await more.isVisible()) await more.click();
+    await expect(cards(section)).toHaveCount(all.length);
+    await expect(more).toHaveCount(0);
+  });
+
+  test('placeholder cards fill the visible count while the list loads', async ({ page }) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await page.route('**/api/v1/products/organised/latest', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto('/');
+    const section = latest(page);
+    await hydrated(page, 'ProductShowcase', 0);
+    await section.getByRole('button', { name: 'Discover More' }).click();
+    // 20 visible while loading: the 10 server-rendered cards plus 10 placeholders.
+    await expect(section.locator('[data-skeleton]')).toHaveCount(10);
+    await expect(cards(section)).toHaveCount(10);
+    release();
+    await expect(section.locator('[data-skeleton]')).toHaveCount(0);
+    await expect(cards(section)).toHaveCount(20);
+  });
+
+  test('failed lists stay empty and toast the spec messages', async ({ page }) => {
+    await page.route('**/api/v1/products/organised/latest', (route) => route.fulfill({ json: { status: false, message: 'down' } }));
+    await page.route('**/api/v1/products/organised/best-sellers', (route) => route.abort('failed'));
+    await page.goto('/');
+    await hydrated(page, 'ProductShowcase', 0);
+    await expect(page.getByText('Failed to fetch latest products')).toBeVisible();
+    await expect(cards(latest(page))).toHaveCount(0);
+    await hydrated(page, 'ProductShowcase', 1);
+    await expect(page.getByText('An error occurred while fetching best sellers')).toBeVisible();
+    await expect(cards(bestSellers(page))).toHaveCount(0);
+  });
+
+  test('newsletter subscribes, and a second sign-up is reported as already subscribed', async ({ page }) => {
+    const email = `news-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    await page.goto('/');
+    await hydrated(page, 'NewsletterForm');
+    await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'SUBSCRIBE' }).click();
+    await expect(page.getByText('Thank you for subscribing!')).toBeVisible();
+    await page.getByLabel('Email address').fill(email.toUpperCase());
+    await page.getByRole('button', { name: 'SUBSCRIBE' }).click();
+    await expect(page.getByText('You are already subscribed to our newsletter.')).toBeVisible();
+  });
+});
+
+test.describe('chrome', () => {
+  test('side menu lists parent categories, closes on Escape, and a choice opens its collection with sub-categories', async ({ page }) => {
+    const parents = await parentCategories(page);
+    const bags = parents[0]!;
+    await page.goto('/');
+    const menu = page.getByRole('navigation', { name: 'Shop by category' });
+    await expect(menu).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(menu).toBeVisible();
+    for (const p of parents) await expect(menu.getByRole('link', { name: p.name, exact: true })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    // Keyboard: Space opens it again and focus moves into the menu.
+    await page.keyboard.press(' ');
+    await expect(menu).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.querySelector('#side-menu')?.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu.getByRole('link', { name: bags.name, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/collection\\?categoryId=${bags.id}$`));
+    // The menu comes back showing the chosen parent's sub-categories.
+    await expect(menu).toBeVisible();
+    const sub = bags.subCategories[0]!;
+    await expect(menu.getByRole('link', { name: sub.name, exact: true }).filter({ visible: true })).toBeVisible();
+    await menu.getByRole('link', { name: sub.name, exact: true }).filter({ visible: true }).click();
+    await expect(page).toHaveURL(new RegExp(`subCategory=${sub.id}`));
+  });
+
+  test('profile icon goes to /register when logged out; the search bar shows on collection paths and searches', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: 'Create an account or log in' })).toHaveAttribute('href', '/register');
+    await expect(page.locator('#search-bar')).toHaveCount(0);
+    await page.goto('/collection');
+    const search = page.getByRole('searchbox', { name: 'Search products' });
+    await expect(search).toBeVisible();
+    await page.getByRole('button', { name: 'Show or hide search' }).click();
+    await expect(search).toBeHidden();
+    await page.getByRole('button', { name: 'Show or hide search' }).click();
+    await search.fill('tote');
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/collection\?q=tote/);
+    const names = await page.locator('.card-name').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.some((n) => /tote/i.test(n))).toBe(true);
+  });
+
+  test('logged in: profile menu with My Profile and LogOut, menu footer with My Profile, Orders, Logout', async ({ page }) => {
+    const email = await newShopper(page.request, false);
+    const login = await page.request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } });
+    expect(login.ok()).toBe(true);
+    const res = await page.goto('/collection');
+    expect(res?.headers()['cache-control']).toContain('private');
+    const account = page.getByRole('button', { name: /Account menu for/ });
+    await account.click();
+    await expect(page.locator('#profile-menu-list').getByRole('link', { name: 'My Profile' })).toBeVisible();
+    await expect(page.locator('#profile-menu-list').getByRole('button', { name: 'LogOut' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Shop by category' });
+    await expect(menu.getByRole('link', { name: 'My Profile' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/order-history');
+    await menu.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Create an account or log in' })).toBeVisible();
+  });
+});
+
+test.describe('collection', () => {
+  test('filters toggle their query parameter on and off', async ({ page }) => {
+    const parents = await parentCategories(page);
+    const clothing = parents.find((p) => p.name === 'Clothing') ?? parents[1]!;
+    await page.goto(`/collection?categoryId=${clothing.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(clothing.name);
+    await openFilters(page);
+
+    for (const param of ['color', 'size', 'subCategory']) {
+      const chip = page.locator(`a[data-filter="${param}"]`).first();
+      const value = await chip.getAttribute('data-value');
+      await chip.click();
+      await expect(page).toHaveURL(new RegExp(`[?&]${param}=${value}(&|$)`));
+      await expect(page).toHaveURL(new RegExp(`categoryId=${clothing.id}`));
+      await openFilters(page);
+      const active = page.locator(`a[data-filter="${param}"][data-value="${value}"]`);
+      await expect(active).toHaveAttribute('aria-current', 'true');
+      await active.click();
+      await expect(page).not.toHaveURL(new RegExp(`${param}=`));
+      await openFilters(page);
+    }
+  });
+
+  test('cards show name, id and price, and the filters really filter', async ({ page }) => {
+    const parents = await parentCategories(page);
+    const bags = parents[0]!;
+    const sub = bags.subCategories[0]!;
+    await page.goto(`/collection?categoryId=${bags.id}&subCategory=${sub.id}`);
+    const card = page.locator('article.card').first();
+    await expect(card.locator('.card-id')).toHaveText(/^ID: \d+$/);
+    await expect(card.locator('.card-price')).toHaveText(/^₦[\d,]+/);
+    const ids = await page.locator('article.card').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-product-id'))));
+    for (const id of ids.slice(0, 5)) {
+      const product = (await (await page.request.get(`/api/v1/products/${id}`)).json()).data;
+      expect(product.subCategoryId).toBe(sub.id);
+    }
+  });
+
+  test('sort Low to High lists prices ascending, High to Low descending', async ({ page }) => {
+    await page.goto('/collection');
+    await page.getByLabel('Sort by').selectOption({ label: 'Low to High' });
+    await expect(page).toHaveURL(/sort=low-high/);
+    const asc = await page.locator('.card-price').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-price'))));
+    expect(asc.length).toBeGreaterThan(10);
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    await page.getByLabel('Sort by').selectOption({ label: 'High to Low' });
+    await expect(page).toHaveURL(/sort=high-low/);
+    const desc = await page.locator('.card-price').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-price'))));
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    await expect(page.getByLabel('Sort by')).toHaveValue('high-low');
+  });
+
+  test('a filter that matches nothing says so; a malformed filter is a 400', async ({ page }) => {
+    const res = await page.goto('/collection?color=abc');
+    expect(res?.status()).toBe(400);
+    await expect(page.getByRole('link', { name: 'See all collections' })).toBeVisible();
+    await page.goto('/collection?q=zzzznothing');
+    await expect(page.getByText('No products match these filters.')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Collections');
+  });
+
+  test('/Bags-men shows a banner and the Bags Men products', async ({ page }) => {
+    const res = await page.goto('/Bags-men');
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'Bags Men' })).toBeVisible();
+    await expect(page.locator('.bags-banner img')).toBeVisible();
+    expect(await page.locator('article.card').count()).toBeGreaterThan(0);
+  });
+});
+
+test.describe('product page', () => {
+  test('gallery thumbnails switch the main image; notes and price are shown', async ({ page }) => {
+    const id = await firstProductId(page);
+    const product = (await (await page.request.get(`/api/v1/products/${id}`)).json()).data;
+    await page.goto(`/product/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.name);
+    await expect(page.locator('.product-price')).toHaveText(/^₦[\d,]+/);
+    await expect(page.getByText('100% Original Product.')).toBeVisible();
+    await expect(page.getByText('Easy return and exchange policy within 3 days.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'ADD TO CART' })).toBeEnabled();
+    await hydrated(page, 'ProductPurchase');
+    const main = page.locator('img[data-main-image]');
+    const thumbs = page.locator('.gallery-thumbs button');
+    expect(await thumbs.count()).toBeGreaterThan(1);
+    const firstHash = await main.getAttribute('data-hash');
+    const second = thumbs.nth(1);
+    const secondHash = await second.getAttribute('data-hash');
+    expect(secondHash).not.toBe(firstHash);
+    await second.click();
+    await expect(main).toHaveAttribute('data-hash', secondHash!);
+    await expect(second).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(() => main.evaluate((img: HTMLImageElement) => img.currentSrc)).toContain(secondHash!);
+  });
+
+  test('a size or colour is preselected; ADD TO CART when logged out asks to log in', async ({ page }) => {
+    const id = await firstProductId(page);
+    await page.goto(`/product/${id}`);
+    await hydrated(page, 'ProductPurchase');
+    await expect(page.locator('.option-btn[aria-pressed="true"]').first()).toBeVisible();
+    await page.getByRole('button', { name: 'ADD TO CART' }).click();
+    const toast = page.getByText('Please create an account or login');
+    await expect(toast).toBeVisible();
+    // The toast is fixed to the viewport (top right), so a shopper scrolled down still sees it.
+    await expect(toast).toBeInViewport();
+  });
+
+  test('ADD TO CART when logged in adds the preselected variant and updates the cart badge', async ({ page }) => {
+    const email = await newShopper(page.request, false);
+    const login = await page.request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } });
+    expect(login.ok()).toBe(true);
+    const userId = (await login.json()).data.user.id as string;
+    const before = (await (await page.request.get(`/api/v1/cart/${userId}`)).json()).data?.items?.length ?? 0;
+    // A product the demo cart does not hold yet, so the line count grows by one.
+    const docs = (await (await page.request.get('/api/v1/products?limit=40&sort=high-low')).json()).data.docs as { id: number }[];
+    const id = docs[test.info().project.name === 'phone' ? 7 : 8]!.id;
+    await page.goto(`/product/${id}`);
+    await hydrated(page, 'ProductPurchase');
+    await page.getByRole('button', { name: 'ADD TO CART' }).click();
+    await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
+    const after = (await (await page.request.get(`/api/v1/cart/${userId}`)).json()).data.items.length as number;
+    expect(after).toBeGreaterThanOrEqual(before);
+    await expect(page.locator('[data-cart-count]')).toHaveText(String(after));
+    await expect(page.locator('[data-cart-link]')).toHaveAttribute('aria-label', after === 1 ? 'Cart, 1 item' : `Cart, ${after} items`);
+  });
+
+  test('JSON-LD has a Product with an Offer and a BreadcrumbList', async ({ page }) => {
+    const id = await firstProductId(page);
+    await page.goto(`/product/${id}`);
+    const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+    const data = blocks.map((b) => JSON.parse(b));
+    const product = data.find((d) => d['@type'] === 'Product');
+    expect(product).toBeTruthy();
+    expect(product.offers['@type']).toBe('Offer');
+    expect(Number(product.offers.price)).toBeGreaterThan(0);
+    expect(product.offers.priceCurrency).toBe('NGN');
+    expect(product.offers.availability).toMatch(/^https:\/\/schema\.org\/(InStock|OutOfStock)$/);
+    const crumbs = data.find((d) => d['@type'] === 'BreadcrumbList');
+    expect(crumbs.itemListElement.length).toBe(4);
+    expect(crumbs.itemListElement[3].item).toContain(`/product/${id}`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`/product/${id}$`));
+    await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'product');
+  });
+
+  test('unknown and malformed ids answer 404 with Product not found', async ({ page }) => {
+    for (const path of ['/product/99999999', '/product/not-a-number']) {
+      const res = await page.goto(path);
+      expect(res?.status()).toBe(404);
+      await expect(page.getByRole('heading', { name: 'Product not found' })).toBeVisible();
+    }
+  });
+});
+
+test.describe('content pages and search engines', () => {
+  test('About, Privacy and Contact say what the spec says and load no React', async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1, name: 'About Us' })).toBeVisible();
+    await expect(page.locator('article.prose')).toContainText('luxury fashion');
+    await expect(page.locator('astro-island')).toHaveCount(0);
+
+    await page.goto('/privacy');
+    const privacy = page.locator('article.prose');
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    for (const item of ['name', 'e-mail', 'phone', 'shipping address', 'payment details']) await expect(privacy).toContainText(item);
+    await expect(privacy).toContainText('We do not store your payment details');
+    await expect(privacy).toContainText('We do not share your data with third parties for marketing');
+    await expect(page.locator('astro-island')).toHaveCount(0);
+
+    await page.goto('/contact');
+    await expect(page.getByRole('heading', { level: 1, name: 'Contact Us' })).toBeVisible();
+    const card = page.locator('address.contact-card');
+    await expect(card.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+    await expect(card.getByRole('link', { name: /\+\d/ })).toHaveAttribute('href', /^tel:\+\d+$/);
+    await expect(card).toContainText('Lagos');
+    await expect(page.locator('astro-island')).toHaveCount(0);
+  });
+
+  test('every page has a unique title, a description, a canonical URL and Open Graph tags', async ({ page }) => {
+    const id = await firstProductId(page);
+    const titles = new Set<string>();
+    const paths = ['/', '/collection', `/product/${id}`, '/about', '/privacy', '/contact', '/Bags-men'];
+    for (const path of paths) {
+      await page.goto(path);
+      titles.add(await page.title());
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{30,}/);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /^http/);
+      await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /Maison Luxe/);
+      await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', /^http/);
+    }
+    expect(titles.size).toBe(paths.length);
+  });
+
+  test('sitemap lists home, content pages, categories and products; robots points to it', async ({ page }) => {
+    const id = await firstProductId(page);
+    const parents = await parentCategories(page);
+    const res = await page.request.get('/sitemap.xml');
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toContain('xml');
+    const xml = await res.text();
+    expect(xml).toMatch(/^<\?xml/);
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    const paths = locs.map((l) => new URL(l).pathname + new URL(l).search);
+    for (const p of ['/', '/about', '/privacy', '/contact', `/product/${id}`, `/collection?categoryId=${parents[0]!.id}`]) expect(paths).toContain(p);
+    const products = (await (await page.request.get('/api/v1/products?limit=1')).json()).data.totalDocs as number;
+    expect(paths.filter((p) => p.startsWith('/product/')).length).toBe(products);
+
+    const robots = await (await page.request.get('/robots.txt')).text();
+    expect(robots).toMatch(/^User-agent: \*/m);
+    expect(robots).toMatch(/^Sitemap: http.*\/sitemap\.xml$/m);
+  });
+
+  test('unknown pages answer 404', async ({ page }) => {
+    const res = await page.goto('/no-such-page');
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  });
+});
+
+test.describe('accessibility', () => {
+  const paths = ['/', '/collection', 'PRODUCT', '/Bags-men', '/about', '/privacy', '/contact', '/product/99999999'];
+  for (const path of paths) {
+    test(`axe finds no serious or critical violations on ${path === 'PRODUCT' ? '/product/{id}' : path}`, async ({ page }) => {
+      const target = path === 'PRODUCT' ? `/product/${await firstProductId(page)}` : path;
+      await page.goto(target);
+      if (path === '/') await hydrated(page, 'HeroCarousel');
+      if (path === 'PRODUCT') await hydrated(page, 'ProductPurchase');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    });
+  }
+
+  test('the open side menu passes axe and traps focus', async ({ page }) => {
+    await page.goto('/collection');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Shop by category' });
+    await expect(menu).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.querySelector('#side-menu')?.contains(document.activeElement))).toBe(true);
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.querySelector('#side-menu')?.contains(document.activeElement))).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
