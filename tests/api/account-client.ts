@@ -9,7 +9,7 @@ export interface Call {
 
 export function accountClient(baseUrl: string) {
   async function call(method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Call> {
-    // Browsers send Origin on every non-GET call; Astro's origin check refuses body-less ones without it.
+    // Browsers send Origin on every non-GET call; send it too, as a same-origin page would.
     const headers: Record<string, string> = { accept: 'application/json', origin: baseUrl, ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined;
