@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
+import CheckoutTotals from '../components/CheckoutTotals';
 import { api } from '../lib/client/api';
 import { $cartCount, $cartId } from '../lib/client/stores';
 import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
@@ -160,20 +161,14 @@ export default function CartView({ initialCart }: Props) {
         })}
       </ul>
       <aside className="buy-summary" aria-label="Cart total">
-        <dl>
-          <div>
-            <dt>Subtotal</dt>
-            <dd>{money(cart.subtotal)}</dd>
-          </div>
-          <div>
-            <dt>Shipping Fee</dt>
-            <dd>{cart.deliveryOption === 'pickup' ? 'Free shipping' : money(cart.deliveryFee)}</dd>
-          </div>
-          <div className="buy-total">
-            <dt>Total</dt>
-            <dd data-testid="cart-total">{money(cart.total)}</dd>
-          </div>
-        </dl>
+        <CheckoutTotals
+          subtotal={cart.subtotal}
+          deliveryFee={cart.deliveryFee}
+          total={cart.total}
+          currency={cart.currency}
+          pickup={cart.deliveryOption === 'pickup'}
+          totalTestId="cart-total"
+        />
         <a className="btn buy-cta" href="/place-order">
           PROCEED TO CHECKOUT
         </a>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
+import CheckoutTotals from '../components/CheckoutTotals';
 import { api } from '../lib/client/api';
 import { $cartCount, $cartId } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
@@ -191,20 +192,14 @@ export default function PlaceOrder({ initialCart }: Props) {
         </ul>
       </section>
       <aside className="buy-summary" aria-label="Order summary">
-        <dl>
-          <div>
-            <dt>Subtotal</dt>
-            <dd>{money(cart.subtotal)}</dd>
-          </div>
-          <div>
-            <dt>Shipping Fee</dt>
-            <dd>{option === 'pickup' ? 'Free shipping' : money(cart.deliveryFee)}</dd>
-          </div>
-          <div className="buy-total">
-            <dt>Total</dt>
-            <dd data-testid="order-total">{money(cart.total)}</dd>
-          </div>
-        </dl>
+        <CheckoutTotals
+          subtotal={cart.subtotal}
+          deliveryFee={cart.deliveryFee}
+          total={cart.total}
+          currency={cart.currency}
+          pickup={option === 'pickup'}
+          totalTestId="order-total"
+        />
         <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
           {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
         </button>

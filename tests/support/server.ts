@@ -49,7 +49,7 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   let ready = false;
-  while (Date.now() < deadline && child.exitCode === null) {
+  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     try {
       const res = await fetch(`${baseUrl}/api/v1/health`);
       if (res.ok) {

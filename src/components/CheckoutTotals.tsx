@@ -1,0 +1,33 @@
+import type { CurrencyCode } from '../lib/domain/money';
+import { formatMoney } from '../lib/domain/money';
+
+interface Props {
+  subtotal: number;
+  deliveryFee: number;
+  total: number;
+  currency: CurrencyCode;
+  pickup: boolean;
+  /** test id of the total, so the cart and the checkout can be told apart */
+  totalTestId: string;
+}
+
+/** Subtotal / Shipping Fee / Total, shared by the cart and the checkout (spec: pickup shows 'Free shipping'). */
+export default function CheckoutTotals({ subtotal, deliveryFee, total, currency, pickup, totalTestId }: Props) {
+  const money = (n: number) => formatMoney(n, currency);
+  return (
+    <dl>
+      <div>
+        <dt>Subtotal</dt>
+        <dd>{money(subtotal)}</dd>
+      </div>
+      <div>
+        <dt>Shipping Fee</dt>
+        <dd>{pickup ? 'Free shipping' : money(deliveryFee)}</dd>
+      </div>
+      <div className="buy-total">
+        <dt>Total</dt>
+        <dd data-testid={totalTestId}>{money(total)}</dd>
+      </div>
+    </dl>
+  );
+}
