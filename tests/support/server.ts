@@ -62,7 +62,7 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
     await new Promise((r) => setTimeout(r, 200));
   }
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
