@@ -85,6 +85,16 @@ for (const driver of ['pglite', 'pg'] as const) {
         expect(res.body.message).toBe('An account with this email already exists');
       });
 
+      it('lets a shopper who never verified sign up again: new details, a fresh code', async () => {
+        const email = c.uniqueEmail('again');
+        expect((await c.call('POST', '/user-auth/create', { body: c.registration(email, { firstName: 'First' }) })).status).toBe(201);
+        const firstCode = await c.lastCode(email);
+        // the resend limit (one code a minute) applies to signing up again as well
+        const tooSoon = await c.call('POST', '/user-auth/create', { body: c.registration(email, { firstName: 'Second' }) });
+        expect(tooSoon.status).toBe(429);
+        expect(firstCode).toMatch(/^\d{4}$/);
+      });
+
       it('validates the code format and voids a code after 5 wrong tries', async () => {
         const email = c.uniqueEmail('tries');
         await c.call('POST', '/user-auth/create', { body: c.registration(email) });

@@ -48,6 +48,23 @@ for (const driver of DRIVERS) {
       expect(err.message).toMatch(/expired/);
     });
 
+    it('signing up again before verifying takes the new details and a fresh code, once a minute has passed', async () => {
+      const email = newEmail();
+      await register(email);
+      clock.advance(61_000);
+      const again = await services.accounts.register(
+        { firstName: 'Adanna', lastName: 'Obi', email, password: 'Abuja-2026!', phoneNumber: '+2348031234567', country: 'nigeria' },
+        IP,
+      );
+      expect(again.firstName).toBe('Adanna');
+      await services.accounts.verifyEmail(email, await lastCode(email), IP);
+      const { user } = await services.accounts.login(email, 'Abuja-2026!', IP);
+      expect(user.firstName).toBe('Adanna');
+      // once verified, the address is taken
+      const taken = await rejection(register(email));
+      expect(taken.code).toBe('conflict');
+    });
+
     it('a code still works just before 10 minutes, and only once', async () => {
       const email = newEmail();
       await register(email);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { MESSAGES } from '../domain/account-rules';
 import type { ProfileUpdate, RegisterInput } from '../domain/accounts';
 import { AppError, Conflict, Invalid, NotFound, Unauthorized } from '../domain/errors';
@@ -120,14 +120,24 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
 
   return {
     async register(input: RegisterInput, ip: string | null): Promise<UserDto> {
-      if (await findByEmail(input.email)) throw new Conflict('An account with this email already exists');
+      const existing = await findByEmail(input.email);
+      if (existing?.verifiedAt) throw new Conflict('An account with this email already exists');
       await codes.allowSend(input.email, 'verify', ip);
       const passwordHash = await hashPassword(input.password);
-      const [created] = await db
-        .insert(users)
-        .values({ ...input, passwordHash, createdAt: clock() })
-        .onConflictDoNothing({ target: users.email })
-        .returning();
+      // A shopper who never entered their code may simply sign up again: the unverified
+      // account takes the new details and a fresh code. Nobody can use it without the code,
+      // which only reaches the owner of the address.
+      const [created] = existing
+        ? await db
+            .update(users)
+            .set({ ...input, passwordHash })
+            .where(and(eq(users.id, existing.id), isNull(users.verifiedAt)))
+            .returning()
+        : await db
+            .insert(users)
+            .values({ ...input, passwordHash, createdAt: clock() })
+            .onConflictDoNothing({ target: users.email })
+            .returning();
       if (!created) throw new Conflict('An account with this email already exists');
       try {
         await sendCode(created.email, 'verify', created.firstName);
