@@ -3,14 +3,17 @@ import { defineConfig, devices } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 4400);
 export const baseURL = `http://127.0.0.1:${PORT}`;
 const dataDir = `.e2e-data/${PORT}`;
+/** pglite (default) or pg: which database the store under test runs on. */
+const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 
 /**
  * End-to-end tests click through the built server in Debian's Chromium, at phone and
- * desktop widths, on a fresh embedded database seeded at start.
+ * desktop widths, on a fresh database seeded at start: embedded PGlite, or a new PostgreSQL
+ * database with E2E_DRIVER=pg (tests/support/e2e-server.ts).
  */
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: `test-results/e2e-${PORT}`,
+  outputDir: `test-results/e2e-${driver}-${PORT}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -31,17 +34,19 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 850 } } },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && node ${process.env.STORE_DIST ?? 'dist'}/server/entry.mjs`,
+    command: 'tsx tests/support/e2e-server.ts',
     url: `${baseURL}/api/v1/health`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // SIGTERM lets the store finish and the e2e server drop its PostgreSQL database
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      E2E_DRIVER: driver,
       PUBLIC_SITE_URL: baseURL,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
