@@ -48,6 +48,9 @@ export default function SettingsForms({ user }: Props) {
       if (ok && body.status) {
         toast.success('Password changed successfully!');
         form.reset();
+      } else if (status === 403) {
+        // the session belongs to someone else than this page's account (spec message)
+        toast.error('Authentication error. Please login again.');
       } else if (status !== 401) {
         toast.error(body?.message || 'Failed to change password');
       }
