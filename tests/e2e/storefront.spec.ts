@@ -475,3 +475,16 @@ test.describe('accessibility', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });
+
+test.describe('phone layout', () => {
+  test('no page is wider than the screen, not even while it slides in', async ({ page }, info) => {
+    test.skip(info.project.name !== 'phone', 'a phone-width check');
+    const id = await firstProductId(page);
+    for (const path of ['/', '/collection', `/product/${id}`, '/about', '/login', '/register', '/Bags-men', '/delivery-options']) {
+      await page.goto(path, { waitUntil: 'commit' });
+      await page.waitForLoadState('domcontentloaded');
+      const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      expect(scroll, path).toBeLessThanOrEqual(client);
+    }
+  });
+});
