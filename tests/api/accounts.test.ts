@@ -459,10 +459,10 @@ for (const driver of ['pglite', 'pg'] as const) {
       await c.call('POST', '/user-auth/forgot-password', { body: { email } });
       const res = await c.call('GET', `/dev/outbox?to=${encodeURIComponent(email.toUpperCase())}`);
       expect(res.status).toBe(200);
-      expect(res.body.data).toHaveLength(2);
-      expect(res.body.data[0].subject).toMatch(/password reset code/);
-      expect(res.body.data[1].subject).toMatch(/verification code/);
-      for (const m of res.body.data) expect(Object.keys(m).sort()).toEqual(['createdAt', 'html', 'subject', 'text', 'to']);
+      expect(res.body).toHaveLength(2);
+      expect(res.body[0].subject).toMatch(/password reset code/);
+      expect(res.body[1].subject).toMatch(/verification code/);
+      for (const m of res.body) expect(Object.keys(m).sort()).toEqual(['createdAt', 'html', 'subject', 'text', 'to']);
       const page = await fetch(`${server.baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('password reset code');

@@ -78,7 +78,7 @@ describe('mail by SMTP', () => {
     expect(text.split(/Content-Type: text\/html/i)[1]).toContain('Maison Luxe');
 
     // Nothing went to the dev outbox: SMTP is the only path.
-    expect((await c.call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body.data).toEqual([]);
+    expect((await c.call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body).toEqual([]);
 
     expect((await c.call('POST', '/user-auth/verify-otp', { body: { email, otp: code } })).status).toBe(200);
     const login = await c.call('POST', '/user-auth/login', { body: { email, password: 'Lagos-2026!' } });

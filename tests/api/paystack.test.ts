@@ -168,7 +168,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(await api.stockOf(variant)).toBe(before - 2);
       const placed = orders.find((o: any) => o.id === [...ids][0]);
       expect(placed).toBeTruthy();
-      const outbox = (await api.call('GET', `/dev/outbox?to=${encodeURIComponent('demo@maisonluxe.ng')}`)).body.data;
+      const outbox = (await api.call('GET', `/dev/outbox?to=${encodeURIComponent('demo@maisonluxe.ng')}`)).body;
       const confirmations = outbox.filter((m: any) => m.subject === `Your Maison Luxe order ${placed.trackingNumber}`);
       expect(confirmations).toHaveLength(1);
     });

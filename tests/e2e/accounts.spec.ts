@@ -7,8 +7,8 @@ async function codeFor(page: Page, email: string, kind: 'verification' | 'passwo
   await expect
     .poll(async () => {
       const res = await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
-      const body = (await res.json()) as { data: { text: string }[] };
-      code = body.data.map((m) => new RegExp(`${kind} code is (\\d{4})`).exec(m.text)?.[1]).find(Boolean);
+      const mails = (await res.json()) as { text: string }[];
+      code = mails.map((m) => new RegExp(`${kind} code is (\\d{4})`).exec(m.text)?.[1]).find(Boolean);
       return code;
     })
     .toBeTruthy();

@@ -12,7 +12,7 @@ export async function newShopper(request: APIRequestContext, withAddress: boolea
   });
   expect(created.status()).toBe(201);
   const outbox = await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
-  const code = /code is (\d{4})/.exec(outbox.data[0].text)![1];
+  const code = /code is (\d{4})/.exec(outbox[0].text)![1];
   expect((await request.post('/api/v1/user-auth/verify-otp', { data: { email, otp: code } })).ok()).toBe(true);
   if (withAddress) {
     const login = await request.post('/api/v1/user-auth/login', { data: { email, password: PASSWORD } });
