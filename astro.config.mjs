@@ -2,11 +2,13 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { storeServer } from './src/server/integration';
 
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'standalone' }),
-  integrations: [react()],
+  // Middleware mode: src/server/entry.ts is the HTTP server (static files, compression) around it.
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react(), storeServer()],
   // The CSRF rule lives in src/middleware.ts (isCrossSiteWrite): it refuses cross-site
   // browser writes like Astro's check, but lets bearer-token API clients through.
   security: { checkOrigin: false },

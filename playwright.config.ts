@@ -49,7 +49,6 @@ export default defineConfig({
       E2E_DRIVER: driver,
       PUBLIC_SITE_URL: baseURL,
       LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
     },
   },
 });

@@ -25,10 +25,13 @@ try {
     log.info('migrations applied', { driver: database.driver });
   } else if (command === 'prepare') {
     // run by `npm start`: configuration checked, migrations applied, demo store seeded when empty
-    const seeded = await seedIfEmpty(services);
+    const seeded = config.demo ? await seedIfEmpty(services) : false;
     log.info('database ready', { driver: database.driver, seeded });
   } else if (command === 'seed') {
-    if (flags.includes('--reset')) {
+    if (!config.demo) {
+      console.error('STORE_MODE=live: a live store is never seeded with demo data');
+      process.exitCode = 1;
+    } else if (flags.includes('--reset')) {
       await resetDatabase(services);
       await seed(services);
     } else if (!(await seedIfEmpty(services))) {

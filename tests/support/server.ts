@@ -40,7 +40,6 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
       DATA_DIR: dataDir,
       PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: process.env.TEST_SERVER_LOG ?? 'warn',
-      NODE_ENV: 'test',
       ...(fresh ? { DATABASE_URL: fresh.url } : { DATABASE_URL: '' }),
       ...env,
     },

@@ -21,7 +21,7 @@ export async function servicesFor(
   opts: { clock?: () => Date; env?: Record<string, string>; seed?: boolean; onQuery?: (sql: string) => void } = {},
 ): Promise<{ services: Services; database: Database; close(): Promise<void> }> {
   const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}), ...opts.env });
+  const config = parseConfig({ LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}), ...opts.env });
   const database = await openDatabase({ databaseUrl: fresh?.url, dataDir: 'memory://', onQuery: opts.onQuery });
   const services = createServices({ config, db: database.db, clock: opts.clock ?? (() => new Date()), log: createLogger('silent') });
   if (opts.seed ?? true) await seedIfEmpty(services);

@@ -21,8 +21,36 @@ describe('configuration', () => {
     expect(parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_x' }).PAYMENT_PROVIDER).toBe('paystack');
   });
 
-  it('closes the dev mailbox in production unless asked', () => {
-    expect(parseConfig({ NODE_ENV: 'production' }).devMailboxEnabled).toBe(false);
-    expect(parseConfig({ NODE_ENV: 'production', STORE_DEV_MAILBOX: 'true' }).devMailboxEnabled).toBe(true);
+  it('never depends on NODE_ENV: the demo keeps its outbox in production mode', () => {
+    const c = parseConfig({ NODE_ENV: 'production' });
+    expect(c.devMailboxEnabled).toBe(true);
+    expect(c.secureCookies).toBe(false);
+    expect(c.STORE_MODE).toBe('demo');
+  });
+
+  it('derives the site URL from PORT and Secure cookies from its scheme', () => {
+    expect(parseConfig({}).PUBLIC_SITE_URL).toBe('http://localhost:4321');
+    expect(parseConfig({ PORT: '5000' }).PUBLIC_SITE_URL).toBe('http://localhost:5000');
+    expect(parseConfig({ PUBLIC_SITE_URL: 'https://shop.example/' })).toMatchObject({ PUBLIC_SITE_URL: 'https://shop.example', secureCookies: true });
+  });
+
+  it('refuses a live store without Paystack, SMTP and an https site, naming each variable', () => {
+    let message = '';
+    try {
+      parseConfig({ STORE_MODE: 'live', PUBLIC_SITE_URL: 'http://shop.example' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/PAYMENT_PROVIDER/);
+    expect(message).toMatch(/SMTP_URL/);
+    expect(message).toMatch(/PUBLIC_SITE_URL/);
+    const live = parseConfig({
+      STORE_MODE: 'live',
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_SITE_URL: 'https://shop.example',
+    });
+    expect(live).toMatchObject({ demo: false, devMailboxEnabled: false, secureCookies: true });
   });
 });

@@ -29,7 +29,7 @@ export function clientIp(ctx: { clientAddress: string }): string | null {
   }
 }
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure in production, lives as long as the session. */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure on an https site, lives as long as the session. */
 export function setSessionCookie(cookies: AstroCookies, token: string, secure: boolean): void {
   cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,

@@ -2,16 +2,20 @@ import { z } from 'zod';
 
 /**
  * The one place that reads process.env. Every variable is validated here so a bad
- * value stops start-up with a message that names it.
+ * value stops start-up with a message that names it. Behaviour never depends on
+ * NODE_ENV: the built server always runs in production mode, and what used to switch on
+ * it has its own setting (STORE_MODE, the scheme of PUBLIC_SITE_URL).
  */
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 const configSchema = z
   .object({
-    NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+    /** demo: simulated payments, dev outbox, demo shopper and catalogue. live: a real shop. */
+    STORE_MODE: z.preprocess(emptyToUndefined, z.enum(['demo', 'live']).default('demo')),
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(4321)),
     HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
-    PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url().default('http://localhost:4321')),
+    /** Defaults to http://localhost:$PORT (filled in below). */
+    PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
     PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['simulated', 'paystack']).default('simulated')),
@@ -20,19 +24,30 @@ const configSchema = z
     SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Maison Luxe <hello@maisonluxe.example>')),
     STORE_CURRENCY: z.preprocess(emptyToUndefined, z.enum(['NGN', 'ZAR']).default('NGN')),
-    STORE_DEV_MAILBOX: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+    /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
+    PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((c, ctx) => {
     if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is required when PAYMENT_PROVIDER=paystack' });
     }
+    if (c.STORE_MODE === 'live') {
+      const live = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (c.PAYMENT_PROVIDER !== 'paystack') live('PAYMENT_PROVIDER', 'must be paystack when STORE_MODE=live (simulated payments give goods away)');
+      if (!c.SMTP_URL) live('SMTP_URL', 'is required when STORE_MODE=live (shoppers must receive their codes and receipts)');
+      if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
+    }
   });
 
-export type Config = z.infer<typeof configSchema> & {
-  /** Whether the dev outbox pages and API are reachable. */
+export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
+  PUBLIC_SITE_URL: string;
+  /** Whether the dev outbox pages and API are reachable (demo mode only). */
   devMailboxEnabled: boolean;
-  production: boolean;
+  /** Whether the demo shopper is seeded and the demo notice shown. */
+  demo: boolean;
+  /** Cookies carry Secure when the site is served over https. */
+  secureCookies: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -44,8 +59,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = result.data;
-  const production = c.NODE_ENV === 'production';
-  return { ...c, production, devMailboxEnabled: !production || c.STORE_DEV_MAILBOX === 'true' };
+  const siteUrl = (c.PUBLIC_SITE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  const demo = c.STORE_MODE === 'demo';
+  return {
+    ...c,
+    PUBLIC_SITE_URL: siteUrl,
+    demo,
+    devMailboxEnabled: demo,
+    secureCookies: siteUrl.startsWith('https://'),
+  };
 }
 
 let cached: Config | undefined;

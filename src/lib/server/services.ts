@@ -94,8 +94,11 @@ async function boot(): Promise<Runtime> {
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const services = createServices({ config, db: database.db, clock: () => new Date(), log });
-  const { seedIfEmpty } = await import('./db/seed');
-  await seedIfEmpty(services);
+  // A live store starts empty: its catalogue comes from staff, never from demo data.
+  if (config.demo) {
+    const { seedIfEmpty } = await import('./db/seed');
+    await seedIfEmpty(services);
+  }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
   installShutdown(database, log);
   return { services, database };

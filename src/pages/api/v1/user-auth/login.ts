@@ -7,6 +7,6 @@ export const POST = formEndpoint(async (ctx) => {
   const { email, password } = await readInput(ctx.request, loginSchema);
   const { services } = ctx.locals;
   const { token, user } = await services.accounts.login(email, password, clientIp(ctx));
-  setSessionCookie(ctx.cookies, token, services.config.production);
+  setSessionCookie(ctx.cookies, token, services.config.secureCookies);
   return { body: { status: true, statusCode: 200, message: 'Login successful!', data: { token, user } }, next: '/' };
 });
