@@ -43,6 +43,10 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     }
     try {
       response.headers.set('x-request-id', requestId);
+      // A page rendered for a signed-in shopper shows their name: never stored by any cache.
+      if (ctx.locals.session && response.headers.get('content-type')?.startsWith('text/html')) {
+        response.headers.set('cache-control', 'private, no-store');
+      }
     } catch {
       // some responses (redirects built by Response.redirect) have immutable headers
     }

@@ -1,8 +1,9 @@
 import type { APIRoute } from 'astro';
+import { cacheForAnonymous } from '../lib/server/page-cache';
 
 /** Crawl the store, not the API or account pages; the sitemap lists what matters. */
-export const GET: APIRoute = ({ locals }) => {
-  const site = locals.services.config.PUBLIC_SITE_URL;
+export const GET: APIRoute = (ctx) => {
+  const site = ctx.locals.services.config.PUBLIC_SITE_URL;
   const body = [
     'User-agent: *',
     'Allow: /',
@@ -18,5 +19,5 @@ export const GET: APIRoute = ({ locals }) => {
     `Sitemap: ${new URL('/sitemap.xml', site).toString()}`,
     '',
   ].join('\n');
-  return new Response(body, { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
+  return new Response(body, { headers: { 'content-type': 'text/plain; charset=utf-8', ...cacheForAnonymous(ctx, []) } });
 };

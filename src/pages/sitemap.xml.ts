@@ -1,9 +1,11 @@
 import type { APIRoute } from 'astro';
+import { cacheForAnonymous, cacheTags } from '../lib/server/page-cache';
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Home, the content pages, every category's collection and every product. */
-export const GET: APIRoute = async ({ locals }) => {
+export const GET: APIRoute = async (ctx) => {
+  const { locals } = ctx;
   const { catalogue, config } = locals.services;
   const site = config.PUBLIC_SITE_URL;
   const { products, categories } = await catalogue.sitemapEntries();
@@ -28,6 +30,6 @@ export const GET: APIRoute = async ({ locals }) => {
       .join('\n') +
     '\n</urlset>\n';
   return new Response(body, {
-    headers: { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600, stale-while-revalidate=86400' },
+    headers: { 'content-type': 'application/xml; charset=utf-8', ...cacheForAnonymous(ctx, [cacheTags.listing]) },
   });
 };

@@ -24,7 +24,6 @@ export async function precompress(dir: string): Promise<{ files: number; bytes: 
   for await (const file of walk(dir)) {
     if (!PRECOMPRESSED_EXTENSIONS.includes(path.extname(file))) continue;
     const source = await readFile(file);
-    if (source.length < 512) continue;
     const [br, gz] = await Promise.all([
       brotli(source, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
       gzipAsync(source, { level: constants.Z_BEST_COMPRESSION }),

@@ -15,7 +15,7 @@ import { assetCacheControl, shouldCompress } from './http-policy';
 
 // Rendered responses are compressed as they stream; brotli at quality 4 keeps the CPU cost
 // near gzip's while saving more bytes on slow networks.
-const compress = compression({ filter: (req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
+const compress = compression({ threshold: 0, filter: (req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
 
 /** Serves dist/client (`clientDir`) and renders everything else. */
 export function createRequestListener(clientDir: string): http.RequestListener {

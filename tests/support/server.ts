@@ -28,10 +28,15 @@ export interface RunningServer {
  * Starts the built server (dist/server/entry.mjs, or $STORE_DIST/server/entry.mjs) on a fresh database: PGlite in a temporary
  * directory, or a new PostgreSQL database. Waits until /api/v1/health answers.
  */
-export async function startServer(driver: Driver, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  driver: Driver,
+  env: Record<string, string> = {},
+  opts: { /** Share another server's PostgreSQL database (it is dropped by that server's stop()). */ databaseUrl?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-data-'));
-  const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
+  const fresh = driver === 'pg' && !opts.databaseUrl ? await createFreshDatabase() : undefined;
+  const databaseUrl = opts.databaseUrl ?? fresh?.url;
   const child: ChildProcess = spawn(process.execPath, [`${process.env.STORE_DIST ?? 'dist'}/server/entry.mjs`], {
     env: {
       ...process.env,
@@ -40,7 +45,7 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
       DATA_DIR: dataDir,
       PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: process.env.TEST_SERVER_LOG ?? 'warn',
-      ...(fresh ? { DATABASE_URL: fresh.url } : { DATABASE_URL: '' }),
+      DATABASE_URL: databaseUrl ?? '',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -72,5 +77,5 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
     await stop();
     throw new Error(`server (${driver}) did not become healthy`);
   }
-  return { baseUrl, driver, databaseUrl: fresh?.url, stop };
+  return { baseUrl, driver, databaseUrl, stop };
 }

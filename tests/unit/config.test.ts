@@ -54,3 +54,18 @@ describe('configuration', () => {
     expect(live).toMatchObject({ demo: false, devMailboxEnabled: false, secureCookies: true });
   });
 });
+
+describe('HTTP delivery policy', async () => {
+  const { assetCacheControl, shouldCompress } = await import('../../src/server/http-policy');
+  it('makes hashed assets immutable and other files revalidate daily', () => {
+    expect(assetCacheControl('/_astro/client.Ab12.js')).toBe('public, max-age=31536000, immutable');
+    expect(assetCacheControl('/favicon.svg')).toMatch(/^public, max-age=86400/);
+  });
+  it('compresses text, never images or encoded bodies', () => {
+    for (const t of ['text/html; charset=utf-8', 'application/json', 'application/xml', 'image/svg+xml', 'text/plain', 'text/css', 'application/javascript']) {
+      expect(shouldCompress(t, undefined), t).toBe(true);
+    }
+    expect(shouldCompress('image/avif', undefined)).toBe(false);
+    expect(shouldCompress('text/html', 'br')).toBe(false);
+  });
+});

@@ -11,6 +11,7 @@ import { createPaystackProvider } from './payments/paystack';
 import type { PaymentProvider } from './payments/port';
 import { createSimulatedProvider } from './payments/simulated';
 import { createShippingService } from './shipping';
+import type { PageCacheInvalidator } from './page-cache';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -26,6 +27,7 @@ export function createBuyingServices(deps: {
   log: Logger;
   mailer: Mailer;
   paymentProvider?: PaymentProvider;
+  pageCache: PageCacheInvalidator;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const currency = config.STORE_CURRENCY;
@@ -39,7 +41,7 @@ export function createBuyingServices(deps: {
     siteUrl: config.PUBLIC_SITE_URL,
     paymentMethod: paymentProvider.name === 'paystack' ? 'Card (Paystack)' : 'Card (simulated)',
   });
-  const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock });
+  const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock, pageCache: deps.pageCache });
   const favourites = createFavouriteService({ db });
   return { shipping, cart, orders, checkout, favourites, paymentProvider };
 }

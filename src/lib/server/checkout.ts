@@ -14,6 +14,7 @@ import { newTrackingNumber, type OrderService } from './orders';
 import type { PaymentProvider } from './payments/port';
 import { recordSimulatedOutcome } from './payments/simulated';
 import type { SessionUser } from './sessions';
+import { cacheTags, type PageCacheInvalidator } from './page-cache';
 
 /** What was priced and paid for: the order is built from this, not from the cart as it is later. */
 const snapshotSchema = z.object({
@@ -69,8 +70,9 @@ export function createCheckoutService(deps: {
   log: Logger;
   siteUrl: string;
   clock: () => Date;
+  pageCache: PageCacheInvalidator;
 }) {
-  const { db, cart, orders: orderService, provider, log, siteUrl, clock } = deps;
+  const { db, cart, orders: orderService, provider, log, siteUrl, clock, pageCache } = deps;
   const site = new URL(siteUrl);
 
   /** Only callbacks on this site: an open redirect through the payment page is refused. */
@@ -263,7 +265,11 @@ export function createCheckoutService(deps: {
       }
       if (outcome === 'refund') throw new PaymentFailed(refundMessage());
       const order = (await orderService.load(outcome.orderId))!;
-      if (outcome.created) await orderService.sendConfirmation(order, payment.userId);
+      if (outcome.created) {
+        // Stock and best sellers changed: the pages showing these products are re-rendered.
+        await pageCache.invalidate([...new Set(snapshot.lines.map((l) => cacheTags.product(l.productId)))]);
+        await orderService.sendConfirmation(order, payment.userId);
+      }
       return { order, created: outcome.created };
     },
 

@@ -11,8 +11,6 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
-/** Cache headers for public catalogue reads: short freshness, long stale-while-revalidate. */
-export const publicCache = { 'cache-control': 'public, max-age=60, stale-while-revalidate=600' };
 
 function zodMessage(error: z.ZodError): string {
   const issue = error.issues[0];

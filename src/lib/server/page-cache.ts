@@ -1,13 +1,166 @@
-import type { AstroGlobal } from 'astro';
-import { publicCache } from './http';
+import { createHash } from 'node:crypto';
+import type { AstroGlobal, APIContext } from 'astro';
+import { SESSION_COOKIE } from './sessions';
 
 /**
- * Cache headers for catalogue pages. Anonymous visitors share cached copies
- * (short freshness, long stale-while-revalidate); a signed-in shopper's page carries
- * a personalised header, so it is never stored by shared caches.
+ * The route cache of anonymous catalogue pages (DESIGN.md "Pages and performance").
+ *
+ * Astro's Cache Provider API runs the provider (./route-cache-provider.ts) around the middleware;
+ * pages opt in with cacheForAnonymous(), which sets Astro.cache tags. The store below is one per
+ * process; invalidation reaches every app server through the cache bus (./cache-bus.ts).
+ *
+ * A page rendered for a signed-in shopper must never reach another visitor, so a request that
+ * carries a session (cookie or bearer token) skips both lookup and storage, and stored responses
+ * carry no Set-Cookie.
  */
-export function setCatalogueCacheHeaders(astro: Pick<AstroGlobal, 'response' | 'locals'>): void {
-  const headers = astro.response.headers;
-  headers.set('cache-control', astro.locals.session ? 'private, no-store' : publicCache['cache-control']);
-  headers.set('vary', 'Cookie');
+
+/** Tags: one per product shown, `listing` on every page that lists products, `nav` on every page (the menu). */
+export const cacheTags = {
+  product: (id: number) => `product:${id}`,
+  listing: 'listing',
+  nav: 'nav',
+} as const;
+
+/** Query parameters that never change a page (campaign tracking). */
+const IGNORED_PARAMS = /^(utm_.*|fbclid|gclid|msclkid|_ga|_gl|ref)$/i;
+
+export function hasSession(request: Request): boolean {
+  if (request.headers.get('authorization')?.toLowerCase().startsWith('bearer ')) return true;
+  const cookie = request.headers.get('cookie');
+  return cookie !== null && new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=[^;]`).test(cookie);
+}
+
+export function saveDataRequested(request: Request): boolean {
+  return request.headers.get('save-data')?.trim().toLowerCase() === 'on';
+}
+
+/** The cache key: path, the meaningful query sorted, and the variants a page is rendered in (Save-Data). */
+export function cacheKey(request: Request): string {
+  const url = new URL(request.url);
+  const params = new URLSearchParams();
+  for (const [k, v] of url.searchParams) if (!IGNORED_PARAMS.test(k)) params.append(k, v);
+  params.sort();
+  const query = params.toString();
+  return `${url.pathname}${query ? `?${query}` : ''}${saveDataRequested(request) ? '\0save-data' : ''}`;
+}
+
+export interface CachedPage {
+  body: Uint8Array;
+  status: number;
+  headers: [string, string][];
+  etag: string;
+  storedAt: number;
+  maxAge: number;
+  swr: number;
+  tags: string[];
+}
+
+/** Headers that belong to one response only and are never stored. */
+const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag']);
+
+export function storeableHeaders(headers: Headers): [string, string][] {
+  const kept: [string, string][] = [];
+  headers.forEach((value, key) => {
+    if (!UNSTORED_HEADERS.has(key.toLowerCase())) kept.push([key, value]);
+  });
+  return kept;
+}
+
+export function etagOf(body: Uint8Array): string {
+  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+/** An LRU of rendered pages with tag invalidation. */
+export class PageCacheStore {
+  #entries = new Map<string, CachedPage>();
+  #max: number;
+  /** Bumped by every invalidation: a render that started before one is not stored (it may be stale). */
+  generation = 0;
+
+  constructor(max = 2000) {
+    this.#max = max;
+  }
+
+  get(key: string): CachedPage | undefined {
+    const entry = this.#entries.get(key);
+    if (entry) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: CachedPage, generationAtStart: number): boolean {
+    if (generationAtStart !== this.generation) return false;
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, entry);
+    return true;
+  }
+
+  invalidateTags(tags: readonly string[]): number {
+    this.generation++;
+    const wanted = new Set(tags);
+    let removed = 0;
+    for (const [key, entry] of this.#entries) {
+      if (entry.tags.some((t) => wanted.has(t))) {
+        this.#entries.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  invalidatePath(pathname: string): void {
+    this.generation++;
+    for (const key of [...this.#entries.keys()]) {
+      if (key === pathname || key.startsWith(`${pathname}?`) || key.startsWith(`${pathname}\0`)) this.#entries.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.generation++;
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+const STORE = Symbol.for('maison.pageCacheStore');
+/** The process's one store, shared by the cache provider and the services that invalidate it. */
+export function processPageCache(): PageCacheStore {
+  const g = globalThis as { [STORE]?: PageCacheStore };
+  return (g[STORE] ??= new PageCacheStore());
+}
+
+/** What services use to say that pages changed; the cache bus also tells the other app servers. */
+export interface PageCacheInvalidator {
+  invalidate(tags: readonly string[]): Promise<void>;
+}
+
+export const noPageCache: PageCacheInvalidator = { invalidate: async () => undefined };
+
+type CacheContext = Pick<APIContext, 'locals' | 'cache' | 'request'>;
+
+/**
+ * Marks a public page or API answer as cacheable for anonymous visitors, tagged with what it
+ * shows, and returns the headers for the response. Browsers revalidate every time (no-cache;
+ * the ETag turns a repeat visit into a 304 on a slow network) while the server answers from
+ * its route cache. A signed-in request gets a private, unstored answer.
+ */
+export function cacheForAnonymous(ctx: CacheContext, tags: readonly string[]): Record<string, string> {
+  if (ctx.locals.session || hasSession(ctx.request)) {
+    ctx.cache.set(false);
+    return { 'cache-control': 'private, no-store' };
+  }
+  const seconds = ctx.locals.services.config.PAGE_CACHE_SECONDS;
+  if (seconds > 0) ctx.cache.set({ maxAge: seconds, swr: 600, tags: [...new Set([cacheTags.nav, ...tags])] });
+  return { 'cache-control': 'no-cache', vary: 'Save-Data' };
+}
+
+/** cacheForAnonymous for .astro pages. */
+export function cachePage(astro: Pick<AstroGlobal, 'locals' | 'cache' | 'request' | 'response'>, tags: readonly string[]): void {
+  for (const [k, v] of Object.entries(cacheForAnonymous(astro, tags))) astro.response.headers.set(k, v);
 }

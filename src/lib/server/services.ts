@@ -12,6 +12,9 @@ import { createNewsletterService } from './newsletter';
 import { createRateLimiter } from './rate-limit';
 import { createSessionService } from './sessions';
 import { createBuyingServices } from './buying';
+import { localCacheBus, pgCacheBus, type CacheBus } from './cache-bus';
+import { createCatalogueAdmin } from './catalogue-admin';
+import { noPageCache, type PageCacheInvalidator } from './page-cache';
 import type { PaymentProvider } from './payments/port';
 
 /**
@@ -27,6 +30,8 @@ export interface Deps {
   mailer?: Mailer;
   /** Tests may pass their own; otherwise chosen by PAYMENT_PROVIDER. */
   paymentProvider?: PaymentProvider;
+  /** Invalidates cached catalogue pages (on every app server); none by default. */
+  pageCache?: PageCacheInvalidator;
 }
 
 export function createServices(deps: Deps) {
@@ -34,6 +39,8 @@ export function createServices(deps: Deps) {
   const media = createMediaService({ db });
   const sessions = createSessionService({ db, clock });
   const catalogue = createCatalogueService({ db });
+  const pageCache = deps.pageCache ?? noPageCache;
+  const catalogueAdmin = createCatalogueAdmin({ db, pageCache });
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
   const limiter = createRateLimiter({ db, clock });
@@ -41,12 +48,14 @@ export function createServices(deps: Deps) {
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes });
   const addresses = createAddressService({ db, clock });
   const newsletter = createNewsletterService({ db });
-  const buying = createBuyingServices({ ...deps, mailer });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache });
   return {
     ...deps,
     media,
     sessions,
     catalogue,
+    catalogueAdmin,
+    pageCache,
     mailer,
     outbox,
     limiter,
@@ -93,14 +102,15 @@ async function boot(): Promise<Runtime> {
   const config = getConfig();
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const services = createServices({ config, db: database.db, clock: () => new Date(), log });
+  const cacheBus = await openCacheBus(config, log);
+  const services = createServices({ config, db: database.db, clock: () => new Date(), log, pageCache: cacheBus });
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
     const { seedIfEmpty } = await import('./db/seed');
     await seedIfEmpty(services);
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
-  installShutdown(database, log);
+  installShutdown(database, cacheBus, log);
   return { services, database };
 }
 
@@ -117,13 +127,19 @@ export const lifecycle = {
   },
 };
 
-function installShutdown(database: Database, log: Logger) {
+/** Route cache invalidations reach every app server through PostgreSQL; PGlite is one process. */
+export async function openCacheBus(config: Config, log: Logger): Promise<CacheBus> {
+  return config.DATABASE_URL ? pgCacheBus({ databaseUrl: config.DATABASE_URL, log }) : localCacheBus();
+}
+
+function installShutdown(database: Database, cacheBus: CacheBus, log: Logger) {
   const stop = async (signal: string) => {
     if (draining) return;
     draining = true;
     log.info('shutting down', { signal, inFlight });
     const deadline = Date.now() + 10_000;
     while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await cacheBus.close();
     await database.close().catch((err) => log.error('database close failed', { err }));
     log.info('stopped');
     process.exit(0);

@@ -1,8 +1,10 @@
 import { idParam } from '../../../../lib/domain/validation';
-import { endpoint, json, parseWith, publicCache } from '../../../../lib/server/http';
+import { endpoint, json, parseWith } from '../../../../lib/server/http';
+import { cacheForAnonymous } from '../../../../lib/server/page-cache';
 
-export const GET = endpoint(async ({ locals, params }) => {
+export const GET = endpoint(async (ctx) => {
+  const { locals, params } = ctx;
   const id = parseWith(idParam('Category not found'), params.id);
   const data = await locals.services.catalogue.getCategory(id);
-  return json({ status: true, data }, { headers: publicCache });
+  return json({ status: true, data }, { headers: cacheForAnonymous(ctx, []) });
 });

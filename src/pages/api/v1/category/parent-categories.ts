@@ -1,6 +1,8 @@
-import { endpoint, json, publicCache } from '../../../../lib/server/http';
+import { endpoint, json } from '../../../../lib/server/http';
+import { cacheForAnonymous } from '../../../../lib/server/page-cache';
 
-export const GET = endpoint(async ({ locals }) => {
+export const GET = endpoint(async (ctx) => {
+  const { locals } = ctx;
   const data = await locals.services.catalogue.parentCategories();
-  return json({ status: true, data: { data } }, { headers: publicCache });
+  return json({ status: true, data: { data } }, { headers: cacheForAnonymous(ctx, []) });
 });

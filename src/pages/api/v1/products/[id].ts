@@ -1,8 +1,10 @@
 import { idParam } from '../../../../lib/domain/validation';
-import { endpoint, json, parseWith, publicCache } from '../../../../lib/server/http';
+import { endpoint, json, parseWith } from '../../../../lib/server/http';
+import { cacheForAnonymous, cacheTags } from '../../../../lib/server/page-cache';
 
-export const GET = endpoint(async ({ locals, params }) => {
+export const GET = endpoint(async (ctx) => {
+  const { locals, params } = ctx;
   const id = parseWith(idParam('Product not found'), params.id);
   const data = await locals.services.catalogue.getProduct(id);
-  return json({ status: true, data, message: 'Product found' }, { headers: publicCache });
+  return json({ status: true, data, message: 'Product found' }, { headers: cacheForAnonymous(ctx, [cacheTags.product(id)]) });
 });

@@ -1,8 +1,10 @@
 import { productQuerySchema } from '../../../../lib/domain/catalogue';
-import { endpoint, json, publicCache, readQuery } from '../../../../lib/server/http';
+import { endpoint, json, readQuery } from '../../../../lib/server/http';
+import { cacheForAnonymous, cacheTags } from '../../../../lib/server/page-cache';
 
-export const GET = endpoint(async ({ locals, url }) => {
+export const GET = endpoint(async (ctx) => {
+  const { locals, url } = ctx;
   const query = readQuery(url, productQuerySchema);
   const data = await locals.services.catalogue.listProducts(query);
-  return json({ status: true, data }, { headers: publicCache });
+  return json({ status: true, data }, { headers: cacheForAnonymous(ctx, [cacheTags.listing, ...data.docs.map((p) => cacheTags.product(p.id))]) });
 });

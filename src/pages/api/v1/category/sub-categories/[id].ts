@@ -1,8 +1,10 @@
 import { idParam } from '../../../../../lib/domain/validation';
-import { endpoint, json, parseWith, publicCache } from '../../../../../lib/server/http';
+import { endpoint, json, parseWith } from '../../../../../lib/server/http';
+import { cacheForAnonymous } from '../../../../../lib/server/page-cache';
 
-export const GET = endpoint(async ({ locals, params }) => {
+export const GET = endpoint(async (ctx) => {
+  const { locals, params } = ctx;
   const id = parseWith(idParam('Category not found'), params.id);
   const docs = await locals.services.catalogue.subCategories(id);
-  return json({ status: true, data: { docs } }, { headers: publicCache });
+  return json({ status: true, data: { docs } }, { headers: cacheForAnonymous(ctx, []) });
 });

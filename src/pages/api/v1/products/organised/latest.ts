@@ -1,6 +1,8 @@
-import { endpoint, json, publicCache } from '../../../../../lib/server/http';
+import { endpoint, json } from '../../../../../lib/server/http';
+import { cacheForAnonymous, cacheTags } from '../../../../../lib/server/page-cache';
 
-export const GET = endpoint(async ({ locals }) => {
+export const GET = endpoint(async (ctx) => {
+  const { locals } = ctx;
   const docs = await locals.services.catalogue.latest();
-  return json({ status: true, data: { docs } }, { headers: publicCache });
+  return json({ status: true, data: { docs } }, { headers: cacheForAnonymous(ctx, [cacheTags.listing, ...docs.map((p) => cacheTags.product(p.id))]) });
 });

@@ -1,0 +1,82 @@
+import type { CacheProvider } from 'astro';
+import { cacheKey, etagOf, hasSession, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
+
+/**
+ * The store's route cache provider (astro.config.mjs `cache.provider`), on Astro's Cache Provider
+ * API and modelled on Astro's memory provider, with what a shop needs on top:
+ * - requests with a session skip lookup and storage entirely (Astro's provider would answer them
+ *   from the cache without looking at cookies);
+ * - ETags and 304s for anonymous repeat visits;
+ * - stale-while-revalidate with one background render per page;
+ * - one store per process (page-cache.ts) that services invalidate by tag, and a generation check
+ *   so a render racing an invalidation is never stored.
+ */
+function parseDirectives(header: string | null): { maxAge: number; swr: number } {
+  let maxAge = 0;
+  let swr = 0;
+  for (const part of (header ?? '').split(',')) {
+    const [name, value] = part.trim().toLowerCase().split('=');
+    if (name === 'max-age') maxAge = Number.parseInt(value ?? '', 10) || 0;
+    if (name === 'stale-while-revalidate') swr = Number.parseInt(value ?? '', 10) || 0;
+  }
+  return { maxAge, swr };
+}
+
+async function toEntry(response: Response): Promise<CachedPage | null> {
+  if (response.status !== 200 || response.headers.has('set-cookie')) return null;
+  const { maxAge, swr } = parseDirectives(response.headers.get('cdn-cache-control'));
+  if (maxAge <= 0) return null;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const tags = (response.headers.get('cache-tag') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  return { body, status: response.status, headers: storeableHeaders(response.headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags };
+}
+
+function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' | 'MISS'): Response {
+  const headers = new Headers(entry.headers);
+  headers.set('etag', entry.etag);
+  headers.set('x-cache', state);
+  if (request.headers.get('if-none-match') === entry.etag) return new Response(null, { status: 304, headers });
+  return new Response(entry.body.slice(), { status: entry.status, headers });
+}
+
+export default function routeCacheProvider(): CacheProvider {
+  const store = processPageCache();
+  const revalidating = new Set<string>();
+  return {
+    name: 'maison-route-cache',
+    async onRequest({ request }, next) {
+      if (request.method !== 'GET' || hasSession(request)) return next();
+      const key = cacheKey(request);
+      const cached = store.get(key);
+      const now = Date.now();
+      if (cached) {
+        const age = (now - cached.storedAt) / 1000;
+        if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
+        if (age <= cached.maxAge + cached.swr) {
+          if (!revalidating.has(key)) {
+            revalidating.add(key);
+            const generation = store.generation;
+            void next()
+              .then(async (fresh) => {
+                const entry = await toEntry(fresh);
+                if (entry) store.set(key, entry, generation);
+              })
+              .catch(() => undefined)
+              .finally(() => revalidating.delete(key));
+          }
+          return fromEntry(cached, request, 'STALE');
+        }
+      }
+      const generation = store.generation;
+      const response = await next();
+      const entry = await toEntry(response);
+      if (!entry) return response;
+      store.set(key, entry, generation);
+      return fromEntry(entry, request, 'MISS');
+    },
+    async invalidate({ tags, path }) {
+      if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
+      if (path) store.invalidatePath(path);
+    },
+  };
+}
