@@ -10,6 +10,8 @@ import http from 'node:http';
 import compression from 'compression';
 import sirv from 'sirv';
 import { handler } from '@astrojs/node/server.js';
+import { ConfigError, getConfig, type Config } from '../lib/server/config';
+import { createLogger } from '../lib/server/log';
 import { assetCacheControl, shouldCompress } from './http-policy';
 
 
@@ -38,15 +40,29 @@ export function createRequestListener(clientDir: string): http.RequestListener {
 }
 
 export function startServer(clientDir: string): http.Server {
-  const port = Number(process.env.PORT ?? 4321);
-  const host = process.env.HOST || '0.0.0.0';
+  let config: Config;
+  try {
+    config = getConfig();
+  } catch (err) {
+    // A bad variable stops start-up with a message that names it, not a stack trace.
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  const { PORT: port, HOST: host } = config;
+  const log = createLogger(config.LOG_LEVEL);
   const server = http.createServer(createRequestListener(clientDir));
   // Slow mobile clients get time; idle keep-alive sockets behind a load balancer stay open a little longer than its own timeout.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  server.listen(port, host, () => {
-    process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${host}:${port}` }) + '\n');
-  });
+  // Stop taking connections at once on shutdown; the services' handler (services.ts) lets the
+  // requests in flight finish before the process exits.
+  const stopListening = () => {
+    server.close();
+    server.closeIdleConnections();
+  };
+  process.once('SIGTERM', stopListening);
+  process.once('SIGINT', stopListening);
+  server.listen(port, host, () => log.info('listening', { url: `http://${host}:${port}`, site: config.PUBLIC_SITE_URL }));
   return server;
 }
 
