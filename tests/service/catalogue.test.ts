@@ -39,6 +39,50 @@ for (const driver of DRIVERS) {
       expect(many).toBeLessThanOrEqual(8);
     });
 
+    /** Queries a block of page work runs. */
+    const countQueries = async (work: () => Promise<unknown>) => {
+      queries.length = 0;
+      await work();
+      return queries.length;
+    };
+
+    it('renders the product page from a bounded number of queries', async () => {
+      const { catalogue } = ctx.services;
+      await catalogue.parentCategories();
+      const all = await catalogue.listProducts(productQuerySchema.parse({ limit: 100 }));
+      const counts = new Set<number>();
+      for (const p of all.docs.slice(0, 20)) {
+        counts.add(
+          await countQueries(async () => {
+            const product = await catalogue.getProduct(p.id);
+            await catalogue.related(product);
+            await catalogue.parentCategories();
+          }),
+        );
+      }
+      // product, its images, its variants; related products and their images and variants; the menu is in memory
+      expect([...counts]).toEqual([6]);
+    });
+
+    it('renders the collection and home pages from a bounded number of queries', async () => {
+      const { catalogue } = ctx.services;
+      await catalogue.parentCategories();
+      const collection = await countQueries(() => catalogue.listProducts(productQuerySchema.parse({ limit: 48 })));
+      const filtered = await countQueries(() => catalogue.listProducts(productQuerySchema.parse({ limit: 48, categoryId: 1, sort: 'low-high' })));
+      expect(collection).toBeLessThanOrEqual(7);
+      expect(filtered).toBeLessThanOrEqual(7);
+      const home = await countQueries(() => Promise.all([catalogue.parentCategories(), catalogue.latest(), catalogue.bestSellers()]));
+      expect(home).toBeLessThanOrEqual(6);
+    });
+
+    it('keeps the menu in memory until categories change', async () => {
+      const { catalogue } = ctx.services;
+      await catalogue.parentCategories();
+      expect(await countQueries(() => catalogue.parentCategories())).toBe(0);
+      catalogue.forgetNavigation();
+      expect(await countQueries(() => catalogue.parentCategories())).toBe(1);
+    });
+
     it('has indexes for the list filters and orderings', async () => {
       const { sql } = await import('drizzle-orm');
       const result = (await ctx.services.db.execute(sql`select indexname from pg_indexes where tablename in ('products', 'variants')`)) as unknown as {

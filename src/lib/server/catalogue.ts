@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, exists, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   CategoryDto,
   NamedRef,
@@ -59,7 +59,47 @@ function categoryDto(row: typeof categories.$inferSelect): CategoryDto {
   };
 }
 
-export function createCatalogueService({ db }: { db: Db }) {
+interface VariantFacts {
+  size: string | null;
+  sizePos: number | null;
+  color: string | null;
+  stock: number;
+}
+
+/** A product row, its image hashes in order and its variants, as the API and pages show it. */
+function toProductDto(r: ProductRow, imageHashes: string[], variantFacts: VariantFacts[]): ProductDto {
+  const sizeNames = new Map<string, number>();
+  const colorNames = new Set<string>();
+  let stock = 0;
+  for (const v of variantFacts) {
+    if (v.size) sizeNames.set(v.size, v.sizePos ?? 0);
+    if (v.color) colorNames.add(v.color);
+    stock += v.stock;
+  }
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    price: toMajor(r.priceMinor),
+    currency: r.currency as CurrencyCode,
+    description: r.description,
+    images: imageHashes.map((hash) => imageUrl(hash, API_IMAGE_WIDTH)),
+    sizeNames: [...sizeNames.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n),
+    colorNames: [...colorNames].sort(),
+    categoryNames: [r.categoryName, r.subCategoryName],
+    categoryId: r.categoryId,
+    subCategoryId: r.subCategoryId,
+    inStock: stock > 0,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** How long the menu's categories are kept in memory; changes also drop them at once (forgetNavigation). */
+const NAV_MEMO_MS = 60_000;
+
+export function createCatalogueService({ db, clock = () => new Date() }: { db: Db; clock?: () => Date }) {
+  let navMemo: { at: number; value: Promise<ParentCategoryDto[]> } | null = null;
+
   /** Loads images and variant names for many products in two queries (no N+1). */
   async function hydrate(rows: ProductRow[]): Promise<ProductDto[]> {
     if (rows.length === 0) return [];
@@ -86,36 +126,25 @@ export function createCatalogueService({ db }: { db: Db }) {
     const images = new Map<number, string[]>();
     for (const r of imageRows) {
       const list = images.get(r.productId) ?? [];
-      list.push(imageUrl(r.hash, API_IMAGE_WIDTH));
+      list.push(r.hash);
       images.set(r.productId, list);
     }
-    const info = new Map<number, { sizes: Map<string, number>; colors: Set<string>; stock: number }>();
+    const byProduct = new Map<number, VariantFacts[]>();
     for (const v of variantRows) {
-      const entry = info.get(v.productId) ?? { sizes: new Map(), colors: new Set(), stock: 0 };
-      if (v.size) entry.sizes.set(v.size, v.sizePos ?? 0);
-      if (v.color) entry.colors.add(v.color);
-      entry.stock += v.stock;
-      info.set(v.productId, entry);
+      const list = byProduct.get(v.productId) ?? [];
+      list.push(v);
+      byProduct.set(v.productId, list);
     }
-    return rows.map((r) => {
-      const i = info.get(r.id);
-      return {
-        id: r.id,
-        name: r.name,
-        slug: r.slug,
-        price: toMajor(r.priceMinor),
-        currency: r.currency as CurrencyCode,
-        description: r.description,
-        images: images.get(r.id) ?? [],
-        sizeNames: i ? [...i.sizes.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n) : [],
-        colorNames: i ? [...i.colors].sort() : [],
-        categoryNames: [r.categoryName, r.subCategoryName],
-        categoryId: r.categoryId,
-        subCategoryId: r.subCategoryId,
-        inStock: (i?.stock ?? 0) > 0,
-        createdAt: r.createdAt.toISOString(),
-      };
-    });
+    return rows.map((r) => toProductDto(r, images.get(r.id) ?? [], byProduct.get(r.id) ?? []));
+  }
+
+  async function loadParentCategories(): Promise<ParentCategoryDto[]> {
+    const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
+    const parents = rows.filter((r) => r.parentId === null);
+    return parents.map((p) => ({
+      ...categoryDto(p),
+      subCategories: rows.filter((r) => r.parentId === p.id).map((r) => ({ id: r.id, name: r.name })),
+    }));
   }
 
   function baseProductQuery() {
@@ -239,40 +268,66 @@ export function createCatalogueService({ db }: { db: Db }) {
       return hydrate(rows);
     },
 
+    /** One product with its variants and image alts: three queries, run together. */
     async getProduct(id: number): Promise<ProductDetailDto> {
-      const rows = await baseProductQuery()
-        .where(and(eq(products.id, id), eq(products.active, true)))
-        .limit(1);
-      const row = rows[0];
-      if (!row) throw new NotFound('Product not found');
-      const [[dto], variantRows, altRows] = await Promise.all([
-        hydrate([row]),
+      const [rows, imageRows, variantRows] = await Promise.all([
+        baseProductQuery()
+          .where(and(eq(products.id, id), eq(products.active, true)))
+          .limit(1),
         db
-          .select({ id: variants.id, size: sizes.name, color: colors.name, hex: colors.hex, stock: variants.stock })
+          .select({ hash: productImages.mediaHash, alt: productImages.alt })
+          .from(productImages)
+          .where(eq(productImages.productId, id))
+          .orderBy(asc(productImages.position)),
+        db
+          .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock })
           .from(variants)
           .leftJoin(sizes, eq(sizes.id, variants.sizeId))
           .leftJoin(colors, eq(colors.id, variants.colorId))
           .where(eq(variants.productId, id))
           .orderBy(asc(sizes.position), asc(colors.name)),
-        db.select({ alt: productImages.alt }).from(productImages).where(eq(productImages.productId, id)).orderBy(asc(productImages.position)),
       ]);
+      const row = rows[0];
+      if (!row) throw new NotFound('Product not found');
       const colorHex = new Map<string, string>();
       for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
       return {
-        ...dto!,
+        ...toProductDto(
+          row,
+          imageRows.map((i) => i.hash),
+          variantRows,
+        ),
         variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
-        imageAlts: altRows.map((a) => a.alt),
+        imageAlts: imageRows.map((a) => a.alt),
         colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
       };
     },
 
+    /** Best sellers from the same sub-category ("You may also like"): three queries. */
+    async related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4): Promise<ProductDto[]> {
+      const rows = await baseProductQuery()
+        .where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
+        .orderBy(desc(products.salesCount), asc(products.id))
+        .limit(limit);
+      return hydrate(rows);
+    },
+
+    /** The menu on every page: kept in memory, since categories change rarely and every page needs them. */
     async parentCategories(): Promise<ParentCategoryDto[]> {
-      const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
-      const parents = rows.filter((r) => r.parentId === null);
-      return parents.map((p) => ({
-        ...categoryDto(p),
-        subCategories: rows.filter((r) => r.parentId === p.id).map((r) => ({ id: r.id, name: r.name })),
-      }));
+      const now = clock().getTime();
+      if (!navMemo || now - navMemo.at > NAV_MEMO_MS) {
+        const value = loadParentCategories();
+        navMemo = { at: now, value };
+        value.catch(() => {
+          if (navMemo?.value === value) navMemo = null;
+        });
+      }
+      return navMemo.value;
+    },
+
+    /** Called when categories change (here or, through the cache bus, on another app server). */
+    forgetNavigation(): void {
+      navMemo = null;
     },
 
     async subCategories(parentId: number): Promise<NamedRef[]> {

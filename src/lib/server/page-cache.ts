@@ -76,6 +76,7 @@ export class PageCacheStore {
   #max: number;
   /** Bumped by every invalidation: a render that started before one is not stored (it may be stale). */
   generation = 0;
+  #listeners: ((tags: readonly string[] | 'all') => void)[] = [];
 
   constructor(max = 2000) {
     this.#max = max;
@@ -98,8 +99,14 @@ export class PageCacheStore {
     return true;
   }
 
+  /** Other in-memory copies (the menu's categories) follow the same invalidations. */
+  onInvalidate(listener: (tags: readonly string[] | 'all') => void): void {
+    this.#listeners.push(listener);
+  }
+
   invalidateTags(tags: readonly string[]): number {
     this.generation++;
+    for (const l of this.#listeners) l(tags);
     const wanted = new Set(tags);
     let removed = 0;
     for (const [key, entry] of this.#entries) {
@@ -120,6 +127,7 @@ export class PageCacheStore {
 
   clear(): void {
     this.generation++;
+    for (const l of this.#listeners) l('all');
     this.#entries.clear();
   }
 

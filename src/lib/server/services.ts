@@ -14,7 +14,7 @@ import { createSessionService } from './sessions';
 import { createBuyingServices } from './buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from './cache-bus';
 import { createCatalogueAdmin } from './catalogue-admin';
-import { noPageCache, type PageCacheInvalidator } from './page-cache';
+import { cacheTags, noPageCache, processPageCache, type PageCacheInvalidator } from './page-cache';
 import type { PaymentProvider } from './payments/port';
 
 /**
@@ -38,7 +38,7 @@ export function createServices(deps: Deps) {
   const { db, clock } = deps;
   const media = createMediaService({ db });
   const sessions = createSessionService({ db, clock });
-  const catalogue = createCatalogueService({ db });
+  const catalogue = createCatalogueService({ db, clock });
   const pageCache = deps.pageCache ?? noPageCache;
   const catalogueAdmin = createCatalogueAdmin({ db, pageCache });
   const mailer = deps.mailer ?? createMailer(deps);
@@ -104,6 +104,9 @@ async function boot(): Promise<Runtime> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const cacheBus = await openCacheBus(config, log);
   const services = createServices({ config, db: database.db, clock: () => new Date(), log, pageCache: cacheBus });
+  processPageCache().onInvalidate((tags) => {
+    if (tags === 'all' || tags.includes(cacheTags.nav)) services.catalogue.forgetNavigation();
+  });
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
     const { seedIfEmpty } = await import('./db/seed');
