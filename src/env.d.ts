@@ -7,5 +7,7 @@ declare namespace App {
     services: import('./lib/server/services').Services;
     /** The signed-in shopper, resolved from the session cookie or bearer token. */
     session: import('./lib/server/sessions').ActiveSession | null;
+    /** The request carries `Save-Data: on`: smaller images, no carousel slides beyond the first. */
+    saveData: boolean;
   }
 }

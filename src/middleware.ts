@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
 import { errorResponse, isCrossSiteWrite } from './lib/server/http';
 import { getServices, lifecycle } from './lib/server/services';
+import { saveDataRequested } from './lib/server/page-cache';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 
 // Start opening the database as soon as the server loads this module.
@@ -27,6 +28,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     ctx.locals.requestId = requestId;
     ctx.locals.log = log;
     ctx.locals.services = services;
+    ctx.locals.saveData = saveDataRequested(ctx.request);
     let response: Response;
     try {
       ctx.locals.session = ctx.url.pathname.startsWith('/media/')

@@ -29,8 +29,8 @@ export function toCardProduct(p: ProductDto): CardProduct {
 }
 
 /** The islands' product card; same markup and classes as src/components/ProductCard.astro. */
-export function ProductCardView({ product, showId = false, eager = false }: { product: CardProduct; showId?: boolean; eager?: boolean }) {
-  const pic = pictureSources(product.images[0], CARD_WIDTHS);
+export function ProductCardView({ product, showId = false, eager = false, saveData = false }: { product: CardProduct; showId?: boolean; eager?: boolean; saveData?: boolean }) {
+  const pic = pictureSources(product.images[0], CARD_WIDTHS, 640, { saveData });
   const { ref, onError } = useImageFallback();
   return (
     <article className="card" data-product-id={product.id}>

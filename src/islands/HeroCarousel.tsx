@@ -20,7 +20,7 @@ const BANNER_SIZES = '(min-width: 768px) 58vw, 100vw';
  * Home banner of parent categories. Every slide is server-rendered (the first one paints
  * before any script, the others wait off-screen); swiper takes over on hydration.
  */
-export default function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
+export default function HeroCarousel({ slides, saveData = false }: { slides: HeroSlide[]; saveData?: boolean }) {
   const root = useRef<HTMLDivElement>(null);
   const swiperRef = useRef<Swiper | null>(null);
   const [paused, setPaused] = useState(false);
@@ -63,7 +63,7 @@ export default function HeroCarousel({ slides }: { slides: HeroSlide[] }) {
       <div className="swiper hero-swiper" ref={root}>
         <div className="swiper-wrapper">
           {slides.map((slide, i) => {
-            const pic = pictureSources(slide.image, [640, 960, 1280, 1600], 1280);
+            const pic = pictureSources(slide.image, [640, 960, 1280, 1600], 1280, { saveData });
             return (
               <div className="swiper-slide hero-slide" key={slide.id} data-slide-id={slide.id}>
                 <div className="hero-text">

@@ -20,6 +20,8 @@ export interface ShowcaseProps {
   /** Spec section 8 toasts. */
   failedMessage: string;
   errorMessage: string;
+  /** Save-Data: smaller card images. */
+  saveData?: boolean;
 }
 
 type Status = 'loading' | 'loaded' | 'failed';
@@ -77,7 +79,7 @@ export default function ProductShowcase(props: ShowcaseProps) {
       <ul className="product-grid cols-5" data-showcase-grid>
         {shown.map((product) => (
           <li key={product.id}>
-            <ProductCardView product={product} />
+            <ProductCardView product={product} saveData={props.saveData} />
           </li>
         ))}
         {Array.from({ length: placeholders }, (_, i) => (

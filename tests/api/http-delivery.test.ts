@@ -64,4 +64,21 @@ describe('bytes on the wire', () => {
       expect(res.headers['cache-control']).toMatch(/^public, max-age=86400/);
     }
   });
+
+  it('offers smaller images and only the first carousel slide to Save-Data requests', async () => {
+    // Widths of the renditions a browser may load: src and srcset attributes only (not meta tags or island props).
+    const widths = (html: string) =>
+      [...html.matchAll(/\s(?:src|srcset)="([^"]+)"/g)].flatMap((a) => [...a[1]!.matchAll(/\/media\/[a-f0-9]{32}\/(\d+)\.(?:avif|webp)/g)].map((m) => Number(m[1])));
+    const slides = (html: string) => (html.match(/class="swiper-slide hero-slide"/g) ?? []).length;
+    const full = await (await fetch(server.baseUrl + '/')).text();
+    const lite = await (await fetch(server.baseUrl + '/', { headers: { 'save-data': 'on' } })).text();
+    expect(slides(full)).toBeGreaterThan(1);
+    expect(slides(lite)).toBe(1);
+    expect(Math.max(...widths(full))).toBeGreaterThan(640);
+    expect(Math.max(...widths(lite))).toBe(640); // the banner's smallest rendition; cards stop at 480
+    const product = await (await fetch(server.baseUrl + '/product/4', { headers: { 'save-data': 'on' } })).text();
+    expect(Math.max(...widths(product))).toBeLessThanOrEqual(480);
+    const productFull = await (await fetch(server.baseUrl + '/product/4')).text();
+    expect(Math.max(...widths(productFull))).toBeGreaterThan(480);
+  });
 });

@@ -11,11 +11,26 @@ export interface PictureSources {
   webp?: string;
 }
 
-export function pictureSources(url: string | null | undefined, widths: readonly ImageWidth[] = IMAGE_WIDTHS, fallbackWidth: ImageWidth = 640): PictureSources {
+/** With Save-Data, renditions wider than this are not offered (the smallest one always is). */
+export const SAVE_DATA_MAX_WIDTH = 480;
+
+export function pictureSources(
+  url: string | null | undefined,
+  widths: readonly ImageWidth[] = IMAGE_WIDTHS,
+  fallbackWidth: ImageWidth = 640,
+  opts: { saveData?: boolean } = {},
+): PictureSources {
   if (!url) return { src: PLACEHOLDER_IMAGE };
   const hash = hashFromImageUrl(url);
   if (!hash) return { src: url };
-  return { src: imageUrl(hash, fallbackWidth, 'webp'), avif: srcset(hash, 'avif', widths), webp: srcset(hash, 'webp', widths) };
+  let offered = widths;
+  let fallback = fallbackWidth;
+  if (opts.saveData) {
+    const small = widths.filter((w) => w <= SAVE_DATA_MAX_WIDTH);
+    offered = small.length ? small : widths.slice(0, 1);
+    fallback = offered.includes(fallback) ? fallback : offered[offered.length - 1]!;
+  }
+  return { src: imageUrl(hash, fallback, 'webp'), avif: srcset(hash, 'avif', offered), webp: srcset(hash, 'webp', offered) };
 }
 
 /** Widths offered for product cards: a card is at most ~320 CSS px wide, so up to 2x of that. */
