@@ -9,5 +9,7 @@ declare namespace App {
     session: import('./lib/server/sessions').ActiveSession | null;
     /** The request carries `Save-Data: on`: smaller images, no carousel slides beyond the first. */
     saveData: boolean;
+    /** Set by the HTTP server (src/server/server.ts) from the socket and TRUST_PROXY. */
+    clientIp?: string | null;
   }
 }

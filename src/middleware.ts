@@ -57,6 +57,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
         method: ctx.request.method,
         path: ctx.url.pathname,
         status: response.status,
+        ip: ctx.locals.clientIp ?? undefined,
         ms: Math.round(performance.now() - started),
       });
     }

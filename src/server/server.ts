@@ -10,6 +10,7 @@ import http from 'node:http';
 import compression from 'compression';
 import sirv from 'sirv';
 import { handler } from '@astrojs/node/server.js';
+import { clientAddressFrom } from '../lib/domain/client-address';
 import { ConfigError, getConfig, type Config } from '../lib/server/config';
 import { createLogger } from '../lib/server/log';
 import { assetCacheControl, shouldCompress } from './http-policy';
@@ -20,7 +21,7 @@ import { assetCacheControl, shouldCompress } from './http-policy';
 const compress = compression({ threshold: 0, filter: (req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
 
 /** Serves dist/client (`clientDir`) and renders everything else. */
-export function createRequestListener(clientDir: string): http.RequestListener {
+export function createRequestListener(clientDir: string, config: Config): http.RequestListener {
   const assets = sirv(clientDir, {
     brotli: true,
     gzip: true,
@@ -32,7 +33,9 @@ export function createRequestListener(clientDir: string): http.RequestListener {
   });
   return (req, res) => {
     const render = () => {
-      compress(req as never, res as never, () => void handler(req, res));
+      // The shopper's address, believing X-Forwarded-For only as far as TRUST_PROXY says.
+      const clientIp = clientAddressFrom(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.proxyTrust);
+      compress(req as never, res as never, () => void handler(req, res, undefined, { clientIp }));
     };
     if (req.method === 'GET' || req.method === 'HEAD') assets(req, res, render);
     else render();
@@ -50,7 +53,7 @@ export function startServer(clientDir: string): http.Server {
   }
   const { PORT: port, HOST: host } = config;
   const log = createLogger(config.LOG_LEVEL);
-  const server = http.createServer(createRequestListener(clientDir));
+  const server = http.createServer(createRequestListener(clientDir, config));
   // Slow mobile clients get time; idle keep-alive sockets behind a load balancer stay open a little longer than its own timeout.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

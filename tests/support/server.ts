@@ -31,7 +31,12 @@ export interface RunningServer {
 export async function startServer(
   driver: Driver,
   env: Record<string, string> = {},
-  opts: { /** Share another server's PostgreSQL database (it is dropped by that server's stop()). */ databaseUrl?: string } = {},
+  opts: {
+    /** Share another server's PostgreSQL database (it is dropped by that server's stop()). */
+    databaseUrl?: string;
+    /** Collect the server's stdout and stderr lines here instead of passing them through. */
+    output?: string[];
+  } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-data-'));
@@ -48,8 +53,13 @@ export async function startServer(
       DATABASE_URL: databaseUrl ?? '',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: opts.output ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
   });
+  if (opts.output) {
+    const collect = (chunk: Buffer) => opts.output!.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+  }
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   let ready = false;

@@ -20,8 +20,9 @@ export function assertSameUser(user: SessionUser, userId: string | null | undefi
   if (userId !== user.id) throw new Forbidden('You can only access your own account');
 }
 
-/** The caller's address for per-IP limits; null where the adapter cannot tell. */
-export function clientIp(ctx: { clientAddress: string }): string | null {
+/** The caller's address for per-IP limits (the server works it out with TRUST_PROXY); null where nothing can tell. */
+export function clientIp(ctx: { clientAddress: string; locals: App.Locals }): string | null {
+  if (ctx.locals.clientIp !== undefined) return ctx.locals.clientIp;
   try {
     return ctx.clientAddress || null;
   } catch {

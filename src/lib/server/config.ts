@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseProxyTrust, type ProxyTrust } from '../domain/client-address';
 
 /**
  * The one place that reads process.env. Every variable is validated here so a bad
@@ -26,11 +27,18 @@ const configSchema = z
     STORE_CURRENCY: z.preprocess(emptyToUndefined, z.enum(['NGN', 'ZAR']).default('NGN')),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
+    /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
+    TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((c, ctx) => {
     if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is required when PAYMENT_PROVIDER=paystack' });
+    }
+    try {
+      parseProxyTrust(c.TRUST_PROXY);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `${(err as Error).message} (use a hop count or a list of IPs/CIDRs)` });
     }
     if (c.STORE_MODE === 'live') {
       const live = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -48,6 +56,7 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   demo: boolean;
   /** Cookies carry Secure when the site is served over https. */
   secureCookies: boolean;
+  proxyTrust: ProxyTrust;
 };
 
 export class ConfigError extends Error {}
@@ -67,6 +76,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     demo,
     devMailboxEnabled: demo,
     secureCookies: siteUrl.startsWith('https://'),
+    proxyTrust: parseProxyTrust(c.TRUST_PROXY),
   };
 }
 

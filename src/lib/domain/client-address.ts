@@ -1,0 +1,56 @@
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Which address a request comes from, behind zero or more trusted proxies (TRUST_PROXY).
+ * X-Forwarded-For is only believed as far as the proxies that wrote it are trusted: the client is
+ * the right-most address that is not a trusted proxy. Pure: the caller passes the socket address.
+ */
+export type ProxyTrust = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; list: BlockList };
+
+/** '' → none; '2' → the two nearest hops are proxies; '10.0.0.0/8, 127.0.0.1' → those addresses are proxies. */
+export function parseProxyTrust(value: string | undefined): ProxyTrust {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === '0' || text === 'false') return { kind: 'none' };
+  if (/^\d+$/.test(text)) return { kind: 'hops', hops: Number(text) };
+  const list = new BlockList();
+  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [address, bits] = raw.split('/');
+    const family = isIP(address ?? '');
+    if (!family) throw new Error(`"${raw}" is not an IP address or CIDR range`);
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address!, type);
+    else {
+      const prefix = Number(bits);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 6 ? 128 : 32)) throw new Error(`"${raw}" has a bad prefix length`);
+      list.addSubnet(address!, prefix, type);
+    }
+  }
+  return { kind: 'addresses', list };
+}
+
+/** Strips an IPv4-mapped IPv6 prefix and brackets/ports a proxy may have added. */
+function normalise(address: string): string {
+  let a = address.trim();
+  if (a.startsWith('[')) a = a.slice(1, a.indexOf(']'));
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(a)) a = a.slice(0, a.lastIndexOf(':'));
+  if (a.toLowerCase().startsWith('::ffff:') && isIP(a.slice(7)) === 4) a = a.slice(7);
+  return a;
+}
+
+function isTrusted(list: BlockList, address: string): boolean {
+  const family = isIP(address);
+  if (!family) return false;
+  return list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trust: ProxyTrust): string | null {
+  const socket = socketAddress ? normalise(socketAddress) : null;
+  if (trust.kind === 'none' || !socket) return socket;
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
+  const chain = [...header.split(',').map(normalise).filter((a) => isIP(a) !== 0), socket];
+  if (trust.kind === 'hops') return chain[Math.max(0, chain.length - 1 - trust.hops)]!;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (!isTrusted(trust.list, chain[i]!)) return chain[i]!;
+  }
+  return chain[0]!;
+}
