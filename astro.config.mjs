@@ -11,9 +11,30 @@ export default defineConfig({
   integrations: [react(), storeServer()],
   // The CSRF rule lives in src/middleware.ts (isCrossSiteWrite): it refuses cross-site
   // browser writes like Astro's check, but lets bearer-token API clients through.
-  security: { checkOrigin: false },
+  security: {
+    checkOrigin: false,
+    // Content-Security-Policy: Astro hashes every script and style it emits into a <meta> CSP.
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        // PAY & PLACE ORDER is a form post that the server redirects to the payment page.
+        "form-action 'self' https://checkout.paystack.com",
+        // Astro sends this policy as a response header for rendered pages, so frame-ancestors applies.
+        "frame-ancestors 'none'",
+      ],
+      // Style attributes (React islands, swiper) need 'unsafe-inline' for styles; scripts stay hash-only.
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+    },
+  },
   // Anonymous catalogue pages come from the route cache; see src/lib/server/page-cache.ts.
   cache: { provider: { name: 'maison-route-cache', entrypoint: new URL('./src/lib/server/route-cache-provider.ts', import.meta.url) } },
+  // No code blocks in the content pages; Shiki's inline styles would fight the CSP.
+  markdown: { syntaxHighlight: false },
   server: { port: 4321, host: true },
   vite: {
     ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer'] },

@@ -1,19 +1,12 @@
 import { useEffect, useRef } from 'react';
 import type { ProductDto } from '../lib/domain/catalogue';
-import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
 import { formatMoney } from '../lib/domain/money';
-import { CARD_SIZES, CARD_WIDTHS, pictureSources } from '../lib/client/pictures';
+import { CARD_SIZES, CARD_WIDTHS, pictureSources, showPlaceholder } from '../lib/client/pictures';
 
 /** Swaps a broken image for the placeholder (also when it broke before hydration). */
 function useImageFallback() {
   const ref = useRef<HTMLImageElement>(null);
-  const fallback = (img: HTMLImageElement) => {
-    if (img.dataset.fallback) return;
-    img.dataset.fallback = '1';
-    img.parentElement?.querySelectorAll('source').forEach((s) => s.remove());
-    img.removeAttribute('srcset');
-    img.src = PLACEHOLDER_IMAGE;
-  };
+  const fallback = showPlaceholder;
   useEffect(() => {
     const img = ref.current;
     if (img && img.complete && img.naturalWidth === 0 && img.currentSrc) fallback(img);

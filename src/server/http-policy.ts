@@ -14,5 +14,20 @@ export function shouldCompress(contentType: unknown, contentEncoding: unknown): 
   return typeof contentType === 'string' && TEXT_TYPES.test(contentType);
 }
 
+/**
+ * Headers on every response. The Content-Security-Policy (with script hashes and
+ * frame-ancestors 'none') comes from Astro for rendered pages (astro.config.mjs security.csp);
+ * X-Frame-Options covers browsers that predate frame-ancestors.
+ */
+export function securityHeaders(opts: { https: boolean }): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), usb=(), interest-cohort=(), payment=(self "https://checkout.paystack.com")',
+    'x-frame-options': 'DENY',
+    ...(opts.https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
 /** File types precompressed at build time. */
 export const PRECOMPRESSED_EXTENSIONS = ['.js', '.mjs', '.css', '.svg', '.html', '.xml', '.txt', '.json', '.webmanifest'];

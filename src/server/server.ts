@@ -13,7 +13,7 @@ import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
 import { ConfigError, getConfig, type Config } from '../lib/server/config';
 import { createLogger } from '../lib/server/log';
-import { assetCacheControl, shouldCompress } from './http-policy';
+import { assetCacheControl, securityHeaders, shouldCompress } from './http-policy';
 
 
 // Rendered responses are compressed as they stream; brotli at quality 4 keeps the CPU cost
@@ -31,7 +31,9 @@ export function createRequestListener(clientDir: string, config: Config): http.R
       res.setHeader('Cache-Control', assetCacheControl(pathname));
     },
   });
+  const headers = Object.entries(securityHeaders({ https: config.secureCookies }));
   return (req, res) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
     const render = () => {
       // The shopper's address, believing X-Forwarded-For only as far as TRUST_PROXY says.
       const clientIp = clientAddressFrom(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.proxyTrust);
