@@ -3,11 +3,13 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { storeServer } from './src/server/integration';
+import { MAX_BODY_BYTES } from './src/server/http-policy';
 
 export default defineConfig({
   output: 'server',
   // Middleware mode: src/server/entry.ts is the HTTP server (static files, compression) around it.
-  adapter: node({ mode: 'middleware' }),
+  // bodySizeLimit: the largest body any route takes (a picture upload); routes have smaller limits (src/server/http-policy.ts).
+  adapter: node({ mode: 'middleware', bodySizeLimit: MAX_BODY_BYTES }),
   integrations: [react(), storeServer()],
   // The CSRF rule lives in src/middleware.ts (isCrossSiteWrite): it refuses cross-site
   // browser writes like Astro's check, but lets bearer-token API clients through.

@@ -29,5 +29,25 @@ export function securityHeaders(opts: { https: boolean }): Record<string, string
   };
 }
 
+const KB = 1024;
+/** Request body limits by route: JSON and forms 64 KB, picture uploads 5 MB plus the multipart envelope, webhooks 1 MB. */
+export const BODY_LIMITS = {
+  json: 64 * KB,
+  upload: 5 * KB * KB + 64 * KB,
+  webhook: 1024 * KB,
+} as const;
+
+/** Routes that take a picture upload. */
+const UPLOAD_ROUTES = /^\/api\/v1\/user-auth\/upload-image\/?$|^\/profile\/picture\/?$/;
+
+export function bodyLimitFor(pathname: string): number {
+  if (pathname.startsWith('/api/v1/payments/')) return BODY_LIMITS.webhook;
+  if (UPLOAD_ROUTES.test(pathname)) return BODY_LIMITS.upload;
+  return BODY_LIMITS.json;
+}
+
+/** The largest body any route takes: the adapter's own ceiling for bodies sent without Content-Length. */
+export const MAX_BODY_BYTES = Math.max(...Object.values(BODY_LIMITS));
+
 /** File types precompressed at build time. */
 export const PRECOMPRESSED_EXTENSIONS = ['.js', '.mjs', '.css', '.svg', '.html', '.xml', '.txt', '.json', '.webmanifest'];

@@ -13,12 +13,27 @@ import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
 import { ConfigError, getConfig, type Config } from '../lib/server/config';
 import { createLogger } from '../lib/server/log';
-import { assetCacheControl, securityHeaders, shouldCompress } from './http-policy';
+import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
 
 
 // Rendered responses are compressed as they stream; brotli at quality 4 keeps the CPU cost
 // near gzip's while saving more bytes on slow networks.
 const compress = compression({ threshold: 0, filter: (req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
+
+/**
+ * A body declared larger than its route takes is refused with 413 before a byte of it is read;
+ * the connection is then closed so the client cannot keep sending. Bodies without Content-Length
+ * are cut off where they are read (src/lib/server/http.ts) and by the adapter's ceiling.
+ */
+function refuseLargeBody(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const path = (req.url ?? '/').split('?')[0]!;
+  if (!(declared > bodyLimitFor(path))) return false;
+  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ status: false, success: false, code: 'too_large', message: 'The request is too large.' }));
+  res.on('finish', () => req.destroy());
+  return true;
+}
 
 /** Serves dist/client (`clientDir`) and renders everything else. */
 export function createRequestListener(clientDir: string, config: Config): http.RequestListener {
@@ -34,6 +49,7 @@ export function createRequestListener(clientDir: string, config: Config): http.R
   const headers = Object.entries(securityHeaders({ https: config.secureCookies }));
   return (req, res) => {
     for (const [name, value] of headers) res.setHeader(name, value);
+    if (refuseLargeBody(req, res)) return;
     const render = () => {
       // The shopper's address, believing X-Forwarded-For only as far as TRUST_PROXY says.
       const clientIp = clientAddressFrom(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.proxyTrust);

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'conflict'
   | 'rate_limited'
   | 'payment_failed'
+  | 'too_large'
+  | 'unsupported_media_type'
   | 'unavailable';
 
 export class AppError extends Error {
@@ -63,6 +65,17 @@ export class PaymentFailed extends AppError {
   }
 }
 
+export class TooLarge extends AppError {
+  constructor(message = 'The request is too large.') {
+    super('too_large', message);
+  }
+}
+export class UnsupportedMediaType extends AppError {
+  constructor(message = 'Send the request body as JSON (Content-Type: application/json).') {
+    super('unsupported_media_type', message);
+  }
+}
+
 export const httpStatusOf: Record<ErrorCode, number> = {
   invalid: 400,
   unauthorized: 401,
@@ -71,5 +84,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   conflict: 409,
   rate_limited: 429,
   payment_failed: 402,
+  too_large: 413,
+  unsupported_media_type: 415,
   unavailable: 503,
 };

@@ -1,6 +1,7 @@
 import type { APIContext } from 'astro';
 import { z } from 'zod';
-import { AppError, httpStatusOf, Invalid } from '../domain/errors';
+import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from '../domain/errors';
+import { BODY_LIMITS } from '../../server/http-policy';
 import type { Logger } from './log';
 
 /** JSON response helper; every API answer goes through here. */
@@ -43,11 +44,55 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   return result.data;
 }
 
-/** Reads and validates a JSON body; a body that is not JSON is a 400. */
+/**
+ * Reads a request body but stops at `limit` bytes (413), so a body sent without Content-Length
+ * cannot fill memory; the HTTP server already refused declared sizes over the route's limit.
+ */
+export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw new TooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    // The adapter's own ceiling (BodySizeLimitError) means the same thing.
+    if (err instanceof TooLarge || (err instanceof Error && err.name === 'BodySizeLimitError')) throw new TooLarge();
+    throw err;
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+
+/** Whether the request declares a body (the methods without one are always fine). */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
+}
+
+/** Reads and validates a JSON body (at most 64 KB); non-JSON content types are 415, malformed JSON 400. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const type = request.headers.get('content-type');
+  if (hasBody(request) && !(type && JSON_TYPE.test(type))) throw new UnsupportedMediaType();
+  const text = new TextDecoder().decode(await readBodyLimited(request, BODY_LIMITS.json));
   let body: unknown;
   try {
-    const text = await request.text();
     body = text ? JSON.parse(text) : {};
   } catch {
     throw new Invalid('The request body must be JSON');
