@@ -7,5 +7,9 @@ declare namespace App {
     services: import('./lib/server/services').Services;
     /** The signed-in shopper, resolved from the session cookie or bearer token. */
     session: import('./lib/server/sessions').ActiveSession | null;
+    /** CSRF token of a cookie session, rendered into its forms (null without one). */
+    csrfToken: string | null;
+    /** The signed-in shopper's favourite product ids, loaded once per page by the hearts. */
+    favouriteIds?: Promise<number[]>;
   }
 }
