@@ -62,7 +62,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await page.goto(`/product/${v.productId}`);
   await page.getByRole('radio', { name: v.size, exact: true }).check();
   if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
-  await page.screenshot({ path: info.outputPath('product-nojs.png'), fullPage: true });
+  await page.screenshot({ path: info.outputPath('product-nojs.png'), fullPage: true, animations: 'disabled' });
   await page.getByRole('button', { name: 'ADD TO CART' }).click();
 
   await expect(page).toHaveURL(/\/cart\?notice=/);
@@ -75,7 +75,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await line.getByRole('button', { name: 'Increase quantity' }).click();
   await expect(notice(page, 'Quantity updated')).toBeVisible();
   await expect(page.locator('.cart-line').getByLabel('Quantity', { exact: true })).toHaveText('2');
-  await page.screenshot({ path: info.outputPath('cart-nojs.png'), fullPage: true });
+  await page.screenshot({ path: info.outputPath('cart-nojs.png'), fullPage: true, animations: 'disabled' });
 
   await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
   await expect(page).toHaveURL(/\/place-order$/);
@@ -86,7 +86,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
   await expect(page.getByText('Free shipping')).toBeVisible();
   await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
-  await page.screenshot({ path: info.outputPath('place-order-nojs.png'), fullPage: true });
+  await page.screenshot({ path: info.outputPath('place-order-nojs.png'), fullPage: true, animations: 'disabled' });
 
   await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
   await expect(page).toHaveURL(/\/pay\/simulated\//);
@@ -94,7 +94,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
 
   await expect(page).toHaveURL(/\/place-order\?paid=true/);
   await expect(page.getByRole('status').filter({ hasText: 'Order placed successfully!' })).toBeVisible();
-  await page.screenshot({ path: info.outputPath('order-placed-nojs.png'), fullPage: true });
+  await page.screenshot({ path: info.outputPath('order-placed-nojs.png'), fullPage: true, animations: 'disabled' });
   // a reload runs the same fulfil(reference) again: still one order
   await page.reload();
   await expect(page.getByText('Order placed successfully!')).toBeVisible();
@@ -134,7 +134,7 @@ test('the address book without JavaScript: add, make default, delete after confi
 
   await page.getByRole('button', { name: 'Delete address: 5 Admiralty Way' }).click();
   await expect(page.getByText('Are you sure you want to delete this address?')).toBeVisible();
-  await page.screenshot({ path: info.outputPath('address-confirm-nojs.png'), fullPage: true });
+  await page.screenshot({ path: info.outputPath('address-confirm-nojs.png'), fullPage: true, animations: 'disabled' });
   // Cancel keeps it
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(page.getByText('5 Admiralty Way')).toBeVisible();
