@@ -11,5 +11,9 @@ declare namespace App {
     saveData: boolean;
     /** Set by the HTTP server (src/server/server.ts) from the socket and TRUST_PROXY. */
     clientIp?: string | null;
+    /** CSRF token of a cookie session, rendered into its forms (null without one). */
+    csrfToken: string | null;
+    /** The signed-in shopper's favourite product ids, loaded once per page by the hearts. */
+    favouriteIds?: Promise<number[]>;
   }
 }

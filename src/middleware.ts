@@ -3,7 +3,24 @@ import { defineMiddleware } from 'astro:middleware';
 import { errorResponse, isCrossSiteWrite } from './lib/server/http';
 import { getServices, lifecycle } from './lib/server/services';
 import { saveDataRequested } from './lib/server/page-cache';
+import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
+
+const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
+
+/** A cookie-authenticated form post without a same-site Origin and without the form's token. */
+function csrfRefusal(request: Request, requestId: string): Response {
+  const html = (request.headers.get('accept') ?? '').includes('text/html');
+  return new Response(
+    html
+      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe</title><p>${FORM_EXPIRED}</p><p><a href="/">Maison Luxe</a></p>`
+      : JSON.stringify({ status: false, success: false, code: 'forbidden', message: FORM_EXPIRED }),
+    {
+      status: 403,
+      headers: { 'content-type': html ? 'text/html; charset=utf-8' : 'application/json', 'x-request-id': requestId, 'cache-control': 'no-store' },
+    },
+  );
+}
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);
@@ -31,9 +48,17 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     ctx.locals.saveData = saveDataRequested(ctx.request);
     let response: Response;
     try {
+      const cookieToken = ctx.cookies.get(SESSION_COOKIE)?.value;
       ctx.locals.session = ctx.url.pathname.startsWith('/media/')
         ? null
-        : await services.sessions.resolve(tokenFromRequest(ctx.request, ctx.cookies.get(SESSION_COOKIE)?.value));
+        : await services.sessions.resolve(tokenFromRequest(ctx.request, cookieToken));
+      // Forms rendered for a cookie session carry its CSRF token (src/components/CsrfField.astro).
+      const viaCookie = Boolean(cookieToken) && !hasBearer(ctx.request);
+      ctx.locals.csrfToken = viaCookie && ctx.locals.session ? csrfTokenFor(cookieToken!) : null;
+      if (ctx.locals.csrfToken && needsCsrfToken(ctx.request, ctx.url) && !(await hasValidCsrfToken(ctx.request, ctx.locals.csrfToken))) {
+        log.warn('form post without a valid CSRF token', { path: ctx.url.pathname });
+        return csrfRefusal(ctx.request, requestId);
+      }
       response = await next();
     } catch (err) {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);

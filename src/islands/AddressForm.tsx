@@ -1,10 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import type { AddressView } from './AddressList';
+import CsrfInput from '../components/CsrfInput';
 
 interface Props {
+  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
+  csrf?: string | null;
   userId: string;
   /** Present when editing. */
   address?: AddressView;
@@ -13,11 +16,14 @@ interface Props {
 }
 
 /** New Address / Edit Address. The 'State or Province' list follows the country and is cleared when it changes. */
-export default function AddressForm({ userId, address, firstAddress = false }: Props) {
+export default function AddressForm({ userId, address, firstAddress = false, csrf }: Props) {
   const editing = Boolean(address);
   const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
   const [state, setState] = useState(address?.state ?? '');
   const [busy, setBusy] = useState(false);
+  // Without scripts the state list cannot follow the country: it offers both, grouped (the server checks the pair).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -56,6 +62,7 @@ export default function AddressForm({ userId, address, firstAddress = false }: P
       action={editing ? `/api/v1/address/edit/${address!.id}` : '/api/v1/address/create'}
       onSubmit={onSubmit}
     >
+      <CsrfInput token={csrf} />
       <div className="acct-field">
         <label htmlFor="addr-name">Full Name</label>
         <input id="addr-name" name="name" autoComplete="name" required maxLength={100} defaultValue={address?.name} />
@@ -86,11 +93,21 @@ export default function AddressForm({ userId, address, firstAddress = false }: P
             <option value="" disabled>
               Select…
             </option>
-            {STATES[country].map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            {hydrated
+              ? STATES[country].map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))
+              : COUNTRIES.map((c) => (
+                  <optgroup key={c} label={COUNTRY_NAMES[c]}>
+                    {STATES[c].map((s) => (
+                      <option key={s} value={s}>
+                        {s}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
           </select>
         </div>
       </div>

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
+import CsrfInput from '../components/CsrfInput';
 
 export interface AddressView {
   id: string;
@@ -17,12 +18,20 @@ export interface AddressView {
 interface Props {
   userId: string;
   initial: AddressView[];
+  /** The session's CSRF token for the make-default forms. */
+  csrf?: string | null;
 }
 
-/** Shipping Addresses: the list, a default checkbox per address, Edit, and delete (X) with a confirmation. */
-export default function AddressList({ userId, initial }: Props) {
+/**
+ * Shipping Addresses: the list, a default checkbox per address, Edit, and delete (X) with a confirmation.
+ * Without scripts: a Make default button posts the address's form, and the X opens the page's own
+ * confirmation (/address-history?delete=id) whose form deletes. Hydrated, the island does both with fetch.
+ */
+export default function AddressList({ userId, initial, csrf }: Props) {
   const [list, setList] = useState(initial);
   const [busyId, setBusyId] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   async function reload() {
     const { ok, body } = await api(`/address/get-all/${encodeURIComponent(userId)}`);
@@ -80,34 +89,55 @@ export default function AddressList({ userId, initial }: Props) {
             <p>{countryName(a.country)}</p>
           </div>
           <div className="addr-actions">
-            <label className="acct-check">
-              <input
-                type="checkbox"
-                checked={a.active}
-                // The default stays ticked: another address becomes default by ticking it.
-                disabled={busyId !== null && !a.active}
-                aria-readonly={a.active}
-                onChange={() => {
-                  if (!a.active) void makeDefault(a.id);
-                }}
-                aria-label={`Default address: ${a.name}, ${a.address}`}
-              />
-              <span>Default</span>
-            </label>
+            <form
+              className="addr-make-default"
+              method="post"
+              action={`/api/v1/address/edit/${a.id}`}
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (!a.active) void makeDefault(a.id);
+              }}
+            >
+              <CsrfInput token={csrf} />
+              <input type="hidden" name="active" value="on" />
+              <label className="acct-check">
+                <input
+                  type="checkbox"
+                  checked={a.active}
+                  // The default stays ticked: another address becomes default by ticking it.
+                  disabled={(busyId !== null || !hydrated) && !a.active}
+                  aria-readonly={a.active}
+                  onChange={() => {
+                    if (!a.active) void makeDefault(a.id);
+                  }}
+                  aria-label={`Default address: ${a.name}, ${a.address}`}
+                />
+                <span>Default</span>
+              </label>
+              {!hydrated && !a.active && (
+                <button type="submit" className="acct-linkbtn" aria-label={`Make default: ${a.address}`}>
+                  Make default
+                </button>
+              )}
+            </form>
             <a className="btn btn-outline addr-edit" href={`/edit-address/${a.id}`} aria-label={`Edit address: ${a.address}`}>
               Edit
             </a>
-            <button
-              type="button"
-              className="addr-delete"
-              onClick={() => remove(a.id)}
-              disabled={busyId !== null}
-              aria-label={`Delete address: ${a.address}`}
+            <form
+              method="get"
+              action="/address-history"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void remove(a.id);
+              }}
             >
-              <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" stroke="currentColor" strokeWidth="2">
-                <path d="M6 6l12 12M18 6L6 18" />
-              </svg>
-            </button>
+              <input type="hidden" name="delete" value={a.id} />
+              <button type="submit" className="addr-delete" disabled={busyId !== null} aria-label={`Delete address: ${a.address}`}>
+                <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" stroke="currentColor" strokeWidth="2">
+                  <path d="M6 6l12 12M18 6L6 18" />
+                </svg>
+              </button>
+            </form>
           </div>
         </li>
       ))}

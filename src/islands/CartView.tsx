@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import CheckoutTotals from '../components/CheckoutTotals';
+import CsrfInput from '../components/CsrfInput';
 import { api } from '../lib/client/api';
 import { $cartCount, $cartId } from '../lib/client/stores';
 import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
@@ -9,12 +10,20 @@ import { formatMoney } from '../lib/domain/money';
 
 interface Props {
   initialCart: CartDto;
+  /** The session's CSRF token for the line forms. */
+  csrf?: string | null;
 }
+
+const CART_API = '/api/v1/cart/';
 
 const keyOf = (i: Pick<CartItemDto, 'productId' | 'color' | 'size'>) => `${i.productId}|${i.color ?? ''}|${i.size ?? ''}`;
 
-/** The cart: quantities change at once and roll back when the server refuses. */
-export default function CartView({ initialCart }: Props) {
+/**
+ * The cart: quantities change at once and roll back when the server refuses. Each line is a
+ * real form (minus, plus and remove are its submit buttons, each with its own action), so the
+ * cart works without scripts; once hydrated the island sends the same requests with fetch.
+ */
+export default function CartView({ initialCart, csrf }: Props) {
   const [cart, setCart] = useState(initialCart);
   const [pending, setPending] = useState<Set<string>>(new Set());
   const latest = useRef(cart);
@@ -80,6 +89,14 @@ export default function CartView({ initialCart }: Props) {
     busy(key, false);
   }
 
+  function onLineSubmit(e: FormEvent<HTMLFormElement>, item: CartItemDto) {
+    e.preventDefault();
+    const button = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (!button || pending.has(keyOf(item))) return;
+    if (button.dataset.act === 'remove') void remove(item);
+    else void changeQuantity(item, Number(button.value));
+  }
+
   if (cart.items.length === 0) {
     return (
       <div className="buy-empty">
@@ -121,14 +138,20 @@ export default function CartView({ initialCart }: Props) {
                   {item.color && <span>Colour: {item.color}</span>}
                 </p>
                 <p className="cart-unit">{money(item.unitPrice)} each</p>
-                <div className="cart-controls">
+                <form className="cart-controls" method="post" action={`${CART_API}update-quantity`} onSubmit={(e) => onLineSubmit(e, item)}>
+                  <CsrfInput token={csrf} />
+                  <input type="hidden" name="productId" value={item.productId} />
+                  {item.color && <input type="hidden" name="color" value={item.color} />}
+                  {item.size && <input type="hidden" name="size" value={item.size} />}
                   <div className="qty" role="group" aria-label={`Quantity of ${item.productName}`}>
                     <button
-                      type="button"
+                      type="submit"
+                      formAction={`${CART_API}decrease-quantity`}
+                      name="quantity"
+                      value={item.quantity - 1}
                       className="qty-btn"
                       aria-label="Decrease quantity"
                       disabled={item.quantity <= 1 || isBusy}
-                      onClick={() => changeQuantity(item, item.quantity - 1)}
                     >
                       −
                     </button>
@@ -136,12 +159,14 @@ export default function CartView({ initialCart }: Props) {
                       {item.quantity}
                     </output>
                     <button
-                      type="button"
+                      type="submit"
+                      formAction={`${CART_API}update-quantity`}
+                      name="quantity"
+                      value={item.quantity + 1}
                       className="qty-btn"
                       aria-label="Increase quantity"
                       disabled={isBusy || item.quantity >= max}
                       title={item.quantity >= max ? (max < 10 ? `Only ${item.stock} in stock` : 'At most 10 per item') : undefined}
-                      onClick={() => changeQuantity(item, item.quantity + 1)}
                     >
                       +
                     </button>
@@ -149,12 +174,20 @@ export default function CartView({ initialCart }: Props) {
                   <p className="cart-line-total" aria-label="Line total">
                     {money(item.price)}
                   </p>
-                  <button type="button" className="cart-remove" aria-label="Remove" title="Remove" disabled={isBusy} onClick={() => remove(item)}>
+                  <button
+                    type="submit"
+                    formAction={`${CART_API}remove-product`}
+                    data-act="remove"
+                    className="cart-remove"
+                    aria-label="Remove"
+                    title="Remove"
+                    disabled={isBusy}
+                  >
                     <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" aria-hidden="true">
                       <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
                     </svg>
                   </button>
-                </div>
+                </form>
               </div>
             </li>
           );

@@ -2,9 +2,10 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
+import CsrfInput from '../components/CsrfInput';
 
 /** Asks for a reset code; remembers the e-mail for /reset-password. */
-export default function ForgotPasswordForm() {
+export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -28,6 +29,7 @@ export default function ForgotPasswordForm() {
 
   return (
     <form className="acct-form" method="post" action="/api/v1/user-auth/forgot-password" onSubmit={onSubmit}>
+      <CsrfInput token={csrf} />
       <div className="acct-field">
         <label htmlFor="forgot-email">Email</label>
         <input id="forgot-email" name="email" type="email" autoComplete="email" required maxLength={254} />

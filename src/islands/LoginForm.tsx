@@ -3,9 +3,10 @@ import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import { setProfileFromUser } from '../lib/client/session';
 import { $registeredEmail } from '../lib/client/stores';
+import CsrfInput from '../components/CsrfInput';
 
 /** Sign in. Success: 'Login successful!' then home after 1 second. Unverified: offers the code again. */
-export default function LoginForm() {
+export default function LoginForm({ csrf }: { csrf?: string | null }) {
   const [busy, setBusy] = useState(false);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
@@ -50,6 +51,7 @@ export default function LoginForm() {
 
   return (
     <form className="acct-form" method="post" action="/api/v1/user-auth/login" onSubmit={onSubmit}>
+      <CsrfInput token={csrf} />
       {unverifiedEmail && (
         <div className="acct-notice" role="status">
           <p>Please verify your email before logging in. We can send you a new code.</p>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
+import CsrfInput from '../components/CsrfInput';
 
 const FAILED = 'Subscription failed. Please try again.';
 
@@ -8,7 +9,7 @@ const FAILED = 'Subscription failed. Please try again.';
  * The newsletter box. A real form (POST to the subscribe endpoint) that the island
  * upgrades to an in-place request with toasts.
  */
-export default function NewsletterForm() {
+export default function NewsletterForm({ csrf }: { csrf?: string | null }) {
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -36,6 +37,7 @@ export default function NewsletterForm() {
 
   return (
     <form className="newsletter-form" method="post" action="/api/v1/newsletter/subscribe" onSubmit={onSubmit}>
+      <CsrfInput token={csrf} />
       <label htmlFor="newsletter-email" className="visually-hidden">
         Email address
       </label>

@@ -1,14 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import CheckoutTotals from '../components/CheckoutTotals';
+import CsrfInput from '../components/CsrfInput';
 import { api } from '../lib/client/api';
 import { $cartCount, $cartId } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
 
+/** What the server made of the return from the provider (?reference=), for a page without scripts. */
+export interface ReturnOutcome {
+  placed?: { id: string; trackingNumber: string };
+  error?: string;
+}
+
 interface Props {
   initialCart: CartDto;
+  /** The session's CSRF token for the checkout form. */
+  csrf?: string | null;
+  /** Set on the return from the provider: the server has already run fulfil(reference). */
+  outcome?: ReturnOutcome | null;
 }
 
 /** Spec: the payment reference is held in session storage. */
@@ -40,9 +51,16 @@ function Address({ address, title }: { address: AddressDto; title: string }) {
   );
 }
 
-/** Checkout: delivery or pickup, the summary, payment at the provider, then the order is placed on return. */
-export default function PlaceOrder({ initialCart }: Props) {
+/**
+ * Checkout: delivery or pickup, the summary, payment at the provider, then the order is placed on return.
+ * A real form: without scripts PAY & PLACE ORDER posts (with the Delivery / Pickup choice) to the
+ * initiate endpoint, which answers with a redirect to the provider, and the server places the order
+ * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
+ */
+export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const [cart, setCart] = useState(initialCart);
+  // Messages and controls only a page without scripts needs; the island shows toasts instead.
+  const [hydrated, setHydrated] = useState(false);
   const [option, setOption] = useState<DeliveryOption>(initialCart.deliveryOption);
   const [reference, setReference] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -81,6 +99,7 @@ export default function PlaceOrder({ initialCart }: Props) {
   }
 
   useEffect(() => {
+    setHydrated(true);
     $cartId.set(cart.id);
     $cartCount.set(cart.items.length);
     const stored = readReference();
@@ -146,10 +165,35 @@ export default function PlaceOrder({ initialCart }: Props) {
     else void pay();
   }
 
+  if (outcome?.placed && !hydrated) {
+    return (
+      <div className="po-placed" role="status">
+        <p className="po-placed-title">Order placed successfully!</p>
+        <p>
+          Tracking number <strong>{outcome.placed.trackingNumber}</strong>
+        </p>
+        <div className="po-placed-links">
+          <a className="btn" href={`/order-details/${outcome.placed.id}`}>
+            View your order
+          </a>
+          <a className="btn btn-outline" href="/order-history">
+            Orders
+          </a>
+        </div>
+      </div>
+    );
+  }
+
   const empty = cart.items.length === 0;
   return (
     <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
+      <CsrfInput token={csrf} />
       <section className="po-details" aria-labelledby="po-details-title">
+        {outcome?.error && !hydrated && (
+          <p className="form-message form-message-error" role="alert">
+            {outcome.error}
+          </p>
+        )}
         <h2 id="po-details-title">Order details</h2>
         <fieldset className="po-toggle" disabled={switching || busy}>
           <legend className="visually-hidden">Delivery or pickup</legend>
@@ -169,6 +213,11 @@ export default function PlaceOrder({ initialCart }: Props) {
             Pickup
           </label>
         </fieldset>
+        {!hydrated && (
+          <button className="btn btn-outline po-update" type="submit" formAction={`/api/v1/cart/delivery-option/${encodeURIComponent(cart.id)}`}>
+            Update total
+          </button>
+        )}
         {option === 'delivery' && cart.deliveryAddress ? (
           <Address address={cart.deliveryAddress} title="Delivery address" />
         ) : (

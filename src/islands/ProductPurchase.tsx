@@ -1,9 +1,10 @@
-import { useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useState, type FormEvent, type ReactNode, type SyntheticEvent } from 'react';
 import toast, { Toaster } from 'react-hot-toast';
 import { api, setErrorNotifier } from '../lib/client/api';
 import { $cartCount } from '../lib/client/stores';
 import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '../lib/domain/variants';
 import type { VariantDto } from '../lib/domain/catalogue';
+import CsrfInput from '../components/CsrfInput';
 
 /** One gallery image with its sources worked out on the server (keeps this island small). */
 export interface GalleryImage {
@@ -36,6 +37,8 @@ export interface ProductPurchaseProps {
   product: PurchaseProduct;
   /** From the server session: adding to the cart needs a signed-in shopper. */
   signedIn: boolean;
+  /** The session's CSRF token for the ADD TO CART form (null when signed out). */
+  csrf?: string | null;
   /** Rendered beside the name (e.g. the favourite button). */
   children?: ReactNode;
 }
@@ -58,9 +61,11 @@ const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
 /**
  * The product page's interactive part: gallery (thumbnails select the main image), size
  * and colour choice (first in-stock combination preselected; sold-out ones disabled) and
- * ADD TO CART. Server-rendered with the page, so it paints before hydration.
+ * ADD TO CART. Server-rendered with the page, so it paints before hydration. Size and colour
+ * are radio inputs of a real form posting to the add-to-cart endpoint, which works without
+ * scripts (303 to /cart); once hydrated the island sends it with fetch and shows the toasts.
  */
-export default function ProductPurchase({ product, signedIn, children }: ProductPurchaseProps) {
+export default function ProductPurchase({ product, signedIn, csrf, children }: ProductPurchaseProps) {
   const images = product.gallery;
   const [imageIndex, setImageIndex] = useState(0);
   const [choice, setChoice] = useState<VariantChoice>(() => firstInStock(product.variants));
@@ -83,7 +88,8 @@ export default function ProductPurchase({ product, signedIn, children }: Product
     });
   };
 
-  async function addToCart() {
+  async function addToCart(e: FormEvent) {
+    e.preventDefault();
     if (!signedIn) {
       toast.error('Please create an account or login');
       return;
@@ -167,60 +173,68 @@ export default function ProductPurchase({ product, signedIn, children }: Product
         </p>
         <p className="product-description">{product.description}</p>
 
-        {sizes.length > 0 && (
-          <fieldset className="option-group">
-            <legend>
-              Size{choice.size && <span className="option-current">: {choice.size}</span>}
-            </legend>
-            <div className="option-buttons">
-              {sizes.map(({ value, inStock }) => (
-                <button
-                  type="button"
-                  key={value}
-                  className="option-btn"
-                  aria-pressed={choice.size === value}
-                  disabled={!inStock}
-                  title={inStock ? undefined : 'Sold out'}
-                  onClick={() => choose('size', value)}
-                >
-                  {value}
-                </button>
-              ))}
-            </div>
-          </fieldset>
-        )}
+        <form method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={addToCart}>
+          <CsrfInput token={csrf} />
+          <input type="hidden" name="productId" value={product.id} />
+          {sizes.length > 0 && (
+            <fieldset className="option-group">
+              <legend>
+                Size{choice.size && <span className="option-current">: {choice.size}</span>}
+              </legend>
+              <div className="option-buttons">
+                {sizes.map(({ value, inStock }) => (
+                  <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
+                    <input
+                      type="radio"
+                      className="option-input"
+                      name="size"
+                      value={value}
+                      checked={choice.size === value}
+                      disabled={!inStock}
+                      onChange={() => choose('size', value)}
+                    />
+                    <span className="option-btn">{value}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
 
-        {colors.length > 0 && (
-          <fieldset className="option-group">
-            <legend>
-              Colour{choice.color && <span className="option-current">: {choice.color}</span>}
-            </legend>
-            <div className="option-buttons">
-              {colors.map(({ value, inStock }) => (
-                <button
-                  type="button"
-                  key={value}
-                  className="option-btn option-color"
-                  aria-pressed={choice.color === value}
-                  disabled={!inStock}
-                  title={inStock ? undefined : 'Sold out'}
-                  onClick={() => choose('color', value)}
-                >
-                  <span className="swatch" style={{ background: hexOf.get(value) || '#ccc' }} aria-hidden="true" />
-                  {value}
-                </button>
-              ))}
-            </div>
-          </fieldset>
-        )}
+          {colors.length > 0 && (
+            <fieldset className="option-group">
+              <legend>
+                Colour{choice.color && <span className="option-current">: {choice.color}</span>}
+              </legend>
+              <div className="option-buttons">
+                {colors.map(({ value, inStock }) => (
+                  <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
+                    <input
+                      type="radio"
+                      className="option-input"
+                      name="color"
+                      value={value}
+                      checked={choice.color === value}
+                      disabled={!inStock}
+                      onChange={() => choose('color', value)}
+                    />
+                    <span className="option-btn">
+                      <span className="swatch" style={{ background: hexOf.get(value) || '#ccc' }} aria-hidden="true" />
+                      {value}
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
 
-        <p className="stock-note" role="status">
-          {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
-        </p>
+          <p className="stock-note" role="status">
+            {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
+          </p>
 
-        <button type="button" className="btn add-to-cart" onClick={addToCart} disabled={busy || !available}>
-          ADD TO CART
-        </button>
+          <button type="submit" className="btn add-to-cart" disabled={busy || !available}>
+            ADD TO CART
+          </button>
+        </form>
 
         <ul className="product-notes">
           <li>100% Original Product.</li>

@@ -4,9 +4,10 @@ import { passwordProblem } from '../lib/domain/account-rules';
 import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
+import CsrfInput from '../components/CsrfInput';
 
 /** Sign Up: creates the account, remembers the e-mail for /verify-otp and goes there. */
-export default function RegisterForm() {
+export default function RegisterForm({ csrf }: { csrf?: string | null }) {
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -32,6 +33,7 @@ export default function RegisterForm() {
 
   return (
     <form className="acct-form" method="post" action="/api/v1/user-auth/create" onSubmit={onSubmit}>
+      <CsrfInput token={csrf} />
       <div className="acct-row">
         <div className="acct-field">
           <label htmlFor="reg-first">First Name</label>

@@ -4,14 +4,17 @@ import toast from 'react-hot-toast';
 import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
+import CsrfInput from '../components/CsrfInput';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
 interface Props {
+  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
+  csrf?: string | null;
   /** From ?email= after a form posted without scripts. */
   initialEmail?: string | null;
 }
 
-export default function ResetPasswordForm({ initialEmail = null }: Props) {
+export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) {
   const stored = useStore($resetEmail);
   const email = stored ?? initialEmail;
   const [otp, setOtp] = useState('');
@@ -54,6 +57,7 @@ export default function ResetPasswordForm({ initialEmail = null }: Props) {
   if (!ready) return <p className="acct-lead">Loading…</p>;
   return (
     <form className="acct-form" method="post" action="/api/v1/user-auth/reset-password" onSubmit={onSubmit} noValidate>
+      <CsrfInput token={csrf} />
       <p className="acct-lead">
         Enter the code we sent to <strong>{email}</strong> and choose a new password.
       </p>

@@ -4,13 +4,16 @@ import { MESSAGES, passwordProblem } from '../lib/domain/account-rules';
 import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
+import CsrfInput from '../components/CsrfInput';
 
 interface Props {
+  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
+  csrf?: string | null;
   user: ApiUser & { phoneNumber: string };
 }
 
 /** Profile info fields that save, and the change-password part. */
-export default function SettingsForms({ user }: Props) {
+export default function SettingsForms({ user, csrf }: Props) {
   const [savingProfile, setSavingProfile] = useState(false);
   const [savingPassword, setSavingPassword] = useState(false);
 
@@ -65,6 +68,7 @@ export default function SettingsForms({ user }: Props) {
       <section className="acct-panel" aria-labelledby="settings-profile">
         <h2 id="settings-profile">Profile Information</h2>
         <form className="acct-form" method="post" action="/api/v1/user-auth/profile" onSubmit={saveProfile}>
+          <CsrfInput token={csrf} />
           <div className="acct-row">
             <div className="acct-field">
               <label htmlFor="set-first">First Name</label>
@@ -106,6 +110,7 @@ export default function SettingsForms({ user }: Props) {
       <section className="acct-panel" aria-labelledby="settings-password">
         <h2 id="settings-password">Change Password</h2>
         <form className="acct-form" method="post" action={`/api/v1/user-auth/change-password/${user.id}`} onSubmit={changePassword} noValidate>
+          <CsrfInput token={csrf} />
           <div className="acct-field">
             <label htmlFor="set-old">Current Password</label>
             <input id="set-old" name="oldPassword" type="password" autoComplete="current-password" maxLength={1024} />

@@ -4,14 +4,17 @@ import toast from 'react-hot-toast';
 import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
+import CsrfInput from '../components/CsrfInput';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 interface Props {
+  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
+  csrf?: string | null;
   /** From ?email= after a form posted without scripts. */
   initialEmail?: string | null;
 }
 
-export default function VerifyOtpForm({ initialEmail = null }: Props) {
+export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
   const stored = useStore($registeredEmail);
   const email = stored ?? initialEmail;
   const [otp, setOtp] = useState('');
@@ -59,6 +62,7 @@ export default function VerifyOtpForm({ initialEmail = null }: Props) {
   if (!ready) return <p className="acct-lead">Loading…</p>;
   return (
     <form className="acct-form" method="post" action="/api/v1/user-auth/verify-otp" onSubmit={onSubmit} noValidate>
+      <CsrfInput token={csrf} />
       <p className="acct-lead">
         We sent a 4-digit code to <strong>{email}</strong>.
       </p>

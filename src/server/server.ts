@@ -21,7 +21,7 @@ import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from
 const compress = compression({ threshold: 0, filter: (req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
 
 /**
- * A body declared larger than its route takes is refused with 413 before a byte of it is read;
+ * A body declared larger than its route takes is refused with 413 before a byte of it is kept;
  * the connection is then closed so the client cannot keep sending. Bodies without Content-Length
  * are cut off where they are read (src/lib/server/http.ts) and by the adapter's ceiling.
  */
@@ -29,9 +29,19 @@ function refuseLargeBody(req: http.IncomingMessage, res: http.ServerResponse): b
   const declared = Number(req.headers['content-length'] ?? 0);
   const path = (req.url ?? '/').split('?')[0]!;
   if (!(declared > bodyLimitFor(path))) return false;
-  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'cache-control': 'no-store' });
-  res.end(JSON.stringify({ status: false, success: false, code: 'too_large', message: 'The request is too large.' }));
-  res.on('finish', () => req.destroy());
+  const message = 'The request is too large.';
+  // A browser's form post (no script) gets a page with a way back; API clients get the JSON error shape.
+  const page = (req.headers.accept ?? '').includes('text/html');
+  res.writeHead(413, { 'content-type': page ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(
+    page
+      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe</title><p>${message} Please go back and choose a smaller file.</p><p><a href="/">Maison Luxe</a></p>`
+      : JSON.stringify({ status: false, success: false, code: 'too_large', message }),
+  );
+  // Discard (never buffer) what the client is still sending, so closing does not reset the connection
+  // before it has read the answer; then close it for good.
+  req.resume();
+  res.on('finish', () => setTimeout(() => req.destroy(), 2000).unref());
   return true;
 }
 

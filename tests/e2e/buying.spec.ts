@@ -46,8 +46,10 @@ async function pickVariants(request: APIRequestContext, opts: { sized: boolean; 
 
 async function addToCart(page: Page, v: Pick) {
   await page.goto(`/product/${v.productId}`);
-  if (v.size) await page.getByRole('button', { name: v.size, exact: true }).click();
-  if (v.color) await page.getByRole('button', { name: v.color, exact: true }).click();
+  // the form also works before hydration (a plain post), but this suite checks the island's toasts
+  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  if (v.size) await page.getByRole('radio', { name: v.size, exact: true }).check();
+  if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
   await page.getByRole('button', { name: 'ADD TO CART' }).click();
   await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
 }

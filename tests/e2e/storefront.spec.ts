@@ -333,7 +333,7 @@ test.describe('product page', () => {
     const id = await firstProductId(page);
     await page.goto(`/product/${id}`);
     await hydrated(page, 'ProductPurchase');
-    await expect(page.locator('.option-btn[aria-pressed="true"]').first()).toBeVisible();
+    await expect(page.getByRole('radio', { checked: true }).first()).toBeChecked();
     await page.getByRole('button', { name: 'ADD TO CART' }).click();
     const toast = page.getByText('Please create an account or login');
     await expect(toast).toBeVisible();

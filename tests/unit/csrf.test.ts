@@ -21,3 +21,27 @@ describe('isCrossSiteWrite', () => {
     expect(isCrossSiteWrite(req('POST'), url)).toBe(false);
   });
 });
+
+describe('needsCsrfToken (cookie-authenticated form posts without a same-site Origin)', async () => {
+  const { needsCsrfToken, csrfTokenFor } = await import('../../src/lib/server/csrf');
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  it('asks a form post with neither Origin nor Sec-Fetch-Site for the token', () => {
+    expect(needsCsrfToken(req('POST', form), url)).toBe(true);
+    expect(needsCsrfToken(req('POST', { 'content-type': 'multipart/form-data; boundary=x' }), url)).toBe(true);
+    expect(needsCsrfToken(req('POST', { 'content-type': 'text/plain' }), url)).toBe(true);
+  });
+  it('trusts a same-origin Origin or Sec-Fetch-Site and never asks reads; asks every other write', () => {
+    expect(needsCsrfToken(req('POST', { ...form, origin: 'https://shop.example' }), url)).toBe(false);
+    expect(needsCsrfToken(req('POST', { ...form, 'sec-fetch-site': 'same-origin' }), url)).toBe(false);
+    expect(needsCsrfToken(req('GET', form), url)).toBe(false);
+    // Any cookie-authenticated write without Origin/Sec-Fetch-Site needs it: JSON and empty bodies too.
+    expect(needsCsrfToken(req('POST', { 'content-type': 'application/json' }), url)).toBe(true);
+    expect(needsCsrfToken(req('POST', {}), url)).toBe(true);
+    expect(needsCsrfToken(req('POST', { 'content-type': 'application/json', origin: 'https://shop.example' }), url)).toBe(false);
+  });
+  it('derives a stable token per session, different between sessions', () => {
+    expect(csrfTokenFor('session-a')).toBe(csrfTokenFor('session-a'));
+    expect(csrfTokenFor('session-a')).not.toBe(csrfTokenFor('session-b'));
+    expect(csrfTokenFor('session-a')).toMatch(/^[\w-]{43}$/);
+  });
+});

@@ -4,10 +4,10 @@ import { SESSION_COOKIE, SESSION_TTL_DAYS, type SessionUser } from './sessions';
 
 export type { SessionUser };
 
-/** The signed-in shopper of this request; 401 when there is no valid session. */
-export function requireUser(locals: App.Locals): SessionUser {
+/** The signed-in shopper of this request; 401 when there is no valid session (with the message given). */
+export function requireUser(locals: App.Locals, message?: string): SessionUser {
   const user = locals.session?.user;
-  if (!user) throw new Unauthorized();
+  if (!user) throw new Unauthorized(message);
   return user;
 }
 

@@ -102,9 +102,17 @@ export function createCheckoutService(deps: {
 
   return {
     /** Prices the cart on the server, stores a payment with a snapshot, and asks the provider for a payment page. */
-    async initiate(user: SessionUser, input: { callbackUrl?: string | undefined }): Promise<InitiateResult> {
+    async initiate(
+      user: SessionUser,
+      input: { callbackUrl?: string | undefined; deliveryOption?: DeliveryOption | undefined },
+    ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl);
-      const priced = await cart.price(user);
+      let priced = await cart.price(user);
+      // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.
+      if (input.deliveryOption && input.deliveryOption !== priced.deliveryOption) {
+        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption);
+        priced = await cart.price(user);
+      }
       if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
       for (const line of priced.lines) {
         const label = variantLabel(line.productName, line.color, line.size);

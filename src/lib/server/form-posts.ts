@@ -1,13 +1,16 @@
 import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError } from '../domain/errors';
+import { CSRF_FIELD } from '../domain/forms';
 import { errorResponse, json, parseWith, readJson } from './http';
 
 /**
  * Account forms are real HTML forms. With scripts, islands send JSON and show toasts; before
  * hydration (or on browsers without scripts) the browser posts the form itself, and these helpers
  * answer with a redirect instead of JSON: to the next page on success, back to the form with
- * `?error=` on failure. The account pages show `error` and `notice` from the query string.
+ * `?error=` on failure. Every page shows `error` and `notice` from the query string
+ * (src/components/FormMessages.astro). Forms posted with the session cookie carry its CSRF token,
+ * checked by the middleware (src/lib/server/csrf.ts) and dropped from the input here.
  */
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
@@ -21,12 +24,19 @@ function wantsPage(request: Request): boolean {
   return isFormPost(request) && !accept.includes('application/json');
 }
 
-/** Reads a JSON body or a posted form (a ticked checkbox, 'on', becomes true). */
+/** Reads a JSON body or a posted form (a ticked checkbox, 'on', becomes true; the CSRF field is dropped). */
 export async function readInput<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  if (!isFormPost(request)) return readJson(request, schema);
+  if (!isFormPost(request)) {
+    // Islands that send a form as JSON may include its CSRF field: it is not part of the input.
+    const body = await readJson(request, z.unknown());
+    if (body && typeof body === 'object' && !Array.isArray(body)) delete (body as Record<string, unknown>)[CSRF_FIELD];
+    return parseWith(schema, body);
+  }
   const form = await request.formData();
   const values: Record<string, unknown> = {};
-  for (const [key, value] of form) if (typeof value === 'string') values[key] = value === 'on' ? true : value;
+  for (const [key, value] of form) {
+    if (typeof value === 'string' && key !== CSRF_FIELD) values[key] = value === 'on' ? true : value;
+  }
   return parseWith(schema, values);
 }
 
@@ -38,8 +48,16 @@ function withParams(path: string, params: Record<string, string | undefined>, ba
   return url.pathname + url.search;
 }
 
-/** The form page the post came from (same origin only), for sending errors back. */
+/** A local path (not `//host`), safe to redirect to. */
+const localPath = (p: string | null): p is string => Boolean(p && p.startsWith('/') && !p.startsWith('//') && !p.includes('\\'));
+
+/**
+ * The form page the post came from, for sending errors back: the action's `?back=` (a local
+ * path; for browsers that send no Referer), else the same-origin Referer, else home.
+ */
 function backPath(ctx: APIContext): string {
+  const back = ctx.url.searchParams.get('back');
+  if (localPath(back)) return back;
   const referer = ctx.request.headers.get('referer');
   if (referer) {
     try {
@@ -55,28 +73,37 @@ function backPath(ctx: APIContext): string {
 export interface FormResult {
   body: Record<string, unknown> & { message: string };
   status?: number;
-  /** Where a plain form post goes on success. */
-  next: string;
+  /** Where a plain form post goes on success (with ?notice=); by default back to the page it came from. */
+  next?: string;
+  /** Or exactly this URL, with no notice (the payment provider's page). */
+  location?: string;
   /** Extra query parameters for the next page (for example the e-mail waiting for its code). */
   nextParams?: Record<string, string>;
 }
 
+export interface FormOptions {
+  /** The text a failed plain form post shows, from the error's message (the island's toast text). */
+  failure?: (message: string) => string;
+}
+
+const redirect = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+
 /** Like endpoint(), but answers plain form posts with redirects (see above). */
-export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>) {
+export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>, options: FormOptions = {}) {
   return async (ctx: APIContext): Promise<Response> => {
     const page = wantsPage(ctx.request);
     try {
       const result = await handler(ctx);
       if (!page) return json(result.body, { status: result.status ?? 200 });
-      const location = withParams(result.next, { ...result.nextParams, notice: result.body.message }, ctx.url.origin);
-      return new Response(null, { status: 303, headers: { location } });
+      if (result.location) return redirect(result.location);
+      return redirect(withParams(result.next ?? backPath(ctx), { ...result.nextParams, notice: result.body.message }, ctx.url.origin));
     } catch (err) {
       if (!page) return errorResponse(err, ctx.locals.requestId, ctx.locals.log);
       const known = err instanceof AppError || err instanceof z.ZodError;
       if (!known) ctx.locals.log.error('unexpected error', { err });
-      const message = err instanceof AppError ? err.message : 'Something went wrong. Please try again.';
-      const location = withParams(backPath(ctx), { error: message }, ctx.url.origin);
-      return new Response(null, { status: 303, headers: { location } });
+      const reason = err instanceof AppError ? err.message : 'Something went wrong. Please try again.';
+      const message = options.failure ? options.failure(reason) : reason;
+      return redirect(withParams(backPath(ctx), { error: message }, ctx.url.origin));
     }
   };
 }

@@ -1,12 +1,15 @@
 import { addToCartSchema } from '../../../../lib/domain/cart-input';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 
-/** Adds a product x colour x size; a client price is ignored: the server prices the line. */
-export const POST = endpoint(async ({ locals, request }) => {
-  const user = requireUser(locals);
-  const input = await readJson(request, addToCartSchema);
+/**
+ * Adds a product x colour x size; a client price is ignored: the server prices the line.
+ * JSON for the island and API clients; the product page's plain form post goes on to /cart.
+ */
+export const POST = formEndpoint(async ({ locals, request }) => {
+  const user = requireUser(locals, 'Please create an account or login');
+  const input = await readInput(request, addToCartSchema);
   assertSameUser(user, input.userId);
   const data = await locals.services.cart.add(user, input);
-  return json({ status: true, message: 'Product added to cart successfully!', data });
+  return { body: { status: true, message: 'Product added to cart successfully!', data }, next: '/cart' };
 });

@@ -1,11 +1,16 @@
 import { lineKeySchema } from '../../../../lib/domain/cart-input';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 
-export const DELETE = endpoint(async ({ locals, request }) => {
-  const user = requireUser(locals);
-  const input = await readJson(request, lineKeySchema);
-  assertSameUser(user, input.userId);
-  const data = await locals.services.cart.remove(user, input);
-  return json({ status: true, message: 'Item removed', data });
-});
+export const DELETE = formEndpoint(
+  async ({ locals, request }) => {
+    const user = requireUser(locals);
+    const input = await readInput(request, lineKeySchema);
+    assertSameUser(user, input.userId);
+    const data = await locals.services.cart.remove(user, input);
+    return { body: { status: true, message: 'Item removed', data }, next: '/cart' };
+  },
+  { failure: () => 'Failed to remove item' },
+);
+/** HTML forms can only POST: the cart's remove button without scripts. */
+export const POST = DELETE;

@@ -1,12 +1,17 @@
 import { changeQuantitySchema } from '../../../../lib/domain/cart-input';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 
 /** Sets a line's quantity (body.quantity is the new quantity; without it, one more). */
-export const PATCH = endpoint(async ({ locals, request }) => {
-  const user = requireUser(locals);
-  const input = await readJson(request, changeQuantitySchema);
-  assertSameUser(user, input.userId);
-  const data = await locals.services.cart.changeQuantity(user, input, 'increase');
-  return json({ status: true, message: 'Quantity updated', data });
-});
+export const PATCH = formEndpoint(
+  async ({ locals, request }) => {
+    const user = requireUser(locals);
+    const input = await readInput(request, changeQuantitySchema);
+    assertSameUser(user, input.userId);
+    const data = await locals.services.cart.changeQuantity(user, input, 'increase');
+    return { body: { status: true, message: 'Quantity updated', data }, next: '/cart' };
+  },
+  { failure: (reason) => `Failed to update quantity: ${reason}` },
+);
+/** HTML forms can only POST: the cart's minus and plus buttons without scripts. */
+export const POST = PATCH;

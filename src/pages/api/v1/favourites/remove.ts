@@ -1,13 +1,14 @@
 import { favouriteSchema } from '../../../../lib/domain/favourites';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 
-const remove = endpoint(async ({ locals, request }) => {
-  const user = requireUser(locals);
-  const { productId, userId } = await readJson(request, favouriteSchema);
+/** JSON for the heart's script; its plain form post goes back to the page (the action's ?back=). */
+const remove = formEndpoint(async ({ locals, request }) => {
+  const user = requireUser(locals, 'Please create an account or login');
+  const { productId, userId } = await readInput(request, favouriteSchema);
   assertSameUser(user, userId);
   await locals.services.favourites.remove(user.id, productId);
-  return json({ status: true, message: 'Removed from favourites', data: { productId, favourite: false } });
+  return { body: { status: true, message: 'Removed from favourites', data: { productId, favourite: false } } };
 });
 export const DELETE = remove;
 export const POST = remove;

@@ -1,17 +1,23 @@
 import { z } from 'zod';
 import { requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 
 /** email and amount are accepted for old clients and ignored: the payer is the session user, the amount comes from the cart. */
 const initiateSchema = z.object({
   email: z.unknown().optional(),
   amount: z.unknown().optional(),
   callbackUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(500).optional()),
+  /** The checkout form sends the Delivery / Pickup choice with PAY & PLACE ORDER. */
+  deliveryOption: z.enum(['delivery', 'pickup'], { error: 'deliveryOption must be delivery or pickup' }).optional(),
 });
 
-export const POST = endpoint(async ({ locals, request }) => {
-  const user = requireUser(locals);
-  const input = await readJson(request, initiateSchema);
-  const data = await locals.services.checkout.initiate(user, { callbackUrl: input.callbackUrl });
-  return json({ status: 'success', message: 'Authorization URL created', data });
-});
+/** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
+export const POST = formEndpoint(
+  async ({ locals, request }) => {
+    const user = requireUser(locals);
+    const input = await readInput(request, initiateSchema);
+    const data = await locals.services.checkout.initiate(user, { callbackUrl: input.callbackUrl, deliveryOption: input.deliveryOption });
+    return { body: { status: 'success', message: 'Authorization URL created', data }, location: data.authorization_url };
+  },
+  { failure: (reason) => `Failed to initialize payment. ${reason}` },
+);

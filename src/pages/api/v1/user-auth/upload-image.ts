@@ -1,37 +1,25 @@
 import { AVATAR_MAX_BYTES, MESSAGES } from '../../../../lib/domain/account-rules';
-import { Invalid } from '../../../../lib/domain/errors';
+import { Invalid, TooLarge } from '../../../../lib/domain/errors';
 import { requireUser } from '../../../../lib/server/auth';
-import { endpoint, json } from '../../../../lib/server/http';
+import { formEndpoint } from '../../../../lib/server/form-posts';
+import { readBodyLimited } from '../../../../lib/server/http';
 
 /** Room for the multipart envelope around a picture just under the limit. */
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
 
 /** Reads the body but stops at the limit, so a chunked upload without Content-Length cannot fill memory. */
 async function readLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw new Invalid(MESSAGES.imageTooLarge);
-    }
-    chunks.push(value);
+  try {
+    return await readBodyLimited(request, limit);
+  } catch (err) {
+    if (err instanceof TooLarge) throw new Invalid(MESSAGES.imageTooLarge);
+    throw err;
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }
 
-export const PUT = endpoint(async ({ locals, request }) => {
+/** JSON for the profile island and API clients; the profile page's plain form post goes back to /profile. */
+export const PUT = formEndpoint(
+  async ({ locals, request }) => {
   const user = requireUser(locals);
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
@@ -51,5 +39,9 @@ export const PUT = endpoint(async ({ locals, request }) => {
   if (!(file instanceof File)) throw new Invalid(MESSAGES.notAnImage);
   if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
   const data = await locals.services.accounts.uploadImage(user, new Uint8Array(await file.arrayBuffer()));
-  return json({ status: true, statusCode: 200, message: 'Profile picture updated!', data });
-});
+  return { body: { status: true, statusCode: 200, message: 'Profile picture updated!', data }, next: '/profile' };
+  },
+  { failure: (reason) => `Failed to upload image: ${reason}` },
+);
+/** HTML forms can only POST: the profile picture form without scripts. */
+export const POST = PUT;

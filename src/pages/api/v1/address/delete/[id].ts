@@ -9,3 +9,5 @@ export const DELETE = formEndpoint(async ({ locals, params }) => {
   await locals.services.addresses.remove(user.id, id);
   return { body: { status: true, statusCode: 200, message: 'Address deleted successfully!' }, next: '/address-history' };
 });
+/** HTML forms can only POST: the confirmation form of /address-history without scripts. */
+export const POST = DELETE;

@@ -1,10 +1,15 @@
 import { deliveryOptionSchema } from '../../../../../lib/domain/cart-input';
 import { requireUser } from '../../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../../lib/server/http';
+import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
 
-export const PUT = endpoint(async ({ locals, request, params }) => {
-  const user = requireUser(locals);
-  const { deliveryOption } = await readJson(request, deliveryOptionSchema);
-  const data = await locals.services.cart.setDeliveryOption(user, params.cartId ?? '', deliveryOption);
-  return json({ status: true, message: 'Delivery option updated', data });
-});
+export const PUT = formEndpoint(
+  async ({ locals, request, params }) => {
+    const user = requireUser(locals);
+    const { deliveryOption } = await readInput(request, deliveryOptionSchema);
+    const data = await locals.services.cart.setDeliveryOption(user, params.cartId ?? '', deliveryOption);
+    return { body: { status: true, message: 'Delivery option updated', data }, next: '/place-order' };
+  },
+  { failure: () => 'Failed to update delivery option.' },
+);
+/** HTML forms can only POST: the checkout's Delivery / Pickup choice without scripts. */
+export const POST = PUT;

@@ -1,0 +1,199 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+
+/**
+ * Buying and the address book with JavaScript off, at 360 px, as on a proxy browser: every step
+ * is a plain HTML form or link, and messages arrive inline through the redirect (?notice= / ?error=).
+ * The page also sends no Origin (some proxy browsers do not), so each cookie-authenticated form
+ * post is let through by its CSRF token alone.
+ */
+test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
+
+/**
+ * Sends the browser's form posts without Origin and Sec-Fetch-Site, like a proxy browser. Chromium
+ * puts those headers back on a continued request, so the post is made by Playwright's own client
+ * (same cookies) and its answer, redirects included, handed back to the page.
+ */
+async function likeAProxyBrowser(page: Page, edit: (body: string) => string = (b) => b) {
+  await page.route('**/*', async (route) => {
+    const request = route.request();
+    if (request.method() === 'GET') return route.continue();
+    const headers = { ...request.headers() };
+    for (const h of Object.keys(headers)) if (h === 'origin' || h.startsWith('sec-fetch-')) delete headers[h];
+    const isText = (headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    const response = await route.fetch({ headers, maxRedirects: 0, ...(isText ? { postData: edit(request.postData() ?? '') } : {}) });
+    await route.fulfill({ response });
+  });
+}
+
+async function login(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('status').filter({ hasText: 'Login successful!' })).toBeVisible();
+}
+
+/** An in-stock sized variant (stock >= 4), skipping a few so other suites keep theirs. */
+async function sizedVariant(request: APIRequestContext, skip: number) {
+  const list = await getJson(request, '/api/v1/products?limit=100');
+  let seen = 0;
+  for (const p of list.data.docs as { id: number; sizeNames: string[] }[]) {
+    if (p.sizeNames.length === 0) continue;
+    const detail = (await getJson(request, `/api/v1/products/${p.id}`)).data;
+    const v = detail.variants.find((x: { stock: number }) => x.stock >= 4);
+    if (!v || seen++ < skip) continue;
+    return { productId: p.id as number, name: detail.name as string, size: v.size as string, color: v.color as string | null };
+  }
+  throw new Error('no sized variant in stock');
+}
+
+const notice = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
+
+test('buy end to end without JavaScript: add a variant, raise the quantity, pickup, pay, find the order', async ({ page, request }, info) => {
+  await likeAProxyBrowser(page);
+  const email = await newShopper(request, true);
+  await login(page, email);
+
+  const v = await sizedVariant(request, 10);
+  await page.goto(`/product/${v.productId}`);
+  await page.getByRole('radio', { name: v.size, exact: true }).check();
+  if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
+  await page.screenshot({ path: info.outputPath('product-nojs.png'), fullPage: true, animations: 'disabled' });
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+
+  await expect(page).toHaveURL(/\/cart\?notice=/);
+  await expect(notice(page, 'Product added to cart successfully!')).toBeVisible();
+  const line = page.locator('.cart-line');
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText(`Size: ${v.size}`);
+  if (v.color) await expect(line).toContainText(`Colour: ${v.color}`);
+  await expect(line.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  await line.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(notice(page, 'Quantity updated')).toBeVisible();
+  await expect(page.locator('.cart-line').getByLabel('Quantity', { exact: true })).toHaveText('2');
+  await page.screenshot({ path: info.outputPath('cart-nojs.png'), fullPage: true, animations: 'disabled' });
+
+  await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
+  await expect(page).toHaveURL(/\/place-order$/);
+  await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+  await page.getByRole('radio', { name: 'Pickup' }).check();
+  await page.getByRole('button', { name: 'Update total' }).click();
+  await expect(notice(page, 'Delivery option updated')).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
+  await expect(page.getByText('Free shipping')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
+  await page.screenshot({ path: info.outputPath('place-order-nojs.png'), fullPage: true, animations: 'disabled' });
+
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await expect(page).toHaveURL(/\/pay\/simulated\//);
+  await page.getByRole('button', { name: /^Pay / }).click();
+
+  await expect(page).toHaveURL(/\/place-order\?paid=true/);
+  await expect(page.getByRole('status').filter({ hasText: 'Order placed successfully!' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('order-placed-nojs.png'), fullPage: true, animations: 'disabled' });
+  // a reload runs the same fulfil(reference) again: still one order
+  await page.reload();
+  await expect(page.getByText('Order placed successfully!')).toBeVisible();
+  await page.locator('.po-placed').getByRole('link', { name: 'Orders', exact: true }).click();
+  await expect(page).toHaveURL(/\/order-history$/);
+  const cards = page.locator('.order-card');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first().locator('[data-status]')).toHaveText('pending');
+  await expect(cards.first()).toContainText('2 items');
+  await page.goto('/cart');
+  await expect(page.getByText('Your cart is empty')).toBeVisible();
+});
+
+test('the address book without JavaScript: add, make default, delete after confirming', async ({ page, request }, info) => {
+  await likeAProxyBrowser(page);
+  const email = await newShopper(request, true);
+  await login(page, email);
+
+  await page.goto('/address-history');
+  await page.getByRole('link', { name: 'Add New Address' }).click();
+  await page.getByLabel('Full Name').fill('Kemi Bello');
+  await page.getByLabel('Country').selectOption('south_africa');
+  await page.getByLabel('State or Province').selectOption('Western Cape');
+  await page.getByLabel('City').fill('Cape Town');
+  await page.getByLabel('Zip Code').fill('8001');
+  await page.getByLabel('Address', { exact: true }).fill('21 Bree Street');
+  await page.getByRole('button', { name: 'Save Address' }).click();
+  await expect(page).toHaveURL(/\/address-history\?notice=/);
+  await expect(notice(page, 'Address saved successfully!')).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: /21 Bree Street/ })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /5 Admiralty Way/ })).toBeChecked();
+
+  await page.getByRole('button', { name: 'Make default: 21 Bree Street' }).click();
+  await expect(notice(page, 'Default address updated!')).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: /21 Bree Street/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /5 Admiralty Way/ })).not.toBeChecked();
+
+  await page.getByRole('button', { name: 'Delete address: 5 Admiralty Way' }).click();
+  await expect(page.getByText('Are you sure you want to delete this address?')).toBeVisible();
+  await page.screenshot({ path: info.outputPath('address-confirm-nojs.png'), fullPage: true, animations: 'disabled' });
+  // Cancel keeps it
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page.getByText('5 Admiralty Way')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete address: 5 Admiralty Way' }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(notice(page, 'Address deleted successfully!')).toBeVisible();
+  await expect(page.getByText('5 Admiralty Way')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: /21 Bree Street/ })).toBeChecked();
+});
+
+test('favourite heart and profile picture without JavaScript', async ({ page, request }) => {
+  await likeAProxyBrowser(page);
+  const email = await newShopper(request, false);
+  await login(page, email);
+
+  const v = await sizedVariant(request, 12);
+  await page.goto(`/product/${v.productId}`);
+  const heart = page.locator('.product-title-row').getByRole('button', { name: 'Add to favourites' });
+  await heart.click();
+  await expect(notice(page, 'Added to favourites')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/product/${v.productId}\\?notice=`));
+  await expect(page.locator('.product-title-row').getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('aria-pressed', 'true');
+  await page.goto('/favourites');
+  await expect(page.getByRole('heading', { name: v.name })).toBeVisible();
+  await page.getByRole('button', { name: 'Remove from favourites' }).click();
+  await expect(notice(page, 'Removed from favourites')).toBeVisible();
+  await expect(page.getByText('You have no favourites yet')).toBeVisible();
+
+  await page.goto('/profile');
+  await expect(page.getByRole('img', { name: 'Kemi Bello' })).toHaveCount(0);
+  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a5a2b' } }).png().toBuffer();
+  await page.getByLabel('Change profile picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'Upload picture' }).click();
+  await expect(notice(page, 'Profile picture updated!')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Kemi Bello' })).toHaveAttribute('src', /^\/media\/[a-f0-9]{32}$/);
+  // not a picture: the spec's message, inline
+  await page.getByLabel('Change profile picture').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a png') });
+  await page.getByRole('button', { name: 'Upload picture' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: /^Failed to upload image: / })).toBeVisible();
+});
+
+test('signed out, ADD TO CART without JavaScript asks to log in', async ({ page, request }) => {
+  const v = await sizedVariant(request, 14);
+  await page.goto(`/product/${v.productId}`);
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(page).toHaveURL(new RegExp(`/product/${v.productId}\\?error=`));
+  await expect(page.getByRole('alert').filter({ hasText: 'Please create an account or login' })).toBeVisible();
+});
+
+test('a form post without its CSRF token and without Origin is refused', async ({ page, request }) => {
+  const email = await newShopper(request, false);
+  await login(page, email);
+  const v = await sizedVariant(request, 16);
+  await page.goto(`/product/${v.productId}`);
+  await expect(page.locator('input[name="_csrf"]').first()).toHaveAttribute('value', /.{40,}/);
+  // a forged post: the same form without its token, from a browser that sends no Origin
+  await likeAProxyBrowser(page, (body) => body.replace(/(^|&)_csrf=[^&]*/, ''));
+  const response = page.waitForResponse(/\/api\/v1\/cart\/add-to-cart/);
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  expect((await response).status()).toBe(403);
+  await expect(page.getByText('This form has expired')).toBeVisible();
+});
