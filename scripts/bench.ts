@@ -18,7 +18,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { firstProductId, openTarget, table, warmUp, writeReport } from './measure-target';
+import { assertAlive, firstProductId, openTarget, table, warmUp, writeReport } from './measure-target';
 import { DEMO_USER } from '../src/lib/server/db/seed';
 
 const { values: args } = parseArgs({
@@ -120,6 +120,7 @@ try {
   const results: Measured[] = [];
   for (const t of targets) {
     const r = await cannon(base + t.path, t.signedIn ? cookie : {});
+    await assertAlive(base);
     const m = summarise(t.name, t.path, t.signedIn, r);
     results.push(m);
     console.log(`  ${t.name}${t.signedIn ? ' (signed in)' : ''}: ${m.reqPerSec.toFixed(0)} req/s, p99 ${ms(m.p99Ms)}`);
@@ -149,6 +150,7 @@ try {
     const catalogue = await cannon(`${base}/api/v1/products?limit=20`, {});
     floodRun.stop();
     const logins = await floodResult;
+    await assertAlive(base);
     flood = {
       floodConnections,
       catalogue: summarise('catalogue API during login flood', '/api/v1/products?limit=20', false, catalogue),

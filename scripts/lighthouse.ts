@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
-import { firstProductId, median, openTarget, table, warmUp, writeReport } from './measure-target';
+import { assertAlive, firstProductId, median, openTarget, table, warmUp, writeReport } from './measure-target';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,6 +46,8 @@ interface RunResult {
   metrics: Record<Metric, number | null>;
   finalUrl: string;
   warnings: string[];
+  /** Weighted audits below full marks in the accessibility, best-practices and SEO categories. */
+  failedAudits: string[];
   error?: string;
 }
 
@@ -96,6 +98,7 @@ try {
         if (!out) throw new Error(`Lighthouse returned nothing for ${page}`);
         lhr = out.lhr;
         if (!lhr.runtimeError) break;
+        await assertAlive(target.baseUrl);
         console.warn(`  ${page}: attempt ${attempt}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       }
       if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`);
@@ -111,7 +114,19 @@ try {
           return [m, typeof v === 'number' ? v : null];
         }),
       ) as RunResult['metrics'];
-      results[page].push({ scores, metrics, finalUrl: lhr.finalDisplayedUrl, warnings: lhr.runWarnings, error: lhr.runtimeError?.code });
+      const failedAudits = CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
+        (lhr.categories[c]?.auditRefs ?? [])
+          .filter((ref) => ref.weight > 0 && typeof lhr.audits[ref.id]?.score === 'number' && lhr.audits[ref.id]!.score! < 1)
+          .map((ref) => `${c}: ${ref.id}`),
+      );
+      results[page].push({
+        scores,
+        metrics,
+        failedAudits,
+        finalUrl: lhr.finalDisplayedUrl,
+        warnings: lhr.runWarnings,
+        error: lhr.runtimeError?.code,
+      });
       console.log(
         `  ${page} run ${i + 1}/${runs}: perf ${scores.performance ?? '-'}, LCP ${fmtMs(metrics.lcp)}, TBT ${fmtMs(metrics.tbt)} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
       );
@@ -135,6 +150,7 @@ try {
         fcpMs: med((r) => r.metrics.fcp),
       },
       failedRuns: rs.filter((r) => r.error).length,
+      failedAudits: [...new Set(rs.flatMap((r) => r.failedAudits))],
       performanceRange: perfRange(rs),
     };
   });
@@ -158,6 +174,7 @@ try {
       ]),
     ),
   );
+  for (const s of summary) if (s.failedAudits.length) console.log(`${s.page}: below full marks: ${s.failedAudits.join(', ')}`);
   const file = writeReport('lighthouse.json', {
     date: new Date().toISOString(),
     target: target.description,

@@ -36,6 +36,18 @@ export async function openTarget(opts: { url?: string; driver?: string }): Promi
   };
 }
 
+/** Throws a plain message when the store no longer answers (stopped, or killed from outside). */
+export async function assertAlive(baseUrl: string): Promise<void> {
+  try {
+    const res = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(30_000) });
+    if (res.ok) return;
+    throw new Error(`HTTP ${res.status}`);
+  } catch (e) {
+    const why = e instanceof Error ? `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ''}` : String(e);
+    throw new Error(`the store at ${baseUrl} stopped answering: ${why}; measurement abandoned`);
+  }
+}
+
 /** The id of a real product: the first one the public catalogue API lists. */
 export async function firstProductId(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/v1/products?limit=1`);
@@ -45,15 +57,27 @@ export async function firstProductId(baseUrl: string): Promise<string> {
   return String(id);
 }
 
-/** Loads each path once (and its first-party scripts and stylesheets), so nothing is measured cold. */
+/**
+ * Loads each path once, with the same-origin scripts, stylesheets and images (every srcset
+ * rendition) its HTML names, so that nothing is measured cold.
+ */
 export async function warmUp(baseUrl: string, paths: string[], headers: Record<string, string> = {}): Promise<void> {
   for (const p of paths) {
     const res = await fetch(baseUrl + p, { headers });
     const text = await res.text();
     if (!(res.headers.get('content-type') ?? '').includes('html')) continue;
     const assets = new Set<string>();
-    for (const m of text.matchAll(/(?:src|href)="(\/_astro\/[^"]+)"/g)) assets.add(m[1]!);
-    await Promise.all([...assets].map((a) => fetch(baseUrl + a).then((r) => r.arrayBuffer())));
+    for (const m of text.matchAll(/(?:src|href)="(\/[^/"][^"]*)"/g)) if (/^\/(_astro|media)\//.test(m[1]!)) assets.add(m[1]!);
+    for (const m of text.matchAll(/srcset="([^"]+)"/g)) {
+      for (const candidate of m[1]!.split(',')) {
+        const url = candidate.trim().split(/\s+/)[0];
+        if (url?.startsWith('/') && !url.startsWith('//')) assets.add(url);
+      }
+    }
+    const list = [...assets];
+    for (let i = 0; i < list.length; i += 8) {
+      await Promise.all(list.slice(i, i + 8).map((a) => fetch(baseUrl + a, { headers }).then((r) => r.arrayBuffer())));
+    }
   }
 }
 
