@@ -126,7 +126,14 @@ try {
     console.log(`  ${t.name}${t.signedIn ? ' (signed in)' : ''}: ${m.reqPerSec.toFixed(0)} req/s, p99 ${ms(m.p99Ms)}`);
   }
 
-  let flood: { catalogue: Measured; logins: Measured; floodConnections: number } | undefined;
+  let flood:
+    | {
+        catalogue: Measured;
+        logins: Measured;
+        floodConnections: number;
+        sequentialProbe: { requests: number; failed: number; medianMs: number | null; maxMs: number | null };
+      }
+    | undefined;
   if (!args['no-flood']) {
     console.log(`  catalogue API during a flood of ${floodConnections} concurrent wrong-password logins...`);
     let n = 0;
@@ -136,7 +143,7 @@ try {
     const floodRun = autocannon({
       url: `${base}/api/v1/user-auth/login`,
       connections: floodConnections,
-      duration: duration + 2,
+      duration: duration + 70, // stopped as soon as the catalogue has been measured
       headers: { ...baseHeaders, 'content-type': 'application/json', origin: base },
       // A new unknown address each time, so the per-e-mail limit does not end the flood at once.
       requests: [
@@ -147,12 +154,35 @@ try {
       ],
     }, (err, r) => (err ? floodFailed(err) : floodDone(r)));
     await new Promise((r) => setTimeout(r, 1000));
+    // autocannon drops requests still in flight when its time is up, so when the catalogue is
+    // starved it reports nothing; one request at a time, each timed to its end, shows how long
+    // a shopper waits.
+    let probing = true;
+    const probeMs: number[] = [];
+    const probe = (async () => {
+      while (probing) {
+        const t0 = performance.now();
+        const ok = await fetch(`${base}/api/v1/products?limit=20`, { headers: baseHeaders, signal: AbortSignal.timeout(60_000) })
+          .then((r) => r.arrayBuffer().then(() => r.ok))
+          .catch(() => false);
+        probeMs.push(ok ? performance.now() - t0 : NaN);
+      }
+    })();
     const catalogue = await cannon(`${base}/api/v1/products?limit=20`, {});
+    probing = false;
+    await probe;
     floodRun.stop();
     const logins = await floodResult;
     await assertAlive(base);
+    const done = probeMs.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
     flood = {
       floodConnections,
+      sequentialProbe: {
+        requests: probeMs.length,
+        failed: probeMs.length - done.length,
+        medianMs: done.length ? Math.round(done[Math.floor((done.length - 1) / 2)]!) : null,
+        maxMs: done.length ? Math.round(done[done.length - 1]!) : null,
+      },
       catalogue: summarise('catalogue API during login flood', '/api/v1/products?limit=20', false, catalogue),
       logins: summarise('login flood', '/api/v1/user-auth/login', false, logins),
     };
@@ -198,7 +228,9 @@ try {
         (flood.catalogue.requests
           ? `${ms(flood.catalogue.p99Ms)} during the login flood (x${fmt(ratios.catalogueP99FloodOverAlone, 1)}, ${flood.catalogue.reqPerSec.toFixed(1)} req/s); `
           : `no request completed during the ${duration} s login flood; `) +
-        `logins answered: ${Object.entries(flood.logins.statusCodes).map(([c, k]) => `${c}: ${k}`).join(', ') || 'none'}`,
+        `one request at a time meanwhile: ${flood.sequentialProbe.requests} sent, median ${ms(flood.sequentialProbe.medianMs)}, slowest ${ms(flood.sequentialProbe.maxMs)}` +
+        (flood.sequentialProbe.failed ? ` (${flood.sequentialProbe.failed} failed)` : '') +
+        `; logins answered: ${Object.entries(flood.logins.statusCodes).map(([c, k]) => `${c}: ${k}`).join(', ') || 'none'}`,
     );
   }
   const file = writeReport('bench.json', {
