@@ -99,6 +99,12 @@ try {
   const session = login.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('ml_session='));
   if (!login.ok || !session) console.warn(`sign-in as ${args.email} failed (HTTP ${login.status}): signed-in targets are skipped`);
   const cookie: Record<string, string> = session ? { cookie: session } : {};
+  if (session) {
+    const check = await fetch(base + productPath, { headers: cookie });
+    await check.arrayBuffer();
+    const cc = check.headers.get('cache-control') ?? '';
+    if (!cc.includes('private')) console.warn(`the signed-in product page answered Cache-Control "${cc}": is the session cookie honoured?`);
+  }
 
   const targets: { name: string; path: string; signedIn: boolean }[] = [
     { name: 'static file', path: '/favicon.svg', signedIn: false },
