@@ -1,0 +1,259 @@
+/**
+ * `npm run bench`: autocannon against the built server. Requests per second and p99 latency for
+ * the product page (anonymous and signed in), the collection, home, a content page (/about,
+ * anonymous and signed in), the catalogue API and static files served by the same server, then
+ * the ratios of issue 8 (anonymous product / static file, signed-in product / signed-in content
+ * page) and the catalogue API's p99 while 50 connections flood the login with wrong passwords
+ * (issue 9; 401 and 429 answers are both expected there). One target at a time, each for
+ * --duration seconds. Prints a table and writes .bench/bench.json. Never fails on a figure:
+ * exit 1 only when the tool itself broke.
+ *
+ *   npm run bench                                 # own server: built dist/, fresh PGlite
+ *   npm run bench -- --driver pg                  # own server on a fresh PostgreSQL database
+ *   npm run bench -- --url http://127.0.0.1:4321  # a running store
+ *   npm run bench -- --duration 5 --connections 10 --no-flood
+ *
+ * The flood counts login failures against 127.0.0.1: on a running store (--url) logins from
+ * this address may then be refused (429) for the rate-limit window; pass --no-flood there.
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { assertAlive, firstProductId, openTarget, table, warmUp, writeReport } from './measure-target';
+import { DEMO_USER } from '../src/lib/server/db/seed';
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    driver: { type: 'string', default: 'pglite' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    'flood-connections': { type: 'string', default: '50' },
+    'no-flood': { type: 'boolean', default: false },
+    'accept-encoding': { type: 'string', default: 'br, gzip' },
+    email: { type: 'string', default: DEMO_USER.email },
+    password: { type: 'string', default: DEMO_USER.password },
+  },
+});
+const duration = Math.max(1, Number(args.duration) || 10);
+const connections = Math.max(1, Number.parseInt(args.connections!, 10) || 20);
+const floodConnections = Math.max(1, Number.parseInt(args['flood-connections']!, 10) || 50);
+/** What a browser sends; pass --accept-encoding '' to ask for uncompressed bodies. */
+const baseHeaders: Record<string, string> = args['accept-encoding'] ? { 'accept-encoding': args['accept-encoding'] } : {};
+
+interface Measured {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  reqPerSec: number;
+  /** null when no request completed within the run. */
+  p50Ms: number | null;
+  p99Ms: number | null;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  kbPerRequest: number;
+}
+
+function summarise(name: string, path: string, signedIn: boolean, r: autocannon.Result): Measured {
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
+  return {
+    name,
+    path,
+    signedIn,
+    reqPerSec: r.requests.average,
+    p50Ms: r.requests.total ? r.latency.p50 : null,
+    p99Ms: r.requests.total ? r.latency.p99 : null,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statusCodes,
+    kbPerRequest: r.requests.total ? r.throughput.total / r.requests.total / 1024 : 0,
+  };
+}
+
+function ms(v: number | null): string {
+  return v === null ? 'none done' : `${v} ms`;
+}
+
+function cannon(url: string, headers: Record<string, string>, extra: Partial<autocannon.Options> = {}) {
+  return autocannon({ url, connections, duration, headers: { ...baseHeaders, ...headers }, ...extra });
+}
+
+const target = await openTarget({ url: args.url, driver: args.driver });
+let broken = false;
+try {
+  const base = target.baseUrl;
+  const productPath = `/product/${await firstProductId(base)}`;
+  const homeHtml = await (await fetch(base + '/')).text();
+  const asset = homeHtml.match(/(?:src|href)="(\/_astro\/[^"]+\.js)"/)?.[1];
+
+  const login = await fetch(`${base}/api/v1/user-auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: args.email, password: args.password }),
+  });
+  const session = login.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('ml_session='));
+  if (!login.ok || !session) console.warn(`sign-in as ${args.email} failed (HTTP ${login.status}): signed-in targets are skipped`);
+  const cookie: Record<string, string> = session ? { cookie: session } : {};
+  if (session) {
+    const check = await fetch(base + productPath, { headers: cookie });
+    await check.arrayBuffer();
+    const cc = check.headers.get('cache-control') ?? '';
+    if (!cc.includes('private')) console.warn(`the signed-in product page answered Cache-Control "${cc}": is the session cookie honoured?`);
+  }
+
+  const targets: { name: string; path: string; signedIn: boolean }[] = [
+    { name: 'static file', path: '/favicon.svg', signedIn: false },
+    ...(asset ? [{ name: 'static /_astro asset', path: asset, signedIn: false }] : []),
+    { name: 'home', path: '/', signedIn: false },
+    { name: 'collection', path: '/collection', signedIn: false },
+    { name: 'product', path: productPath, signedIn: false },
+    { name: 'product', path: productPath, signedIn: true },
+    { name: 'content page', path: '/about', signedIn: false },
+    { name: 'content page', path: '/about', signedIn: true },
+    { name: 'catalogue API', path: '/api/v1/products?limit=20', signedIn: false },
+  ].filter((t) => !t.signedIn || session);
+
+  await warmUp(base, [...new Set(targets.map((t) => t.path))], baseHeaders);
+  if (session) await warmUp(base, [productPath, '/about'], { ...baseHeaders, ...cookie });
+
+  console.log(`autocannon: ${connections} connections, ${duration} s per target, accept-encoding: ${args['accept-encoding'] || '(none)'}`);
+  console.log(`target: ${target.description}`);
+  const results: Measured[] = [];
+  for (const t of targets) {
+    const r = await cannon(base + t.path, t.signedIn ? cookie : {});
+    await assertAlive(base);
+    const m = summarise(t.name, t.path, t.signedIn, r);
+    results.push(m);
+    console.log(`  ${t.name}${t.signedIn ? ' (signed in)' : ''}: ${m.reqPerSec.toFixed(0)} req/s, p99 ${ms(m.p99Ms)}`);
+  }
+
+  let flood:
+    | {
+        catalogue: Measured;
+        logins: Measured;
+        floodConnections: number;
+        sequentialProbe: { requests: number; failed: number; medianMs: number | null; maxMs: number | null };
+      }
+    | undefined;
+  if (!args['no-flood']) {
+    console.log(`  catalogue API during a flood of ${floodConnections} concurrent wrong-password logins...`);
+    let n = 0;
+    let floodDone!: (r: autocannon.Result) => void;
+    let floodFailed!: (e: unknown) => void;
+    const floodResult = new Promise<autocannon.Result>((resolve, reject) => ((floodDone = resolve), (floodFailed = reject)));
+    const floodRun = autocannon({
+      url: `${base}/api/v1/user-auth/login`,
+      connections: floodConnections,
+      duration: duration + 70, // stopped as soon as the catalogue has been measured
+      headers: { ...baseHeaders, 'content-type': 'application/json', origin: base },
+      // A new unknown address each time, so the per-e-mail limit does not end the flood at once.
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `flood-${Date.now()}-${n++}@example.test`, password: 'wrong-password-1' }) }),
+        },
+      ],
+    }, (err, r) => (err ? floodFailed(err) : floodDone(r)));
+    await new Promise((r) => setTimeout(r, 1000));
+    // autocannon drops requests still in flight when its time is up, so when the catalogue is
+    // starved it reports nothing; one request at a time, each timed to its end, shows how long
+    // a shopper waits.
+    let probing = true;
+    const probeMs: number[] = [];
+    const probe = (async () => {
+      while (probing) {
+        const t0 = performance.now();
+        const ok = await fetch(`${base}/api/v1/products?limit=20`, { headers: baseHeaders, signal: AbortSignal.timeout(60_000) })
+          .then((r) => r.arrayBuffer().then(() => r.ok))
+          .catch(() => false);
+        probeMs.push(ok ? performance.now() - t0 : NaN);
+      }
+    })();
+    const catalogue = await cannon(`${base}/api/v1/products?limit=20`, {});
+    probing = false;
+    await probe;
+    floodRun.stop();
+    const logins = await floodResult;
+    await assertAlive(base);
+    const done = probeMs.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+    flood = {
+      floodConnections,
+      sequentialProbe: {
+        requests: probeMs.length,
+        failed: probeMs.length - done.length,
+        medianMs: done.length ? Math.round(done[Math.floor((done.length - 1) / 2)]!) : null,
+        maxMs: done.length ? Math.round(done[done.length - 1]!) : null,
+      },
+      catalogue: summarise('catalogue API during login flood', '/api/v1/products?limit=20', false, catalogue),
+      logins: summarise('login flood', '/api/v1/user-auth/login', false, logins),
+    };
+    results.push(flood.catalogue, flood.logins);
+  }
+
+  const find = (name: string, signedIn = false) => results.find((r) => r.name === name && r.signedIn === signedIn);
+  const ratio = (a?: Measured, b?: Measured) => (a && b && b.reqPerSec > 0 ? a.reqPerSec / b.reqPerSec : null);
+  const ratios = {
+    anonymousProductOverStaticFile: ratio(find('product'), find('static file')),
+    signedInProductOverSignedInContentPage: ratio(find('product', true), find('content page', true)),
+    anonymousProductOverAnonymousContentPage: ratio(find('product'), find('content page')),
+    catalogueP99FloodOverAlone:
+      flood?.catalogue.p99Ms != null && find('catalogue API')?.p99Ms != null
+        ? flood.catalogue.p99Ms / Math.max(1, find('catalogue API')!.p99Ms!)
+        : null,
+  };
+
+  console.log('');
+  console.log(
+    table(
+      ['target', 'path', 'req/s', 'p50', 'p99', 'KB/req', 'non-2xx', 'errors'],
+      results.map((m) => [
+        m.name + (m.signedIn ? ' (signed in)' : ''),
+        m.path.length > 40 ? m.path.slice(0, 37) + '...' : m.path,
+        m.reqPerSec.toFixed(1),
+        ms(m.p50Ms),
+        ms(m.p99Ms),
+        m.kbPerRequest.toFixed(1),
+        m.non2xx ? `${m.non2xx} (${Object.entries(m.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, k]) => `${c}: ${k}`).join(', ')})` : '0',
+        String(m.errors + m.timeouts),
+      ]),
+    ),
+  );
+  const fmt = (v: number | null, digits = 2) => (v === null ? '-' : v.toFixed(digits));
+  console.log('');
+  console.log(`anonymous product / static file:               ${fmt(ratios.anonymousProductOverStaticFile)}   (target >= 0.5)`);
+  console.log(`signed-in product / signed-in content page:    ${fmt(ratios.signedInProductOverSignedInContentPage)}   (target >= 0.4)`);
+  console.log(`anonymous product / anonymous content page:    ${fmt(ratios.anonymousProductOverAnonymousContentPage)}`);
+  if (flood) {
+    console.log(
+      `catalogue API p99: ${ms(find('catalogue API')?.p99Ms ?? null)} alone, ` +
+        (flood.catalogue.requests
+          ? `${ms(flood.catalogue.p99Ms)} during the login flood (x${fmt(ratios.catalogueP99FloodOverAlone, 1)}, ${flood.catalogue.reqPerSec.toFixed(1)} req/s); `
+          : `no request completed during the ${duration} s login flood; `) +
+        `one request at a time meanwhile: ${flood.sequentialProbe.requests} sent, median ${ms(flood.sequentialProbe.medianMs)}, slowest ${ms(flood.sequentialProbe.maxMs)}` +
+        (flood.sequentialProbe.failed ? ` (${flood.sequentialProbe.failed} failed)` : '') +
+        `; logins answered: ${Object.entries(flood.logins.statusCodes).map(([c, k]) => `${c}: ${k}`).join(', ') || 'none'}`,
+    );
+  }
+  const file = writeReport('bench.json', {
+    date: new Date().toISOString(),
+    target: target.description,
+    connections,
+    durationSeconds: duration,
+    acceptEncoding: args['accept-encoding'] || null,
+    results,
+    ratios,
+    flood: flood ?? null,
+  });
+  console.log(`\nwritten ${file}`);
+} catch (e) {
+  broken = true;
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+} finally {
+  await target.stop();
+}
+process.exit(broken ? 1 : 0);
