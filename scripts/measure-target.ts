@@ -3,7 +3,7 @@
  * Either a running store (`--url http://127.0.0.1:4321`), or by default the built server
  * (`dist/server/entry.mjs`, or `$STORE_DIST`) started here on a free port with a fresh
  * database (a temporary PGlite directory, or `--driver pg` for a new PostgreSQL database),
- * with NODE_ENV=production. Nothing is built: run `npm run build` first.
+ * (the built server always runs in production mode). Nothing is built: run `npm run build` first.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,10 +28,10 @@ export async function openTarget(opts: { url?: string; driver?: string }): Promi
   const driver: Driver = opts.driver === 'pg' ? 'pg' : 'pglite';
   const entry = `${process.env.STORE_DIST ?? 'dist'}/server/entry.mjs`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first (or pass --url)`);
-  const server = await startServer(driver, { NODE_ENV: 'production', STORE_DEV_MAILBOX: 'true', LOG_LEVEL: 'error' });
+  const server = await startServer(driver, { LOG_LEVEL: 'error' });
   return {
     baseUrl: server.baseUrl,
-    description: `built server (${entry}), fresh ${driver === 'pg' ? 'PostgreSQL' : 'PGlite'} database, NODE_ENV=production, ${server.baseUrl}`,
+    description: `built server (${entry}), fresh ${driver === 'pg' ? 'PostgreSQL' : 'PGlite'} database, production mode, ${server.baseUrl}`,
     stop: () => server.stop(),
   };
 }

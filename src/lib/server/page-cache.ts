@@ -46,6 +46,9 @@ export function cacheKey(request: Request): string {
 
 export interface CachedPage {
   body: Uint8Array;
+  /** The body brotli'd and gzipped once, shortly after storing, so hits are not compressed again. */
+  br?: Uint8Array;
+  gzip?: Uint8Array;
   status: number;
   headers: [string, string][];
   etag: string;

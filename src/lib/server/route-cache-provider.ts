@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { CacheProvider } from 'astro';
 import { cacheKey, etagOf, hasSession, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
 
@@ -31,12 +33,39 @@ async function toEntry(response: Response): Promise<CachedPage | null> {
   return { body, status: response.status, headers: storeableHeaders(response.headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags };
 }
 
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compresses a stored page once, off the request path; until then hits are compressed as they go out. */
+async function precompress(entry: CachedPage): Promise<void> {
+  const [br, gz] = await Promise.all([
+    brotliAsync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } }),
+    gzipAsync(entry.body, { level: 9 }),
+  ]);
+  entry.br = br;
+  entry.gzip = gz;
+}
+
+function preferredEncoding(request: Request, entry: CachedPage): 'br' | 'gzip' | null {
+  const accepted = request.headers.get('accept-encoding') ?? '';
+  if (entry.br && /\bbr\b/.test(accepted)) return 'br';
+  if (entry.gzip && /\bgzip\b/.test(accepted)) return 'gzip';
+  return null;
+}
+
 function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' | 'MISS'): Response {
   const headers = new Headers(entry.headers);
   headers.set('etag', entry.etag);
   headers.set('x-cache', state);
+  headers.append('vary', 'Accept-Encoding');
   if (request.headers.get('if-none-match') === entry.etag) return new Response(null, { status: 304, headers });
-  return new Response(entry.body.slice(), { status: entry.status, headers });
+  const encoding = preferredEncoding(request, entry);
+  if (!encoding) return new Response(entry.body.slice(), { status: entry.status, headers });
+  // Already compressed: the HTTP server's compression passes encoded bodies through.
+  const bytes = entry[encoding]!;
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(bytes.length));
+  return new Response(bytes.slice(), { status: entry.status, headers });
 }
 
 export default function routeCacheProvider(): CacheProvider {
@@ -59,7 +88,7 @@ export default function routeCacheProvider(): CacheProvider {
             void next()
               .then(async (fresh) => {
                 const entry = await toEntry(fresh);
-                if (entry) store.set(key, entry, generation);
+                if (entry && store.set(key, entry, generation)) await precompress(entry);
               })
               .catch(() => undefined)
               .finally(() => revalidating.delete(key));
@@ -71,7 +100,7 @@ export default function routeCacheProvider(): CacheProvider {
       const response = await next();
       const entry = await toEntry(response);
       if (!entry) return response;
-      store.set(key, entry, generation);
+      if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
       return fromEntry(entry, request, 'MISS');
     },
     async invalidate({ tags, path }) {
