@@ -225,20 +225,35 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       await sendCode(email, 'verify', user.firstName);
     },
 
-    /** Unknown e-mail and wrong password give the same answer, in about the same time. */
+    /**
+     * Unknown e-mail and wrong password give the same answer, in about the same time.
+     * Each password check first reserves a place in the e-mail's window (one atomic upsert),
+     * so a burst of parallel tries gets at most 5 checks per 15 minutes; the rest are 429.
+     * A right password gives the place back (and a verified login clears the window).
+     */
     async login(email: string, password: string, ip: string | null): Promise<{ token: string; user: UserDto }> {
       const emailKey = `login-fail:${email}`;
       const ipKey = ip ? `login-fail-ip:${ip}` : null;
-      await limiter.check(emailKey, LIMITS.loginFailuresPerEmail);
       if (ipKey) await limiter.check(ipKey, LIMITS.loginFailuresPerIp);
-      const user = await findByEmail(email);
-      const ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+      await limiter.reserve(emailKey, LIMITS.loginFailuresPerEmail);
+      let user: SessionUser | undefined;
+      let ok = false;
+      try {
+        user = await findByEmail(email);
+        ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+      } catch (err) {
+        // No password was checked (busy server, database error): the place is not used up.
+        await limiter.release(emailKey);
+        throw err;
+      }
       if (!user || !ok) {
-        await limiter.hit(emailKey, LIMITS.loginFailuresPerEmail);
         if (ipKey) await limiter.hit(ipKey, LIMITS.loginFailuresPerIp);
         throw new Unauthorized(MESSAGES.invalidCredentials);
       }
-      if (!user.verifiedAt) throw new VerifyFirst();
+      if (!user.verifiedAt) {
+        await limiter.release(emailKey);
+        throw new VerifyFirst();
+      }
       await limiter.reset(emailKey);
       const { token } = await sessions.create(user.id);
       return { token, user: toUserDto(user) };
