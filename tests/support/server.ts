@@ -31,7 +31,11 @@ export interface RunningServer {
 export async function startServer(
   driver: Driver,
   env: Record<string, string> = {},
-  opts: { /** Share another server's PostgreSQL database (it is dropped by that server's stop()). */ databaseUrl?: string } = {},
+  opts: {
+    /** Share another server's PostgreSQL database (it is dropped by that server's stop()). */ databaseUrl?: string;
+    /** Receives the server's stdout and stderr (the log) instead of passing them through. */
+    onOutput?: (text: string) => void;
+  } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-data-'));
@@ -48,8 +52,12 @@ export async function startServer(
       DATABASE_URL: databaseUrl ?? '',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', opts.onOutput ? 'pipe' : 'inherit', opts.onOutput ? 'pipe' : 'inherit'],
   });
+  if (opts.onOutput) {
+    child.stdout?.setEncoding('utf8').on('data', opts.onOutput);
+    child.stderr?.setEncoding('utf8').on('data', opts.onOutput);
+  }
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   let ready = false;
