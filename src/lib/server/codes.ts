@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Invalid, RateLimited } from '../domain/errors';
 import type { Db } from './db/client';
 import { oneTimeCodes } from './db/schema';
@@ -166,6 +166,15 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
       } finally {
         if (!wrong) await releaseGuess(email);
       }
+    },
+
+    /** Deletes used and expired codes (housekeeping); returns how many. */
+    async purgeExpired(): Promise<number> {
+      const gone = await db
+        .delete(oneTimeCodes)
+        .where(or(isNotNull(oneTimeCodes.consumedAt), lte(oneTimeCodes.expiresAt, clock())))
+        .returning({ id: oneTimeCodes.id });
+      return gone.length;
     },
   };
 }

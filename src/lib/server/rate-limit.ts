@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { RateLimited } from '../domain/errors';
 import type { Db } from './db/client';
 import { rateLimits } from './db/schema';
@@ -126,6 +126,12 @@ export function createRateLimiter({ db, clock }: { db: Db; clock: () => Date }) 
 
     async reset(key: string): Promise<void> {
       await db.delete(rateLimits).where(eq(rateLimits.key, key));
+    },
+
+    /** Deletes counters whose window has ended (housekeeping); returns how many. */
+    async purgeExpired(): Promise<number> {
+      const gone = await db.delete(rateLimits).where(lte(rateLimits.windowEnd, clock())).returning({ key: rateLimits.key });
+      return gone.length;
     },
   };
 }
