@@ -163,6 +163,21 @@ for (const driver of DRIVERS) {
       await services.accounts.verifyEmail(email, await lastCode(email), IP);
     });
 
+    it('password change: 30 parallel wrong current passwords get at most 10 checks, the rest 429, until the window ends', async () => {
+      const email = newEmail();
+      await register(email);
+      await services.accounts.verifyEmail(email, await lastCode(email), IP);
+      const { token } = await services.accounts.login(email, PASSWORD, IP);
+      const session = (await services.sessions.resolve(token))!;
+      const change = (old: string) => services.accounts.changePassword(session.user, session.tokenHash, old, 'Kano-2026-new!');
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => rejection(change(`Wrong-pass-${i}`))));
+      expect(answers.filter((e) => e.code === 'invalid')).toHaveLength(LIMITS.passwordChangeFailuresPerUser.max);
+      expect(answers.filter((e) => e.code === 'rate_limited')).toHaveLength(30 - LIMITS.passwordChangeFailuresPerUser.max);
+      expect((await rejection(change(PASSWORD))).code).toBe('rate_limited');
+      clock.advance(LIMITS.passwordChangeFailuresPerUser.windowSeconds * 1000);
+      await change(PASSWORD);
+    });
+
     it('sessions expire after 30 days', async () => {
       const email = newEmail();
       await register(email);

@@ -290,13 +290,20 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
 
     /** Ends the user's other sessions; the current one (keepTokenHash) stays signed in. */
     async changePassword(user: SessionUser, keepTokenHash: string, oldPassword: string, newPassword: string): Promise<void> {
+      // Like login: the check reserves its place first, so a burst cannot get more than 10 checks.
       const key = `password-change-fail:${user.id}`;
-      await limiter.check(key, LIMITS.passwordChangeFailuresPerUser);
-      const current = await reload(user.id);
-      if (!(await verifyPassword(oldPassword, current.passwordHash))) {
-        await limiter.hit(key, LIMITS.passwordChangeFailuresPerUser);
-        throw new Invalid('Current password is incorrect');
+      await limiter.reserve(key, LIMITS.passwordChangeFailuresPerUser);
+      let current: SessionUser;
+      let right: boolean;
+      try {
+        current = await reload(user.id);
+        right = await verifyPassword(oldPassword, current.passwordHash);
+      } catch (err) {
+        await limiter.release(key);
+        throw err;
       }
+      if (!right) throw new Invalid('Current password is incorrect');
+      await limiter.release(key);
       if (oldPassword === newPassword) throw new Invalid('The new password must be different from the current one');
       await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, user.id));
       await sessions.revokeOthers(user.id, keepTokenHash);
