@@ -79,5 +79,14 @@ for (const driver of DRIVERS) {
         for (const code of codes) expect(text).not.toMatch(new RegExp(`(^|\\D)${code}(\\D|$)`));
       }
     });
+
+    it('the server runs housekeeping at start (boot wires it in)', async () => {
+      const lines = log
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.filter((l) => l.msg === 'housekeeping done').length).toBeGreaterThanOrEqual(1);
+      expect(lines.filter((l) => l.msg === 'housekeeping failed')).toEqual([]);
+    });
   });
 }
