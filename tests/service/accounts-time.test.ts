@@ -140,8 +140,10 @@ for (const driver of DRIVERS) {
       const email = newEmail();
       await register(email);
       let tries = 0;
-      // Wrong codes, asking for a new one whenever 5 tries voided the current one.
-      while (tries < LIMITS.codeAttemptsPerEmail.max) {
+      // Wrong codes, asking for a new one whenever 5 tries voided the current one. One less
+      // than the limit: 10 wrong codes would also reach the account's daily cap of wrong codes
+      // (tests/service/code-guessing.test.ts), which lasts 24 hours.
+      while (tries < LIMITS.codeAttemptsPerEmail.max - 1) {
         const code = await lastCode(email);
         const err = await rejection(services.accounts.verifyEmail(email, String((Number(code) + 1) % 10_000).padStart(4, '0'), IP));
         tries++;
@@ -150,12 +152,30 @@ for (const driver of DRIVERS) {
           await services.accounts.resendVerification(email, IP);
         }
       }
+      // The last try is not a guess: the code has expired meanwhile. It still counts as a try.
+      clock.advance(10 * 60_000);
+      expect((await rejection(services.accounts.verifyEmail(email, await lastCode(email), IP))).message).toMatch(/expired/);
       const blocked = await rejection(services.accounts.verifyEmail(email, await lastCode(email), IP));
       expect(blocked.code).toBe('rate_limited');
       clock.advance(15 * 60_000);
       // That code has expired meanwhile; a fresh one works once the window is over.
       await services.accounts.resendVerification(email, IP);
       await services.accounts.verifyEmail(email, await lastCode(email), IP);
+    });
+
+    it('password change: 30 parallel wrong current passwords get at most 10 checks, the rest 429, until the window ends', async () => {
+      const email = newEmail();
+      await register(email);
+      await services.accounts.verifyEmail(email, await lastCode(email), IP);
+      const { token } = await services.accounts.login(email, PASSWORD, IP);
+      const session = (await services.sessions.resolve(token))!;
+      const change = (old: string) => services.accounts.changePassword(session.user, session.tokenHash, old, 'Kano-2026-new!');
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => rejection(change(`Wrong-pass-${i}`))));
+      expect(answers.filter((e) => e.code === 'invalid')).toHaveLength(LIMITS.passwordChangeFailuresPerUser.max);
+      expect(answers.filter((e) => e.code === 'rate_limited')).toHaveLength(30 - LIMITS.passwordChangeFailuresPerUser.max);
+      expect((await rejection(change(PASSWORD))).code).toBe('rate_limited');
+      clock.advance(LIMITS.passwordChangeFailuresPerUser.windowSeconds * 1000);
+      await change(PASSWORD);
     });
 
     it('sessions expire after 30 days', async () => {

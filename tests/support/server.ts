@@ -34,8 +34,8 @@ export async function startServer(
   opts: {
     /** Share another server's PostgreSQL database (it is dropped by that server's stop()). */
     databaseUrl?: string;
-    /** Collect the server's stdout and stderr lines here instead of passing them through. */
-    output?: string[];
+    /** Receives the server's stdout and stderr (the log) instead of passing them through. */
+    onOutput?: (text: string) => void;
   } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
@@ -53,12 +53,11 @@ export async function startServer(
       DATABASE_URL: databaseUrl ?? '',
       ...env,
     },
-    stdio: opts.output ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', opts.onOutput ? 'pipe' : 'inherit', opts.onOutput ? 'pipe' : 'inherit'],
   });
-  if (opts.output) {
-    const collect = (chunk: Buffer) => opts.output!.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
+  if (opts.onOutput) {
+    child.stdout?.setEncoding('utf8').on('data', opts.onOutput);
+    child.stderr?.setEncoding('utf8').on('data', opts.onOutput);
   }
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

@@ -75,6 +75,12 @@ export class UnsupportedMediaType extends AppError {
     super('unsupported_media_type', message);
   }
 }
+/** The server is too busy for this request right now (503); `retryAfter` says when to try again. */
+export class Unavailable extends AppError {
+  constructor(message = 'The store is busy right now. Please try again in a moment.', retryAfterSeconds = 1) {
+    super('unavailable', message, { retryAfter: retryAfterSeconds });
+  }
+}
 
 export const httpStatusOf: Record<ErrorCode, number> = {
   invalid: 400,

@@ -3,14 +3,14 @@ import { MESSAGES } from '../domain/account-rules';
 import type { ProfileUpdate, RegisterInput } from '../domain/accounts';
 import { AppError, Conflict, Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { processAvatar } from './avatars';
-import type { CodePurpose, CodeService } from './codes';
+import { CodeEntryPaused, WrongCode, type CodePurpose, type CodeService, type GuessCap } from './codes';
 import type { Db } from './db/client';
 import { users } from './db/schema';
 import type { Logger } from './log';
 import { escapeHtml, mailHtml, STORE_NAME, type Mailer } from './mail';
 import type { MediaService } from './media';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
-import { LIMITS, type RateLimiter } from './rate-limit';
+import { describeWait, LIMITS, type RateLimiter } from './rate-limit';
 import type { SessionService, SessionUser } from './sessions';
 
 /** The user as the API shows it (spec: id, firstName, lastName, email, image, country, phoneNumber). */
@@ -81,7 +81,47 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     await mailer.send({ to: email, subject, text, html });
   }
 
-  /** Code checks are limited per e-mail (every try) and per IP (failures only). */
+  /**
+   * Tells the owner, once per pause, that code entry on their account is paused. The notice
+   * is itself a counter (max 1 for the rest of the pause), so parallel refusals on any app
+   * server send one mail between them.
+   */
+  async function notifyCodeEntryPaused(email: string, cap: GuessCap, retryAfterSeconds: number): Promise<void> {
+    try {
+      const notice = await limiter.hit(`code-paused-notice:${cap}:${email}`, { max: 1, windowSeconds: retryAfterSeconds });
+      if (notice.count !== 1) return;
+      const user = await findByEmail(email);
+      if (!user) return;
+      log.warn('code entry paused', { to: email, cap });
+      const until = new Date(clock().getTime() + retryAfterSeconds * 1000).toUTCString();
+      const why =
+        cap === 'day'
+          ? `${LIMITS.wrongCodesPerDay.max} wrong codes were entered for your account within 24 hours`
+          : `${LIMITS.wrongCodesPerMonth.max} wrong codes were entered for your account within 30 days`;
+      const body =
+        `${why}. To keep your account safe, we have paused code entry and password reset for about ${describeWait(retryAfterSeconds)} (until ${until}). ` +
+        `Your password has not changed and you can still sign in with it.`;
+      const advice =
+        'If this was you, please wait until then and ask for a new code. If it was not you, someone may be trying to get into your account: ' +
+        'nobody can reset your password while it is paused, and you do not need to do anything.';
+      await mailer.send({
+        to: email,
+        subject: `Password reset is paused on your ${STORE_NAME} account`,
+        text: `Password reset is paused on your ${STORE_NAME} account.\n\nHello ${user.firstName},\n\n${body}\n\n${advice}\n\n${STORE_NAME}`,
+        html: mailHtml(
+          'Password reset is paused',
+          `<p>Hello ${escapeHtml(user.firstName)},</p><p>${escapeHtml(body)}</p><p>${escapeHtml(advice)}</p>`,
+        ),
+      });
+    } catch (err) {
+      log.error('code-entry-paused mail failed', { err, to: email });
+    }
+  }
+
+  /**
+   * Code checks are limited per e-mail (every try), per account across all its codes (wrong
+   * guesses: a day and a month cap, see codes.ts) and per IP (failures only).
+   */
   async function consumeCode(email: string, purpose: CodePurpose, otp: string, ip: string | null): Promise<void> {
     if (ip) await limiter.check(`code-fail-ip:${ip}`, LIMITS.codeFailuresPerIp);
     await limiter.consume(`code-try:${purpose}:${email}`, LIMITS.codeAttemptsPerEmail);
@@ -89,8 +129,22 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       await codes.consume(email, purpose, otp);
     } catch (err) {
       if (ip) await limiter.hit(`code-fail-ip:${ip}`, LIMITS.codeFailuresPerIp);
+      if (err instanceof CodeEntryPaused) await notifyCodeEntryPaused(email, err.cap, err.retryAfterSeconds);
+      else if (err instanceof WrongCode && err.paused) await notifyCodeEntryPaused(email, err.paused.cap, err.paused.retryAfterSeconds);
       throw err;
     }
+  }
+
+  /**
+   * Calls that tell whether an e-mail has an account (forgot-password, sign-up, resend) are
+   * limited per IP, counting only the answers that give that away (generous: carriers share IPs).
+   */
+  const probeKey = (ip: string) => `email-probe-ip:${ip}`;
+  async function checkProbes(ip: string | null): Promise<void> {
+    if (ip) await limiter.check(probeKey(ip), LIMITS.emailProbesPerIp);
+  }
+  async function countProbe(ip: string | null): Promise<void> {
+    if (ip) await limiter.hit(probeKey(ip), LIMITS.emailProbesPerIp);
   }
 
   async function mailPasswordChanged(user: SessionUser): Promise<void> {
@@ -120,8 +174,12 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
 
   return {
     async register(input: RegisterInput, ip: string | null): Promise<UserDto> {
+      await checkProbes(ip);
       const existing = await findByEmail(input.email);
-      if (existing?.verifiedAt) throw new Conflict('An account with this email already exists');
+      if (existing?.verifiedAt) {
+        await countProbe(ip);
+        throw new Conflict('An account with this email already exists');
+      }
       await codes.allowSend(input.email, 'verify', ip);
       const passwordHash = await hashPassword(input.password);
       // A shopper who never entered their code may simply sign up again: the unverified
@@ -138,7 +196,10 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
             .values({ ...input, passwordHash, createdAt: clock() })
             .onConflictDoNothing({ target: users.email })
             .returning();
-      if (!created) throw new Conflict('An account with this email already exists');
+      if (!created) {
+        await countProbe(ip);
+        throw new Conflict('An account with this email already exists');
+      }
       try {
         await sendCode(created.email, 'verify', created.firstName);
       } catch (err) {
@@ -154,27 +215,45 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     },
 
     async resendVerification(email: string, ip: string | null): Promise<void> {
+      await checkProbes(ip);
       const user = await findByEmail(email);
-      if (!user) throw new NotFound(MESSAGES.emailNotFound);
-      if (user.verifiedAt) throw new Invalid('This email is already verified. Please log in.');
+      if (!user || user.verifiedAt) {
+        await countProbe(ip);
+        throw user ? new Invalid('This email is already verified. Please log in.') : new NotFound(MESSAGES.emailNotFound);
+      }
       await codes.allowSend(email, 'verify', ip);
       await sendCode(email, 'verify', user.firstName);
     },
 
-    /** Unknown e-mail and wrong password give the same answer, in about the same time. */
+    /**
+     * Unknown e-mail and wrong password give the same answer, in about the same time.
+     * Each password check first reserves a place in the e-mail's window (one atomic upsert),
+     * so a burst of parallel tries gets at most 5 checks per 15 minutes; the rest are 429.
+     * A right password gives the place back (and a verified login clears the window).
+     */
     async login(email: string, password: string, ip: string | null): Promise<{ token: string; user: UserDto }> {
       const emailKey = `login-fail:${email}`;
       const ipKey = ip ? `login-fail-ip:${ip}` : null;
-      await limiter.check(emailKey, LIMITS.loginFailuresPerEmail);
       if (ipKey) await limiter.check(ipKey, LIMITS.loginFailuresPerIp);
-      const user = await findByEmail(email);
-      const ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+      await limiter.reserve(emailKey, LIMITS.loginFailuresPerEmail);
+      let user: SessionUser | undefined;
+      let ok = false;
+      try {
+        user = await findByEmail(email);
+        ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+      } catch (err) {
+        // No password was checked (busy server, database error): the place is not used up.
+        await limiter.release(emailKey);
+        throw err;
+      }
       if (!user || !ok) {
-        await limiter.hit(emailKey, LIMITS.loginFailuresPerEmail);
         if (ipKey) await limiter.hit(ipKey, LIMITS.loginFailuresPerIp);
         throw new Unauthorized(MESSAGES.invalidCredentials);
       }
-      if (!user.verifiedAt) throw new VerifyFirst();
+      if (!user.verifiedAt) {
+        await limiter.release(emailKey);
+        throw new VerifyFirst();
+      }
       await limiter.reset(emailKey);
       const { token } = await sessions.create(user.id);
       return { token, user: toUserDto(user) };
@@ -185,8 +264,12 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     },
 
     async forgotPassword(email: string, ip: string | null): Promise<void> {
+      await checkProbes(ip);
       const user = await findByEmail(email);
-      if (!user) throw new NotFound(MESSAGES.emailNotFound);
+      if (!user) {
+        await countProbe(ip);
+        throw new NotFound(MESSAGES.emailNotFound);
+      }
       await codes.allowSend(email, 'reset', ip);
       await sendCode(email, 'reset', user.firstName);
     },
@@ -207,13 +290,20 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
 
     /** Ends the user's other sessions; the current one (keepTokenHash) stays signed in. */
     async changePassword(user: SessionUser, keepTokenHash: string, oldPassword: string, newPassword: string): Promise<void> {
+      // Like login: the check reserves its place first, so a burst cannot get more than 10 checks.
       const key = `password-change-fail:${user.id}`;
-      await limiter.check(key, LIMITS.passwordChangeFailuresPerUser);
-      const current = await reload(user.id);
-      if (!(await verifyPassword(oldPassword, current.passwordHash))) {
-        await limiter.hit(key, LIMITS.passwordChangeFailuresPerUser);
-        throw new Invalid('Current password is incorrect');
+      await limiter.reserve(key, LIMITS.passwordChangeFailuresPerUser);
+      let current: SessionUser;
+      let right: boolean;
+      try {
+        current = await reload(user.id);
+        right = await verifyPassword(oldPassword, current.passwordHash);
+      } catch (err) {
+        await limiter.release(key);
+        throw err;
       }
+      if (!right) throw new Invalid('Current password is incorrect');
+      await limiter.release(key);
       if (oldPassword === newPassword) throw new Invalid('The new password must be different from the current one');
       await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, user.id));
       await sessions.revokeOthers(user.id, keepTokenHash);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Invalid, RateLimited } from '../domain/errors';
 import type { Db } from './db/client';
 import { oneTimeCodes } from './db/schema';
@@ -16,6 +16,36 @@ export const CODE_MESSAGES = {
   exhausted: 'Too many wrong attempts. Please request a new code.',
 } as const;
 
+export type GuessCap = 'day' | 'month';
+
+/** Code entry for an account is paused: too many wrong codes (verify and reset alike) in a day or a month. */
+export class CodeEntryPaused extends RateLimited {
+  constructor(
+    readonly cap: GuessCap,
+    retryAfterSeconds: number,
+  ) {
+    super(
+      `Too many wrong codes were entered for this account, so code entry and password reset are paused. Please try again in ${describeWait(retryAfterSeconds)}.`,
+      retryAfterSeconds,
+    );
+  }
+}
+
+/** A wrong code; `paused` is set when this guess used up the account's last allowed one. */
+export class WrongCode extends Invalid {
+  constructor(
+    message: string,
+    readonly paused?: { cap: GuessCap; retryAfterSeconds: number },
+  ) {
+    super(message);
+  }
+}
+
+const GUESS_CAPS = [
+  { cap: 'month', limit: LIMITS.wrongCodesPerMonth, key: (email: string) => `code-wrong-month:${email}` },
+  { cap: 'day', limit: LIMITS.wrongCodesPerDay, key: (email: string) => `code-wrong-day:${email}` },
+] as const;
+
 function hashCode(code: string, salt: string): string {
   return createHmac('sha256', salt).update(code).digest('hex');
 }
@@ -23,9 +53,39 @@ function hashCode(code: string, salt: string): string {
 /**
  * 4-digit one-time codes (registration and password reset). Only 13 bits, so they are
  * made safe by rules: CSPRNG, stored as a salted HMAC, single use, 10-minute expiry,
- * void after 5 tries, and send limits per e-mail (once a minute, 5 an hour).
+ * void after 5 tries, send limits per e-mail (once a minute, 5 an hour), and a cap on
+ * wrong guesses per account across all its codes (10 a day, 30 in 30 days).
  */
 export function createCodeService({ db, clock, limiter }: { db: Db; clock: () => Date; limiter: RateLimiter }) {
+  /** Refuses (CodeEntryPaused) while either guess cap is full, without counting. */
+  async function checkGuessCaps(email: string): Promise<void> {
+    for (const g of GUESS_CAPS) await limiter.check(g.key(email), g.limit, (s) => new CodeEntryPaused(g.cap, s));
+  }
+
+  /**
+   * Books one guess in both caps before the code is compared (atomic, so parallel guesses
+   * cannot overshoot). Returns the pause the guess would cause if it turns out wrong.
+   */
+  async function reserveGuess(email: string): Promise<{ cap: GuessCap; retryAfterSeconds: number } | undefined> {
+    const taken: string[] = [];
+    let paused: { cap: GuessCap; retryAfterSeconds: number } | undefined;
+    try {
+      for (const g of GUESS_CAPS) {
+        const { count, retryAfterSeconds } = await limiter.reserve(g.key(email), g.limit, (s) => new CodeEntryPaused(g.cap, s));
+        taken.push(g.key(email));
+        if (count >= g.limit.max && !paused) paused = { cap: g.cap, retryAfterSeconds };
+      }
+    } catch (err) {
+      for (const key of taken) await limiter.release(key);
+      throw err;
+    }
+    return paused;
+  }
+
+  async function releaseGuess(email: string): Promise<void> {
+    for (const g of GUESS_CAPS) await limiter.release(g.key(email));
+  }
+
   return {
     /** Refuses (429) when a new code for this e-mail would break the send limits; counts the send otherwise. */
     async allowSend(email: string, purpose: CodePurpose, ip: string | null): Promise<void> {
@@ -59,9 +119,12 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
 
     /**
      * Checks a code and uses it up. Each try is claimed atomically before comparing, so
-     * parallel guesses cannot exceed the 5-try limit.
+     * parallel guesses cannot exceed the 5-try limit, and each comparison is booked against
+     * the account's guess caps first; a right code gives its booking back. While a cap is
+     * full every try is refused with CodeEntryPaused (429).
      */
     async consume(email: string, purpose: CodePurpose, code: string): Promise<void> {
+      await checkGuessCaps(email);
       const now = clock();
       const [latest] = await db
         .select()
@@ -70,32 +133,48 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
         .orderBy(desc(oneTimeCodes.createdAt), desc(oneTimeCodes.id))
         .limit(1);
       if (!latest || latest.consumedAt || latest.expiresAt.getTime() <= now.getTime()) throw new Invalid(CODE_MESSAGES.expired);
-      const [claimed] = await db
-        .update(oneTimeCodes)
-        .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
-        .where(
-          and(
-            eq(oneTimeCodes.id, latest.id),
-            isNull(oneTimeCodes.consumedAt),
-            lt(oneTimeCodes.attempts, MAX_CODE_ATTEMPTS),
-            gt(oneTimeCodes.expiresAt, now),
-          ),
-        )
-        .returning({ attempts: oneTimeCodes.attempts });
-      if (!claimed) throw new Invalid(latest.attempts >= MAX_CODE_ATTEMPTS ? CODE_MESSAGES.exhausted : CODE_MESSAGES.expired);
-      const [salt, expected] = latest.codeHash.split('$');
-      const given = Buffer.from(hashCode(code, salt!), 'hex');
-      const match = given.length === Buffer.from(expected!, 'hex').length && timingSafeEqual(given, Buffer.from(expected!, 'hex'));
-      if (!match) {
-        const left = MAX_CODE_ATTEMPTS - claimed.attempts;
-        throw new Invalid(left > 0 ? `${CODE_MESSAGES.wrong} ${left} ${left === 1 ? 'try' : 'tries'} left.` : CODE_MESSAGES.exhausted);
+      const paused = await reserveGuess(email);
+      let wrong = false;
+      try {
+        const [claimed] = await db
+          .update(oneTimeCodes)
+          .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+          .where(
+            and(
+              eq(oneTimeCodes.id, latest.id),
+              isNull(oneTimeCodes.consumedAt),
+              lt(oneTimeCodes.attempts, MAX_CODE_ATTEMPTS),
+              gt(oneTimeCodes.expiresAt, now),
+            ),
+          )
+          .returning({ attempts: oneTimeCodes.attempts });
+        if (!claimed) throw new Invalid(latest.attempts >= MAX_CODE_ATTEMPTS ? CODE_MESSAGES.exhausted : CODE_MESSAGES.expired);
+        const [salt, expected] = latest.codeHash.split('$');
+        const given = Buffer.from(hashCode(code, salt!), 'hex');
+        const match = given.length === Buffer.from(expected!, 'hex').length && timingSafeEqual(given, Buffer.from(expected!, 'hex'));
+        if (!match) {
+          wrong = true;
+          const left = MAX_CODE_ATTEMPTS - claimed.attempts;
+          throw new WrongCode(left > 0 ? `${CODE_MESSAGES.wrong} ${left} ${left === 1 ? 'try' : 'tries'} left.` : CODE_MESSAGES.exhausted, paused);
+        }
+        const [used] = await db
+          .update(oneTimeCodes)
+          .set({ consumedAt: now })
+          .where(and(eq(oneTimeCodes.id, latest.id), isNull(oneTimeCodes.consumedAt)))
+          .returning({ id: oneTimeCodes.id });
+        if (!used) throw new Invalid(CODE_MESSAGES.expired);
+      } finally {
+        if (!wrong) await releaseGuess(email);
       }
-      const [used] = await db
-        .update(oneTimeCodes)
-        .set({ consumedAt: now })
-        .where(and(eq(oneTimeCodes.id, latest.id), isNull(oneTimeCodes.consumedAt)))
+    },
+
+    /** Deletes used and expired codes (housekeeping); returns how many. */
+    async purgeExpired(): Promise<number> {
+      const gone = await db
+        .delete(oneTimeCodes)
+        .where(or(isNotNull(oneTimeCodes.consumedAt), lte(oneTimeCodes.expiresAt, clock())))
         .returning({ id: oneTimeCodes.id });
-      if (!used) throw new Invalid(CODE_MESSAGES.expired);
+      return gone.length;
     },
   };
 }

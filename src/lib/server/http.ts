@@ -23,7 +23,7 @@ function zodMessage(error: z.ZodError): string {
 export function errorResponse(err: unknown, requestId: string, log: Logger): Response {
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
-    if (err.code === 'rate_limited' && typeof err.details?.retryAfter === 'number') {
+    if ((err.code === 'rate_limited' || err.code === 'unavailable') && typeof err.details?.retryAfter === 'number') {
       headers['retry-after'] = String(err.details.retryAfter);
     }
     return json({ status: false, success: false, code: err.code, message: err.message, ...err.details }, { status: httpStatusOf[err.code], headers });

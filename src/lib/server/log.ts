@@ -10,17 +10,61 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-function serialise(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+/**
+ * Secrets are never logged. Fields with a secret's name (passwords, one-time codes, tokens,
+ * keys, cookies, signatures) are replaced at any depth, and strings lose URL credentials and
+ * bearer tokens. Mail subjects and bodies are not logged at all (mail.ts), since they carry codes.
+ */
+export const REDACTED = '[redacted]';
+const SECRET_NAMES = new Set([
+  'otp',
+  'pin',
+  'codehash',
+  'authorization',
+  'cookie',
+  'setcookie',
+  'smtpurl',
+  'databaseurl',
+  'creditcard',
+  'cardnumber',
+  'cvv',
+]);
+const SECRET_SUFFIXES = ['password', 'passwordhash', 'token', 'tokenhash', 'secret', 'secretkey', 'apikey', 'privatekey', 'signature', 'otp'];
+/** `code` is also an error code ('rate_limited'); a code with digits is a one-time code. */
+const CODE_NAMES = new Set(['code', 'verificationcode', 'resetcode', 'otpcode']);
+
+function isSecretName(key: string, value: unknown): boolean {
+  const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (SECRET_NAMES.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s))) return true;
+  return CODE_NAMES.has(k) && (typeof value === 'number' || (typeof value === 'string' && /\d/.test(value)));
+}
+
+/** Credentials inside URLs (postgres://user:pass@, smtp://user:pass@) and bearer tokens. */
+export function scrubString(s: string): string {
+  return s.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/\s]+@/gi, `$1${REDACTED}@`).replace(/\b(bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
+}
+
+/** A log-safe copy of a value: errors flattened, secret fields replaced, strings scrubbed. */
+export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+  if (typeof value === 'string') return scrubString(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 6 || seen.has(value)) return '[…]';
+  seen.add(value);
+  if (value instanceof Error) {
+    return { name: value.name, message: scrubString(value.message), stack: value.stack && scrubString(value.stack) };
+  }
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1, seen));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k, v) ? REDACTED : redact(v, depth + 1, seen);
+  return out;
 }
 
 export function createLogger(level: Level | 'silent' = 'info', base: Record<string, unknown> = {}): Logger {
   const min = order[level];
   const write = (lvl: Level, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < min) return;
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level: lvl, msg, ...base };
-    for (const [k, v] of Object.entries(fields ?? {})) entry[k] = serialise(v);
+    const entry = redact({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }) as Record<string, unknown>;
     const line = JSON.stringify(entry);
     if (lvl === 'error' || lvl === 'warn') process.stderr.write(line + '\n');
     else process.stdout.write(line + '\n');

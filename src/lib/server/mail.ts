@@ -28,14 +28,16 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
       async send(message) {
         transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl));
         await (await transport).sendMail({ from: config.MAIL_FROM, ...message });
-        log.info('mail sent', { to: message.to, subject: message.subject });
+        // Never the subject or body: they carry one-time codes.
+        log.info('mail sent', { to: message.to });
       },
     };
   }
   return {
     async send(message) {
       await db.insert(mailOutbox).values(message);
-      log.info('mail stored in dev outbox', { to: message.to, subject: message.subject, text: message.text });
+      // Never the subject or body (they carry one-time codes); /dev/mailbox shows the mail in demo mode.
+      log.info('mail stored in dev outbox', { to: message.to });
     },
   };
 }

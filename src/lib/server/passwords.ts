@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createBoundedQueue } from './work-queue';
 
 /** scrypt at OWASP's recommended cost (N=2^17, r=8, p=1). Stored as scrypt$N$r$p$salt$hash. */
 const N = 2 ** 17;
@@ -6,9 +7,21 @@ const r = 8;
 const p = 1;
 const KEYLEN = 32;
 
+/**
+ * Every scrypt job (128 MiB and ~100 ms of a core each) goes through one bounded queue per
+ * process: at most 2 at once, at most 32 waiting, anything more is refused at once with 503.
+ * A login flood then cannot take every libuv thread (which compression and file reads share)
+ * or exhaust memory, and catalogue requests keep being served.
+ */
+export const PASSWORD_QUEUE_BOUNDS = { concurrency: 2, maxWaiting: 32 } as const;
+export const passwordQueue = createBoundedQueue(PASSWORD_QUEUE_BOUNDS);
+
 function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  return passwordQueue.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCb(password.normalize('NFKC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 
@@ -33,9 +46,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-let dummy: Promise<string> | undefined;
+/** A well-formed hash at the current cost that no password matches (its key is random). */
+const DUMMY_HASH = ['scrypt', N, r, p, randomBytes(16).toString('base64'), randomBytes(KEYLEN).toString('base64')].join('$');
+
 /** Spends the same time as a real check, so an unknown e-mail is not told apart from a wrong password. */
 export async function burnPasswordCheck(password: string): Promise<void> {
-  dummy ??= hashPassword('timing-equaliser');
-  await verifyPassword(password, await dummy);
+  await verifyPassword(password, DUMMY_HASH);
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { RateLimited } from '../domain/errors';
 import type { Db } from './db/client';
 import { rateLimits } from './db/schema';
@@ -19,13 +19,21 @@ export const LIMITS = {
   codeSendsPerHour: { max: 5, windowSeconds: 60 * 60 },
   codeSendsPerIp: { max: 200, windowSeconds: 60 * 60 },
   passwordChangeFailuresPerUser: { max: 10, windowSeconds: 15 * 60 },
+  /** Wrong codes per account, across all its codes (registration and reset): a day and a month cap. */
+  wrongCodesPerDay: { max: 10, windowSeconds: 24 * 60 * 60 },
+  wrongCodesPerMonth: { max: 30, windowSeconds: 30 * 24 * 60 * 60 },
+  /** Forgot-password and sign-up calls that only tell whether an e-mail has an account (failures only). */
+  emailProbesPerIp: { max: 100, windowSeconds: 15 * 60 },
 } satisfies Record<string, Limit>;
 
-/** "45 seconds", "1 minute", "12 minutes". */
+/** "45 seconds", "1 minute", "12 minutes", "3 hours", "12 days". */
 export function describeWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(seconds / 3600);
+  if (hours < 48) return `${hours} hours`;
+  return `${Math.ceil(seconds / 86_400)} days`;
 }
 
 export function tooManyAttempts(retryAfterSeconds: number): RateLimited {
@@ -34,7 +42,9 @@ export function tooManyAttempts(retryAfterSeconds: number): RateLimited {
 
 /**
  * Fixed-window counters in the rate_limits table, so every app server sees the same counts.
- * `hit` counts an event atomically (one upsert); `check` refuses once a window is full.
+ * `hit` counts an event atomically (one upsert); `check` refuses once a window is full;
+ * `reserve` takes a place in the window atomically (one upsert that refuses once it is full),
+ * so parallel requests can never get more places than the limit; `release` gives one back.
  */
 export function createRateLimiter({ db, clock }: { db: Db; clock: () => Date }) {
   const secondsUntil = (end: Date) => Math.max(1, Math.ceil((end.getTime() - clock().getTime()) / 1000));
@@ -77,8 +87,51 @@ export function createRateLimiter({ db, clock }: { db: Db; clock: () => Date }) 
       if (row && row.count >= limit.max) throw error(secondsUntil(row.windowEnd));
     },
 
+    /**
+     * Takes one place in the window before the work it guards (a password check, a code
+     * comparison), or throws 429 when the window is full. One statement: the upsert only
+     * updates a row whose window has ended or still has room, so concurrent callers on any
+     * app server cannot overbook it.
+     */
+    async reserve(key: string, limit: Limit, error: (retryAfterSeconds: number) => RateLimited = tooManyAttempts): Promise<{ count: number; retryAfterSeconds: number }> {
+      const now = clock();
+      const nowIso = now.toISOString();
+      const end = new Date(now.getTime() + limit.windowSeconds * 1000);
+      const expired = sql`${rateLimits.windowEnd} <= ${nowIso}::timestamptz`;
+      const [row] = await db
+        .insert(rateLimits)
+        .values({ key, count: 1, windowStart: now, windowEnd: end })
+        .onConflictDoUpdate({
+          target: rateLimits.key,
+          set: {
+            count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+            windowStart: sql`case when ${expired} then ${nowIso}::timestamptz else ${rateLimits.windowStart} end`,
+            windowEnd: sql`case when ${expired} then ${end.toISOString()}::timestamptz else ${rateLimits.windowEnd} end`,
+          },
+          setWhere: sql`(${expired} or ${rateLimits.count} < ${limit.max})`,
+        })
+        .returning({ count: rateLimits.count, windowEnd: rateLimits.windowEnd });
+      if (row) return { count: row.count, retryAfterSeconds: secondsUntil(row.windowEnd) };
+      const [full] = await db.select({ windowEnd: rateLimits.windowEnd }).from(rateLimits).where(eq(rateLimits.key, key)).limit(1);
+      throw error(secondsUntil(full?.windowEnd ?? end));
+    },
+
+    /** Gives back a place taken by `reserve` (the guarded work turned out not to count). */
+    async release(key: string): Promise<void> {
+      await db
+        .update(rateLimits)
+        .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+        .where(and(eq(rateLimits.key, key), gt(rateLimits.windowEnd, clock())));
+    },
+
     async reset(key: string): Promise<void> {
       await db.delete(rateLimits).where(eq(rateLimits.key, key));
+    },
+
+    /** Deletes counters whose window has ended (housekeeping); returns how many. */
+    async purgeExpired(): Promise<number> {
+      const gone = await db.delete(rateLimits).where(lte(rateLimits.windowEnd, clock())).returning({ key: rateLimits.key });
+      return gone.length;
     },
   };
 }

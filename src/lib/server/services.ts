@@ -3,6 +3,7 @@ import { createAccountService } from './accounts';
 import { createAddressService } from './addresses';
 import { createCatalogueService } from './catalogue';
 import { createCodeService } from './codes';
+import { startHousekeeping } from './housekeeping';
 import { getConfig, type Config } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
 import { createLogger, type Logger } from './log';
@@ -114,6 +115,7 @@ async function boot(): Promise<Runtime> {
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
   installShutdown(database, cacheBus, log);
+  startHousekeeping(services);
   return { services, database };
 }
 

@@ -50,8 +50,10 @@ export function createSessionService({ db, clock }: { db: Db; clock: () => Date 
         .where(keepTokenHash ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)) : eq(sessions.userId, userId));
     },
 
-    async purgeExpired(): Promise<void> {
-      await db.delete(sessions).where(lt(sessions.expiresAt, clock()));
+    /** Deletes expired sessions (housekeeping); returns how many. */
+    async purgeExpired(): Promise<number> {
+      const gone = await db.delete(sessions).where(lt(sessions.expiresAt, clock())).returning({ tokenHash: sessions.tokenHash });
+      return gone.length;
     },
   };
 }

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import { createCodeService, type CodeService } from './codes';
+import type { Db } from './db/client';
+import type { Logger } from './log';
+import { createRateLimiter, type RateLimiter } from './rate-limit';
+import { createSessionService, type SessionService } from './sessions';
+
+/** The advisory lock that lets one app server at a time do housekeeping ("MLHK"; the seed uses 20261122). */
+export const HOUSEKEEPING_LOCK_KEY = 0x4d4c484b;
+export const HOUSEKEEPING_EVERY_MINUTES = 30;
+
+export interface PurgeReport {
+  /** false when another app server holds the lock (it is doing the work). */
+  ran: boolean;
+  sessions: number;
+  codes: number;
+  rateLimits: number;
+}
+
+interface Deps {
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  /** PostgreSQL server: serialise runs across app servers with an advisory lock. PGlite is one process. */
+  useAdvisoryLock: boolean;
+  /** The owners of the tables; built from db and clock when not given. */
+  sessions?: Pick<SessionService, 'purgeExpired'>;
+  codes?: Pick<CodeService, 'purgeExpired'>;
+  limiter?: Pick<RateLimiter, 'purgeExpired'>;
+}
+
+/**
+ * Purges what has run out: expired sessions, used and expired one-time codes, rate-limit
+ * counters whose window has ended. Each table's owner module does its own delete; this
+ * service only calls them, one app server at a time.
+ */
+export function createHousekeeping(deps: Deps) {
+  const { db, clock, log } = deps;
+  const limiter = deps.limiter ?? createRateLimiter({ db, clock });
+  const owners = {
+    sessions: deps.sessions ?? createSessionService({ db, clock }),
+    codes: deps.codes ?? createCodeService({ db, clock, limiter: createRateLimiter({ db, clock }) }),
+    limiter,
+  };
+
+  async function purgeAll(): Promise<PurgeReport> {
+    const report: PurgeReport = {
+      ran: true,
+      sessions: await owners.sessions.purgeExpired(),
+      codes: await owners.codes.purgeExpired(),
+      rateLimits: await owners.limiter.purgeExpired(),
+    };
+    log.info('housekeeping done', { ...report });
+    return report;
+  }
+
+  return {
+    async purgeExpired(): Promise<PurgeReport> {
+      if (!deps.useAdvisoryLock) return purgeAll();
+      // A transaction-level lock is held by the transaction's own connection and let go at its
+      // end, so a pool can never leave it locked. The purges themselves run on other connections.
+      return db.transaction(async (tx) => {
+        const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${sql.raw(String(HOUSEKEEPING_LOCK_KEY))}) as locked`);
+        const [row] = (result as unknown as { rows: { locked: boolean }[] }).rows;
+        if (!row?.locked) {
+          log.debug('housekeeping skipped: another server holds the lock');
+          return { ran: false, sessions: 0, codes: 0, rateLimits: 0 };
+        }
+        return purgeAll();
+      });
+    },
+  };
+}
+export type Housekeeping = ReturnType<typeof createHousekeeping>;
+
+/**
+ * Runs housekeeping now and then every `everyMinutes` (an unref'd timer, so it never keeps
+ * the process alive); a run still going when the next is due is not doubled. Returns stop().
+ */
+export function scheduleHousekeeping(
+  housekeeping: Pick<Housekeeping, 'purgeExpired'>,
+  { log, everyMinutes = HOUSEKEEPING_EVERY_MINUTES }: { log: Logger; everyMinutes?: number },
+): { stop(): void; running(): Promise<void> } {
+  let current: Promise<void> = Promise.resolve();
+  let busy = false;
+  const run = () => {
+    if (busy) return;
+    busy = true;
+    current = housekeeping
+      .purgeExpired()
+      .then(() => undefined)
+      .catch((err: unknown) => log.error('housekeeping failed', { err }))
+      .finally(() => (busy = false));
+  };
+  run();
+  const timer = setInterval(run, everyMinutes * 60_000);
+  timer.unref();
+  return {
+    stop: () => clearInterval(timer),
+    /** The run in progress (tests wait for it). */
+    running: () => current,
+  };
+}
+
+/** Starts scheduled housekeeping for a booted store (called once from boot()). */
+export function startHousekeeping(services: {
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  config: { DATABASE_URL?: string | undefined };
+  sessions: SessionService;
+  codes: CodeService;
+  limiter: RateLimiter;
+}) {
+  const { db, clock, log, sessions, codes, limiter } = services;
+  const housekeeping = createHousekeeping({ db, clock, log, sessions, codes, limiter, useAdvisoryLock: Boolean(services.config.DATABASE_URL) });
+  return scheduleHousekeeping(housekeeping, { log });
+}
