@@ -79,7 +79,7 @@ for (const driver of DRIVERS) {
       const { catalogue } = ctx.services;
       await catalogue.parentCategories();
       expect(await countQueries(() => catalogue.parentCategories())).toBe(0);
-      catalogue.forgetNavigation();
+      await ctx.services.pageCache.invalidate(['nav']);
       expect(await countQueries(() => catalogue.parentCategories())).toBe(1);
     });
 

@@ -13,6 +13,8 @@ import { imageUrl } from '../domain/images';
 import type { CurrencyCode } from '../domain/money';
 import { toMajor } from '../domain/money';
 import type { Db } from './db/client';
+import { cacheTags } from './page-cache';
+import type { ReadMemo } from './read-memo';
 import { categories, colors, productImages, products, sizes, variants } from './db/schema';
 
 const parent = aliasedTable(categories, 'parent');
@@ -94,11 +96,13 @@ function toProductDto(r: ProductRow, imageHashes: string[], variantFacts: Varian
   };
 }
 
-/** How long the menu's categories are kept in memory; changes also drop them at once (forgetNavigation). */
-const NAV_MEMO_MS = 60_000;
-
-export function createCatalogueService({ db, clock = () => new Date() }: { db: Db; clock?: () => Date }) {
-  let navMemo: { at: number; value: Promise<ParentCategoryDto[]> } | null = null;
+/**
+ * Catalogue reads. With a memo (the app server's), the product, its related products and the menu
+ * are kept in memory and dropped by the same tags as the route cache (read-memo.ts).
+ */
+export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }) {
+  const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> =>
+    memo ? memo.get(key, load, tagsOf) : load();
 
   /** Loads images and variant names for many products in two queries (no N+1). */
   async function hydrate(rows: ProductRow[]): Promise<ProductDto[]> {
@@ -145,6 +149,48 @@ export function createCatalogueService({ db, clock = () => new Date() }: { db: D
       ...categoryDto(p),
       subCategories: rows.filter((r) => r.parentId === p.id).map((r) => ({ id: r.id, name: r.name })),
     }));
+  }
+
+  async function loadProduct(id: number): Promise<ProductDetailDto> {
+    const [rows, imageRows, variantRows] = await Promise.all([
+      baseProductQuery()
+        .where(and(eq(products.id, id), eq(products.active, true)))
+        .limit(1),
+      db
+        .select({ hash: productImages.mediaHash, alt: productImages.alt })
+        .from(productImages)
+        .where(eq(productImages.productId, id))
+        .orderBy(asc(productImages.position)),
+      db
+        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock })
+        .from(variants)
+        .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+        .leftJoin(colors, eq(colors.id, variants.colorId))
+        .where(eq(variants.productId, id))
+        .orderBy(asc(sizes.position), asc(colors.name)),
+    ]);
+    const row = rows[0];
+    if (!row) throw new NotFound('Product not found');
+    const colorHex = new Map<string, string>();
+    for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
+    return {
+      ...toProductDto(
+        row,
+        imageRows.map((i) => i.hash),
+        variantRows,
+      ),
+      variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
+      imageAlts: imageRows.map((a) => a.alt),
+      colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
+    };
+  }
+
+  async function loadRelated(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit: number): Promise<ProductDto[]> {
+    const rows = await baseProductQuery()
+      .where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
+      .orderBy(desc(products.salesCount), asc(products.id))
+      .limit(limit);
+    return hydrate(rows);
   }
 
   function baseProductQuery() {
@@ -269,65 +315,22 @@ export function createCatalogueService({ db, clock = () => new Date() }: { db: D
     },
 
     /** One product with its variants and image alts: three queries, run together. */
-    async getProduct(id: number): Promise<ProductDetailDto> {
-      const [rows, imageRows, variantRows] = await Promise.all([
-        baseProductQuery()
-          .where(and(eq(products.id, id), eq(products.active, true)))
-          .limit(1),
-        db
-          .select({ hash: productImages.mediaHash, alt: productImages.alt })
-          .from(productImages)
-          .where(eq(productImages.productId, id))
-          .orderBy(asc(productImages.position)),
-        db
-          .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock })
-          .from(variants)
-          .leftJoin(sizes, eq(sizes.id, variants.sizeId))
-          .leftJoin(colors, eq(colors.id, variants.colorId))
-          .where(eq(variants.productId, id))
-          .orderBy(asc(sizes.position), asc(colors.name)),
-      ]);
-      const row = rows[0];
-      if (!row) throw new NotFound('Product not found');
-      const colorHex = new Map<string, string>();
-      for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
-      return {
-        ...toProductDto(
-          row,
-          imageRows.map((i) => i.hash),
-          variantRows,
-        ),
-        variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
-        imageAlts: imageRows.map((a) => a.alt),
-        colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
-      };
+    getProduct(id: number): Promise<ProductDetailDto> {
+      return remember(`product:${id}`, () => loadProduct(id), () => [cacheTags.product(id)]);
     },
 
     /** Best sellers from the same sub-category ("You may also like"): three queries. */
-    async related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4): Promise<ProductDto[]> {
-      const rows = await baseProductQuery()
-        .where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
-        .orderBy(desc(products.salesCount), asc(products.id))
-        .limit(limit);
-      return hydrate(rows);
+    related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4): Promise<ProductDto[]> {
+      return remember(
+        `related:${product.id}:${limit}`,
+        () => loadRelated(product, limit),
+        (list) => [cacheTags.listing, cacheTags.product(product.id), ...list.map((p) => cacheTags.product(p.id))],
+      );
     },
 
-    /** The menu on every page: kept in memory, since categories change rarely and every page needs them. */
-    async parentCategories(): Promise<ParentCategoryDto[]> {
-      const now = clock().getTime();
-      if (!navMemo || now - navMemo.at > NAV_MEMO_MS) {
-        const value = loadParentCategories();
-        navMemo = { at: now, value };
-        value.catch(() => {
-          if (navMemo?.value === value) navMemo = null;
-        });
-      }
-      return navMemo.value;
-    },
-
-    /** Called when categories change (here or, through the cache bus, on another app server). */
-    forgetNavigation(): void {
-      navMemo = null;
+    /** The menu on every page. */
+    parentCategories(): Promise<ParentCategoryDto[]> {
+      return remember('nav', loadParentCategories, () => [cacheTags.nav]);
     },
 
     async subCategories(parentId: number): Promise<NamedRef[]> {

@@ -15,7 +15,8 @@ import { createSessionService } from './sessions';
 import { createBuyingServices } from './buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from './cache-bus';
 import { createCatalogueAdmin } from './catalogue-admin';
-import { cacheTags, noPageCache, processPageCache, type PageCacheInvalidator } from './page-cache';
+import { noPageCache, processPageCache, type PageCacheInvalidator } from './page-cache';
+import { ReadMemo } from './read-memo';
 import type { PaymentProvider } from './payments/port';
 
 /**
@@ -39,8 +40,16 @@ export function createServices(deps: Deps) {
   const { db, clock } = deps;
   const media = createMediaService({ db });
   const sessions = createSessionService({ db, clock });
-  const catalogue = createCatalogueService({ db, clock });
-  const pageCache = deps.pageCache ?? noPageCache;
+  // Catalogue data kept in memory and the route cache are invalidated together, by the same tags.
+  const readMemo = new ReadMemo(clock, deps.config.PAGE_CACHE_SECONDS * 1000);
+  const bus = deps.pageCache ?? noPageCache;
+  const pageCache: PageCacheInvalidator = {
+    async invalidate(tags) {
+      readMemo.invalidate(tags);
+      await bus.invalidate(tags);
+    },
+  };
+  const catalogue = createCatalogueService({ db, memo: readMemo });
   const catalogueAdmin = createCatalogueAdmin({ db, pageCache });
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
@@ -57,6 +66,7 @@ export function createServices(deps: Deps) {
     catalogue,
     catalogueAdmin,
     pageCache,
+    readMemo,
     mailer,
     outbox,
     limiter,
@@ -105,9 +115,8 @@ async function boot(): Promise<Runtime> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const cacheBus = await openCacheBus(config, log);
   const services = createServices({ config, db: database.db, clock: () => new Date(), log, pageCache: cacheBus });
-  processPageCache().onInvalidate((tags) => {
-    if (tags === 'all' || tags.includes(cacheTags.nav)) services.catalogue.forgetNavigation();
-  });
+  // Invalidations from other app servers (the cache bus) reach the in-memory catalogue reads too.
+  processPageCache().onInvalidate((tags) => services.readMemo.invalidate(tags));
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
     const { seedIfEmpty } = await import('./db/seed');

@@ -1,0 +1,51 @@
+/**
+ * Catalogue reads kept in memory, tagged like the route cache and invalidated with it. A signed-in
+ * page cannot come from the route cache (it is personal), but the catalogue data on it is the same
+ * for everyone: the product, its related products and the menu are read once per change instead
+ * of once per request. Values expire after `ttlMs` as well, in case an invalidation is missed.
+ */
+export class ReadMemo {
+  #entries = new Map<string, { at: number; tags: readonly string[]; value: Promise<unknown> }>();
+  #max: number;
+
+  constructor(
+    private readonly clock: () => Date,
+    private readonly ttlMs: number,
+    max = 5000,
+  ) {
+    this.#max = max;
+  }
+
+  /** The memoised value of `key`, loading it when absent or expired; failures are not kept. */
+  get<T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> {
+    const now = this.clock().getTime();
+    const hit = this.#entries.get(key);
+    if (hit && now - hit.at <= this.ttlMs) return hit.value as Promise<T>;
+    if (this.ttlMs <= 0) return load();
+    const value = load();
+    const entry = { at: now, tags: [] as readonly string[], value: value as Promise<unknown> };
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, entry);
+    value.then(
+      (v) => {
+        entry.tags = tagsOf(v);
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
+    return value;
+  }
+
+  invalidate(tags: readonly string[] | 'all'): void {
+    if (tags === 'all') {
+      this.#entries.clear();
+      return;
+    }
+    const wanted = new Set(tags);
+    for (const [key, entry] of this.#entries) {
+      // An entry still loading has no tags yet: drop it too, its data may predate the change.
+      if (entry.tags.length === 0 || entry.tags.some((t) => wanted.has(t))) this.#entries.delete(key);
+    }
+  }
+}
