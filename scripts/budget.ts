@@ -2,8 +2,9 @@
  * JavaScript budgets for low-end phones (DESIGN.md "Pages and performance").
  * Starts the built server, loads each route's HTML, follows every script it can load
  * (script tags, module preloads, island components and renderers, and their imports),
- * and sums the gzipped bytes and the bytes actually sent on the wire (the server's own
- * brotli/gzip, as a browser accepting both gets them). Prints a table; exits 1 when a budget
+ * and sums the gzipped bytes (as the server sends them to a browser that accepts only gzip:
+ * its build-time .gz files) and the bytes actually sent on the wire to a browser that accepts
+ * brotli too. Prints a table; exits 1 when a budget
  * is broken.
  */
 import { request } from 'node:http';
@@ -25,10 +26,10 @@ interface Fetched {
   wire: number;
 }
 
-/** GET as a browser that accepts brotli and gzip: the decoded body and the bytes sent. */
-function get(url: string): Promise<Fetched> {
+/** GET as a browser that accepts `encoding`: the decoded body and the bytes sent. */
+function get(url: string, encoding = 'br, gzip'): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+    const req = request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -55,18 +56,21 @@ try {
     { path: '/contact', budgetKb: 10, noReact: true },
     { path: '/collection', budgetKb: 80 },
     { path: '/Bags-men', budgetKb: 80 },
-    { path: `/product/${productId}`, budgetKb: 80, wireBudgetKb: 75 },
+    // Issue 8 sets the product page's budget as bytes on the wire (what a phone downloads, brotli):
+    // at most 75 KB. Its gzip figure is reported beside it.
+    { path: `/product/${productId}`, wireBudgetKb: 75 },
     { path: '/', budgetKb: 110 },
   ];
 
-  const cache = new Map<string, Fetched>();
-  async function fetchAsset(url: string): Promise<Fetched> {
+  const cache = new Map<string, Fetched & { gzipWire: number }>();
+  async function fetchAsset(url: string): Promise<Fetched & { gzipWire: number }> {
     const hit = cache.get(url);
     if (hit) return hit;
-    const res = await get(server.baseUrl + url);
-    if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
-    cache.set(url, res);
-    return res;
+    const [res, gz] = await Promise.all([get(server.baseUrl + url), get(server.baseUrl + url, 'gzip')]);
+    if (res.status !== 200 || gz.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+    const fetched = { ...res, gzipWire: gz.wire };
+    cache.set(url, fetched);
+    return fetched;
   }
 
   const resolve = (from: string, spec: string) => new URL(spec, server.baseUrl + from).pathname;
@@ -102,7 +106,7 @@ try {
     let react = /renderer-url="[^"]*react/i.test(html);
     for (const f of files) {
       const asset = await fetchAsset(f);
-      total += gzipSync(asset.body).length;
+      total += asset.gzipWire;
       wire += asset.wire;
       if (/react-dom|__reactFiber|react\.production/i.test(asset.body.toString('utf8'))) react = true;
     }

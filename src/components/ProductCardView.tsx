@@ -1,18 +1,6 @@
-import { useEffect, useRef } from 'react';
 import type { ProductDto } from '../lib/domain/catalogue';
 import { formatMoney } from '../lib/domain/money';
-import { CARD_SIZES, CARD_WIDTHS, pictureSources, showPlaceholder } from '../lib/client/pictures';
-
-/** Swaps a broken image for the placeholder (also when it broke before hydration). */
-function useImageFallback() {
-  const ref = useRef<HTMLImageElement>(null);
-  const fallback = showPlaceholder;
-  useEffect(() => {
-    const img = ref.current;
-    if (img && img.complete && img.naturalWidth === 0 && img.currentSrc) fallback(img);
-  }, []);
-  return { ref, onError: (e: React.SyntheticEvent<HTMLImageElement>) => fallback(e.currentTarget) };
-}
+import { CARD_SIZES, CARD_WIDTHS, pictureSources } from '../lib/client/pictures';
 
 /** What a card shows; islands receive only this from the server (smaller pages). */
 export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images'>;
@@ -24,7 +12,6 @@ export function toCardProduct(p: ProductDto): CardProduct {
 /** The islands' product card; same markup and classes as src/components/ProductCard.astro. */
 export function ProductCardView({ product, showId = false, eager = false, saveData = false }: { product: CardProduct; showId?: boolean; eager?: boolean; saveData?: boolean }) {
   const pic = pictureSources(product.images[0], CARD_WIDTHS, 640, { saveData });
-  const { ref, onError } = useImageFallback();
   return (
     <article className="card" data-product-id={product.id}>
       <a className="card-link" href={`/product/${product.id}`}>
@@ -32,7 +19,7 @@ export function ProductCardView({ product, showId = false, eager = false, saveDa
           <picture>
             {pic.avif && <source type="image/avif" srcSet={pic.avif} sizes={CARD_SIZES} />}
             {pic.webp && <source type="image/webp" srcSet={pic.webp} sizes={CARD_SIZES} />}
-            <img ref={ref} src={pic.src} alt={product.name} width={640} height={800} loading={eager ? 'eager' : 'lazy'} decoding="async" onError={onError} />
+            <img src={pic.src} alt={product.name} width={640} height={800} loading={eager ? 'eager' : 'lazy'} decoding="async" />
           </picture>
         </div>
         <div className="card-body">

@@ -1,22 +1,22 @@
-import { useState, type FormEvent, type ReactNode, type SyntheticEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import toast, { Toaster } from 'react-hot-toast';
 import { api, setErrorNotifier } from '../lib/client/api';
 import { $cartCount } from '../lib/client/stores';
 import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '../lib/domain/variants';
 import type { VariantDto } from '../lib/domain/catalogue';
 import CsrfInput from '../components/CsrfInput';
+import { pictureSources } from '../lib/client/pictures';
+import { hashFromImageUrl, type ImageWidth } from '../lib/domain/images';
 
-/** One gallery image with its sources worked out on the server (keeps this island small). */
+/** One gallery image: its URL and alt text; the <picture> sources are derived here, not sent twice. */
 export interface GalleryImage {
-  src: string;
-  avif?: string;
-  webp?: string;
-  thumbSrc: string;
-  thumbAvif?: string;
-  thumbWebp?: string;
-  hash: string;
+  url: string;
   alt: string;
 }
+
+/** Widths of the main image: a phone's full width up to half a desktop screen, at up to 2x. */
+const MAIN_WIDTHS: readonly ImageWidth[] = [320, 480, 640, 960, 1280];
+const THUMB_WIDTHS: readonly ImageWidth[] = [160, 320];
 
 /** What the island needs of a product; the page builds it from ProductDetailDto. */
 export interface PurchaseProduct {
@@ -31,6 +31,8 @@ export interface PurchaseProduct {
   variants: VariantDto[];
   sizeNames: string[];
   colors: { name: string; hex: string | null }[];
+  /** Save-Data: smaller renditions. */
+  saveData?: boolean;
 }
 
 export interface ProductPurchaseProps {
@@ -41,15 +43,6 @@ export interface ProductPurchaseProps {
   csrf?: string | null;
   /** Rendered beside the name (e.g. the favourite button). */
   children?: ReactNode;
-}
-
-/** A broken image shows the placeholder instead (its <source>s are dropped first). */
-function showPlaceholder(e: SyntheticEvent<HTMLImageElement>) {
-  const img = e.currentTarget;
-  if (img.dataset.broken) return;
-  img.dataset.broken = '1';
-  img.parentElement?.querySelectorAll('source').forEach((s) => s.remove());
-  img.src = '/placeholder-product.svg';
 }
 
 // This island hosts the product page's one toaster (same settings as src/islands/Toaster.tsx,
@@ -113,7 +106,8 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
     }
   }
 
-  const main = images[imageIndex]!;
+  const mainImage = images[imageIndex]!;
+  const main = { ...pictureSources(mainImage.url, MAIN_WIDTHS, 960, { saveData: product.saveData }), alt: mainImage.alt, hash: hashFromImageUrl(mainImage.url) ?? '' };
 
   return (
     <div className="product-layout">
@@ -132,13 +126,14 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
               fetchPriority={imageIndex === 0 ? 'high' : 'auto'}
               data-main-image
               data-hash={main.hash}
-              onError={showPlaceholder}
             />
           </picture>
         </div>
         {images.length > 1 && (
           <ul className="gallery-thumbs" aria-label="Product images">
-            {images.map((thumb, i) => {
+            {images.map((image, i) => {
+              const pic = pictureSources(image.url, THUMB_WIDTHS, 160, { saveData: product.saveData });
+              const thumb = { thumbSrc: pic.src, thumbAvif: pic.avif, thumbWebp: pic.webp, src: image.url, hash: hashFromImageUrl(image.url) ?? '' };
               return (
                 <li key={thumb.src}>
                   <button
@@ -152,7 +147,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
                     <picture>
                       {thumb.thumbAvif && <source type="image/avif" srcSet={thumb.thumbAvif} sizes="80px" />}
                       {thumb.thumbWebp && <source type="image/webp" srcSet={thumb.thumbWebp} sizes="80px" />}
-                      <img src={thumb.thumbSrc} alt="" width={160} height={200} loading="lazy" decoding="async" onError={showPlaceholder} />
+                      <img src={thumb.thumbSrc} alt="" width={160} height={200} loading="lazy" decoding="async" />
                     </picture>
                   </button>
                 </li>

@@ -3,7 +3,7 @@
  * session sync, cart badge, side menu, profile menu, search toggle and logout.
  * Everything here enhances server-rendered HTML that already works without it.
  */
-import { isCatalogueImage, showPlaceholder } from '../lib/client/pictures';
+import { bindImageFallback } from '../lib/client/image-fallback';
 import { $cartCount, $profile, clearSession, type Profile } from '../lib/client/stores';
 
 const MENU_REOPEN_KEY = 'ml:menu-reopen';
@@ -181,19 +181,6 @@ function bindLogout(): void {
       location.assign('/');
     });
   }
-}
-
-/** Broken catalogue images become the placeholder: those that failed before this script ran, and later ones. */
-function bindImageFallback(): void {
-  document.addEventListener(
-    'error',
-    (e) => {
-      const img = e.target;
-      if (img instanceof HTMLImageElement && isCatalogueImage(img)) showPlaceholder(img);
-    },
-    true,
-  );
-  for (const img of document.images) if (img.complete && img.naturalWidth === 0 && isCatalogueImage(img)) showPlaceholder(img);
 }
 
 bindImageFallback();

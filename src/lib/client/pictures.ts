@@ -37,23 +37,3 @@ export function pictureSources(
 export const CARD_WIDTHS: readonly ImageWidth[] = [160, 320, 480, 640];
 /** `sizes` for cards in the 2/3/4/5-column grids. */
 export const CARD_SIZES = '(min-width: 1280px) 20vw, (min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw';
-
-/**
- * Swaps a broken catalogue image for the placeholder: drops its <picture> sources and srcset.
- * The chrome script applies it to every page's images (no inline handlers: the CSP forbids them),
- * and the islands' cards call it from onError.
- */
-export function showPlaceholder(img: HTMLImageElement): void {
-  if (img.dataset.fallback) return;
-  img.dataset.fallback = '1';
-  const picture = img.parentElement;
-  if (picture?.tagName === 'PICTURE') picture.querySelectorAll('source').forEach((s) => s.remove());
-  img.removeAttribute('srcset');
-  img.src = PLACEHOLDER_IMAGE;
-}
-
-/** Whether an image is one of the store's own catalogue images (which have a placeholder). */
-export function isCatalogueImage(img: HTMLImageElement): boolean {
-  return /\/media\//.test(img.currentSrc || img.src);
-}
-

@@ -12,6 +12,7 @@ import type { PaymentProvider } from './payments/port';
 import { createSimulatedProvider } from './payments/simulated';
 import { createShippingService } from './shipping';
 import type { PageCacheInvalidator } from './page-cache';
+import type { ReadMemo } from './read-memo';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -28,6 +29,7 @@ export function createBuyingServices(deps: {
   mailer: Mailer;
   paymentProvider?: PaymentProvider;
   pageCache: PageCacheInvalidator;
+  readMemo?: ReadMemo;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const currency = config.STORE_CURRENCY;
@@ -42,6 +44,6 @@ export function createBuyingServices(deps: {
     paymentMethod: paymentProvider.name === 'paystack' ? 'Card (Paystack)' : 'Card (simulated)',
   });
   const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock, pageCache: deps.pageCache });
-  const favourites = createFavouriteService({ db });
+  const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   return { shipping, cart, orders, checkout, favourites, paymentProvider };
 }

@@ -4,6 +4,8 @@ import { imageUrl, PLACEHOLDER_IMAGE } from '../domain/images';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { Db } from './db/client';
 import { favourites, productImages, products } from './db/schema';
+import type { PageCacheInvalidator } from './page-cache';
+import type { ReadMemo } from './read-memo';
 
 export interface FavouriteDto {
   id: number;
@@ -17,8 +19,17 @@ export interface FavouriteDto {
 
 const FAVOURITE_IMAGE_WIDTH = 480;
 
-/** A shopper's saved products. */
-export function createFavouriteService({ db }: { db: Db }) {
+const favouritesTag = (userId: string) => `favourites:${userId}`;
+
+/**
+ * A shopper's saved products. The ids (every heart on every page) are kept in the read memo and
+ * dropped, on every app server, when the shopper adds or removes one.
+ */
+export function createFavouriteService({ db, memo, pageCache }: { db: Db; memo?: ReadMemo; pageCache: PageCacheInvalidator }) {
+  async function loadIds(userId: string): Promise<number[]> {
+    const rows = await db.select({ id: favourites.productId }).from(favourites).where(eq(favourites.userId, userId));
+    return rows.map((r) => r.id);
+  }
   return {
     async list(userId: string): Promise<FavouriteDto[]> {
       const rows = await db
@@ -45,9 +56,8 @@ export function createFavouriteService({ db }: { db: Db }) {
       }));
     },
 
-    async ids(userId: string): Promise<number[]> {
-      const rows = await db.select({ id: favourites.productId }).from(favourites).where(eq(favourites.userId, userId));
-      return rows.map((r) => r.id);
+    ids(userId: string): Promise<number[]> {
+      return memo ? memo.get(`favourite-ids:${userId}`, () => loadIds(userId), () => [favouritesTag(userId)]) : loadIds(userId);
     },
 
     async add(userId: string, productId: number): Promise<void> {
@@ -58,10 +68,12 @@ export function createFavouriteService({ db }: { db: Db }) {
         .limit(1);
       if (!product) throw new NotFound('Product not found');
       await db.insert(favourites).values({ userId, productId }).onConflictDoNothing();
+      await pageCache.invalidate([favouritesTag(userId)]);
     },
 
     async remove(userId: string, productId: number): Promise<void> {
       await db.delete(favourites).where(and(eq(favourites.userId, userId), eq(favourites.productId, productId)));
+      await pageCache.invalidate([favouritesTag(userId)]);
     },
   };
 }

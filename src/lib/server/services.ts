@@ -58,7 +58,7 @@ export function createServices(deps: Deps) {
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes });
   const addresses = createAddressService({ db, clock });
   const newsletter = createNewsletterService({ db });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo });
   return {
     ...deps,
     media,
