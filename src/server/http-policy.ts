@@ -46,8 +46,11 @@ export function bodyLimitFor(pathname: string): number {
   return BODY_LIMITS.json;
 }
 
-/** The largest body any route takes: the adapter's own ceiling for bodies sent without Content-Length. */
-export const MAX_BODY_BYTES = Math.max(...Object.values(BODY_LIMITS));
+/**
+ * The adapter's own ceiling for bodies sent without Content-Length: a little above the largest
+ * route limit, so the route's reader (which answers with the route's own message) trips first.
+ */
+export const MAX_BODY_BYTES = Math.max(...Object.values(BODY_LIMITS)) + 64 * KB;
 
 /** File types precompressed at build time. */
 export const PRECOMPRESSED_EXTENSIONS = ['.js', '.mjs', '.css', '.svg', '.html', '.xml', '.txt', '.json', '.webmanifest'];

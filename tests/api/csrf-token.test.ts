@@ -33,8 +33,9 @@ describe('CSRF token on cookie-authenticated form posts', () => {
   });
   afterAll(async () => server?.stop());
 
+  /** A browser's own form post (it asks for a page); tests override accept for API-style posts. */
   const post = (path: string, headers: Record<string, string>, body: BodyInit) =>
-    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers, body, redirect: 'manual' });
+    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { accept: 'text/html', ...headers }, body, redirect: 'manual' });
 
   it('renders the same token on every page of the session, and none without a session', async () => {
     const cart = await (await fetch(`${server.baseUrl}/cart`, { headers: { cookie } })).text();
@@ -83,7 +84,7 @@ describe('CSRF token on cookie-authenticated form posts', () => {
     expect(refused.status).toBe(403);
     const withToken = body();
     withToken.append('_csrf', csrf);
-    const ok = await fetch(`${server.baseUrl}/api/v1/user-auth/upload-image`, { method: 'POST', headers: { cookie }, body: withToken, redirect: 'manual' });
+    const ok = await fetch(`${server.baseUrl}/api/v1/user-auth/upload-image`, { method: 'POST', headers: { cookie, accept: 'text/html' }, body: withToken, redirect: 'manual' });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/profile?notice=Profile+picture+updated%21');
   });

@@ -19,9 +19,13 @@ export function isFormPost(request: Request): boolean {
   return FORM_TYPES.some((t) => type.startsWith(t));
 }
 
+/**
+ * A browser submitting a form itself asks for a page (its Accept names text/html); a script or
+ * API client posting form data (fetch's default Accept is * / *) gets JSON.
+ */
 function wantsPage(request: Request): boolean {
   const accept = request.headers.get('accept') ?? '';
-  return isFormPost(request) && !accept.includes('application/json');
+  return isFormPost(request) && accept.includes('text/html') && !accept.includes('application/json');
 }
 
 /** Reads a JSON body or a posted form (a ticked checkbox, 'on', becomes true; the CSRF field is dropped). */

@@ -66,7 +66,9 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     }
   } catch (err) {
     // The adapter's own ceiling (BodySizeLimitError) means the same thing.
-    if (err instanceof TooLarge || (err instanceof Error && err.name === 'BodySizeLimitError')) throw new TooLarge();
+    if (err instanceof TooLarge || (err instanceof Error && (err.name === 'BodySizeLimitError' || /body size limit/i.test(err.message)))) {
+      throw new TooLarge();
+    }
     throw err;
   }
   const out = new Uint8Array(total);

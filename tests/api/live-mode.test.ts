@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
+import { startServer, type RunningServer } from '../support/server';
+import { decodeQp, startSmtp, waitForMail } from '../support/smtp';
+import { accountClient } from './account-client';
+
+/** Runs the built server with `env` and resolves with its exit code and output (it should refuse to start). */
+function refusedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'store-live-'));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [`${process.env.STORE_DIST ?? 'dist'}/server/entry.mjs`], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', STORE_MODE: '', PAYMENT_PROVIDER: '', SMTP_URL: '', PUBLIC_SITE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('live mode', () => {
+  it('refuses to start without Paystack, SMTP and an https site URL, naming each variable', async () => {
+    const { code, output } = await refusedStart({ STORE_MODE: 'live' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/PAYMENT_PROVIDER/);
+    expect(output).toMatch(/SMTP_URL/);
+    expect(output).toMatch(/PUBLIC_SITE_URL/);
+    const http = await refusedStart({ STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_x', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_SITE_URL: 'http://shop.example' });
+    expect(http.code).toBe(1);
+    expect(http.output).toMatch(/PUBLIC_SITE_URL/);
+    expect(http.output).not.toMatch(/SMTP_URL/);
+  });
+
+  describe('with Paystack and SMTP', () => {
+    let server: RunningServer;
+    let paystack: FakePaystack;
+    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    beforeAll(async () => {
+      [paystack, smtp] = await Promise.all([startFakePaystack(), startSmtp()]);
+      server = await startServer('pglite', {
+        STORE_MODE: 'live',
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: paystack.secretKey,
+        PAYSTACK_BASE_URL: paystack.baseUrl,
+        SMTP_URL: smtp.url,
+        PUBLIC_SITE_URL: 'https://shop.example',
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await Promise.all([paystack?.close(), smtp?.close()]);
+    });
+
+    it('serves no dev outbox and no simulated payment page', async () => {
+      expect((await fetch(`${server.baseUrl}/api/v1/dev/outbox?to=demo%40maisonluxe.ng`)).status).toBe(404);
+      expect((await fetch(`${server.baseUrl}/dev/mailbox?to=demo%40maisonluxe.ng`)).status).toBe(404);
+      const page = await fetch(`${server.baseUrl}/pay/simulated/ML-PAY-123`);
+      expect(page.status).toBe(404);
+      expect(await page.text()).not.toContain('Complete your payment');
+    });
+
+    it('seeds no demo shopper and no demo catalogue, and shows no demo notice', async () => {
+      const login = await fetch(`${server.baseUrl}/api/v1/user-auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'demo@maisonluxe.ng', password: 'LuxeDemo2026!' }),
+      });
+      expect(login.status).toBe(401);
+      const products = (await (await fetch(`${server.baseUrl}/api/v1/products`)).json()) as { data: { totalDocs: number } };
+      expect(products.data.totalDocs).toBe(0);
+      const home = await (await fetch(`${server.baseUrl}/`)).text();
+      expect(home).not.toContain('Demo store: payments are simulated');
+    });
+
+    it('sets Secure cookies (a new shopper signs up, reads the code from real mail, signs in)', async () => {
+      const api = accountClient(server.baseUrl);
+      const email = api.uniqueEmail('live');
+      const created = await api.call('POST', '/user-auth/create', { body: api.registration(email, { password: 'Lagos-2026!' }) });
+      expect(created.status).toBe(201);
+      const [mail] = await waitForMail(smtp.inbox, email, 1);
+      const code = /verification code is (\d{4})\./.exec(decodeQp(mail!.raw))![1]!;
+      expect((await api.call('POST', '/user-auth/verify-otp', { body: { email, otp: code } })).status).toBe(200);
+      const login = await fetch(`${server.baseUrl}/api/v1/user-auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'Lagos-2026!' }),
+      });
+      expect(login.status).toBe(200);
+      expect(login.headers.get('set-cookie')).toMatch(/;\s*Secure/i);
+    });
+  });
+});
+
+describe('demo mode', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer('pglite');
+  });
+  afterAll(async () => server?.stop());
+
+  it('shows the demo notice on every page and requires ?to= for the outbox', async () => {
+    for (const p of ['/', '/about', '/login', '/collection']) {
+      expect(await (await fetch(server.baseUrl + p)).text(), p).toContain('Demo store: payments are simulated');
+    }
+    const all = await fetch(`${server.baseUrl}/api/v1/dev/outbox`);
+    expect(all.status).toBe(400);
+    expect((await fetch(`${server.baseUrl}/api/v1/dev/outbox?to=demo%40maisonluxe.ng`)).status).toBe(200);
+  });
+});
