@@ -48,51 +48,53 @@ function send(url: string, opts: { bytes: number; type: string; chunked?: boolea
   });
 }
 
-describe('request bodies', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer('pglite');
-  });
-  afterAll(async () => server?.stop());
+for (const driver of ['pglite', 'pg'] as const) {
+  describe(`request bodies on ${driver}`, () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer(driver);
+    });
+    afterAll(async () => server?.stop());
 
-  it('refuses a 20 MB body with 413 before reading it', async () => {
-    const res = await send(server.baseUrl + '/api/v1/user-auth/login', { bytes: 20 * 1024 * 1024, type: 'application/json' });
-    expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toMatchObject({ status: false, message: 'The request is too large.' });
-    expect(res.written).toBeLessThan(20 * 1024 * 1024);
-  });
+    it('refuses a 20 MB body with 413 before reading it', async () => {
+      const res = await send(server.baseUrl + '/api/v1/user-auth/login', { bytes: 20 * 1024 * 1024, type: 'application/json' });
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({ status: false, message: 'The request is too large.' });
+      expect(res.written).toBeLessThan(20 * 1024 * 1024);
+    });
 
-  it('cuts a chunked JSON body off at 64 KB', async () => {
-    const res = await send(server.baseUrl + '/api/v1/user-auth/login', { bytes: 200 * 1024, type: 'application/json', chunked: true });
-    expect(res.status).toBe(413);
-    const small = await send(server.baseUrl + '/api/v1/user-auth/login', { bytes: 60 * 1024, type: 'application/json', chunked: true });
-    expect(small.status).toBe(400); // within the limit: read, and found not to be JSON
-  });
+    it('cuts a chunked JSON body off at 64 KB', async () => {
+      const res = await send(server.baseUrl + '/api/v1/user-auth/login', { bytes: 200 * 1024, type: 'application/json', chunked: true });
+      expect(res.status).toBe(413);
+      const small = await send(server.baseUrl + '/api/v1/user-auth/login', { bytes: 60 * 1024, type: 'application/json', chunked: true });
+      expect(small.status).toBe(400); // within the limit: read, and found not to be JSON
+    });
 
-  it('gives uploads 5 MB and webhooks 1 MB', async () => {
-    expect((await send(server.baseUrl + '/api/v1/user-auth/upload-image', { bytes: 6 * 1024 * 1024, type: 'multipart/form-data; boundary=x' })).status).toBe(413);
-    // within the upload limit the route itself answers (no session: 401)
-    const upload = await send(server.baseUrl + '/api/v1/user-auth/upload-image', { bytes: 1024 * 1024, type: 'multipart/form-data; boundary=x' });
-    expect(upload.status).toBe(401);
-    expect((await send(server.baseUrl + '/api/v1/payments/paystack/webhook', { bytes: 2 * 1024 * 1024, type: 'application/json' })).status).toBe(413);
-    expect((await send(server.baseUrl + '/api/v1/cart/add-to-cart', { bytes: 100 * 1024, type: 'application/json' })).status).toBe(413);
-  });
+    it('gives uploads 5 MB and webhooks 1 MB', async () => {
+      expect((await send(server.baseUrl + '/api/v1/user-auth/upload-image', { bytes: 6 * 1024 * 1024, type: 'multipart/form-data; boundary=x' })).status).toBe(413);
+      // within the upload limit the route itself answers (no session: 401)
+      const upload = await send(server.baseUrl + '/api/v1/user-auth/upload-image', { bytes: 1024 * 1024, type: 'multipart/form-data; boundary=x' });
+      expect(upload.status).toBe(401);
+      expect((await send(server.baseUrl + '/api/v1/payments/paystack/webhook', { bytes: 2 * 1024 * 1024, type: 'application/json' })).status).toBe(413);
+      expect((await send(server.baseUrl + '/api/v1/cart/add-to-cart', { bytes: 100 * 1024, type: 'application/json' })).status).toBe(413);
+    });
 
-  it('answers a browser form post that is too large with a page', async () => {
-    const res = await send(server.baseUrl + '/api/v1/user-auth/upload-image', { bytes: 6 * 1024 * 1024, type: 'multipart/form-data; boundary=x', accept: 'text/html' });
-    expect(res.status).toBe(413);
-    expect(res.body).toContain('The request is too large.');
-  });
+    it('answers a browser form post that is too large with a page', async () => {
+      const res = await send(server.baseUrl + '/api/v1/user-auth/upload-image', { bytes: 6 * 1024 * 1024, type: 'multipart/form-data; boundary=x', accept: 'text/html' });
+      expect(res.status).toBe(413);
+      expect(res.body).toContain('The request is too large.');
+    });
 
-  it('refuses non-JSON bodies to JSON endpoints with 415', async () => {
-    for (const type of ['text/plain', 'application/xml']) {
-      const res = await fetch(server.baseUrl + '/api/v1/user-auth/login', {
-        method: 'POST',
-        headers: { 'content-type': type },
-        body: JSON.stringify({ email: 'demo@maisonluxe.ng', password: 'x' }),
-      });
-      expect(res.status, type).toBe(415);
-      expect(((await res.json()) as { message: string }).message).toMatch(/JSON/);
-    }
+    it('refuses non-JSON bodies to JSON endpoints with 415', async () => {
+      for (const type of ['text/plain', 'application/xml']) {
+        const res = await fetch(server.baseUrl + '/api/v1/user-auth/login', {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body: JSON.stringify({ email: 'demo@maisonluxe.ng', password: 'x' }),
+        });
+        expect(res.status, type).toBe(415);
+        expect(((await res.json()) as { message: string }).message).toMatch(/JSON/);
+      }
+    });
   });
-});
+}

@@ -41,64 +41,66 @@ describe('live mode', () => {
     expect(http.output).not.toMatch(/SMTP_URL/);
   });
 
-  describe('with Paystack and SMTP', () => {
-    let server: RunningServer;
-    let paystack: FakePaystack;
-    let smtp: Awaited<ReturnType<typeof startSmtp>>;
-    beforeAll(async () => {
-      [paystack, smtp] = await Promise.all([startFakePaystack(), startSmtp()]);
-      server = await startServer('pglite', {
-        STORE_MODE: 'live',
-        PAYMENT_PROVIDER: 'paystack',
-        PAYSTACK_SECRET_KEY: paystack.secretKey,
-        PAYSTACK_BASE_URL: paystack.baseUrl,
-        SMTP_URL: smtp.url,
-        PUBLIC_SITE_URL: 'https://shop.example',
+  for (const driver of ['pglite', 'pg'] as const) {
+    describe(`with Paystack and SMTP on ${driver}`, () => {
+      let server: RunningServer;
+      let paystack: FakePaystack;
+      let smtp: Awaited<ReturnType<typeof startSmtp>>;
+      beforeAll(async () => {
+        [paystack, smtp] = await Promise.all([startFakePaystack(), startSmtp()]);
+        server = await startServer(driver, {
+          STORE_MODE: 'live',
+          PAYMENT_PROVIDER: 'paystack',
+          PAYSTACK_SECRET_KEY: paystack.secretKey,
+          PAYSTACK_BASE_URL: paystack.baseUrl,
+          SMTP_URL: smtp.url,
+          PUBLIC_SITE_URL: 'https://shop.example',
+        });
+      });
+      afterAll(async () => {
+        await server?.stop();
+        await Promise.all([paystack?.close(), smtp?.close()]);
+      });
+
+      it('serves no dev outbox and no simulated payment page', async () => {
+        expect((await fetch(`${server.baseUrl}/api/v1/dev/outbox?to=demo%40maisonluxe.ng`)).status).toBe(404);
+        expect((await fetch(`${server.baseUrl}/dev/mailbox?to=demo%40maisonluxe.ng`)).status).toBe(404);
+        const page = await fetch(`${server.baseUrl}/pay/simulated/ML-PAY-123`);
+        expect(page.status).toBe(404);
+        expect(await page.text()).not.toContain('Complete your payment');
+      });
+
+      it('seeds no demo shopper and no demo catalogue, and shows no demo notice', async () => {
+        const login = await fetch(`${server.baseUrl}/api/v1/user-auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'demo@maisonluxe.ng', password: 'LuxeDemo2026!' }),
+        });
+        expect(login.status).toBe(401);
+        const products = (await (await fetch(`${server.baseUrl}/api/v1/products`)).json()) as { data: { totalDocs: number } };
+        expect(products.data.totalDocs).toBe(0);
+        const home = await (await fetch(`${server.baseUrl}/`)).text();
+        expect(home).not.toContain('Demo store: payments are simulated');
+      });
+
+      it('sets Secure cookies (a new shopper signs up, reads the code from real mail, signs in)', async () => {
+        const api = accountClient(server.baseUrl);
+        const email = api.uniqueEmail('live');
+        const created = await api.call('POST', '/user-auth/create', { body: api.registration(email, { password: 'Lagos-2026!' }) });
+        expect(created.status).toBe(201);
+        const [mail] = await waitForMail(smtp.inbox, email, 1);
+        const code = /verification code is (\d{4})\./.exec(decodeQp(mail!.raw))![1]!;
+        expect((await api.call('POST', '/user-auth/verify-otp', { body: { email, otp: code } })).status).toBe(200);
+        const login = await fetch(`${server.baseUrl}/api/v1/user-auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: 'Lagos-2026!' }),
+        });
+        expect(login.status).toBe(200);
+        expect(login.headers.get('set-cookie')).toMatch(/;\s*Secure/i);
       });
     });
-    afterAll(async () => {
-      await server?.stop();
-      await Promise.all([paystack?.close(), smtp?.close()]);
-    });
-
-    it('serves no dev outbox and no simulated payment page', async () => {
-      expect((await fetch(`${server.baseUrl}/api/v1/dev/outbox?to=demo%40maisonluxe.ng`)).status).toBe(404);
-      expect((await fetch(`${server.baseUrl}/dev/mailbox?to=demo%40maisonluxe.ng`)).status).toBe(404);
-      const page = await fetch(`${server.baseUrl}/pay/simulated/ML-PAY-123`);
-      expect(page.status).toBe(404);
-      expect(await page.text()).not.toContain('Complete your payment');
-    });
-
-    it('seeds no demo shopper and no demo catalogue, and shows no demo notice', async () => {
-      const login = await fetch(`${server.baseUrl}/api/v1/user-auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'demo@maisonluxe.ng', password: 'LuxeDemo2026!' }),
-      });
-      expect(login.status).toBe(401);
-      const products = (await (await fetch(`${server.baseUrl}/api/v1/products`)).json()) as { data: { totalDocs: number } };
-      expect(products.data.totalDocs).toBe(0);
-      const home = await (await fetch(`${server.baseUrl}/`)).text();
-      expect(home).not.toContain('Demo store: payments are simulated');
-    });
-
-    it('sets Secure cookies (a new shopper signs up, reads the code from real mail, signs in)', async () => {
-      const api = accountClient(server.baseUrl);
-      const email = api.uniqueEmail('live');
-      const created = await api.call('POST', '/user-auth/create', { body: api.registration(email, { password: 'Lagos-2026!' }) });
-      expect(created.status).toBe(201);
-      const [mail] = await waitForMail(smtp.inbox, email, 1);
-      const code = /verification code is (\d{4})\./.exec(decodeQp(mail!.raw))![1]!;
-      expect((await api.call('POST', '/user-auth/verify-otp', { body: { email, otp: code } })).status).toBe(200);
-      const login = await fetch(`${server.baseUrl}/api/v1/user-auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: 'Lagos-2026!' }),
-      });
-      expect(login.status).toBe(200);
-      expect(login.headers.get('set-cookie')).toMatch(/;\s*Secure/i);
-    });
-  });
+  }
 });
 
 describe('demo mode', () => {
