@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaystackProvider, isValidPaystackSignature, paystackSignature } from '../../src/lib/server/payments/paystack';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
@@ -46,6 +48,26 @@ describe('Paystack adapter against the fake Paystack server', () => {
     fake.payAmount('ref-short', 100);
     expect(await provider().verify('ref-short')).toEqual({ status: 'success', amountMinor: 100, currency: 'NGN' });
     expect((await provider().verify('ref-unknown')).status).toBe('unknown');
+  });
+
+  it('refunds in full by default, or a part of the payment in subunits (POST /refund)', async () => {
+    await init('ref-refund', 2_500_000);
+    fake.pay('ref-refund');
+    const part = await provider().refund('ref-refund', 500_000);
+    expect(part).toEqual({ refundId: expect.any(String), amountMinor: 500_000 });
+    const call = fake.calls.filter((c) => c.path === '/refund').at(-1)!;
+    expect(call).toMatchObject({ method: 'POST', auth: `Bearer ${fake.secretKey}`, body: { transaction: 'ref-refund', amount: 500_000 } });
+    const rest = await provider().refund('ref-refund');
+    expect(fake.calls.filter((c) => c.path === '/refund').at(-1)!.body).toEqual({ transaction: 'ref-refund' });
+    expect(rest.amountMinor).toBe(2_000_000);
+    expect(rest.refundId).not.toBe(part.refundId);
+    expect(fake.refunds.filter((r) => r.reference === 'ref-refund').map((r) => r.amount)).toEqual([500_000, 2_000_000]);
+    // Paystack refuses what cannot be refunded: reported as a payment failure with its message.
+    await expect(provider().refund('ref-refund')).rejects.toMatchObject({ code: 'payment_failed', message: expect.stringMatching(/fully reversed/) });
+    await init('ref-unpaid');
+    await expect(provider().refund('ref-unpaid')).rejects.toMatchObject({ code: 'payment_failed' });
+    const down = createPaystackProvider({ secretKey: 'k', baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 });
+    await expect(down.refund('ref-refund')).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('reports an unreachable provider as unavailable', async () => {
@@ -172,5 +194,74 @@ for (const driver of ['pglite', 'pg'] as const) {
       const confirmations = outbox.filter((m: any) => m.subject === `Your Maison Luxe order ${placed.trackingNumber}`);
       expect(confirmations).toHaveLength(1);
     });
+
+    it('answers non-2xx when fulfilment did not finish (provider slow, then down), so Paystack retries', async () => {
+      const { reference } = await checkout(1, 3);
+      const ordersBefore = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data.length;
+      fake.pay(reference);
+      Object.assign(fake.verifyBehaviour, { delayMs: 3_500, status: 500 });
+      try {
+        const res = await webhook({ event: 'charge.success', data: { reference } });
+        expect(res.status).toBe(503);
+      } finally {
+        Object.assign(fake.verifyBehaviour, { delayMs: 0, status: 200 });
+      }
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(ordersBefore);
+      // Paystack's retry, once the provider answers, places the order.
+      expect((await webhook({ event: 'charge.success', data: { reference } })).status).toBe(200);
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(ordersBefore + 1);
+    });
+
+    it('answers 200 only once the order exists, however slow the provider is', async () => {
+      const { reference, variant } = await checkout(1, 4);
+      const before = await api.stockOf(variant);
+      const ordersBefore = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data.length;
+      fake.pay(reference);
+      fake.verifyBehaviour.delayMs = 3_500;
+      try {
+        expect((await webhook({ event: 'charge.success', data: { reference } })).status).toBe(200);
+      } finally {
+        fake.verifyBehaviour.delayMs = 0;
+      }
+      // Answered 200: the order is there, not still being written.
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(ordersBefore + 1);
+      expect(await api.stockOf(variant)).toBe(before - 1);
+    });
+
+    if (driver === 'pg') {
+      it('refunds through Paystack with the staff command, once: npm run payments -- refund REFERENCE [AMOUNT]', async () => {
+        const env = {
+          ...process.env,
+          DATABASE_URL: server.databaseUrl!,
+          PAYMENT_PROVIDER: 'paystack',
+          PAYSTACK_SECRET_KEY: fake.secretKey,
+          PAYSTACK_BASE_URL: fake.baseUrl,
+          LOG_LEVEL: 'warn',
+        };
+        const payments = (...args: string[]) => promisify(execFile)('npm', ['run', '-s', 'payments', '--', ...args], { env });
+        // Paid short: it can never become an order, so it waits for a refund.
+        const short = await checkout(1, 5);
+        fake.payAmount(short.reference, 100);
+        expect((await webhook({ event: 'charge.success', data: { reference: short.reference } })).status).toBe(200);
+        const first = await payments('refund', short.reference);
+        expect(first.stdout).toMatch(new RegExp(`^${short.reference}: refunded .*\\(refunded, refund \\d+\\)`));
+        expect(fake.refunds.filter((r) => r.reference === short.reference)).toEqual([
+          { id: expect.any(Number), reference: short.reference, requested: undefined, amount: 100 },
+        ]);
+        const again = await payments('refund', short.reference);
+        expect(again.stdout).toMatch(/already refunded, nothing sent/);
+        expect(fake.refunds.filter((r) => r.reference === short.reference)).toHaveLength(1);
+        // A part of a fulfilled order's payment, in major units.
+        const paid = await checkout(1, 6);
+        fake.pay(paid.reference);
+        expect((await webhook({ event: 'charge.success', data: { reference: paid.reference } })).status).toBe(200);
+        const part = await payments('refund', paid.reference, '10.50');
+        expect(part.stdout).toMatch(/partially_refunded/);
+        expect(fake.refunds.filter((r) => r.reference === paid.reference)).toEqual([
+          { id: expect.any(Number), reference: paid.reference, requested: 1050, amount: 1050 },
+        ]);
+        await expect(payments('refund', 'ML-NOT-A-PAYMENT')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/Payment reference not found/) });
+      });
+    }
   });
 }

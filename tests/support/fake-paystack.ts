@@ -5,7 +5,11 @@
  *     -> {status:true, message:'Authorization URL created', data:{authorization_url, access_code, reference}}
  *   GET  /transaction/verify/:reference
  *     -> {status:true, message:'Verification successful', data:{status, reference, amount, currency, ...}}
- * Tests decide what the shopper did with `pay`, `fail`, `abandon` and `payAmount` (amount mismatch).
+ *   POST /refund  {transaction (reference), amount? (subunits; default: all that is left)}
+ *     -> {status:true, message:'Refund has been queued for processing', data:{id, amount, status:'pending', transaction:{...}, ...}}
+ *     (https://paystack.com/docs/api/refund/#create); every refund made is kept in `refunds`.
+ * Tests decide what the shopper did with `pay`, `fail`, `abandon` and `payAmount` (amount mismatch),
+ * and can make verification slow or failing with `verifyBehaviour`.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,11 +25,22 @@ export interface FakeTransaction {
   paidAmount: number;
 }
 
+export interface FakeRefund {
+  id: number;
+  reference: string;
+  /** What the request asked for (undefined: all). */
+  requested: number | undefined;
+  amount: number;
+}
+
 export interface FakePaystack {
   baseUrl: string;
   secretKey: string;
   transactions: Map<string, FakeTransaction>;
   calls: { method: string; path: string; auth: string | null; body: unknown }[];
+  refunds: FakeRefund[];
+  /** Verification answers after `delayMs`, with HTTP `status` (500: Paystack is down). */
+  verifyBehaviour: { delayMs: number; status: number };
   pay(reference: string): void;
   fail(reference: string): void;
   abandon(reference: string): void;
@@ -47,6 +62,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<FakePaystack> {
   const transactions = new Map<string, FakeTransaction>();
   const calls: FakePaystack['calls'] = [];
+  const refunds: FakeRefund[] = [];
+  const verifyBehaviour = { delayMs: 0, status: 200 };
   let server: Server;
   let baseUrl = '';
 
@@ -88,6 +105,8 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
 
     const verify = /^\/transaction\/verify\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && verify) {
+      if (verifyBehaviour.delayMs) await new Promise((r) => setTimeout(r, verifyBehaviour.delayMs));
+      if (verifyBehaviour.status >= 500) return send(res, verifyBehaviour.status, { status: false, message: 'Service unavailable' });
       const tx = transactions.get(decodeURIComponent(verify[1]!));
       if (!tx) return send(res, 400, { status: false, message: 'Transaction reference not found' });
       return send(res, 200, {
@@ -107,6 +126,42 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
         },
       });
     }
+    if (req.method === 'POST' && url.pathname === '/refund') {
+      const tx = transactions.get(String(body?.transaction ?? ''));
+      if (!tx) return send(res, 404, { status: false, message: 'Transaction not found' });
+      if (tx.status !== 'success') return send(res, 400, { status: false, message: 'Cannot refund a transaction that was not successful' });
+      const left = tx.paidAmount - refunds.filter((r) => r.reference === tx.reference).reduce((n, r) => n + r.amount, 0);
+      if (left <= 0) return send(res, 400, { status: false, message: 'Transaction has been fully reversed' });
+      const requested = body.amount === undefined ? undefined : Number(body.amount);
+      if (requested !== undefined && (!Number.isInteger(requested) || requested <= 0 || requested > left)) {
+        return send(res, 400, { status: false, message: 'Refund amount cannot be more than the transaction amount left' });
+      }
+      const refund: FakeRefund = { id: 3_000_000 + refunds.length, reference: tx.reference, requested, amount: requested ?? left };
+      refunds.push(refund);
+      const now = new Date().toISOString();
+      return send(res, 200, {
+        status: true,
+        message: 'Refund has been queued for processing',
+        data: {
+          transaction: { id: 4099260516, domain: 'test', reference: tx.reference, amount: tx.paidAmount, currency: tx.currency },
+          integration: 412829,
+          deducted_amount: 0,
+          channel: null,
+          merchant_note: 'Refund for transaction ' + tx.reference,
+          customer_note: 'Refund for transaction ' + tx.reference,
+          status: 'pending',
+          refunded_by: 'store@example.com',
+          expected_at: now,
+          currency: tx.currency,
+          domain: 'test',
+          amount: refund.amount,
+          fully_deducted: false,
+          id: refund.id,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+    }
     return send(res, 404, { status: false, message: 'Not found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,6 +178,8 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
     secretKey,
     transactions,
     calls,
+    refunds,
+    verifyBehaviour,
     pay: (ref) => set(ref, { status: 'success' }),
     fail: (ref) => set(ref, { status: 'failed' }),
     abandon: (ref) => set(ref, { status: 'abandoned' }),

@@ -22,11 +22,14 @@ export interface RunningServer {
   driver: Driver;
   databaseUrl?: string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: nothing is shut down cleanly; the database is kept (stop() still cleans up). */
+  kill(): Promise<void>;
 }
 
 /**
  * Starts the built server (dist/server/entry.mjs, or $STORE_DIST/server/entry.mjs) on a fresh database: PGlite in a temporary
  * directory, or a new PostgreSQL database. Waits until /api/v1/health answers.
+ * A restart on the same data: `opts.databaseUrl` (PostgreSQL), or `env.DATA_DIR` (PGlite; the caller removes it).
  */
 export async function startServer(
   driver: Driver,
@@ -86,5 +89,12 @@ export async function startServer(
     await stop();
     throw new Error(`server (${driver}) did not become healthy`);
   }
-  return { baseUrl, driver, databaseUrl, stop };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+  return { baseUrl, driver, databaseUrl, stop, kill };
 }

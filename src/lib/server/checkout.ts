@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { variantLabel } from '../domain/cart';
-import { Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
@@ -53,6 +53,41 @@ class StockShortage extends Error {
   constructor(readonly label: string) {
     super(label);
   }
+}
+
+/** Payment states that can have an order; an order found for one is the answer to fulfil. */
+const MAY_HAVE_ORDER = ['fulfilled', 'partially_refunded', 'refunded'] as const;
+/** Payment states that will never become an order (their money goes back). */
+const REFUND_STATES = ['needs_refund', 'partially_refunded', 'refunded'] as const;
+/** Payment states a refund can start from. */
+const REFUNDABLE = ['fulfilled', 'needs_refund', 'partially_refunded'] as const;
+
+const includes = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+
+/**
+ * Whether a failed fulfil is a final business outcome (unknown reference, declined, amount
+ * mismatch, sold out and queued for refund): retrying will not change it. Anything else
+ * (provider unreachable, payment still pending, database error) did not finish.
+ */
+export function fulfilmentIsFinal(err: unknown): boolean {
+  if (!(err instanceof AppError) || err.code === 'unavailable') return false;
+  if (err instanceof PaymentFailed) {
+    const status = err.details?.paymentStatus;
+    return status !== 'pending' && status !== 'unknown';
+  }
+  return true;
+}
+
+export interface RefundResult {
+  reference: string;
+  status: 'refunded' | 'partially_refunded';
+  /** Paid, refunded in total so far, and refunded by this call (0 when it was already refunded), in minor units. */
+  amountMinor: number;
+  refundedMinor: number;
+  refundedNowMinor: number;
+  currency: string;
+  refundId: string | null;
+  refundedAt: Date | null;
 }
 
 export interface InitiateResult {
@@ -143,6 +178,9 @@ export function createCheckoutService(deps: {
         currency: priced.currency,
         email: user.email,
         snapshot,
+        // Reconciliation measures a payment's age on the same clock.
+        createdAt: clock(),
+        updatedAt: clock(),
       });
       let authorizationUrl: string;
       try {
@@ -169,11 +207,11 @@ export function createCheckoutService(deps: {
       const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
       if (!payment) throw new NotFound('Payment reference not found.');
       if (opts.userId && payment.userId !== opts.userId) throw new Forbidden('This payment belongs to another account');
-      if (payment.status === 'fulfilled') {
+      if (includes(MAY_HAVE_ORDER, payment.status)) {
         const existing = await orderService.findByPayment(payment.id);
         if (existing) return { order: existing, created: false };
       }
-      if (payment.status === 'needs_refund') throw new PaymentFailed(refundMessage());
+      if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
 
       const verification = await provider.verify(reference);
       if (verification.status !== 'success') {
@@ -181,7 +219,7 @@ export function createCheckoutService(deps: {
           await db
             .update(payments)
             .set({ status: 'failed', updatedAt: clock() })
-            .where(and(eq(payments.id, payment.id), eq(payments.status, 'initialized')));
+            .where(and(eq(payments.id, payment.id), inArray(payments.status, ['initialized', 'abandoned'])));
         }
         throw new PaymentFailed(
           verification.status === 'failed' ? 'The payment was declined.' : 'The payment has not been completed.',
@@ -204,11 +242,12 @@ export function createCheckoutService(deps: {
       try {
         outcome = await db.transaction(async (tx) => {
           const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
-          if (locked!.status === 'fulfilled') {
+          if (includes(MAY_HAVE_ORDER, locked!.status)) {
             const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.paymentId, payment.id)).limit(1);
-            return { orderId: existing!.id, created: false };
+            if (existing) return { orderId: existing.id, created: false };
           }
-          if (locked!.status === 'needs_refund') return 'refund' as const;
+          // Refunded (or being refunded) without an order: it never becomes one.
+          if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
           // Lock variants in a fixed order so two checkouts sharing variants cannot deadlock.
           const lines = [...snapshot.lines].sort((a, b) => a.variantId - b.variantId);
           for (const line of lines) {
@@ -279,6 +318,121 @@ export function createCheckoutService(deps: {
         await orderService.sendConfirmation(order, payment.userId);
       }
       return { order, created: outcome.created };
+    },
+
+    /** Payments started before `startedBefore` still unanswered, or paid without an order: reconciliation verifies these. Oldest first. */
+    async unsettled({ startedBefore, limit = 100 }: { startedBefore: Date; limit?: number }) {
+      return db
+        .select({ reference: payments.reference, status: payments.status, createdAt: payments.createdAt })
+        .from(payments)
+        .where(and(inArray(payments.status, ['initialized', 'paid']), lte(payments.createdAt, startedBefore)))
+        .orderBy(asc(payments.createdAt))
+        .limit(limit);
+    },
+
+    /** Payments that could not become an order and wait for their refund (none in progress). */
+    async awaitingRefund({ limit = 100 }: { limit?: number } = {}) {
+      return db
+        .select({ reference: payments.reference })
+        .from(payments)
+        .where(and(eq(payments.status, 'needs_refund'), isNull(payments.refundPendingMinor)))
+        .orderBy(asc(payments.createdAt))
+        .limit(limit);
+    },
+
+    /** Refunds claimed but never recorded (the provider's answer was lost): staff check these with the provider. */
+    async stuckRefunds(claimedBefore: Date) {
+      return db
+        .select({ reference: payments.reference, pendingMinor: payments.refundPendingMinor, since: payments.updatedAt })
+        .from(payments)
+        .where(and(sql`${payments.refundPendingMinor} is not null`, lte(payments.updatedAt, claimedBefore)));
+    },
+
+    /** Gives up on a payment the shopper never completed. A late payment is still fulfilled by the webhook or the return. */
+    async abandon(reference: string): Promise<boolean> {
+      const rows = await db
+        .update(payments)
+        .set({ status: 'abandoned', updatedAt: clock() })
+        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
+        .returning({ id: payments.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * Refunds a payment through the provider: what is left of it without an amount, otherwise
+     * `amountMinor`. Idempotent: a payment already refunded in full is answered from its record
+     * and the provider is not asked again; a refund in progress blocks a second one (Conflict).
+     * The claim is taken under a row lock before the provider is called and the result recorded
+     * after, so two calls can never both refund. If the provider's answer is lost (unreachable,
+     * timeout) the claim stays: staff check the provider and `npm run payments -- release REF`.
+     */
+    async refund(reference: string, amountMinor?: number): Promise<RefundResult> {
+      if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
+        throw new Invalid('The refund amount must be a positive whole number of minor units');
+      }
+      const claim = await db.transaction(async (tx) => {
+        const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
+        if (!p) throw new NotFound('Payment reference not found.');
+        if (p.refundPendingMinor !== null) throw new Conflict('A refund of this payment is already in progress');
+        const left = p.amountMinor - p.refundedMinor;
+        if (p.status === 'refunded' || (includes(REFUNDABLE, p.status) && left <= 0)) return { done: p };
+        if (!includes(REFUNDABLE, p.status)) throw new Conflict(`A payment that is ${p.status.replace('_', ' ')} cannot be refunded`);
+        const amount = amountMinor ?? left;
+        if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
+        await tx.update(payments).set({ refundPendingMinor: amount, updatedAt: clock() }).where(eq(payments.id, p.id));
+        return { payment: p, amount, whole: amountMinor === undefined && p.refundedMinor === 0 };
+      });
+      const summary = (p: typeof payments.$inferSelect, now: number): RefundResult => ({
+        reference,
+        status: p.status === 'refunded' || p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded',
+        amountMinor: p.amountMinor,
+        refundedMinor: p.refundedMinor,
+        refundedNowMinor: now,
+        currency: p.currency,
+        refundId: p.refundId,
+        refundedAt: p.refundedAt,
+      });
+      if (claim.done) return summary(claim.done, 0);
+
+      const { payment, amount, whole } = claim;
+      let refund;
+      try {
+        // A whole refund leaves the amount to the provider: it returns what was actually charged.
+        refund = await provider.refund(reference, whole ? undefined : amount);
+      } catch (err) {
+        if (err instanceof PaymentFailed) {
+          // Refused: nothing was refunded, so the claim is let go.
+          await db.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, payment.id));
+        } else {
+          log.error('refund outcome unknown; the claim is kept until staff check the provider', { reference, amountMinor: amount, err });
+        }
+        throw err;
+      }
+      const refundedMinor = payment.refundedMinor + refund.amountMinor;
+      const [recorded] = await db
+        .update(payments)
+        .set({
+          status: whole || refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded',
+          refundedMinor,
+          refundPendingMinor: null,
+          refundedAt: clock(),
+          refundId: refund.refundId,
+          updatedAt: clock(),
+        })
+        .where(eq(payments.id, payment.id))
+        .returning();
+      log.info('payment refunded', { reference, refundedMinor: refund.amountMinor, refundId: refund.refundId, provider: provider.name });
+      return summary(recorded!, refund.amountMinor);
+    },
+
+    /** Lets go of a refund claim whose outcome was lost, after staff checked with the provider that nothing was refunded. */
+    async releaseRefundClaim(reference: string): Promise<boolean> {
+      const rows = await db
+        .update(payments)
+        .set({ refundPendingMinor: null, updatedAt: clock() })
+        .where(and(eq(payments.reference, reference), sql`${payments.refundPendingMinor} is not null`))
+        .returning({ id: payments.id });
+      return rows.length > 0;
     },
 
     /** What the simulated payment page shows. */

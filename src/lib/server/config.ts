@@ -29,6 +29,12 @@ const configSchema = z
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Reconciliation verifies payments left unanswered this long after they started (0: at once). */
+    PAYMENTS_RECONCILE_AFTER_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1440).default(5)),
+    /** How often the reconciliation job runs (it also runs at start). */
+    PAYMENTS_RECONCILE_EVERY_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0.1).max(1440).default(5)),
+    /** A payment the provider still calls abandoned this long after it started is marked abandoned. */
+    PAYMENTS_ABANDON_AFTER_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(720).default(24)),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((c, ctx) => {

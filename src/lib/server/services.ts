@@ -4,6 +4,7 @@ import { createAddressService } from './addresses';
 import { createCatalogueService } from './catalogue';
 import { createCodeService } from './codes';
 import { startHousekeeping } from './housekeeping';
+import { startReconciliation } from './reconciliation';
 import { getConfig, type Config } from './config';
 import { openDatabase, type Database, type Db } from './db/client';
 import { createLogger, type Logger } from './log';
@@ -125,6 +126,8 @@ async function boot(): Promise<Runtime> {
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
   installShutdown(database, cacheBus, log);
   startHousekeeping(services);
+  // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
+  startReconciliation(services);
   return { services, database };
 }
 

@@ -236,10 +236,22 @@ export const payments = pgTable(
     amountMinor: money('amount_minor'),
     currency: text('currency').notNull(),
     email: text('email').notNull(),
-    /** initialized -> paid -> fulfilled; or failed; or needs_refund when stock ran out after payment. */
-    status: text('status', { enum: ['initialized', 'paid', 'fulfilled', 'failed', 'needs_refund'] })
+    /**
+     * initialized -> paid -> fulfilled; or failed; or abandoned (never paid, given up by reconciliation);
+     * or needs_refund when stock ran out after payment. A refund makes it refunded or partially_refunded.
+     */
+    status: text('status', {
+      enum: ['initialized', 'paid', 'fulfilled', 'failed', 'abandoned', 'needs_refund', 'partially_refunded', 'refunded'],
+    })
       .notNull()
       .default('initialized'),
+    /** Refunded so far, in minor units (never more than amount_minor). */
+    refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
+    /** A refund claimed and sent to the provider but not yet recorded; blocks a second one meanwhile. */
+    refundPendingMinor: bigint('refund_pending_minor', { mode: 'number' }),
+    /** When the latest refund was recorded, and the provider's id for it. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundId: text('refund_id'),
     /** The checkout as priced when payment started: lines, fee, option, address. */
     snapshot: jsonb('snapshot').notNull(),
     createdAt: createdAt(),

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, PaymentFailed } from '../../domain/errors';
-import type { PaymentProvider, Verification, VerificationStatus } from './port';
+import type { PaymentProvider, Refund, Verification, VerificationStatus } from './port';
 
 /** Paystack's envelope: {status, message, data}. Only the fields we use are checked. */
 const initializeResponse = z.object({
@@ -21,6 +21,13 @@ const verifyResponse = z.object({
       currency: z.string(),
     })
     .optional(),
+});
+
+/** POST /refund answers {status, message, data:{id, amount, status, transaction:{reference}...}}. */
+const refundResponse = z.object({
+  status: z.boolean(),
+  message: z.string().optional(),
+  data: z.object({ id: z.union([z.number(), z.string()]), amount: z.number().int() }).loose().optional(),
 });
 
 const KNOWN_STATUSES: VerificationStatus[] = ['success', 'failed', 'abandoned', 'pending', 'reversed'];
@@ -75,6 +82,20 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
       if (d.reference !== reference) return { status: 'unknown', amountMinor: 0, currency: '' };
       const status = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as VerificationStatus) : 'unknown';
       return { status, amountMinor: d.amount, currency: d.currency };
+    },
+    async refund(reference, amountMinor): Promise<Refund> {
+      // https://paystack.com/docs/api/refund/#create: transaction (id or reference), amount in subunits (default: all).
+      const parsed = refundResponse.safeParse(
+        await call('/refund', {
+          method: 'POST',
+          body: JSON.stringify(amountMinor === undefined ? { transaction: reference } : { transaction: reference, amount: amountMinor }),
+        }),
+      );
+      if (!parsed.success || !parsed.data.status || !parsed.data.data) {
+        const said = parsed.success ? parsed.data.message : undefined;
+        throw new PaymentFailed(`The payment provider refused the refund${said ? `: ${said}` : '.'}`);
+      }
+      return { refundId: String(parsed.data.data.id), amountMinor: parsed.data.data.amount };
     },
   };
 }

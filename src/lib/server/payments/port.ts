@@ -16,8 +16,21 @@ export interface Verification {
   currency: string;
 }
 
+export interface Refund {
+  /** The provider's id for the refund. */
+  refundId: string;
+  /** What the provider will return to the shopper, in minor units. */
+  amountMinor: number;
+}
+
 export interface PaymentProvider {
   readonly name: 'simulated' | 'paystack';
   initialize(input: InitializeInput): Promise<{ authorizationUrl: string }>;
   verify(reference: string): Promise<Verification>;
+  /**
+   * Refunds a successful payment: in full without an amount, otherwise that many minor units.
+   * Throws PaymentFailed when the provider refuses, and AppError 'unavailable' when it cannot
+   * be reached (the refund may or may not have been made then).
+   */
+  refund(reference: string, amountMinor?: number): Promise<Refund>;
 }

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { PaymentFailed } from '../../domain/errors';
 import type { Db } from '../db/client';
 import { payments } from '../db/schema';
-import type { PaymentProvider, Verification } from './port';
+import type { PaymentProvider, Refund, Verification } from './port';
 
 /**
  * A provider that runs inside the app: its payment page is /pay/simulated/{reference},
@@ -21,8 +23,25 @@ export function createSimulatedProvider({ db, siteUrl }: { db: Db; siteUrl: stri
         .where(eq(payments.reference, reference))
         .limit(1);
       if (!row) return { status: 'unknown', amountMinor: 0, currency: '' };
-      const status = row.status === 'initialized' ? 'abandoned' : row.status === 'failed' ? 'failed' : 'success';
+      const status = row.status === 'initialized' || row.status === 'abandoned' ? 'abandoned' : row.status === 'failed' ? 'failed' : 'success';
       return { status, amountMinor: row.amountMinor, currency: row.currency };
+    },
+    /** Like Paystack: only a paid payment, at most what is left of it; the refund itself is recorded on the payment by the checkout. */
+    async refund(reference, amountMinor): Promise<Refund> {
+      const [row] = await db
+        .select({ status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
+        .from(payments)
+        .where(eq(payments.reference, reference))
+        .limit(1);
+      if (!row) throw new PaymentFailed('The payment provider refused the refund: Transaction not found');
+      if (row.status === 'initialized' || row.status === 'failed' || row.status === 'abandoned') {
+        throw new PaymentFailed('The payment provider refused the refund: Transaction was not successful');
+      }
+      const left = row.amountMinor - row.refundedMinor;
+      const amount = amountMinor ?? left;
+      if (left <= 0) throw new PaymentFailed('The payment provider refused the refund: Transaction has been fully reversed');
+      if (amount <= 0 || amount > left) throw new PaymentFailed('The payment provider refused the refund: Refund amount cannot be more than the amount left');
+      return { refundId: `SIM-RF-${randomBytes(6).toString('hex')}`, amountMinor: amount };
     },
   };
 }

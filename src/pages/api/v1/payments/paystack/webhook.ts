@@ -1,10 +1,8 @@
-import { AppError } from '../../../../../lib/domain/errors';
-import { json } from '../../../../../lib/server/http';
+import { Unavailable, type AppError } from '../../../../../lib/domain/errors';
+import { fulfilmentIsFinal } from '../../../../../lib/server/checkout';
+import { errorResponse, json } from '../../../../../lib/server/http';
 import { isValidPaystackSignature, paystackWebhookEvent } from '../../../../../lib/server/payments/paystack';
 import type { APIRoute } from 'astro';
-
-/** Answer within this time even when fulfilment is still running; Paystack retries slow webhooks. */
-const ANSWER_WITHIN_MS = 3_000;
 
 export const POST: APIRoute = async ({ locals, request }) => {
   const { config, checkout, log } = locals.services;
@@ -26,23 +24,20 @@ export const POST: APIRoute = async ({ locals, request }) => {
   if (event.data.event !== 'charge.success') return json({ status: true, message: 'Ignored' });
 
   const reference = event.data.data.reference;
-  const work = checkout.fulfil(reference).then(
-    ({ order, created }) => {
-      locals.log.info('paystack webhook fulfilled payment', { reference, orderId: order.id, created });
-      return 'done' as const;
-    },
-    (err: unknown) => {
-      // Business refusals (unknown reference, failed verification, sold out) are final: retrying will not help.
-      if (err instanceof AppError && err.code !== 'unavailable') {
-        locals.log.warn('paystack webhook not fulfilled', { reference, code: err.code, message: err.message });
-        return 'done' as const;
-      }
-      log.error('paystack webhook fulfilment failed', { reference, err });
-      return 'retry' as const;
-    },
-  );
-  const timer = new Promise<'slow'>((resolve) => setTimeout(() => resolve('slow'), ANSWER_WITHIN_MS).unref());
-  const result = await Promise.race([work, timer]);
-  if (result === 'retry') return json({ status: false, message: 'Try again later' }, { status: 500 });
-  return json({ status: true, message: 'Received' });
+  // No answer before fulfilment has finished: Paystack retries a webhook that is not answered 2xx
+  // (or not answered in time), and only a finished fulfilment or a final refusal may stop that.
+  try {
+    const { order, created } = await checkout.fulfil(reference);
+    locals.log.info('paystack webhook fulfilled payment', { reference, orderId: order.id, created });
+    return json({ status: true, message: 'Received' });
+  } catch (err) {
+    // Final business outcomes (unknown reference, declined, sold out and queued for refund): retrying will not help.
+    if (fulfilmentIsFinal(err)) {
+      const { code, message } = err as AppError;
+      locals.log.warn('paystack webhook not fulfilled', { reference, code, message });
+      return json({ status: true, message: 'Received' });
+    }
+    log.error('paystack webhook fulfilment did not finish; Paystack will retry', { reference, err });
+    return errorResponse(new Unavailable('The payment could not be processed yet. Please retry.', 60), locals.requestId, log);
+  }
 };

@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import { PaymentFailed } from '../domain/errors';
+import type { CheckoutService } from './checkout';
+import type { Db } from './db/client';
+import type { Logger } from './log';
+
+/** The advisory lock that lets one app server at a time reconcile payments ("MLRC"). */
+export const RECONCILIATION_LOCK_KEY = 0x4d4c5243;
+
+export interface ReconcileReport {
+  /** false when another app server holds the lock (it is doing the work). */
+  ran: boolean;
+  /** Orders placed for payments the provider confirmed but no one had fulfilled. */
+  fulfilled: number;
+  /** Declined or reversed at the provider. */
+  failed: number;
+  /** Still not paid after PAYMENTS_ABANDON_AFTER_HOURS. */
+  abandoned: number;
+  /** Not paid yet, looked at again next run. */
+  waiting: number;
+  /** needs_refund payments refunded through the provider. */
+  refunded: number;
+  /** Not finished (provider unreachable, database error): tried again next run. */
+  errors: number;
+}
+
+interface Deps {
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  checkout: Pick<CheckoutService, 'unsettled' | 'awaitingRefund' | 'fulfil' | 'abandon' | 'refund' | 'stuckRefunds'>;
+  /** PostgreSQL server: serialise runs across app servers with an advisory lock. PGlite is one process. */
+  useAdvisoryLock: boolean;
+  afterMinutes: number;
+  abandonAfterHours: number;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Payments that are never lost: every payment still unanswered (or paid without an order)
+ * some minutes after it started is verified with the provider and fulfilled through the one
+ * `fulfil` path, or marked failed or abandoned; payments that could not become an order are
+ * refunded through the provider. Only the checkout writes the payments table; this calls it.
+ */
+export function createReconciliation(deps: Deps) {
+  const { db, clock, log, checkout } = deps;
+
+  async function reconcileAll(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { ran: true, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, errors: 0 };
+    const now = clock().getTime();
+    const unsettled = await checkout.unsettled({ startedBefore: new Date(now - deps.afterMinutes * MINUTE) });
+    for (const payment of unsettled) {
+      try {
+        const { created } = await checkout.fulfil(payment.reference);
+        if (created) {
+          report.fulfilled++;
+          log.warn('reconciliation placed an order no one had placed', { reference: payment.reference });
+        }
+      } catch (err) {
+        const status = err instanceof PaymentFailed ? err.details?.paymentStatus : undefined;
+        if (status === 'failed' || status === 'reversed') report.failed++;
+        else if (status === 'abandoned' || status === 'pending' || status === 'unknown') {
+          if (payment.createdAt.getTime() <= now - deps.abandonAfterHours * 60 * MINUTE && (await checkout.abandon(payment.reference))) report.abandoned++;
+          else report.waiting++;
+        } else if (err instanceof PaymentFailed) {
+          // A final outcome without a verification status: the amount did not match or it sold out; refunded below.
+        } else {
+          report.errors++;
+          log.error('reconciliation could not settle a payment', { reference: payment.reference, err });
+        }
+      }
+    }
+    for (const payment of await checkout.awaitingRefund()) {
+      try {
+        await checkout.refund(payment.reference);
+        report.refunded++;
+      } catch (err) {
+        report.errors++;
+        log.error('reconciliation could not refund a payment', { reference: payment.reference, err });
+      }
+    }
+    for (const stuck of await checkout.stuckRefunds(new Date(now - 60 * MINUTE))) {
+      log.error('a refund claim has no recorded outcome; check it with the provider', { reference: stuck.reference, since: stuck.since });
+    }
+    if (report.fulfilled || report.failed || report.abandoned || report.refunded || report.errors) log.info('payments reconciled', { ...report });
+    return report;
+  }
+
+  return {
+    async reconcile(): Promise<ReconcileReport> {
+      if (!deps.useAdvisoryLock) return reconcileAll();
+      // As housekeeping: a transaction-level lock held by this transaction's connection, let go at
+      // its end; the work itself runs on other connections.
+      return db.transaction(async (tx) => {
+        const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${sql.raw(String(RECONCILIATION_LOCK_KEY))}) as locked`);
+        const [row] = (result as unknown as { rows: { locked: boolean }[] }).rows;
+        if (!row?.locked) {
+          log.debug('reconciliation skipped: another server holds the lock');
+          return { ran: false, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, errors: 0 };
+        }
+        return reconcileAll();
+      });
+    },
+  };
+}
+export type Reconciliation = ReturnType<typeof createReconciliation>;
+
+/**
+ * Runs reconciliation now and then every `everyMinutes` (an unref'd timer, so it never keeps
+ * the process alive); a run still going when the next is due is not doubled. Returns stop().
+ */
+export function scheduleReconciliation(
+  reconciliation: Pick<Reconciliation, 'reconcile'>,
+  { log, everyMinutes }: { log: Logger; everyMinutes: number },
+): { stop(): void; running(): Promise<void> } {
+  let current: Promise<void> = Promise.resolve();
+  let busy = false;
+  const run = () => {
+    if (busy) return;
+    busy = true;
+    current = reconciliation
+      .reconcile()
+      .then(() => undefined)
+      .catch((err: unknown) => log.error('reconciliation failed', { err }))
+      .finally(() => (busy = false));
+  };
+  run();
+  const timer = setInterval(run, everyMinutes * MINUTE);
+  timer.unref();
+  return { stop: () => clearInterval(timer), running: () => current };
+}
+
+/** Builds the job for a store from its configuration. */
+export function reconciliationFor(services: {
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  config: { DATABASE_URL?: string | undefined; PAYMENTS_RECONCILE_AFTER_MINUTES: number; PAYMENTS_ABANDON_AFTER_HOURS: number };
+  checkout: CheckoutService;
+}): Reconciliation {
+  const { db, clock, log, checkout, config } = services;
+  return createReconciliation({
+    db,
+    clock,
+    log,
+    checkout,
+    useAdvisoryLock: Boolean(config.DATABASE_URL),
+    afterMinutes: config.PAYMENTS_RECONCILE_AFTER_MINUTES,
+    abandonAfterHours: config.PAYMENTS_ABANDON_AFTER_HOURS,
+  });
+}
+
+/** Starts scheduled reconciliation for a booted store (called once from boot()). */
+export function startReconciliation(services: Parameters<typeof reconciliationFor>[0] & { config: { PAYMENTS_RECONCILE_EVERY_MINUTES: number } }) {
+  return scheduleReconciliation(reconciliationFor(services), { log: services.log, everyMinutes: services.config.PAYMENTS_RECONCILE_EVERY_MINUTES });
+}
