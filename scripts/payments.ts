@@ -7,13 +7,9 @@
  *   npm run payments -- release REFERENCE           let go of a refund whose outcome was lost, after checking
  *                                                  with the provider that nothing was refunded
  */
-import { AppError } from '../src/lib/domain/errors';
 import { formatMoney, toMajor, toMinor, type CurrencyCode } from '../src/lib/domain/money';
-import { getConfig } from '../src/lib/server/config';
-import { openDatabase } from '../src/lib/server/db/client';
-import { createLogger } from '../src/lib/server/log';
 import { reconciliationFor } from '../src/lib/server/reconciliation';
-import { createServices } from '../src/lib/server/services';
+import { runStaffCommand } from './staff-command';
 
 const usage = 'usage: npm run payments -- refund <reference> [amount] | reconcile | release <reference>';
 const [command, reference, amountText] = process.argv.slice(2);
@@ -31,12 +27,9 @@ if (!known || (amountText !== undefined && command !== 'refund')) {
   process.exit(2);
 }
 
-const config = getConfig();
-const log = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-const services = createServices({ config, db: database.db, clock: () => new Date(), log });
 const money = (minor: number, currency: string) => formatMoney(toMajor(minor), currency as CurrencyCode);
-try {
+
+await runStaffCommand(async (services) => {
   if (command === 'refund') {
     const r = await services.checkout.refund(reference!, amountMinor);
     const what = r.refundedNowMinor > 0 ? `refunded ${money(r.refundedNowMinor, r.currency)}` : 'already refunded, nothing sent';
@@ -49,11 +42,4 @@ try {
     const report = await reconciliationFor(services).reconcile();
     console.log(report.ran ? `reconciled: ${JSON.stringify(report)}` : 'another server is reconciling right now; nothing done');
   }
-} catch (err) {
-  if (err instanceof AppError) {
-    console.error(err.message);
-    process.exitCode = 1;
-  } else throw err;
-} finally {
-  await database.close();
-}
+});

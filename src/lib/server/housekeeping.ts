@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { createCodeService, type CodeService } from './codes';
 import type { Db } from './db/client';
+import { runExclusively, scheduleJob, type ScheduledJob } from './jobs';
 import type { Logger } from './log';
 import { createRateLimiter, type RateLimiter } from './rate-limit';
 import { createSessionService, type SessionService } from './sessions';
@@ -55,51 +55,24 @@ export function createHousekeeping(deps: Deps) {
   }
 
   return {
-    async purgeExpired(): Promise<PurgeReport> {
-      if (!deps.useAdvisoryLock) return purgeAll();
-      // A transaction-level lock is held by the transaction's own connection and let go at its
-      // end, so a pool can never leave it locked. The purges themselves run on other connections.
-      return db.transaction(async (tx) => {
-        const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${sql.raw(String(HOUSEKEEPING_LOCK_KEY))}) as locked`);
-        const [row] = (result as unknown as { rows: { locked: boolean }[] }).rows;
-        if (!row?.locked) {
-          log.debug('housekeeping skipped: another server holds the lock');
-          return { ran: false, sessions: 0, codes: 0, rateLimits: 0 };
-        }
-        return purgeAll();
-      });
+    purgeExpired(): Promise<PurgeReport> {
+      return runExclusively(
+        db,
+        { lockKey: HOUSEKEEPING_LOCK_KEY, useAdvisoryLock: Boolean(deps.useAdvisoryLock), name: 'housekeeping', log },
+        purgeAll,
+        () => ({ ran: false, sessions: 0, codes: 0, rateLimits: 0 }),
+      );
     },
   };
 }
 export type Housekeeping = ReturnType<typeof createHousekeeping>;
 
-/**
- * Runs housekeeping now and then every `everyMinutes` (an unref'd timer, so it never keeps
- * the process alive); a run still going when the next is due is not doubled. Returns stop().
- */
+/** Runs housekeeping now and then every `everyMinutes` (see scheduleJob). */
 export function scheduleHousekeeping(
   housekeeping: Pick<Housekeeping, 'purgeExpired'>,
   { log, everyMinutes = HOUSEKEEPING_EVERY_MINUTES }: { log: Logger; everyMinutes?: number },
-): { stop(): void; running(): Promise<void> } {
-  let current: Promise<void> = Promise.resolve();
-  let busy = false;
-  const run = () => {
-    if (busy) return;
-    busy = true;
-    current = housekeeping
-      .purgeExpired()
-      .then(() => undefined)
-      .catch((err: unknown) => log.error('housekeeping failed', { err }))
-      .finally(() => (busy = false));
-  };
-  run();
-  const timer = setInterval(run, everyMinutes * 60_000);
-  timer.unref();
-  return {
-    stop: () => clearInterval(timer),
-    /** The run in progress (tests wait for it). */
-    running: () => current,
-  };
+): ScheduledJob {
+  return scheduleJob(() => housekeeping.purgeExpired(), { log, everyMinutes, name: 'housekeeping' });
 }
 
 /** Starts scheduled housekeeping for a booted store (called once from boot()). */

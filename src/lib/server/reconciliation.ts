@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { PaymentFailed } from '../domain/errors';
 import type { CheckoutService } from './checkout';
 import type { Db } from './db/client';
+import { runExclusively, scheduleJob, type ScheduledJob } from './jobs';
 import type { Logger } from './log';
 
 /** The advisory lock that lets one app server at a time reconcile payments ("MLRC"). */
@@ -88,47 +88,21 @@ export function createReconciliation(deps: Deps) {
   }
 
   return {
-    async reconcile(): Promise<ReconcileReport> {
-      if (!deps.useAdvisoryLock) return reconcileAll();
-      // As housekeeping: a transaction-level lock held by this transaction's connection, let go at
-      // its end; the work itself runs on other connections.
-      return db.transaction(async (tx) => {
-        const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${sql.raw(String(RECONCILIATION_LOCK_KEY))}) as locked`);
-        const [row] = (result as unknown as { rows: { locked: boolean }[] }).rows;
-        if (!row?.locked) {
-          log.debug('reconciliation skipped: another server holds the lock');
-          return { ran: false, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, errors: 0 };
-        }
-        return reconcileAll();
-      });
+    reconcile(): Promise<ReconcileReport> {
+      return runExclusively(
+        db,
+        { lockKey: RECONCILIATION_LOCK_KEY, useAdvisoryLock: Boolean(deps.useAdvisoryLock), name: 'reconciliation', log },
+        reconcileAll,
+        () => ({ ran: false, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, errors: 0 }),
+      );
     },
   };
 }
 export type Reconciliation = ReturnType<typeof createReconciliation>;
 
-/**
- * Runs reconciliation now and then every `everyMinutes` (an unref'd timer, so it never keeps
- * the process alive); a run still going when the next is due is not doubled. Returns stop().
- */
-export function scheduleReconciliation(
-  reconciliation: Pick<Reconciliation, 'reconcile'>,
-  { log, everyMinutes }: { log: Logger; everyMinutes: number },
-): { stop(): void; running(): Promise<void> } {
-  let current: Promise<void> = Promise.resolve();
-  let busy = false;
-  const run = () => {
-    if (busy) return;
-    busy = true;
-    current = reconciliation
-      .reconcile()
-      .then(() => undefined)
-      .catch((err: unknown) => log.error('reconciliation failed', { err }))
-      .finally(() => (busy = false));
-  };
-  run();
-  const timer = setInterval(run, everyMinutes * MINUTE);
-  timer.unref();
-  return { stop: () => clearInterval(timer), running: () => current };
+/** Runs reconciliation now and then every `everyMinutes` (see scheduleJob). */
+export function scheduleReconciliation(reconciliation: Pick<Reconciliation, 'reconcile'>, { log, everyMinutes }: { log: Logger; everyMinutes: number }): ScheduledJob {
+  return scheduleJob(() => reconciliation.reconcile(), { log, everyMinutes, name: 'reconciliation' });
 }
 
 /** Builds the job for a store from its configuration. */
