@@ -95,3 +95,6 @@ export function staffPage(
 export function setDeviceCookie(cookies: AstroCookies, name: string, deviceId: string, secure: boolean, days: number): void {
   cookies.set(name, deviceId, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: days * 86_400 });
 }
+
+/** The audit log's "who" for a staff user. */
+export const asActor = (user: SessionUser) => ({ id: user.id, email: user.email });
