@@ -123,6 +123,6 @@ export const imageEditSchema = z.object({
 export const statusChangeSchema = z.object({ status: z.enum(['processed', 'delivered', 'cancelled']) });
 
 export const staffChangeSchema = z.object({
-  email: z.string().trim().toLowerCase().email('Enter an e-mail address'),
+  email: z.string().trim().toLowerCase().pipe(z.email('Enter an e-mail address')),
   role: z.enum(['staff', 'owner', 'customer']),
 });
