@@ -82,9 +82,24 @@ test('staff sign in with a code, create a product with two variants and an image
   await page.screenshot({ path: info.outputPath('product-edit-360.png'), fullPage: true });
   await page.goto('/admin/orders');
   await expect(page.getByRole('heading', { name: 'Orders' })).toBeVisible();
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   await page.screenshot({ path: info.outputPath('orders-360.png'), fullPage: true });
   await page.goto('/admin');
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   await page.screenshot({ path: info.outputPath('dashboard-360.png'), fullPage: true });
+  // nothing wider than a 360 px phone
+  for (const path of ['/admin', `/admin/products/${productId}`, '/admin/products', '/admin/orders', '/admin/stock', '/admin/customers', '/admin/categories', '/admin/audit']) {
+    await page.goto(path);
+    // the page slides in (main is translated while its animation runs)
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !el.closest('.adm-table-wrap, .adm-tabs'))
+        .slice(0, 5)
+        .map((el) => `${el.tagName}.${el.className}#${el.id}[${(el as HTMLInputElement).name ?? ""}] ${Math.round(el.getBoundingClientRect().right)}`),
+    );
+    expect(wide, path).toEqual([]);
+  }
 
   // listed at once (the cached listing was invalidated) and buyable on its page
   const listing = await (await request.get(search)).text();
