@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 import { accountClient } from './account-client';
+import { buyingClient } from './buying-client';
 
 /** The seeded demo owner (README; demo mode only). */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
@@ -152,6 +153,37 @@ for (const driver of ['pglite', 'pg'] as const) {
       const res = await api.call('GET', '/admin/products', { token: unconfirmedStaff });
       expect(res.status).toBe(403);
       expect(res.body.stepUp).toBe(true);
+    });
+
+    it('staff move an order through its statuses (the shopper is e-mailed), cancel it (stock comes back) and export the list as CSV', async () => {
+      const buy = buyingClient(server.baseUrl);
+      const demo = await buy.login();
+      const [v] = await buy.variants({ minStock: 2, count: 1 });
+      await buy.clear(demo.token, demo.id);
+      await buy.add(demo.token, v!, 2);
+      const init = await buy.call('POST', '/orders/initiate', { token: demo.token, body: {} });
+      await buy.answerSimulated(init.body.data.reference, 'pay');
+      const order = (await buy.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: init.body.data.reference } })).body.data;
+      const stockAfterOrder = await buy.stockOf(v!);
+
+      const move = (status: string) => api.call('POST', `/admin/orders/${order.id}/status`, { token: tokens.staff, body: { status } });
+      expect((await move('delivered')).status).toBe(409);
+      expect((await move('processed')).status).toBe(200);
+      expect((await api.lastMail('demo@maisonluxe.ng')).subject).toMatch(/being prepared/);
+      const found = await api.call('GET', `/admin/orders?q=${order.trackingNumber}&status=processed`, { token: tokens.staff });
+      expect(found.body.data.rows.map((r: any) => r.id)).toEqual([order.id]);
+      const csv = await fetch(`${server.baseUrl}/api/v1/admin/orders/export.csv?q=${order.trackingNumber}`, { headers: { authorization: `Bearer ${tokens.staff}` } });
+      expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+      const lines = (await csv.text()).trim().split('\r\n');
+      expect(lines[0]).toMatch(/^tracking_number,created_at,email,status/);
+      expect(lines.slice(1)).toHaveLength(1);
+      expect(lines[1]).toContain(`${order.trackingNumber},`);
+
+      expect((await move('cancelled')).status).toBe(200);
+      expect((await api.lastMail('demo@maisonluxe.ng')).subject).toMatch(/cancelled/);
+      expect(await buy.stockOf(v!)).toBe(stockAfterOrder + 2);
+      const detail = await api.call('GET', `/admin/orders/${order.id}`, { token: tokens.staff });
+      expect(detail.body.data.history.map((h: any) => h.toStatus)).toEqual(['pending', 'processed', 'cancelled']);
     });
 
     it('a revoked staff member loses access at once', async () => {
