@@ -6,7 +6,7 @@ import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
 
 /** Sign in. Success: 'Login successful!' then home after 1 second. Unverified: offers the code again. */
-export default function LoginForm({ csrf }: { csrf?: string | null }) {
+export default function LoginForm({ csrf, next }: { csrf?: string | null; next?: string | null }) {
   const [busy, setBusy] = useState(false);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
@@ -16,11 +16,11 @@ export default function LoginForm({ csrf }: { csrf?: string | null }) {
     const data = Object.fromEntries(new FormData(e.currentTarget)) as { email: string; password: string };
     setBusy(true);
     try {
-      const { ok, body } = await api('/user-auth/login', { method: 'POST', body: data, handle401: false });
+      const { ok, body } = await api(next ? `/user-auth/login?next=${encodeURIComponent(next)}` : '/user-auth/login', { method: 'POST', body: data, handle401: false });
       if (ok && body.status) {
         setProfileFromUser(body.data.user);
-        toast.success('Login successful!', { duration: 3000 });
-        setTimeout(() => window.location.assign('/'), 1000);
+        toast.success(body.message || 'Login successful!', { duration: 3000 });
+        setTimeout(() => window.location.assign(body.data?.next || '/'), 1000);
         return;
       }
       if (body?.needsVerification) setUnverifiedEmail(data.email.trim().toLowerCase());
@@ -50,7 +50,7 @@ export default function LoginForm({ csrf }: { csrf?: string | null }) {
   }
 
   return (
-    <form className="acct-form" method="post" action="/api/v1/user-auth/login" onSubmit={onSubmit}>
+    <form className="acct-form" method="post" action={next ? `/api/v1/user-auth/login?next=${encodeURIComponent(next)}` : '/api/v1/user-auth/login'} onSubmit={onSubmit}>
       <CsrfInput token={csrf} />
       {unverifiedEmail && (
         <div className="acct-notice" role="status">

@@ -38,7 +38,7 @@ export const BODY_LIMITS = {
 } as const;
 
 /** Routes that take a picture upload. */
-const UPLOAD_ROUTES = /^\/api\/v1\/user-auth\/upload-image\/?$|^\/profile\/picture\/?$/;
+const UPLOAD_ROUTES = /^\/api\/v1\/user-auth\/upload-image\/?$|^\/profile\/picture\/?$|^\/api\/v1\/admin\/(products\/\d+\/images|categories\/\d+\/banner)\/?$/;
 
 export function bodyLimitFor(pathname: string): number {
   if (pathname.startsWith('/api/v1/payments/')) return BODY_LIMITS.webhook;

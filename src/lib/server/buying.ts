@@ -13,6 +13,7 @@ import { createSimulatedProvider } from './payments/simulated';
 import { createShippingService } from './shipping';
 import type { PageCacheInvalidator } from './page-cache';
 import type { ReadMemo } from './read-memo';
+import type { AuditLog } from './audit';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -30,6 +31,7 @@ export function createBuyingServices(deps: {
   paymentProvider?: PaymentProvider;
   pageCache: PageCacheInvalidator;
   readMemo?: ReadMemo;
+  audit?: AuditLog;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const currency = config.STORE_CURRENCY;
@@ -42,6 +44,9 @@ export function createBuyingServices(deps: {
     log,
     siteUrl: config.PUBLIC_SITE_URL,
     paymentMethod: paymentProvider.name === 'paystack' ? 'Card (Paystack)' : 'Card (simulated)',
+    audit: deps.audit,
+    pageCache: deps.pageCache,
+    clock,
   });
   const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock, pageCache: deps.pageCache });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });

@@ -1,3 +1,4 @@
+import { recordStockMoves } from './stock';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -290,6 +291,8 @@ export function createCheckoutService(deps: {
               lineTotalMinor: l.lineTotalMinor,
             })),
           );
+          // Back office (issue 10): every stock change is in the ledger.
+          await recordStockMoves(tx, snapshot.lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: order!.id })), clock());
           await tx.delete(cartItems).where(
             and(
               eq(cartItems.cartId, payment.cartId),

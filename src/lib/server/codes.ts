@@ -5,7 +5,7 @@ import type { Db } from './db/client';
 import { oneTimeCodes } from './db/schema';
 import { describeWait, LIMITS, type RateLimiter } from './rate-limit';
 
-export type CodePurpose = 'verify' | 'reset';
+export type CodePurpose = 'verify' | 'reset' | 'staff-device';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;

@@ -1,4 +1,6 @@
+import { asc } from 'drizzle-orm';
 import { newsletterSubscriptions } from './db/schema';
+import { csvCell } from './orders';
 import type { Db } from './db/client';
 
 /**
@@ -14,6 +16,12 @@ export function createNewsletterService({ db }: { db: Db }) {
         .onConflictDoNothing({ target: newsletterSubscriptions.email })
         .returning({ id: newsletterSubscriptions.id });
       return { created: rows.length > 0 };
+    },
+
+    /** Back office: every subscriber as CSV (email, subscribed_at). */
+    async exportCsv(): Promise<string> {
+      const rows = await db.select().from(newsletterSubscriptions).orderBy(asc(newsletterSubscriptions.createdAt), asc(newsletterSubscriptions.id));
+      return ['email,subscribed_at', ...rows.map((r) => [r.email, r.createdAt.toISOString()].map(csvCell).join(','))].join('\r\n') + '\r\n';
     },
   };
 }

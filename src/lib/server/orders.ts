@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors';
 import { formatMoney, toMajor, type CurrencyCode } from '../domain/money';
 import {
@@ -12,7 +12,10 @@ import {
 } from '../domain/orders';
 import { formatAddress, type AddressDto } from '../domain/shipping';
 import type { Db, Tx } from './db/client';
-import { orderItems, orders, users } from './db/schema';
+import { orderEvents, orderItems, orders, payments, users } from './db/schema';
+import type { Actor, AuditLog } from './audit';
+import { applyStockMoves } from './stock';
+import { cacheTags, type PageCacheInvalidator } from './page-cache';
 import type { Logger } from './log';
 import { escapeHtml, mailHtml, type Mailer } from './mail';
 
@@ -65,7 +68,61 @@ const STATUS_SUBJECTS: Record<OrderStatus, string> = {
 };
 
 /** Orders: reading them for their owner, staff status changes, and the e-mails about them. */
-export function createOrderService({ db, mailer, log, siteUrl, paymentMethod }: { db: Db; mailer: Mailer; log: Logger; siteUrl: string; paymentMethod: string }) {
+/** Filters of the back office order list (and its CSV export). */
+export interface OrderFilter {
+  status?: OrderStatus | undefined;
+  /** Inclusive day range, YYYY-MM-DD (UTC). */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Tracking number or e-mail (part of). */
+  q?: string | undefined;
+  page?: number | undefined;
+}
+
+export interface AdminOrderRow {
+  id: string;
+  trackingNumber: string;
+  email: string;
+  customer: string;
+  status: OrderStatus;
+  deliveryOption: string;
+  totalMinor: number;
+  currency: string;
+  createdAt: Date;
+}
+
+export function createOrderService({
+  db,
+  mailer,
+  log,
+  siteUrl,
+  paymentMethod,
+  audit,
+  pageCache,
+  clock = () => new Date(),
+}: {
+  db: Db;
+  mailer: Mailer;
+  log: Logger;
+  siteUrl: string;
+  paymentMethod: string;
+  audit?: AuditLog;
+  pageCache?: PageCacheInvalidator;
+  clock?: () => Date;
+}) {
+  function filterWhere(f: OrderFilter): SQL | undefined {
+    const parts: SQL[] = [];
+    if (f.status) parts.push(eq(orders.status, f.status));
+    if (f.from) parts.push(gte(orders.createdAt, new Date(`${f.from}T00:00:00Z`)));
+    if (f.to) parts.push(lt(orders.createdAt, new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 86_400_000)));
+    const q = f.q?.trim();
+    if (q) {
+      const like = `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      parts.push(or(ilike(orders.trackingNumber, like), ilike(users.email, like))!);
+    }
+    return parts.length ? and(...parts) : undefined;
+  }
+
   async function withItems(rows: OrderRow[], tx: Db | Tx = db): Promise<OrderDto[]> {
     if (rows.length === 0) return [];
     const items = await tx
@@ -140,8 +197,12 @@ export function createOrderService({ db, mailer, log, siteUrl, paymentMethod }: 
       return row ? ((await withItems([row], tx))[0] ?? null) : null;
     },
 
-    /** Staff command: moves an order (by id or tracking number) along the allowed transitions and tells the shopper. */
-    async setStatus(idOrTracking: string, to: string): Promise<{ order: OrderDto; from: OrderStatus }> {
+    /**
+     * Staff (command or back office): moves an order (by id or tracking number) along the allowed
+     * transitions, records it in the status history (and the audit log for a signed-in actor),
+     * returns the stock of a cancelled order through the ledger, and tells the shopper.
+     */
+    async setStatus(idOrTracking: string, to: string, actor?: Actor): Promise<{ order: OrderDto; from: OrderStatus }> {
       const next = to.trim().toLowerCase();
       if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use pending, processed, delivered or cancelled`);
       const key = idOrTracking.trim();
@@ -161,10 +222,113 @@ export function createOrderService({ db, mailer, log, siteUrl, paymentMethod }: 
           .set({ status: next, updatedAt: sql`now()` })
           .where(and(eq(orders.id, row.id), eq(orders.status, row.status)))
           .returning();
-        return { from: row.status, order: (await withItems([updated!], tx))[0]! };
+        await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: row.status, toStatus: next, actorId: actor?.id ?? null, createdAt: clock() });
+        let productIds: number[] = [];
+        if (next === 'cancelled') {
+          const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, row.id));
+          await applyStockMoves(
+            tx,
+            lines.map((l) => ({ variantId: l.variantId, delta: l.quantity, kind: 'cancellation' as const, orderId: row.id, actorId: actor?.id ?? null, reason: 'Order cancelled' })),
+            clock(),
+          );
+          productIds = [...new Set(lines.map((l) => l.productId))];
+        }
+        if (actor && audit) {
+          await audit.record(actor, { action: 'order.status', entity: 'order', entityId: row.id, details: { trackingNumber: row.trackingNumber, before: row.status, after: next } }, tx);
+        }
+        return { from: row.status, order: (await withItems([updated!], tx))[0]!, productIds };
       });
+      if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
       await this.sendStatusMail(result.order);
-      return result;
+      return { order: result.order, from: result.from };
+    },
+
+    /** Back office list: newest first, 25 a page. */
+    async adminList(f: OrderFilter): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageSize: number }> {
+      const pageSize = 25;
+      const page = Math.max(1, f.page ?? 1);
+      const where = filterWhere(f);
+      const rows = await db
+        .select({
+          id: orders.id,
+          trackingNumber: orders.trackingNumber,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          status: orders.status,
+          deliveryOption: orders.deliveryOption,
+          totalMinor: orders.totalMinor,
+          currency: orders.currency,
+          createdAt: orders.createdAt,
+        })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize);
+      const [t] = await db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where);
+      return {
+        rows: rows.map(({ firstName, lastName, ...r }) => ({ ...r, customer: `${firstName} ${lastName}` })),
+        total: t?.n ?? 0,
+        page,
+        pageSize,
+      };
+    },
+
+    /** CSV of every order matching the filter (no paging). */
+    async exportCsv(f: OrderFilter): Promise<string> {
+      const rows = await db
+        .select({
+          trackingNumber: orders.trackingNumber,
+          createdAt: orders.createdAt,
+          email: users.email,
+          status: orders.status,
+          deliveryOption: orders.deliveryOption,
+          subtotalMinor: orders.subtotalMinor,
+          deliveryFeeMinor: orders.deliveryFeeMinor,
+          totalMinor: orders.totalMinor,
+          currency: orders.currency,
+        })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(filterWhere(f))
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(50_000);
+      const header = ['tracking_number', 'created_at', 'email', 'status', 'delivery_option', 'subtotal', 'delivery_fee', 'total', 'currency'];
+      const lines = rows.map((r) =>
+        [r.trackingNumber, r.createdAt.toISOString(), r.email, r.status, r.deliveryOption, toMajor(r.subtotalMinor), toMajor(r.deliveryFeeMinor), toMajor(r.totalMinor), r.currency].map(csvCell).join(','),
+      );
+      return [header.join(','), ...lines].join('\r\n') + '\r\n';
+    },
+
+    /** Back office details: the order, its customer, its payment and its status history. */
+    async adminDetail(orderId: string) {
+      const order = await load(orderId);
+      if (!order) throw new NotFound('Order not found');
+      const [row] = await db
+        .select({ userId: orders.userId, paymentId: orders.paymentId, email: users.email, firstName: users.firstName, lastName: users.lastName })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(eq(orders.id, orderId))
+        .limit(1);
+      const [payment] = await db
+        .select({ reference: payments.reference, provider: payments.provider, status: payments.status, amountMinor: payments.amountMinor, currency: payments.currency })
+        .from(payments)
+        .where(eq(payments.id, row!.paymentId))
+        .limit(1);
+      const history = await db
+        .select({ fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt, actorEmail: users.email })
+        .from(orderEvents)
+        .leftJoin(users, eq(users.id, orderEvents.actorId))
+        .where(eq(orderEvents.orderId, orderId))
+        .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+      return {
+        order,
+        customer: { id: row!.userId, email: row!.email, name: `${row!.firstName} ${row!.lastName}` },
+        payment: payment ?? null,
+        history: [{ fromStatus: null, toStatus: 'pending', createdAt: new Date(order.createdAt), actorEmail: null }, ...history],
+      };
     },
 
     async sendConfirmation(order: OrderDto, userId: string): Promise<void> {
@@ -207,5 +371,11 @@ export function createOrderService({ db, mailer, log, siteUrl, paymentMethod }: 
       }
     },
   };
+}
+/** One CSV cell: quoted when needed; a leading =,+,-,@ is defused so spreadsheets do not run it. */
+export function csvCell(v: unknown): string {
+  let t = v === null || v === undefined ? '' : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 export type OrderService = ReturnType<typeof createOrderService>;

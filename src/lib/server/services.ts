@@ -19,6 +19,12 @@ import { createCatalogueAdmin } from './catalogue-admin';
 import { noPageCache, processPageCache, type PageCacheInvalidator } from './page-cache';
 import { ReadMemo } from './read-memo';
 import type { PaymentProvider } from './payments/port';
+// ---- back office (issue 10)
+import { createAuditLog } from './audit';
+import { createStaffService } from './staff';
+import { createStockService } from './stock';
+import { createAdminReports } from './admin-reports';
+// ---- end back office
 
 /**
  * The composition root: every service is built here from explicit dependencies.
@@ -51,7 +57,11 @@ export function createServices(deps: Deps) {
     },
   };
   const catalogue = createCatalogueService({ db, memo: readMemo });
-  const catalogueAdmin = createCatalogueAdmin({ db, pageCache });
+  // ---- back office (issue 10)
+  const audit = createAuditLog({ db, clock });
+  const stock = createStockService({ db, clock, pageCache, audit });
+  const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media, currency: deps.config.STORE_CURRENCY });
+  // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
   const limiter = createRateLimiter({ db, clock });
@@ -59,7 +69,11 @@ export function createServices(deps: Deps) {
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes });
   const addresses = createAddressService({ db, clock });
   const newsletter = createNewsletterService({ db });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit });
+  // ---- back office (issue 10)
+  const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
+  const adminReports = createAdminReports({ db, clock });
+  // ---- end back office
   return {
     ...deps,
     media,
@@ -76,6 +90,10 @@ export function createServices(deps: Deps) {
     addresses,
     newsletter,
     ...buying,
+    audit,
+    stock,
+    staff,
+    adminReports,
     async health(): Promise<{ database: boolean }> {
       try {
         await db.execute(sql`select 1`);

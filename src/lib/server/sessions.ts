@@ -10,6 +10,8 @@ export type SessionUser = typeof users.$inferSelect;
 export interface ActiveSession {
   user: SessionUser;
   tokenHash: string;
+  /** A staff sign-in confirmed from a known browser or with an e-mailed code (back office step-up). */
+  staffVerified: boolean;
 }
 
 export function hashToken(token: string): string {
@@ -30,13 +32,23 @@ export function createSessionService({ db, clock }: { db: Db; clock: () => Date 
       if (!token || token.length > 200) return null;
       const tokenHash = hashToken(token);
       const rows = await db
-        .select({ user: users })
+        .select({ user: users, staffVerifiedAt: sessions.staffVerifiedAt })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, clock())))
         .limit(1);
       const row = rows[0];
-      return row ? { user: row.user, tokenHash } : null;
+      return row ? { user: row.user, tokenHash, staffVerified: row.staffVerifiedAt !== null } : null;
+    },
+
+    /** Marks a session as confirmed for staff work (step-up done). */
+    async confirmStaff(tokenHash: string): Promise<void> {
+      await db.update(sessions).set({ staffVerifiedAt: clock() }).where(eq(sessions.tokenHash, tokenHash));
+    },
+
+    /** Drops staff confirmation from every session of a user (role revoked). */
+    async dropStaff(userId: string): Promise<void> {
+      await db.update(sessions).set({ staffVerifiedAt: null }).where(eq(sessions.userId, userId));
     },
 
     async revoke(tokenHash: string): Promise<void> {

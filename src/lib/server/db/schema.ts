@@ -107,8 +107,12 @@ export const variants = pgTable(
     sizeId: integer('size_id').references(() => sizes.id),
     colorId: integer('color_id').references(() => colors.id),
     stock: integer('stock').notNull().default(0),
+    // ---- back office (issue 10): stock keeping unit, set by staff
+    sku: text('sku'),
+    // ---- end back office
   },
   (t) => [
+    uniqueIndex('variants_sku_uq').on(t.sku).where(sql`${t.sku} is not null`),
     unique('variants_product_size_color_uq').on(t.productId, t.sizeId, t.colorId).nullsNotDistinct(),
     index('variants_size_idx').on(t.sizeId),
     index('variants_color_idx').on(t.colorId),
@@ -130,6 +134,10 @@ export const users = pgTable('users', {
   imageHash: text('image_hash').references(() => media.hash),
   verifiedAt: timestamp('verified_at', { withTimezone: true }),
   createdAt: createdAt(),
+  // ---- back office (issue 10): roles
+  /** customer (default), staff (catalogue, stock, orders, customers) or owner (also staff and the audit log). */
+  role: text('role', { enum: ['customer', 'staff', 'owner'] }).notNull().default('customer'),
+  // ---- end back office
 });
 
 export const sessions = pgTable(
@@ -142,6 +150,10 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    // ---- back office (issue 10): step-up
+    /** Set once a staff sign-in is confirmed from a known browser or with an e-mailed code; staff rights need it. */
+    staffVerifiedAt: timestamp('staff_verified_at', { withTimezone: true }),
+    // ---- end back office
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -151,7 +163,7 @@ export const oneTimeCodes = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -358,4 +370,73 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('mail_outbox_to_idx').on(t.to, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- back office (issue 10)
+
+/** Browsers a staff user has confirmed with an e-mailed code: SHA-256 of the random id in the device cookie. */
+export const staffDevices = pgTable(
+  'staff_devices',
+  {
+    deviceHash: text('device_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('staff_devices_user_idx').on(t.userId)],
+);
+
+/** Every staff write: who, what, on which entity, when, with a before/after summary. Written only by audit.ts. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    details: jsonb('details').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Every stock change of a variant (opening balance, order, cancellation, refund, adjustment),
+ * with who and why. The sum of a variant's deltas equals variants.stock. Written only by stock.ts.
+ */
+export const stockLedger = pgTable(
+  'stock_ledger',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    kind: text('kind', { enum: ['opening', 'order', 'cancellation', 'refund', 'adjustment'] }).notNull(),
+    reason: text('reason'),
+    orderId: uuid('order_id'),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stock_ledger_variant_idx').on(t.variantId, t.createdAt)],
+);
+
+/** Status history of an order (who moved it, when). Written only by orders.ts. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_events_order_idx').on(t.orderId, t.createdAt)],
 );

@@ -4,6 +4,7 @@ import { createMediaService } from '../media';
 import { hashPassword } from '../passwords';
 import type { Services } from '../services';
 import type { Db, Tx } from './client';
+import { recordStockMoves } from '../stock';
 import { addresses, categories, colors, productImages, products, sizes, users, variants } from './schema';
 import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
 
@@ -14,6 +15,16 @@ export const DEMO_USER = {
   firstName: 'Adaeze',
   lastName: 'Okafor',
   phoneNumber: '+2348012345678',
+  country: 'nigeria' as const,
+};
+
+/** The documented demo back-office owner (README; demo mode only, like all seed data). Signs in at /login with an e-mailed code. */
+export const DEMO_OWNER = {
+  email: 'owner@maisonluxe.ng',
+  password: 'LuxeOwner2026!',
+  firstName: 'Folake',
+  lastName: 'Adeyemi',
+  phoneNumber: '+2348098765432',
   country: 'nigeria' as const,
 };
 
@@ -257,7 +268,9 @@ export async function seed(services: SeedDeps): Promise<void> {
             });
           }
         }
-        await db.insert(variants).values(variantValues);
+        const inserted = await db.insert(variants).values(variantValues).returning({ id: variants.id, stock: variants.stock });
+        // Back office (issue 10): the ledger opens with each variant's stock, so its sum is the stock on hand.
+        await recordStockMoves(db, inserted.map((v) => ({ variantId: v.id, delta: v.stock, kind: 'opening' as const, reason: 'Opening balance' })));
       }
     }
   }
@@ -274,6 +287,16 @@ export async function seed(services: SeedDeps): Promise<void> {
       verifiedAt: new Date(now),
     })
     .returning({ id: users.id });
+  await db.insert(users).values({
+    email: DEMO_OWNER.email,
+    passwordHash: await hashPassword(DEMO_OWNER.password),
+    firstName: DEMO_OWNER.firstName,
+    lastName: DEMO_OWNER.lastName,
+    phoneNumber: DEMO_OWNER.phoneNumber,
+    country: DEMO_OWNER.country,
+    verifiedAt: new Date(now),
+    role: 'owner',
+  });
   await db.insert(addresses).values({
     userId: demo!.id,
     name: `${DEMO_USER.firstName} ${DEMO_USER.lastName}`,

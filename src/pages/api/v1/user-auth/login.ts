@@ -1,12 +1,22 @@
 import { loginSchema } from '../../../../lib/domain/accounts';
 import { clientIp, setSessionCookie } from '../../../../lib/server/auth';
+import { safeNext } from '../../../../lib/server/admin/next';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { hashToken } from '../../../../lib/server/sessions';
+import { DEVICE_COOKIE } from '../../../../lib/server/staff';
 
-/** Returns the token for API clients and sets it as an HttpOnly cookie for the web client. */
+/**
+ * Returns the token for API clients and sets it as an HttpOnly cookie for the web client.
+ * A staff sign-in from a browser not seen before is sent to /login/verify-device for its e-mailed code.
+ */
 export const POST = formEndpoint(async (ctx) => {
   const { email, password } = await readInput(ctx.request, loginSchema);
   const { services } = ctx.locals;
-  const { token, user } = await services.accounts.login(email, password, clientIp(ctx));
+  const ip = clientIp(ctx);
+  const { token, user } = await services.accounts.login(email, password, ip);
   setSessionCookie(ctx.cookies, token, services.config.secureCookies);
-  return { body: { status: true, statusCode: 200, message: 'Login successful!', data: { token, user } }, next: '/' };
+  const { stepUp } = await services.staff.afterLogin({ user, tokenHash: hashToken(token), deviceId: ctx.cookies.get(DEVICE_COOKIE)?.value, ip });
+  const wanted = safeNext(ctx.url.searchParams.get('next'));
+  const next = stepUp ? `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}` : (wanted ?? '/');
+  return { body: { status: true, statusCode: 200, message: stepUp ? 'We e-mailed you a code to confirm this browser' : 'Login successful!', data: { token, user, next, stepUp } }, next };
 });

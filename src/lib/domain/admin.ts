@@ -1,0 +1,128 @@
+/** Back office input schemas (pure; shared by pages and endpoints). */
+import { z } from 'zod';
+import { toMinor } from './money';
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const optionalInt = z
+  .union([z.literal(''), z.coerce.number().int().positive().max(2 ** 31 - 1)])
+  .optional()
+  .transform((v) => (v === '' || v === undefined ? undefined : v));
+const page = z.coerce.number().int().min(1).max(100_000).catch(1).default(1);
+const day = z
+  .union([z.literal(''), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD')])
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+export const productFilterSchema = z.object({
+  q: optionalText,
+  categoryId: optionalInt,
+  status: z
+    .enum(['active', 'draft', ''])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  lowStock: z
+    .enum(['1', 'on', 'true', ''])
+    .optional()
+    .transform((v) => Boolean(v)),
+  page,
+});
+
+export const orderFilterSchema = z.object({
+  status: z
+    .enum(['pending', 'processed', 'delivered', 'cancelled', ''])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  from: day,
+  to: day,
+  q: optionalText,
+  page,
+});
+
+export const pageQuerySchema = z.object({ q: optionalText, page });
+
+/** A price typed in major units ("250000" or "2,500.50") becomes minor units. */
+const priceSchema = z
+  .union([z.number(), z.string()])
+  .transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : Number(v.replace(/[,\s]/g, ''));
+    if (!Number.isFinite(n) || n < 0 || n > 1e11) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a price of 0 or more' });
+      return z.NEVER;
+    }
+    return toMinor(n);
+  });
+
+const checkbox = z
+  .union([z.boolean(), z.enum(['on', 'true', '1', 'false', '0', ''])])
+  .optional()
+  .transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
+
+export const productSchema = z.object({
+  name: z.string().trim().min(2, 'Give the product a name').max(160),
+  description: z.string().trim().min(1, 'Describe the product').max(5000),
+  price: priceSchema,
+  categoryId: z.coerce.number({ message: 'Choose a category' }).int().positive('Choose a category'),
+  active: checkbox,
+});
+
+const nullableId = z
+  .union([z.literal(''), z.literal('none'), z.coerce.number().int().positive()])
+  .optional()
+  .transform((v) => (typeof v === 'number' ? v : null));
+const stock = z.coerce.number({ message: 'Stock must be a whole number' }).int('Stock must be a whole number').min(0, 'Stock cannot be negative').max(1_000_000);
+const sku = z
+  .string()
+  .trim()
+  .max(64)
+  .optional()
+  .transform((v) => (v ? v : null));
+
+export const variantSchema = z.object({ colorId: nullableId, sizeId: nullableId, stock, sku });
+
+/** The product form: fields, an optional first variant (new products), and the grid cells `stock.{variantId}` / `sku.{variantId}`. */
+export function parseProductForm(input: Record<string, unknown>) {
+  const product = productSchema.parse(input);
+  const grid: { variantId: number; stock: number; sku: string | null }[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const m = /^stock\.(\d+)$/.exec(key);
+    if (!m) continue;
+    const variantId = Number(m[1]);
+    grid.push({ variantId, stock: stock.parse(value), sku: sku.parse(input[`sku.${variantId}`]) });
+  }
+  return { product, grid };
+}
+
+export const stockAdjustSchema = z.object({
+  variantId: z.coerce.number().int().positive(),
+  delta: z.coerce.number({ message: 'Enter the change, e.g. 5 or -2' }).int('The change is a whole number').refine((n) => n !== 0 && Math.abs(n) <= 100_000, 'Enter a change other than 0'),
+  reason: z.string().trim().min(2, 'Give a reason for the adjustment').max(300),
+});
+
+export const categorySchema = z.object({
+  name: z.string().trim().min(2, 'Give the category a name').max(80),
+  description: z
+    .string()
+    .trim()
+    .max(2000)
+    .optional()
+    .transform((v) => (v ? v : null)),
+  position: z.coerce.number().int().min(0).max(10_000).default(0),
+  parentId: nullableId,
+});
+
+export const imageEditSchema = z.object({
+  op: z.enum(['alt', 'up', 'down', 'delete']),
+  alt: z.string().trim().max(300).optional(),
+});
+
+export const statusChangeSchema = z.object({ status: z.enum(['processed', 'delivered', 'cancelled']) });
+
+export const staffChangeSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email('Enter an e-mail address')),
+  role: z.enum(['staff', 'owner', 'customer']),
+});

@@ -1,0 +1,128 @@
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { Conflict, Invalid, NotFound } from '../domain/errors';
+import type { Actor, AuditLog } from './audit';
+import type { Db, Tx } from './db/client';
+import { colors, products, sizes, stockLedger, variants } from './db/schema';
+import { cacheTags, type PageCacheInvalidator } from './page-cache';
+
+export type StockKind = 'opening' | 'order' | 'cancellation' | 'refund' | 'adjustment';
+
+export interface StockMove {
+  variantId: number;
+  /** Positive: stock comes back or in; negative: stock goes out. */
+  delta: number;
+  kind: StockKind;
+  reason?: string | null;
+  orderId?: string | null;
+  actorId?: string | null;
+}
+
+/**
+ * Records moves that the caller has already applied to variants.stock in the same transaction
+ * (checkout takes stock with a guarded update of its own). Everything else changes stock
+ * through applyStockMoves, which does both.
+ */
+export async function recordStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date): Promise<void> {
+  const rows = moves.filter((m) => m.delta !== 0);
+  if (rows.length === 0) return;
+  await tx.insert(stockLedger).values(
+    rows.map((m) => ({
+      variantId: m.variantId,
+      delta: m.delta,
+      kind: m.kind,
+      reason: m.reason ?? null,
+      orderId: m.orderId ?? null,
+      actorId: m.actorId ?? null,
+      ...(at ? { createdAt: at } : {}),
+    })),
+  );
+}
+
+/** Changes variants.stock by each move (never below 0: Conflict) and records it in the ledger. */
+export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date): Promise<{ variantId: number; productId: number; stock: number }[]> {
+  const out = [];
+  for (const m of moves) {
+    if (!Number.isSafeInteger(m.delta)) throw new Invalid('A stock change must be a whole number');
+    const [row] = await tx
+      .update(variants)
+      .set({ stock: sql`${variants.stock} + ${m.delta}` })
+      .where(and(eq(variants.id, m.variantId), gte(sql`${variants.stock} + ${m.delta}`, 0)))
+      .returning({ variantId: variants.id, productId: variants.productId, stock: variants.stock });
+    if (!row) {
+      const [exists] = await tx.select({ id: variants.id }).from(variants).where(eq(variants.id, m.variantId)).limit(1);
+      if (!exists) throw new NotFound('Variant not found');
+      throw new Conflict('Stock cannot go below 0');
+    }
+    out.push(row);
+  }
+  await recordStockMoves(tx, moves, at);
+  return out;
+}
+
+export interface LowStockRow {
+  variantId: number;
+  productId: number;
+  productName: string;
+  color: string | null;
+  size: string | null;
+  sku: string | null;
+  stock: number;
+}
+
+/** Stock for staff: adjustments with a reason, the ledger, the low-stock list. Owns the stock_ledger table. */
+export function createStockService({ db, clock, pageCache, audit }: { db: Db; clock: () => Date; pageCache: PageCacheInvalidator; audit: AuditLog }) {
+  return {
+    async adjust(actor: Actor, input: { variantId: number; delta: number; reason: string }): Promise<{ variantId: number; productId: number; stock: number }> {
+      const reason = input.reason.trim();
+      if (!reason) throw new Invalid('Give a reason for the adjustment');
+      if (input.delta === 0) throw new Invalid('The change must not be 0');
+      const row = await db.transaction(async (tx) => {
+        const [before] = await tx.select({ stock: variants.stock }).from(variants).where(eq(variants.id, input.variantId)).for('update');
+        if (!before) throw new NotFound('Variant not found');
+        const [after] = await applyStockMoves(tx, [{ variantId: input.variantId, delta: input.delta, kind: 'adjustment', reason, actorId: actor.id }], clock());
+        await audit.record(
+          actor,
+          { action: 'stock.adjust', entity: 'variant', entityId: input.variantId, details: { before: before.stock, after: after!.stock, delta: input.delta, reason } },
+          tx,
+        );
+        return after!;
+      });
+      await pageCache.invalidate([cacheTags.product(row.productId)]);
+      return row;
+    },
+
+    async lowStock(threshold: number, limit = 200): Promise<LowStockRow[]> {
+      return db
+        .select({
+          variantId: variants.id,
+          productId: variants.productId,
+          productName: products.name,
+          color: colors.name,
+          size: sizes.name,
+          sku: variants.sku,
+          stock: variants.stock,
+        })
+        .from(variants)
+        .innerJoin(products, eq(products.id, variants.productId))
+        .leftJoin(colors, eq(colors.id, variants.colorId))
+        .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+        .where(lte(variants.stock, threshold))
+        .orderBy(asc(variants.stock), asc(products.name), asc(variants.id))
+        .limit(limit);
+    },
+
+    async ledger(variantId: number, limit = 100) {
+      return db.select().from(stockLedger).where(eq(stockLedger.variantId, variantId)).orderBy(desc(stockLedger.createdAt), desc(stockLedger.id)).limit(limit);
+    },
+
+    /** Variants whose ledger does not add up to their stock on hand (should be none). */
+    async mismatches(): Promise<{ variantId: number; stock: number; ledger: number }[]> {
+      const rows = await db.execute(sql`
+        select v.id as "variantId", v.stock as stock, coalesce(sum(l.delta), 0)::int as ledger
+        from ${variants} v left join ${stockLedger} l on l.variant_id = v.id
+        group by v.id, v.stock having v.stock <> coalesce(sum(l.delta), 0)`);
+      return ((rows as any).rows ?? rows) as { variantId: number; stock: number; ledger: number }[];
+    },
+  };
+}
+export type StockService = ReturnType<typeof createStockService>;

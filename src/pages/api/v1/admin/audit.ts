@@ -1,0 +1,10 @@
+import { pageQuerySchema } from '../../../../lib/domain/admin';
+import { requireStaff } from '../../../../lib/server/auth';
+import { endpoint, json, readQuery } from '../../../../lib/server/http';
+
+/** The audit log: owners only. */
+export const GET = endpoint(async ({ locals, url }) => {
+  requireStaff(locals, { owner: true });
+  const { page } = readQuery(url, pageQuerySchema);
+  return json({ status: true, data: await locals.services.audit.list({ page }) });
+});

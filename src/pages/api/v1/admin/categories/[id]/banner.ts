@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { asActor, requireStaff } from '../../../../../../lib/server/auth';
+import { readImageUpload } from '../../../../../../lib/server/admin/upload';
+import { formEndpoint } from '../../../../../../lib/server/form-posts';
+import { parseWith } from '../../../../../../lib/server/http';
+
+/** A category's banner image (multipart field "image"), checked and re-encoded with sharp. */
+export const POST = formEndpoint(
+  async ({ locals, request, params }) => {
+    const user = requireStaff(locals);
+    const id = parseWith(z.coerce.number().int().positive().max(2 ** 31 - 1), params.id);
+    const { bytes } = await readImageUpload(request);
+    const data = await locals.services.catalogueAdmin.setCategoryBanner(asActor(user), id, bytes);
+    return { body: { status: true, message: 'Banner uploaded', data }, next: '/admin/categories' };
+  },
+  { failure: (reason) => `Failed to upload image: ${reason}` },
+);

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { categorySchema } from '../../../../../lib/domain/admin';
+import { asActor, requireStaff } from '../../../../../lib/server/auth';
+import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
+import { endpoint, json } from '../../../../../lib/server/http';
+
+export const GET = endpoint(async ({ locals }) => {
+  requireStaff(locals);
+  return json({ status: true, data: await locals.services.catalogueAdmin.listCategories() });
+});
+
+/** Create (no id) or update (id) a category or sub-category: name, description, order, parent. */
+export const POST = formEndpoint(async ({ locals, request }) => {
+  const user = requireStaff(locals);
+  const input = await readInput(request, categorySchema.extend({ id: z.union([z.literal(''), z.coerce.number().int().positive()]).optional() }));
+  const { id, ...rest } = input;
+  const saved = await locals.services.catalogueAdmin.saveCategory(asActor(user), typeof id === 'number' ? id : null, rest);
+  return { body: { status: true, message: typeof id === 'number' ? 'Category saved' : 'Category created', data: saved }, next: '/admin/categories' };
+});

@@ -1,0 +1,8 @@
+import { pageQuerySchema } from '../../../../../lib/domain/admin';
+import { requireStaff } from '../../../../../lib/server/auth';
+import { endpoint, json, readQuery } from '../../../../../lib/server/http';
+
+export const GET = endpoint(async ({ locals, url }) => {
+  requireStaff(locals);
+  return json({ status: true, data: await locals.services.adminReports.customers(readQuery(url, pageQuerySchema)) });
+});

@@ -1,0 +1,12 @@
+import { orderFilterSchema } from '../../../../../lib/domain/admin';
+import { requireStaff } from '../../../../../lib/server/auth';
+import { endpoint, readQuery } from '../../../../../lib/server/http';
+
+/** Export CSV: every order matching the list's filters. */
+export const GET = endpoint(async ({ locals, url }) => {
+  requireStaff(locals);
+  const csv = await locals.services.orders.exportCsv(readQuery(url, orderFilterSchema));
+  return new Response(csv, {
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="orders.csv"', 'cache-control': 'no-store' },
+  });
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { parseProductForm } from '../../../../../../lib/domain/admin';
+import { asActor, requireStaff } from '../../../../../../lib/server/auth';
+import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
+import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
+
+const idSchema = z.coerce.number().int().positive().max(2 ** 31 - 1);
+
+export const GET = endpoint(async ({ locals, params }) => {
+  requireStaff(locals);
+  const data = await locals.services.catalogueAdmin.getProduct(parseWith(idSchema, params.id));
+  return json({ status: true, data });
+});
+
+/** Save: name, description, price, category, active/draft and the variant grid (stock, SKU). */
+export const POST = formEndpoint(async ({ locals, request, params }) => {
+  const user = requireStaff(locals);
+  const id = parseWith(idSchema, params.id);
+  const input = await readInput(request, z.record(z.string(), z.unknown()));
+  const { product, grid } = parseProductForm(input);
+  await locals.services.catalogueAdmin.saveProduct(
+    asActor(user),
+    id,
+    { name: product.name, description: product.description, priceMinor: product.price, categoryId: product.categoryId, active: product.active },
+    grid,
+  );
+  return { body: { status: true, message: 'Saved' }, next: `/admin/products/${id}` };
+});

@@ -1,0 +1,23 @@
+import { productFilterSchema, productSchema, variantSchema } from '../../../../../lib/domain/admin';
+import { asActor, requireStaff } from '../../../../../lib/server/auth';
+import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
+import { endpoint, json, readQuery } from '../../../../../lib/server/http';
+
+/** GET: the product list (JSON). POST: a new product, with an optional first variant; then its edit page. */
+export const GET = endpoint(async ({ locals, url }) => {
+  requireStaff(locals);
+  const data = await locals.services.catalogueAdmin.listProducts(readQuery(url, productFilterSchema));
+  return json({ status: true, data });
+});
+
+export const POST = formEndpoint(async ({ locals, request }) => {
+  const user = requireStaff(locals);
+  const input = await readInput(request, productSchema.loose());
+  const { price, ...rest } = input;
+  const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, priceMinor: price };
+  const raw = input as Record<string, unknown>;
+  const hasVariant = raw.stock !== undefined && raw.stock !== '';
+  const first = hasVariant ? variantSchema.parse({ colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock, sku: raw.sku }) : undefined;
+  const { id } = await locals.services.catalogueAdmin.createProduct(asActor(user), product, first);
+  return { body: { status: true, message: 'Product created', data: { id } }, status: 201, next: `/admin/products/${id}` };
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { otpSchema } from '../../../../lib/domain/accounts';
+import { Unauthorized } from '../../../../lib/domain/errors';
+import { requireUser, setDeviceCookie } from '../../../../lib/server/auth';
+import { safeNext } from '../../../../lib/server/admin/next';
+import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from '../../../../lib/server/staff';
+
+/** Step-up of a staff sign-in: the e-mailed code confirms this session and remembers the browser. */
+export const POST = formEndpoint(async (ctx) => {
+  const user = requireUser(ctx.locals);
+  const session = ctx.locals.session;
+  if (!session) throw new Unauthorized();
+  const { code } = await readInput(ctx.request, z.object({ code: otpSchema }));
+  const { services } = ctx.locals;
+  const { deviceId } = await services.staff.confirmDevice(user, session.tokenHash, code);
+  setDeviceCookie(ctx.cookies, DEVICE_COOKIE, deviceId, services.config.secureCookies, DEVICE_COOKIE_DAYS);
+  const next = safeNext(ctx.url.searchParams.get('next')) ?? '/admin';
+  return { body: { status: true, message: 'This browser is confirmed', data: { next } }, next };
+});

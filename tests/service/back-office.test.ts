@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, orderEvents, stockLedger, users, variants } from '../../src/lib/server/db/schema';
+import { recordSimulatedOutcome } from '../../src/lib/server/payments/simulated';
+import type { Services } from '../../src/lib/server/services';
+import type { SessionUser } from '../../src/lib/server/sessions';
+import { DRIVERS, servicesFor } from '../support/services';
+
+/** See checkout.test.ts: let pg's sockets close before the database is dropped. */
+async function settledClose(database: { close(): Promise<void> }, close: () => Promise<void>) {
+  const end = database.close.bind(database);
+  let ended: Promise<void> | undefined;
+  database.close = () => (ended ??= end().then(() => new Promise((r) => setTimeout(r, 300))));
+  await close();
+}
+
+for (const driver of DRIVERS) {
+  describe(`back office services on ${driver}`, () => {
+    let services: Services;
+    let close: () => Promise<void>;
+    let database: { close(): Promise<void> };
+    let demo: SessionUser;
+    let owner: SessionUser;
+    const actor = () => ({ id: owner.id, email: owner.email });
+
+    beforeAll(async () => {
+      ({ services, close, database } = await servicesFor(driver));
+      [demo] = (await services.db.select().from(users).where(eq(users.email, 'demo@maisonluxe.ng'))) as [SessionUser];
+      [owner] = (await services.db.select().from(users).where(eq(users.email, 'owner@maisonluxe.ng'))) as [SessionUser];
+    }, 120_000);
+    afterAll(async () => {
+      if (close) await settledClose(database, close);
+    });
+
+    const stock = async (id: number) => (await services.db.select({ s: variants.stock }).from(variants).where(eq(variants.id, id)))[0]!.s;
+
+    it('seeds an opening ledger entry per variant, so the ledger adds up to stock on hand', async () => {
+      expect(await services.stock.mismatches()).toEqual([]);
+      const openings = await services.db.select().from(stockLedger).where(eq(stockLedger.kind, 'opening'));
+      expect(openings.length).toBeGreaterThan(100);
+    });
+
+    it('orders take stock, cancelling returns it, adjustments need a reason; the ledger always equals stock', async () => {
+      const [v] = (await services.db.select().from(variants).orderBy(variants.id)).filter((r) => r.stock >= 3 && r.sizeId === null);
+      const product = await services.catalogue.getProduct(v!.productId);
+      const color = product.variants.find((x) => x.id === v!.id)!.color ?? undefined;
+      const before = v!.stock;
+      await services.cart.add(demo, { productId: v!.productId, color, size: undefined, quantity: 2 });
+      const { reference } = await services.checkout.initiate(demo, {});
+      await recordSimulatedOutcome(services.db, reference, 'pay');
+      const { order } = await services.checkout.fulfil(reference);
+      expect(await stock(v!.id)).toBe(before - 2);
+      expect(await services.stock.mismatches()).toEqual([]);
+
+      // processed, then cancelled: mails go out, stock comes back, history and audit are written
+      await services.orders.setStatus(order.id, 'processed', actor());
+      await expect(services.orders.setStatus(order.id, 'pending', actor())).rejects.toMatchObject({ code: 'conflict' });
+      const { order: cancelled } = await services.orders.setStatus(order.trackingNumber, 'cancelled', actor());
+      expect(cancelled.status).toBe('cancelled');
+      expect(await stock(v!.id)).toBe(before);
+      expect(await services.stock.mismatches()).toEqual([]);
+      const ledger = await services.stock.ledger(v!.id);
+      expect(ledger.map((l) => l.kind)).toEqual(expect.arrayContaining(['opening', 'order', 'cancellation']));
+      expect(ledger.find((l) => l.kind === 'cancellation')).toMatchObject({ delta: 2, actorId: owner.id, orderId: order.id });
+      const events = await services.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id));
+      expect(events.map((e) => e.toStatus)).toEqual(['processed', 'cancelled']);
+      const mail = await services.outbox.list(demo.email);
+      expect(mail.map((m) => m.subject).join('\n')).toMatch(/being prepared/);
+      expect(mail.map((m) => m.subject).join('\n')).toMatch(/has been cancelled/);
+      const detail = await services.orders.adminDetail(order.id);
+      expect(detail.history.map((h) => h.toStatus)).toEqual(['pending', 'processed', 'cancelled']);
+      expect(detail.payment).toMatchObject({ reference, status: 'fulfilled' });
+
+      await expect(services.stock.adjust(actor(), { variantId: v!.id, delta: 5, reason: ' ' })).rejects.toMatchObject({ code: 'invalid' });
+      await expect(services.stock.adjust(actor(), { variantId: v!.id, delta: -(before + 1), reason: 'count' })).rejects.toMatchObject({ code: 'conflict' });
+      await services.stock.adjust(actor(), { variantId: v!.id, delta: -1, reason: 'Damaged in store' });
+      await services.catalogueAdmin.setStock(v!.id, 9, actor(), 'Stock count');
+      expect(await stock(v!.id)).toBe(9);
+      expect(await services.stock.mismatches()).toEqual([]);
+      const audit = await services.db.select().from(auditLog);
+      expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['order.status', 'stock.adjust', 'stock.set']));
+      expect(audit.find((a) => a.action === 'stock.adjust')).toMatchObject({ actorEmail: owner.email, entity: 'variant', entityId: String(v!.id) });
+    });
+
+    it('creates a product with variants and images, saves the grid, and keeps the ledger whole', async () => {
+      const options = await services.catalogueAdmin.formOptions();
+      const sub = options.categories[0]!.subs[0]!;
+      const [c1, c2] = options.colors;
+      const { id } = await services.catalogueAdmin.createProduct(
+        actor(),
+        { name: 'Test Tote', description: 'A test tote', priceMinor: 12_345_00, categoryId: sub.id, active: true },
+        { colorId: c1!.id, sizeId: null, stock: 4, sku: 'TT-1' },
+      );
+      await services.catalogueAdmin.addVariant(actor(), id, { colorId: c2!.id, sizeId: null, stock: 2, sku: 'TT-2' });
+      await expect(services.catalogueAdmin.addVariant(actor(), id, { colorId: c2!.id, sizeId: null, stock: 1, sku: 'TT-3' })).rejects.toMatchObject({ code: 'conflict' });
+      await expect(services.catalogueAdmin.addVariant(actor(), id, { colorId: null, sizeId: null, stock: 1, sku: 'TT-1' })).rejects.toMatchObject({ code: 'conflict' });
+      const sharp = (await import('sharp')).default;
+      const png = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#884422' } }).png().toBuffer();
+      await services.catalogueAdmin.addImage(actor(), id, new Uint8Array(png), 'Brown tote');
+      await services.catalogueAdmin.addImage(actor(), id, new Uint8Array(await sharp(png).flip().png().toBuffer()), 'Back');
+      await expect(services.catalogueAdmin.addImage(actor(), id, new TextEncoder().encode('<svg/>'), 'x')).rejects.toMatchObject({ code: 'invalid' });
+      let p = await services.catalogueAdmin.getProduct(id);
+      expect(p.images.map((i) => i.alt)).toEqual(['Brown tote', 'Back']);
+      await services.catalogueAdmin.editImage(actor(), id, p.images[1]!.id, { move: 'up' });
+      p = await services.catalogueAdmin.getProduct(id);
+      expect(p.images.map((i) => i.alt)).toEqual(['Back', 'Brown tote']);
+      await services.catalogueAdmin.saveProduct(
+        actor(),
+        id,
+        { name: 'Test Tote II', description: 'A test tote', priceMinor: 15_000_00, categoryId: sub.id, active: true },
+        p.variants.map((v) => ({ variantId: v.id, stock: v.stock + 1, sku: v.sku })),
+      );
+      const shown = await services.catalogue.getProduct(id);
+      expect(shown.name).toBe('Test Tote II');
+      expect(shown.variants).toHaveLength(2);
+      expect(await services.stock.mismatches()).toEqual([]);
+      const list = await services.catalogueAdmin.listProducts({ q: 'TT-2' });
+      expect(list.rows.map((r) => r.id)).toEqual([id]);
+    });
+
+    it('grants and revokes staff; step-up needs the e-mailed code unless the browser is known', async () => {
+      const { token } = await services.sessions.create(owner.id);
+      const { hashToken } = await import('../../src/lib/server/sessions');
+      const tokenHash = hashToken(token);
+      expect((await services.sessions.resolve(token))!.staffVerified).toBe(false);
+      expect(await services.staff.afterLogin({ user: owner, tokenHash, deviceId: undefined, ip: null })).toEqual({ stepUp: true });
+      const [mail] = await services.outbox.list(owner.email);
+      const code = /code is (\d{4})/.exec(mail!.text)![1]!;
+      {
+        await expect(services.staff.confirmDevice(owner, tokenHash, code === '0000' ? '0001' : '0000')).rejects.toMatchObject({ code: 'invalid' });
+        const { deviceId } = await services.staff.confirmDevice(owner, tokenHash, code);
+        expect((await services.sessions.resolve(token))!.staffVerified).toBe(true);
+        const second = await services.sessions.create(owner.id);
+        expect(await services.staff.afterLogin({ user: owner, tokenHash: hashToken(second.token), deviceId, ip: null })).toEqual({ stepUp: false });
+        expect((await services.sessions.resolve(second.token))!.staffVerified).toBe(true);
+      }
+      expect(await services.staff.afterLogin({ user: demo, tokenHash: 'x', deviceId: undefined, ip: null })).toEqual({ stepUp: false });
+      await services.staff.grant(actor(), demo.email, 'staff');
+      expect((await services.staff.list()).map((s) => s.email)).toContain(demo.email);
+      await services.staff.revoke(actor(), demo.email);
+      expect((await services.staff.list()).map((s) => s.email)).not.toContain(demo.email);
+    });
+  });
+}
