@@ -48,6 +48,8 @@ function routes(ids: { productId: number; categoryId: number; customerId: string
     api('GET', '/orders/export.csv'),
     api('GET', `/orders/${ids.orderId}`),
     api('POST', `/orders/${ids.orderId}/status`),
+    api('POST', `/orders/${ids.orderId}/refund`),
+    api('POST', '/payments/ML-NO-SUCH-PAYMENT/refund'),
     api('GET', '/customers'),
     api('GET', '/customers/newsletter.csv'),
     api('GET', '/audit', true),

@@ -122,6 +122,14 @@ export const imageEditSchema = z.object({
 
 export const statusChangeSchema = z.object({ status: z.enum(['processed', 'delivered', 'cancelled']) });
 
+/** A staff refund: empty for all that is left, or an amount in major units (₦ 12500.50). */
+export const refundSchema = z.object({
+  amount: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce.number({ error: 'Enter the amount to refund' }).positive('The refund amount must be more than 0').optional(),
+  ),
+});
+
 export const staffChangeSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter an e-mail address')),
   role: z.enum(['staff', 'owner', 'customer']),

@@ -14,6 +14,7 @@ import { createShippingService } from './shipping';
 import type { PageCacheInvalidator } from './page-cache';
 import type { ReadMemo } from './read-memo';
 import type { AuditLog } from './audit';
+import { createOrderRefunds } from './order-refunds';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -50,5 +51,6 @@ export function createBuyingServices(deps: {
   });
   const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock, pageCache: deps.pageCache });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
-  return { shipping, cart, orders, checkout, favourites, paymentProvider };
+  const orderRefunds = createOrderRefunds({ orders, checkout, audit: deps.audit });
+  return { shipping, cart, orders, checkout, favourites, paymentProvider, orderRefunds };
 }

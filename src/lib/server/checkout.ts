@@ -333,6 +333,26 @@ export function createCheckoutService(deps: {
         .limit(limit);
     },
 
+    /** The back office's refund queue: payments waiting for a refund, with what staff need to act on them. */
+    async refundQueue({ limit = 50 }: { limit?: number } = {}) {
+      return db
+        .select({
+          reference: payments.reference,
+          email: payments.email,
+          amountMinor: payments.amountMinor,
+          refundedMinor: payments.refundedMinor,
+          currency: payments.currency,
+          inProgress: sql<boolean>`${payments.refundPendingMinor} is not null`,
+          since: payments.updatedAt,
+          orderId: orders.id,
+        })
+        .from(payments)
+        .leftJoin(orders, eq(orders.paymentId, payments.id))
+        .where(eq(payments.status, 'needs_refund'))
+        .orderBy(asc(payments.updatedAt))
+        .limit(limit);
+    },
+
     /** Payments that could not become an order and wait for their refund (none in progress). */
     async awaitingRefund({ limit = 100 }: { limit?: number } = {}) {
       return db

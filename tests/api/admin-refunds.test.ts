@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
+import { startServer, type RunningServer } from '../support/server';
+import { buyingClient } from './buying-client';
+
+const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
+
+/** Staff refund a paid order from the back office, through Paystack (a local fake), in part and then in full. */
+for (const driver of ['pglite', 'pg'] as const) {
+  describe(`back-office refunds on ${driver}`, () => {
+    let server: RunningServer;
+    let paystack: FakePaystack;
+    let api: ReturnType<typeof buyingClient>;
+    let owner: string;
+
+    beforeAll(async () => {
+      paystack = await startFakePaystack();
+      server = await startServer(driver, { PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: paystack.secretKey, PAYSTACK_BASE_URL: paystack.baseUrl });
+      api = buyingClient(server.baseUrl);
+      const login = await api.call('POST', '/user-auth/login', { body: OWNER });
+      owner = login.body.data.token;
+      const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
+      expect(confirmed.status).toBe(200);
+    }, 120_000);
+    afterAll(async () => {
+      await server?.stop();
+      await paystack?.close();
+    });
+
+    it('refunds part, then the rest, never more than was paid, and records it', async () => {
+      const shopper = await api.login();
+      await api.clear(shopper.token, shopper.id);
+      await api.add(shopper.token, await api.variant({ minStock: 1 }), 1);
+      const init = await api.call('POST', '/orders/initiate', { token: shopper.token, body: {} });
+      expect(init.status).toBe(200);
+      const reference = init.body.data.reference as string;
+      paystack.pay(reference);
+      const placed = await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: reference } });
+      expect(placed.status).toBe(200);
+      const orderId = placed.body.data.id as string;
+      const paid = paystack.transactions.get(reference)!.amount;
+
+      const part = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: { amount: 1000 } });
+      expect(part.status).toBe(200);
+      expect(part.body.data).toMatchObject({ status: 'partially_refunded', refundedNowMinor: 100_000 });
+      const rest = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: {} });
+      expect(rest.status).toBe(200);
+      expect(rest.body.data).toMatchObject({ status: 'refunded', refundedMinor: paid });
+      const again = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: {} });
+      expect(again.body.data.refundedNowMinor).toBe(0);
+
+      const refunds = paystack.calls.filter((c) => c.method === 'POST' && c.path === '/refund');
+      expect(refunds.map((c) => (c.body as { amount?: number }).amount)).toEqual([100_000, paid - 100_000]);
+      const audit = await api.call('GET', '/admin/audit', { token: owner });
+      expect(JSON.stringify(audit.body)).toContain('order.refund');
+    });
+  });
+}
