@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, orderEvents, stockLedger, users, variants } from '../../src/lib/server/db/schema';
-import { recordSimulatedOutcome } from '../../src/lib/server/payments/simulated';
 import type { Services } from '../../src/lib/server/services';
 import type { SessionUser } from '../../src/lib/server/sessions';
-import { DRIVERS, servicesFor } from '../support/services';
+import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 
 /** See checkout.test.ts: let pg's sockets close before the database is dropped. */
 async function settledClose(database: { close(): Promise<void> }, close: () => Promise<void>) {
@@ -47,7 +46,7 @@ for (const driver of DRIVERS) {
       const before = v!.stock;
       await services.cart.add(demo, { productId: v!.productId, color, size: undefined, quantity: 2 });
       const { reference } = await services.checkout.initiate(demo, {});
-      await recordSimulatedOutcome(services.db, reference, 'pay');
+      await answerSimulatedPage(services.db, reference, 'pay');
       const { order } = await services.checkout.fulfil(reference);
       expect(await stock(v!.id)).toBe(before - 2);
       expect(await services.stock.mismatches()).toEqual([]);

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments, users, variants } from '../../src/lib/server/db/schema';
-import { recordSimulatedOutcome } from '../../src/lib/server/payments/simulated';
 import type { Services } from '../../src/lib/server/services';
 import type { SessionUser } from '../../src/lib/server/sessions';
-import { DRIVERS, servicesFor } from '../support/services';
+import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 
 /**
  * pg's pool.end() resolves before its sockets are closed, and dropping the test database
@@ -49,7 +48,7 @@ for (const driver of DRIVERS) {
       for (const i of cart.items) await services.cart.remove(demo, { productId: i.productId, color: i.color ?? undefined, size: i.size ?? undefined });
       await services.cart.add(demo, { productId: v.productId, color: v.color, size: undefined, quantity });
       const { reference } = await services.checkout.initiate(demo, {});
-      await recordSimulatedOutcome(services.db, reference, 'pay');
+      await answerSimulatedPage(services.db, reference, 'pay');
       return { v, reference };
     }
 

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, users, variants } from '../../src/lib/server/db/schema';
 import { createLogger } from '../../src/lib/server/log';
 import type { PaymentProvider, Refund, VerificationStatus } from '../../src/lib/server/payments/port';
-import { createSimulatedProvider, recordSimulatedOutcome } from '../../src/lib/server/payments/simulated';
+import { createSimulatedProvider } from '../../src/lib/server/payments/simulated';
 import { createReconciliation, RECONCILIATION_LOCK_KEY, scheduleReconciliation } from '../../src/lib/server/reconciliation';
 import { createServices, type Services } from '../../src/lib/server/services';
 import type { SessionUser } from '../../src/lib/server/sessions';
-import { DRIVERS, servicesFor, testClock } from '../support/services';
+import { DRIVERS, servicesFor, testClock, answerSimulatedPage } from '../support/services';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -101,7 +101,7 @@ for (const driver of DRIVERS) {
       }
       await services.cart.add(demo, { productId: v.productId, color, size: undefined, quantity: 1 });
       const { reference } = await services.checkout.initiate(demo, {});
-      if (outcome) await recordSimulatedOutcome(services.db, reference, outcome);
+      if (outcome) await answerSimulatedPage(services.db, reference, outcome);
       return { reference, variantId: v.id };
     }
 

@@ -1,4 +1,3 @@
-import { recordStockMoves } from './stock';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -9,11 +8,10 @@ import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
 import type { CartService } from './cart';
 import type { Db } from './db/client';
-import { cartItems, orderItems, orders, payments, products, variants } from './db/schema';
+import { cartItems, orders, payments, products, variants } from './db/schema';
 import type { Logger } from './log';
-import { newTrackingNumber, type OrderService } from './orders';
+import type { OrderService } from './orders';
 import type { PaymentProvider } from './payments/port';
-import { recordSimulatedOutcome } from './payments/simulated';
 import type { SessionUser } from './sessions';
 import { cacheTags, type PageCacheInvalidator } from './page-cache';
 
@@ -263,36 +261,17 @@ export function createCheckoutService(deps: {
               .set({ salesCount: sql`${products.salesCount} + ${line.quantity}` })
               .where(eq(products.id, line.productId));
           }
-          const [order] = await tx
-            .insert(orders)
-            .values({
-              trackingNumber: newTrackingNumber(),
-              userId: payment.userId,
-              paymentId: payment.id,
-              deliveryOption: snapshot.deliveryOption as DeliveryOption,
-              subtotalMinor: snapshot.subtotalMinor,
-              deliveryFeeMinor: snapshot.deliveryFeeMinor,
-              totalMinor: snapshot.totalMinor,
-              currency: payment.currency,
-              deliveryAddress: snapshot.shipTo,
-            })
-            .returning({ id: orders.id });
-          await tx.insert(orderItems).values(
-            snapshot.lines.map((l) => ({
-              orderId: order!.id,
-              productId: l.productId,
-              variantId: l.variantId,
-              productName: l.productName,
-              productImage: l.productImage,
-              color: l.color,
-              size: l.size,
-              quantity: l.quantity,
-              unitPriceMinor: l.unitPriceMinor,
-              lineTotalMinor: l.lineTotalMinor,
-            })),
-          );
-          // Back office (issue 10): every stock change is in the ledger.
-          await recordStockMoves(tx, snapshot.lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: order!.id })), clock());
+          const orderId = await orderService.createPaid(tx, {
+            userId: payment.userId,
+            paymentId: payment.id,
+            currency: payment.currency,
+            deliveryOption: snapshot.deliveryOption as DeliveryOption,
+            deliveryAddress: snapshot.shipTo,
+            subtotalMinor: snapshot.subtotalMinor,
+            deliveryFeeMinor: snapshot.deliveryFeeMinor,
+            totalMinor: snapshot.totalMinor,
+            lines: snapshot.lines,
+          });
           await tx.delete(cartItems).where(
             and(
               eq(cartItems.cartId, payment.cartId),
@@ -303,7 +282,7 @@ export function createCheckoutService(deps: {
             ),
           );
           await tx.update(payments).set({ status: 'fulfilled', updatedAt: clock() }).where(eq(payments.id, payment.id));
-          return { orderId: order!.id, created: true };
+          return { orderId, created: true };
         });
       } catch (err) {
         if (err instanceof StockShortage) {
@@ -478,7 +457,7 @@ export function createCheckoutService(deps: {
     /** Pay or Decline on the simulated page; returns where to send the shopper (like Paystack: ?trxref=&reference=). */
     async answerSimulated(reference: string, outcome: 'pay' | 'decline'): Promise<string> {
       const payment = await this.simulatedPayment(reference);
-      if (!(await recordSimulatedOutcome(db, reference, outcome))) throw new Conflict('This payment has already been answered');
+      if (!provider.recordOutcome || !(await provider.recordOutcome(reference, outcome))) throw new Conflict('This payment has already been answered');
       const back = new URL(payment.callbackUrl);
       back.searchParams.set('trxref', reference);
       back.searchParams.set('reference', reference);

@@ -10,11 +10,11 @@ import {
   type OrderDto,
   type OrderStatus,
 } from '../domain/orders';
-import { formatAddress, type AddressDto } from '../domain/shipping';
+import { formatAddress, type AddressDto, type DeliveryOption } from '../domain/shipping';
 import type { Db, Tx } from './db/client';
 import { orderEvents, orderItems, orders, payments, users } from './db/schema';
 import type { Actor, AuditLog } from './audit';
-import { applyStockMoves } from './stock';
+import { applyStockMoves, recordStockMoves } from './stock';
 import { cacheTags, type PageCacheInvalidator } from './page-cache';
 import type { Logger } from './log';
 import { escapeHtml, mailHtml, type Mailer } from './mail';
@@ -175,6 +175,58 @@ export function createOrderService({
   }
 
   return {
+    /**
+     * Writes the order of a paid checkout, inside the caller's transaction (checkout.fulfil holds the
+     * payment's row lock): the order, its lines and their stock moves in the ledger. Returns its id.
+     */
+    async createPaid(
+      tx: Tx,
+      input: {
+        userId: string;
+        paymentId: string;
+        currency: string;
+        deliveryOption: DeliveryOption;
+        deliveryAddress: AddressDto | null;
+        subtotalMinor: number;
+        deliveryFeeMinor: number;
+        totalMinor: number;
+        lines: {
+          productId: number;
+          variantId: number;
+          productName: string;
+          productImage: string;
+          color: string | null;
+          size: string | null;
+          quantity: number;
+          unitPriceMinor: number;
+          lineTotalMinor: number;
+        }[];
+      },
+    ): Promise<string> {
+      const { lines, ...order } = input;
+      const [row] = await tx
+        .insert(orders)
+        .values({ ...order, trackingNumber: newTrackingNumber() })
+        .returning({ id: orders.id });
+      await tx.insert(orderItems).values(
+        lines.map((l) => ({
+          orderId: row!.id,
+          productId: l.productId,
+          variantId: l.variantId,
+          productName: l.productName,
+          productImage: l.productImage,
+          color: l.color,
+          size: l.size,
+          quantity: l.quantity,
+          unitPriceMinor: l.unitPriceMinor,
+          lineTotalMinor: l.lineTotalMinor,
+        })),
+      );
+      // Every stock change is in the ledger (the stock itself was taken under the variants' row locks).
+      await recordStockMoves(tx, lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: row!.id })), clock());
+      return row!.id;
+    },
+
     load,
 
     /** The session user's orders, newest first. */

@@ -33,4 +33,9 @@ export interface PaymentProvider {
    * be reached (the refund may or may not have been made then).
    */
   refund(reference: string, amountMinor?: number): Promise<Refund>;
+  /**
+   * Only a provider whose payment page runs inside the store (the simulated one): records the
+   * shopper's Pay or Decline; false when the payment was already answered.
+   */
+  recordOutcome?(reference: string, outcome: 'pay' | 'decline'): Promise<boolean>;
 }

@@ -43,15 +43,14 @@ export function createSimulatedProvider({ db, siteUrl }: { db: Db; siteUrl: stri
       if (amount <= 0 || amount > left) throw new PaymentFailed('The payment provider refused the refund: Refund amount cannot be more than the amount left');
       return { refundId: `SIM-RF-${randomBytes(6).toString('hex')}`, amountMinor: amount };
     },
-  };
-}
-
-/** Records the shopper's answer on the simulated payment page. Only an unanswered payment changes. */
-export async function recordSimulatedOutcome(db: Db, reference: string, outcome: 'pay' | 'decline'): Promise<boolean> {
-  const rows = await db
-    .update(payments)
-    .set({ status: outcome === 'pay' ? 'paid' : 'failed', updatedAt: new Date() })
+    /** The shopper's answer on the payment page. Only an unanswered payment changes. */
+    async recordOutcome(reference, outcome) {
+      const rows = await db
+        .update(payments)
+        .set({ status: outcome === 'pay' ? 'paid' : 'failed', updatedAt: new Date() })
         .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
-    .returning({ status: payments.status });
-  return rows.length > 0;
+        .returning({ status: payments.status });
+      return rows.length > 0;
+    },
+  };
 }
