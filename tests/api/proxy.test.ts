@@ -16,25 +16,27 @@ async function addressSeen(server: RunningServer, output: string[], forwardedFor
   return undefined;
 }
 
-describe('client addresses behind a proxy', () => {
-  let server: RunningServer | undefined;
-  afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-  });
+for (const driver of ['pglite', 'pg'] as const) {
+  describe(`client addresses behind a proxy on ${driver}`, () => {
+    let server: RunningServer | undefined;
+    afterEach(async () => {
+      await server?.stop();
+      server = undefined;
+    });
 
-  it('uses the socket address and ignores a forged X-Forwarded-For without TRUST_PROXY', async () => {
-    const output: string[] = [];
-    server = await startServer('pglite', { LOG_LEVEL: 'info' }, { onOutput: (text) => output.push(...text.split('\n').filter(Boolean)) });
-    expect(await addressSeen(server, output, '6.6.6.6')).toBe('127.0.0.1');
-    expect(await addressSeen(server, output)).toBe('127.0.0.1');
-  });
+    it('uses the socket address and ignores a forged X-Forwarded-For without TRUST_PROXY', async () => {
+      const output: string[] = [];
+      server = await startServer(driver, { LOG_LEVEL: 'info' }, { onOutput: (text) => output.push(...text.split('\n').filter(Boolean)) });
+      expect(await addressSeen(server, output, '6.6.6.6')).toBe('127.0.0.1');
+      expect(await addressSeen(server, output)).toBe('127.0.0.1');
+    });
 
-  it('takes the right-most untrusted X-Forwarded-For entry with TRUST_PROXY', async () => {
-    const output: string[] = [];
-    server = await startServer('pglite', { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' }, { onOutput: (text) => output.push(...text.split('\n').filter(Boolean)) });
-    // A client forging the left-hand entry; the proxy appended the address it saw.
-    expect(await addressSeen(server, output, '6.6.6.6, 198.51.100.7')).toBe('198.51.100.7');
-    expect(await addressSeen(server, output, '6.6.6.6, 198.51.100.7, 127.0.0.1')).toBe('198.51.100.7');
+    it('takes the right-most untrusted X-Forwarded-For entry with TRUST_PROXY', async () => {
+      const output: string[] = [];
+      server = await startServer(driver, { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' }, { onOutput: (text) => output.push(...text.split('\n').filter(Boolean)) });
+      // A client forging the left-hand entry; the proxy appended the address it saw.
+      expect(await addressSeen(server, output, '6.6.6.6, 198.51.100.7')).toBe('198.51.100.7');
+      expect(await addressSeen(server, output, '6.6.6.6, 198.51.100.7, 127.0.0.1')).toBe('198.51.100.7');
+    });
   });
-});
+}
