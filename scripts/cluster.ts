@@ -195,6 +195,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   writeFileSync(confPath, conf);
   const nginx = spawn(NGINX, ['-p', runDir, '-c', confPath, '-e', path.join(runDir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
   cleanups.push(() => stopChild(nginx, 'SIGQUIT'));
+  // Should this process die without stopping the cluster, nothing is left running.
+  process.once('exit', () => {
+    for (const child of [nginx, ...servers.map((s) => s.child)]) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {

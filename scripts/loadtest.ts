@@ -15,7 +15,7 @@
  * status the step does not expect. Expected refusals are not failures: add to cart, quantity
  * change or initiate answering 400 because the variant ran out ("out of stock", "Only N left"),
  * and place-order answering 402 "sold out while you were paying" (the payment is refunded).
- * With --faults, failures that start inside a fault window (kill -9: 6 s from the kill;
+ * With --faults, failures of requests that overlap a fault window (kill -9: 6 s from the kill;
  * database cut: from the cut until every server's health is 200 again, plus 2 s) are reported
  * apart and allowed; there is no window for SIGTERM: a draining server must not cut a request.
  */
@@ -77,9 +77,10 @@ const faultWindows: { name: string; from: number; to: number }[] = [];
 let started = 0;
 const openWindows = new Set<{ name: string; from: number; to: number }>();
 
-function inFaultWindow(t: number) {
-  for (const w of openWindows) if (t >= w.from) return true;
-  return faultWindows.some((w) => t >= w.from && t <= w.to);
+/** Whether a request that ran from `from` to `to` overlapped a fault (it was in flight, or started during one). */
+function inFaultWindow(from: number, to = from) {
+  for (const w of openWindows) if (to >= w.from) return true;
+  return faultWindows.some((w) => from <= w.to && to >= w.from);
 }
 
 function stat(step: string): StepStats {
@@ -134,7 +135,7 @@ async function request(
     }
     answer = { status: res.status, body: parsed, location: res.headers.get('location') };
   } catch (err) {
-    const inFault = inFaultWindow(at);
+    const inFault = inFaultWindow(at, Date.now());
     s.latencies.push(performance.now() - t0);
     s[inFault ? 'failedInFault' : 'failed']++;
     failures.push({ step, what: `${method} ${path}: ${(err as Error).message}`, at: at - started, inFault });
@@ -145,7 +146,7 @@ async function request(
   if (answer.status >= 500 || answer.status === 429) outcome = 'fail';
   else outcome = opts.judge ? opts.judge(answer) : answer.status >= 200 && answer.status < 400 ? 'ok' : 'fail';
   if (outcome === 'fail') {
-    const inFault = inFaultWindow(at);
+    const inFault = inFaultWindow(at, Date.now());
     s[inFault ? 'failedInFault' : 'failed']++;
     const message = typeof answer.body === 'object' ? answer.body?.message : String(answer.body).slice(0, 80);
     failures.push({ step, what: `${method} ${path}: ${answer.status} ${message ?? ''}`, at: at - started, inFault });
@@ -338,7 +339,7 @@ async function registerShoppers(count: number): Promise<Shopper[]> {
   return out;
 }
 
-async function loadCatalogue(db: pg.Client): Promise<Catalogue> {
+async function loadCatalogue(db: pg.Pool): Promise<Catalogue> {
   const ids = async (q: string) => (await db.query(q)).rows.map((r) => Number(r.id));
   const names = (await db.query('select name from products where active')).rows.map((r) => String(r.name));
   const words = [...new Set(names.flatMap((n) => n.split(/\s+/)).filter((w) => /^[a-z]{4,}$/i.test(w)))].slice(0, 40);
@@ -351,7 +352,7 @@ async function loadCatalogue(db: pg.Client): Promise<Catalogue> {
   };
 }
 
-async function stockSnapshot(db: pg.Client): Promise<Map<number, number>> {
+async function stockSnapshot(db: pg.Pool): Promise<Map<number, number>> {
   return new Map((await db.query('select id, stock from variants')).rows.map((r) => [Number(r.id), Number(r.stock)]));
 }
 
@@ -472,10 +473,14 @@ async function main() {
     },
   });
   siteUrl = cluster.url;
-  const db = new pg.Client({ connectionString: cluster.databaseUrl });
+  // A pool, so the fault that terminates every database connection cannot take the checker down too.
+  const db = new pg.Pool({ connectionString: cluster.databaseUrl, max: 2 });
+  db.on('error', () => undefined);
+  const stopOnSignal = () => void cluster.stop().then(() => process.exit(130));
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
   let exitCode = 0;
   try {
-    await db.connect();
     const dbName = new URL(cluster.databaseUrl).pathname.slice(1);
     const adminUrl = new URL(cluster.databaseUrl);
     adminUrl.pathname = '/postgres';
@@ -601,6 +606,9 @@ async function main() {
       '.bench/loadtest.json',
       JSON.stringify({ shoppers: SHOPPERS, durationS: elapsed, seed: SEED, servers: cluster.servers.length, faults: args.faults, requests: totalRequests, rps: totalRequests / elapsed, journeys: seen.journeys, steps: rows, invariants, faultLog, paymentsBefore, failures: failures.slice(0, 100) }, null, 2),
     );
+  } catch (err) {
+    console.error(err);
+    exitCode = 1;
   } finally {
     await db.end().catch(() => undefined);
     await cluster.stop();
