@@ -612,6 +612,8 @@ async function main() {
   } finally {
     await db.end().catch(() => undefined);
     await cluster.stop();
+    mkdirSync('.bench', { recursive: true });
+    writeFileSync('.bench/loadtest-servers.log', serverLog.join('\n') + '\n');
   }
   process.exit(exitCode);
 }
