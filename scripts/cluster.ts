@@ -227,6 +227,13 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       stopped = true;
       for (const c of cleanups.reverse()) await c();
       await fresh?.drop();
+      // nginx's error log outlives the run (upstream failures, "no live upstreams").
+      try {
+        mkdirSync(path.join(root, '.bench'), { recursive: true });
+        writeFileSync(path.join(root, '.bench/nginx-error.log'), readFileSync(path.join(runDir, 'error.log')));
+      } catch {
+        // no log
+      }
       rmSync(runDir, { recursive: true, force: true });
     },
   };
