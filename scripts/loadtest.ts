@@ -5,6 +5,8 @@
  *   npm run loadtest -- --shoppers 20 --duration 20 --seed 7 --servers 3
  *   npm run loadtest -- --faults                       # kill -9 a server, cut every DB connection, SIGTERM a server
  *
+ * Shoppers think between steps like people on phones: a uniform pause of 0 to 2 x --think-ms
+ * (default 2500 ms, so 2.5 s on average); `--think-ms 0` makes each shopper a tight loop.
  * Each shopper runs journeys picked by a seeded PRNG (the same seed gives the same mix):
  * anonymous (home, a filtered collection, product pages, search) or buying (sign in, product,
  * add to cart, change the quantity, delivery or pickup, initiate, pay on the simulated provider,
@@ -34,7 +36,7 @@ const { values: args } = parseArgs({
     servers: { type: 'string', default: '3' },
     faults: { type: 'boolean', default: false },
     port: { type: 'string' },
-    'think-ms': { type: 'string', default: '300' },
+    'think-ms': { type: 'string', default: '2500' },
     'buy-share': { type: 'string', default: '0.35' },
   },
 });

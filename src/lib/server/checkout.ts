@@ -275,6 +275,9 @@ export function createCheckoutService(deps: {
               totalMinor: snapshot.totalMinor,
               currency: payment.currency,
               deliveryAddress: snapshot.shipTo,
+              // Reconciliation measures an order's age (for a lost confirmation mail) on the same clock.
+              createdAt: clock(),
+              updatedAt: clock(),
             })
             .returning({ id: orders.id });
           await tx.insert(orderItems).values(
