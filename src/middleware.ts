@@ -29,9 +29,9 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   const started = performance.now();
   const incoming = ctx.request.headers.get('x-request-id');
   const requestId = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
-  if (lifecycle.draining) {
-    return new Response('Shutting down', { status: 503, headers: { 'retry-after': '5', 'x-request-id': requestId } });
-  }
+  // While draining (SIGTERM), requests still arriving on open connections are served: the
+  // server answers them with Connection: close (src/server/server.ts), and the shutdown waits
+  // for them. Only after the database is closed would a request fail, and by then none arrive.
   if (isCrossSiteWrite(ctx.request, ctx.url)) {
     return new Response(JSON.stringify({ status: false, message: 'Cross-site requests are not allowed' }), {
       status: 403,

@@ -87,7 +87,10 @@ export function startServer(clientDir: string): http.Server {
   server.headersTimeout = 66_000;
   // Stop taking connections at once on shutdown; the services' handler (services.ts) lets the
   // requests in flight finish before the process exits.
+  // A request that still arrives on an open keep-alive connection (a load balancer's) is served,
+  // and its answer closes the connection, so the proxy sends nothing more here.
   const stopListening = () => {
+    server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
     server.close();
     server.closeIdleConnections();
   };

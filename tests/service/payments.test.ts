@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, users, variants } from '../../src/lib/server/db/schema';
+import { mailOutbox, orders, payments, users, variants } from '../../src/lib/server/db/schema';
 import { createLogger } from '../../src/lib/server/log';
 import type { PaymentProvider, Refund, VerificationStatus } from '../../src/lib/server/payments/port';
 import { createSimulatedProvider } from '../../src/lib/server/payments/simulated';
@@ -254,5 +254,22 @@ for (const driver of DRIVERS) {
         }
       });
     }
+    it('mails an order confirmation that a crash lost, once', async () => {
+      const { reference } = await checkout(9, 'pay');
+      const { order } = await services.checkout.fulfil(reference);
+      const subject = `Your Maison Luxe order ${order.trackingNumber}`;
+      const mails = async () => (await services.db.select().from(mailOutbox).where(eq(mailOutbox.subject, subject))).length;
+      expect(await mails()).toBe(1);
+      expect((await ordersFor(reference))[0]!.confirmationMailedAt).not.toBeNull();
+      // As if the server had died between placing the order and mailing it.
+      await services.db.delete(mailOutbox).where(eq(mailOutbox.subject, subject));
+      await services.db.update(orders).set({ confirmationMailedAt: null }).where(eq(orders.id, order.id));
+      expect(await reconciliation().reconcile()).toMatchObject({ mailed: 0 });
+      clock.advance(6 * MINUTE);
+      expect(await reconciliation().reconcile()).toMatchObject({ mailed: 1, errors: 0 });
+      expect(await mails()).toBe(1);
+      expect(await reconciliation().reconcile()).toMatchObject({ mailed: 0 });
+      expect(await mails()).toBe(1);
+    });
   });
 }

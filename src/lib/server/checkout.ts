@@ -332,6 +332,25 @@ export function createCheckoutService(deps: {
         .limit(limit);
     },
 
+    /**
+     * Orders placed before `placedBefore` whose confirmation mail was never recorded as sent (the server
+     * died or lost its database between placing the order and mailing it): mailed now. Returns how many.
+     */
+    async mailLostConfirmations({ placedBefore, limit = 100 }: { placedBefore: Date; limit?: number }): Promise<number> {
+      const rows = await db
+        .select({ id: orders.id, userId: orders.userId })
+        .from(orders)
+        .where(and(isNull(orders.confirmationMailedAt), lte(orders.createdAt, placedBefore)))
+        .orderBy(asc(orders.createdAt))
+        .limit(limit);
+      let sent = 0;
+      for (const row of rows) {
+        const order = await orderService.load(row.id);
+        if (order && (await orderService.sendConfirmation(order, row.userId))) sent++;
+      }
+      return sent;
+    },
+
     /** Payments that could not become an order and wait for their refund (none in progress). */
     async awaitingRefund({ limit = 100 }: { limit?: number } = {}) {
       return db

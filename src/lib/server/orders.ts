@@ -206,7 +206,8 @@ export function createOrderService({
       const { lines, ...order } = input;
       const [row] = await tx
         .insert(orders)
-        .values({ ...order, trackingNumber: newTrackingNumber() })
+        // Reconciliation measures an order's age (for a lost confirmation mail) on the services' clock.
+        .values({ ...order, trackingNumber: newTrackingNumber(), createdAt: clock(), updatedAt: clock() })
         .returning({ id: orders.id });
       await tx.insert(orderItems).values(
         lines.map((l) => ({
@@ -383,9 +384,14 @@ export function createOrderService({
       };
     },
 
-    async sendConfirmation(order: OrderDto, userId: string): Promise<void> {
+    /** Sends the order confirmation and records it on the order; false when the mail could not be sent (reconciliation tries again). */
+    async sendConfirmation(order: OrderDto, userId: string): Promise<boolean> {
+      const mailed = () => db.update(orders).set({ confirmationMailedAt: clock() }).where(eq(orders.id, order.id));
       const owner = await ownerEmail(userId);
-      if (!owner) return;
+      if (!owner) {
+        await mailed();
+        return true;
+      }
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
       const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : 'Delivery to'} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}`;
       try {
@@ -400,7 +406,11 @@ export function createOrderService({
         });
       } catch (err) {
         log.error('order confirmation mail failed', { err, orderId: order.id });
+        return false;
       }
+      // Sent but not recorded (a crash right here) means one more mail later: at least once, never none.
+      await mailed().catch((err) => log.error('could not record the confirmation mail', { err, orderId: order.id }));
+      return true;
     },
 
     async sendStatusMail(order: OrderDto): Promise<void> {

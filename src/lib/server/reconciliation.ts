@@ -20,6 +20,8 @@ export interface ReconcileReport {
   waiting: number;
   /** needs_refund payments refunded through the provider. */
   refunded: number;
+  /** Order confirmations lost by a crash, mailed now. */
+  mailed: number;
   /** Not finished (provider unreachable, database error): tried again next run. */
   errors: number;
 }
@@ -28,7 +30,7 @@ interface Deps {
   db: Db;
   clock: () => Date;
   log: Logger;
-  checkout: Pick<CheckoutService, 'unsettled' | 'awaitingRefund' | 'fulfil' | 'abandon' | 'refund' | 'stuckRefunds'>;
+  checkout: Pick<CheckoutService, 'unsettled' | 'awaitingRefund' | 'fulfil' | 'abandon' | 'refund' | 'stuckRefunds'> & Partial<Pick<CheckoutService, 'mailLostConfirmations'>>;
   /** PostgreSQL server: serialise runs across app servers with an advisory lock. PGlite is one process. */
   useAdvisoryLock: boolean;
   afterMinutes: number;
@@ -47,7 +49,7 @@ export function createReconciliation(deps: Deps) {
   const { db, clock, log, checkout } = deps;
 
   async function reconcileAll(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { ran: true, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, errors: 0 };
+    const report: ReconcileReport = { ran: true, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, mailed: 0, errors: 0 };
     const now = clock().getTime();
     const unsettled = await checkout.unsettled({ startedBefore: new Date(now - deps.afterMinutes * MINUTE) });
     for (const payment of unsettled) {
@@ -80,10 +82,19 @@ export function createReconciliation(deps: Deps) {
         log.error('reconciliation could not refund a payment', { reference: payment.reference, err });
       }
     }
+    if (checkout.mailLostConfirmations) {
+      try {
+        report.mailed = await checkout.mailLostConfirmations({ placedBefore: new Date(now - deps.afterMinutes * MINUTE) });
+        if (report.mailed) log.warn('reconciliation mailed order confirmations a crash had lost', { count: report.mailed });
+      } catch (err) {
+        report.errors++;
+        log.error('reconciliation could not mail lost confirmations', { err });
+      }
+    }
     for (const stuck of await checkout.stuckRefunds(new Date(now - 60 * MINUTE))) {
       log.error('a refund claim has no recorded outcome; check it with the provider', { reference: stuck.reference, since: stuck.since });
     }
-    if (report.fulfilled || report.failed || report.abandoned || report.refunded || report.errors) log.info('payments reconciled', { ...report });
+    if (report.fulfilled || report.failed || report.abandoned || report.refunded || report.mailed || report.errors) log.info('payments reconciled', { ...report });
     return report;
   }
 
@@ -93,7 +104,7 @@ export function createReconciliation(deps: Deps) {
         db,
         { lockKey: RECONCILIATION_LOCK_KEY, useAdvisoryLock: Boolean(deps.useAdvisoryLock), name: 'reconciliation', log },
         reconcileAll,
-        () => ({ ran: false, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, errors: 0 }),
+        () => ({ ran: false, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, mailed: 0, errors: 0 }),
       );
     },
   };

@@ -173,7 +173,12 @@ function installShutdown(database: Database, cacheBus: CacheBus, log: Logger) {
     draining = true;
     log.info('shutting down', { signal, inFlight });
     const deadline = Date.now() + 10_000;
-    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // Idle for two looks in a row: a request just handed over on a closing connection is counted too.
+    let idleLooks = 0;
+    while (idleLooks < 2 && Date.now() < deadline) {
+      idleLooks = inFlight > 0 ? 0 : idleLooks + 1;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await cacheBus.close();
     await database.close().catch((err) => log.error('database close failed', { err }));
     log.info('stopped');

@@ -41,9 +41,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // bigint (int8) money columns come back as strings by default; amounts fit a double.
     pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    // An idle client dropped by the server (restart, failover) must not crash the process.
-    pool.on('error', (err) => {
-      process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: 'idle database client failed', err: err.message }) + '\n');
+    const warn = (msg: string, err: Error) =>
+      process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, err: err.message }) + '\n');
+    // An idle client dropped by the server (restart, failover, pg_terminate_backend) must not crash the process.
+    pool.on('error', (err) => warn('idle database client failed', err));
+    // Nor one that is checked out between two queries (inside a transaction): without a listener of
+    // its own, its 'error' event would be unhandled and end the process. The pool drops it on release.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => warn('database connection lost', err));
     });
     const db = drizzle(pool, { schema, logger: queryLogger(opts) }) as unknown as Db;
     if (migrate) {

@@ -294,10 +294,15 @@ export const orders = pgTable(
     currency: text('currency').notNull(),
     /** Address as it was when ordered (delivery address, or the pickup store). */
     deliveryAddress: jsonb('delivery_address').notNull(),
+    /** When the confirmation mail went out; null until then (reconciliation sends it if a crash lost it). */
+    confirmationMailedAt: timestamp('confirmation_mailed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('orders_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('orders_user_idx').on(t.userId, t.createdAt),
+    index('orders_unmailed_idx').on(t.createdAt).where(sql`${t.confirmationMailedAt} is null`),
+  ],
 );
 
 export const orderItems = pgTable(

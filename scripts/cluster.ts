@@ -1,0 +1,271 @@
+/**
+ * Several app servers on one PostgreSQL behind nginx, on this machine's loopback:
+ *
+ *   npm run cluster -- --servers 3            # nginx on 127.0.0.1:8080
+ *   npm run cluster -- --servers 3 --port 8081 --build
+ *
+ * Builds the store when dist/ is missing (always with --build), uses $DATABASE_URL or creates a
+ * fresh database on 127.0.0.1:5432 (dropped at the end), starts N servers on free loopback ports
+ * with TRUST_PROXY set for nginx, and nginx (Debian's package, installed with apt-get when
+ * missing) in the foreground from deploy/nginx.conf with its own prefix, pid and logs in a
+ * temporary directory. Ctrl-C (or SIGTERM) stops them all. `--duration S` stops after S seconds.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createFreshDatabase } from '../tests/support/pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NGINX = '/usr/sbin/nginx';
+const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function apt(packages: string[]) {
+  const asRoot = process.getuid?.() === 0;
+  const run = (args: string[]) => spawnSync(asRoot ? args[0]! : 'sudo', asRoot ? args.slice(1) : args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  run(['apt-get', 'update', '-qq']);
+  return run(['apt-get', 'install', '-y', '-qq', ...packages]).status === 0;
+}
+
+/** Debian's nginx (and its brotli_static module when the archive has it); nothing else is downloaded. */
+export function ensureNginx(): void {
+  if (!existsSync(NGINX)) {
+    console.log("installing Debian's nginx");
+    if (!apt(['nginx-light']) && !apt(['nginx'])) throw new Error('could not install nginx with apt-get');
+    if (!existsSync(BROTLI_MODULE)) apt(['libnginx-mod-http-brotli-static']);
+  }
+}
+
+export function ensureBuild(always = false): void {
+  if (!always && existsSync(path.join(root, 'dist/server/entry.mjs'))) return;
+  console.log('building the store (astro build)');
+  const res = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error('astro build failed');
+}
+
+export interface AppServer {
+  index: number;
+  port: number;
+  url: string;
+  child: ChildProcess;
+  alive(): boolean;
+  /** SIGKILL: a crash. */
+  kill(): Promise<void>;
+  /** SIGTERM: a graceful stop (drains in-flight requests). */
+  terminate(): Promise<void>;
+  /** Starts it again on the same port (after a kill or terminate). */
+  restart(): Promise<void>;
+}
+
+export interface Cluster {
+  url: string;
+  databaseUrl: string;
+  servers: AppServer[];
+  nginxDir: string;
+  stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  servers: number;
+  port?: number;
+  build?: boolean;
+  databaseUrl?: string;
+  /** Extra environment for the app servers. */
+  env?: Record<string, string>;
+  /** Where server logs go: inherit (the terminal) or a function. */
+  onLog?: (server: number, text: string) => void;
+}
+
+async function waitHealthy(url: string, child: ChildProcess, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`app server ${url} exited during start`);
+    try {
+      if ((await fetch(`${url}/api/v1/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`app server ${url} did not become healthy`);
+}
+
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  ensureNginx();
+  ensureBuild(opts.build);
+  const listenPort = opts.port ?? 8080;
+  const siteUrl = `http://127.0.0.1:${listenPort}`;
+  const fresh = opts.databaseUrl ? undefined : await createFreshDatabase('store_cluster');
+  const databaseUrl = opts.databaseUrl ?? fresh!.url;
+  const runDir = mkdtempSync(path.join(tmpdir(), 'store-cluster-'));
+  const cleanups: (() => Promise<void> | void)[] = [];
+
+  const ports: number[] = [];
+  for (let i = 0; i < opts.servers; i++) ports.push(await freePort());
+
+  const spawnApp = (index: number): ChildProcess => {
+    const dataDir = path.join(runDir, `app${index}`);
+    mkdirSync(dataDir, { recursive: true });
+    const child = spawn(process.execPath, [path.join(root, 'dist/server/entry.mjs')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(ports[index]),
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        PUBLIC_SITE_URL: siteUrl,
+        // nginx on loopback is the one proxy: the shopper's address is the X-Forwarded-For it writes.
+        TRUST_PROXY: '127.0.0.1',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        ...opts.env,
+      },
+      stdio: ['ignore', opts.onLog ? 'pipe' : 'inherit', opts.onLog ? 'pipe' : 'inherit'],
+    });
+    if (opts.onLog) {
+      child.stdout?.setEncoding('utf8').on('data', (t: string) => opts.onLog!(index, t));
+      child.stderr?.setEncoding('utf8').on('data', (t: string) => opts.onLog!(index, t));
+    }
+    return child;
+  };
+
+  const servers: AppServer[] = [];
+  const stopChild = async (child: ChildProcess, signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  };
+  const makeServer = (index: number): AppServer => {
+    const server: AppServer = {
+      index,
+      port: ports[index]!,
+      url: `http://127.0.0.1:${ports[index]}`,
+      child: spawnApp(index),
+      alive: () => server.child.exitCode === null && server.child.signalCode === null,
+      kill: () => stopChild(server.child, 'SIGKILL'),
+      terminate: () => stopChild(server.child, 'SIGTERM'),
+      async restart() {
+        await stopChild(server.child, 'SIGKILL');
+        server.child = spawnApp(index);
+        await waitHealthy(server.url, server.child);
+      },
+    };
+    return server;
+  };
+  // The first server migrates and seeds the database; the others start once it is ready.
+  servers.push(makeServer(0));
+  cleanups.push(async () => {
+    await Promise.all(servers.map((s) => stopChild(s.child, 'SIGTERM')));
+  });
+  try {
+    await waitHealthy(servers[0]!.url, servers[0]!.child);
+    for (let i = 1; i < opts.servers; i++) servers.push(makeServer(i));
+    await Promise.all(servers.slice(1).map((s) => waitHealthy(s.url, s.child)));
+  } catch (err) {
+    for (const c of cleanups.reverse()) await c();
+    await fresh?.drop();
+    throw err;
+  }
+
+  const conf = readFileSync(path.join(root, 'deploy/nginx.conf'), 'utf8')
+    .replaceAll('{{MODULES}}', existsSync(BROTLI_MODULE) ? `load_module ${BROTLI_MODULE};` : '')
+    .replaceAll('{{BROTLI_STATIC}}', existsSync(BROTLI_MODULE) ? 'brotli_static on;' : '')
+    .replaceAll('{{USER}}', process.getuid?.() === 0 ? 'user root;' : '')
+    .replaceAll('{{RUN_DIR}}', runDir)
+    .replaceAll('{{LISTEN}}', `127.0.0.1:${listenPort}`)
+    .replaceAll('{{SERVERS}}', ports.map((p) => `server 127.0.0.1:${p} max_fails=2 fail_timeout=5s;`).join('\n    '))
+    .replaceAll('{{CLIENT_DIR}}', path.join(root, 'dist/client'));
+  const confPath = path.join(runDir, 'nginx.conf');
+  writeFileSync(confPath, conf);
+  const nginx = spawn(NGINX, ['-p', runDir, '-c', confPath, '-e', path.join(runDir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  cleanups.push(() => stopChild(nginx, 'SIGQUIT'));
+  // Should this process die without stopping the cluster, nothing is left running.
+  process.once('exit', () => {
+    for (const child of [nginx, ...servers.map((s) => s.child)]) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${siteUrl}/api/v1/health`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (nginx.exitCode !== null || Date.now() > deadline) {
+      for (const c of cleanups.reverse()) await c();
+      await fresh?.drop();
+      console.error(readFileSync(path.join(runDir, 'error.log'), 'utf8'));
+      rmSync(runDir, { recursive: true, force: true });
+      throw new Error(`nginx did not start on ${siteUrl}; see ${path.join(runDir, 'error.log')} (removed)`);
+    }
+    await sleep(100);
+  }
+
+  let stopped = false;
+  return {
+    url: siteUrl,
+    databaseUrl,
+    servers,
+    nginxDir: runDir,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const c of cleanups.reverse()) await c();
+      await fresh?.drop();
+      // nginx's error log outlives the run (upstream failures, "no live upstreams").
+      try {
+        mkdirSync(path.join(root, '.bench'), { recursive: true });
+        writeFileSync(path.join(root, '.bench/nginx-error.log'), readFileSync(path.join(runDir, 'error.log')));
+      } catch {
+        // no log
+      }
+      rmSync(runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- the command
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      servers: { type: 'string', default: '3' },
+      port: { type: 'string', default: '8080' },
+      build: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+    },
+  });
+  const cluster = await startCluster({
+    servers: Number(values.servers),
+    port: Number(values.port),
+    build: values.build,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  });
+  console.log(`store on ${cluster.url} (nginx) -> ${cluster.servers.map((s) => s.url).join(', ')}`);
+  console.log(`database ${cluster.databaseUrl}; nginx files in ${cluster.nginxDir}; Ctrl-C stops everything`);
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`stopping (${why})`);
+    await cluster.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (values.duration) setTimeout(() => void stop(`${values.duration} s elapsed`), Number(values.duration) * 1000);
+}
