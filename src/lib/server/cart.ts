@@ -9,7 +9,7 @@ import {
 import type { AddToCartInput, ChangeQuantityInput, LineKey } from '../domain/cart-input';
 import { Forbidden, Invalid, NotFound } from '../domain/errors';
 import { imageUrl, PLACEHOLDER_IMAGE } from '../domain/images';
-import { toMajor, type CurrencyCode } from '../domain/money';
+import { addMoney, money, sumMoney, toMajor, type CurrencyCode } from '../domain/money';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
 import type { Db, Tx } from './db/client';
 import { cartItems, carts, colors, productImages, products, sizes, variants } from './db/schema';
@@ -95,16 +95,18 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
     const cart = await cartRow(user.id, tx);
     const priced = await lines(cart.id, tx);
     const quote = await shipping.quote(user.id, cart.deliveryOption, user.country, tx);
-    const subtotalMinor = priced.reduce((s, l) => s + l.lineTotalMinor, 0);
+    // Money arithmetic refuses to mix currencies (src/lib/domain/money.ts).
+    const subtotal = sumMoney(currency, priced.map((l) => money(l.lineTotalMinor, currency)));
+    const total = addMoney(subtotal, money(quote.feeMinor, currency));
     return {
       cartId: cart.id,
       lines: priced,
       deliveryOption: quote.option,
       deliveryAddress: quote.deliveryAddress,
       pickupAddress: quote.pickupAddress,
-      subtotalMinor,
+      subtotalMinor: subtotal.minor,
       deliveryFeeMinor: quote.feeMinor,
-      totalMinor: subtotalMinor + quote.feeMinor,
+      totalMinor: total.minor,
       currency,
     };
   }
