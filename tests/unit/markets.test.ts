@@ -55,3 +55,15 @@ describe('money never mixes currencies', () => {
     expect(() => timesMoney(money(100, 'NGN'), 1.5)).toThrow(RangeError);
   });
 });
+
+describe('the route cache keys on the market', () => {
+  it('keeps NG and ZA pages apart whether the market comes from the URL or the cookie', async () => {
+    const { cacheKey } = await import('../../src/lib/server/page-cache');
+    const req = (url: string, cookie?: string) => new Request(`http://localhost${url}`, cookie ? { headers: { cookie } } : {});
+    expect(cacheKey(req('/collection?page=2'))).toBe(cacheKey(req('/collection?page=2&market=NG')));
+    expect(cacheKey(req('/collection?page=2'))).not.toBe(cacheKey(req('/collection?page=2&market=ZA')));
+    expect(cacheKey(req('/collection?page=2', 'ml_market=ZA'))).toBe(cacheKey(req('/collection?page=2&market=ZA')));
+    expect(cacheKey(req('/collection?market=NG', 'a=b; ml_market=ZA'))).toBe(cacheKey(req('/collection')));
+    expect(cacheKey(req('/', 'ml_market=bogus'))).toBe(cacheKey(req('/')));
+  });
+});

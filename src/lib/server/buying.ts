@@ -35,10 +35,9 @@ export function createBuyingServices(deps: {
   audit?: AuditLog;
 }) {
   const { config, db, clock, log, mailer } = deps;
-  const currency = config.STORE_CURRENCY;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
-  const shipping = createShippingService({ db, currency });
-  const cart = createCartService({ db, shipping, currency });
+  const shipping = createShippingService({ db });
+  const cart = createCartService({ db, shipping });
   const orders = createOrderService({
     db,
     mailer,

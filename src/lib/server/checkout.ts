@@ -3,6 +3,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { variantLabel } from '../domain/cart';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
+import { DEFAULT_MARKET, MARKETS, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
@@ -138,19 +139,21 @@ export function createCheckoutService(deps: {
     /** Prices the cart on the server, stores a payment with a snapshot, and asks the provider for a payment page. */
     async initiate(
       user: SessionUser,
-      input: { callbackUrl?: string | undefined; deliveryOption?: DeliveryOption | undefined },
+      input: { callbackUrl?: string | undefined; deliveryOption?: DeliveryOption | undefined; market?: MarketCode | undefined },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl);
-      let priced = await cart.price(user);
+      const market = input.market ?? DEFAULT_MARKET;
+      let priced = await cart.price(user, market);
       // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.
       if (input.deliveryOption && input.deliveryOption !== priced.deliveryOption) {
-        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption);
-        priced = await cart.price(user);
+        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption, market);
+        priced = await cart.price(user, market);
       }
       if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
       for (const line of priced.lines) {
         const label = variantLabel(line.productName, line.color, line.size);
         if (!line.active) throw new Invalid(`${label} is no longer available`);
+        if (!line.priced) throw new Invalid(`${label} is not sold in ${MARKETS[market].countryName}. Please remove it to continue.`);
         if (line.stock < line.quantity) {
           throw new Invalid(line.stock > 0 ? `Only ${line.stock} of ${label} left in stock` : `${label} is out of stock`);
         }
@@ -161,7 +164,7 @@ export function createCheckoutService(deps: {
         callbackUrl,
         deliveryOption: priced.deliveryOption,
         shipTo,
-        lines: priced.lines.map(({ stock: _s, active: _a, ...l }) => l),
+        lines: priced.lines.map(({ stock: _s, active: _a, priced: _p, ...l }) => l),
         subtotalMinor: priced.subtotalMinor,
         deliveryFeeMinor: priced.deliveryFeeMinor,
         totalMinor: priced.totalMinor,

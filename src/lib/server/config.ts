@@ -24,7 +24,6 @@ const configSchema = z
     PAYSTACK_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.paystack.co')),
     SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Maison Luxe <hello@maisonluxe.example>')),
-    STORE_CURRENCY: z.preprocess(emptyToUndefined, z.enum(['NGN', 'ZAR']).default('NGN')),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
