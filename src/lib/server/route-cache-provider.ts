@@ -1,7 +1,28 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { CacheProvider } from 'astro';
-import { cacheKey, etagOf, hasSession, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
+import { MARKET_COOKIE, parseMarket } from '../domain/markets';
+import { getConfig } from './config';
+import { cacheKey, etagOf, hasSession, marketCookie, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
+
+/**
+ * A crawlable `?market=ZA` URL also keeps the shopper's choice: the answer carries the market cookie
+ * when it differs. Added here, around the cache, so cached pages stay cookie-free and a hit sets it too.
+ */
+function withMarketCookie(request: Request, response: Response): Response {
+  const wanted = parseMarket(new URL(request.url).searchParams.get('market'));
+  if (!wanted || wanted === marketCookie(request)) return response;
+  const cookie = `${MARKET_COOKIE}=${wanted}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax${getConfig().secureCookies ? '; Secure' : ''}`;
+  try {
+    response.headers.append('set-cookie', cookie);
+    return response;
+  } catch {
+    // immutable headers (Response.redirect): copy the response
+    const copy = new Response(response.body, response);
+    copy.headers.append('set-cookie', cookie);
+    return copy;
+  }
+}
 
 /**
  * The store's route cache provider (astro.config.mjs `cache.provider`), on Astro's Cache Provider
@@ -74,6 +95,16 @@ export default function routeCacheProvider(): CacheProvider {
   return {
     name: 'maison-route-cache',
     async onRequest({ request }, next) {
+      return withMarketCookie(request, await cachedOrRendered(request, next));
+    },
+    async invalidate({ tags, path }) {
+      if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
+      if (path) store.invalidatePath(path);
+    },
+  };
+
+  async function cachedOrRendered(request: Request, next: () => Promise<Response>): Promise<Response> {
+    {
       if (request.method !== 'GET' || hasSession(request)) return next();
       const key = cacheKey(request);
       const cached = store.get(key);
@@ -102,10 +133,6 @@ export default function routeCacheProvider(): CacheProvider {
       if (!entry) return response;
       if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
       return fromEntry(entry, request, 'MISS');
-    },
-    async invalidate({ tags, path }) {
-      if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
-      if (path) store.invalidatePath(path);
-    },
-  };
+    }
+  }
 }
