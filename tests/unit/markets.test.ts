@@ -67,3 +67,22 @@ describe('the route cache keys on the market', () => {
     expect(cacheKey(req('/', 'ml_market=bogus'))).toBe(cacheKey(req('/')));
   });
 });
+
+describe("each market's Paystack account", () => {
+  it('reads PAYSTACK_SECRET_KEY_<MARKET>, with PAYSTACK_SECRET_KEY as Nigeria fallback', async () => {
+    const { parseConfig } = await import('../../src/lib/server/config');
+    expect(parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_ng_old' }).paystackSecretKeys).toEqual({ NG: 'sk_ng_old' });
+    expect(parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'old', PAYSTACK_SECRET_KEY_NG: 'ng', PAYSTACK_SECRET_KEY_ZA: 'za' }).paystackSecretKeys).toEqual({ NG: 'ng', ZA: 'za' });
+    expect(() => parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_ZA: 'za' })).toThrow(/PAYSTACK_SECRET_KEY/);
+  });
+
+  it('finds the account that signed a webhook by trying every market key', async () => {
+    const { paystackSignature, paystackSignerOf } = await import('../../src/lib/server/payments/paystack');
+    const keys = { NG: 'sk_ng', ZA: 'sk_za' };
+    const body = '{"event":"charge.success"}';
+    expect(paystackSignerOf(body, paystackSignature(body, 'sk_za'), keys)).toBe('ZA');
+    expect(paystackSignerOf(body, paystackSignature(body, 'sk_ng'), keys)).toBe('NG');
+    expect(paystackSignerOf(body, paystackSignature(body, 'sk_other'), keys)).toBeNull();
+    expect(paystackSignerOf(body, null, keys)).toBeNull();
+  });
+});

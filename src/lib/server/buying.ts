@@ -18,7 +18,7 @@ import { createOrderRefunds } from './order-refunds';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
-    return createPaystackProvider({ secretKey: config.PAYSTACK_SECRET_KEY!, baseUrl: config.PAYSTACK_BASE_URL });
+    return createPaystackProvider({ secretKeys: config.paystackSecretKeys, baseUrl: config.PAYSTACK_BASE_URL });
   }
   return createSimulatedProvider({ db, siteUrl: config.PUBLIC_SITE_URL });
 }

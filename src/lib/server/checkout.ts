@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { variantLabel } from '../domain/cart';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
-import { DEFAULT_MARKET, MARKETS, type MarketCode } from '../domain/markets';
+import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
@@ -158,6 +158,16 @@ export function createCheckoutService(deps: {
           throw new Invalid(line.stock > 0 ? `Only ${line.stock} of ${label} left in stock` : `${label} is out of stock`);
         }
       }
+      const inMarket = MARKETS[market];
+      if (priced.deliveryOption === 'delivery' && priced.deliveryAddress && priced.deliveryAddress.country !== inMarket.country) {
+        const other = marketOfCountry(priced.deliveryAddress.country);
+        const where = other ? MARKETS[other].countryName : 'another country';
+        throw new Invalid(
+          `Your delivery address is in ${where}, but you are shopping in ${inMarket.countryName}. ` +
+            `Shop in ${other ? marketLabel(other) : 'that country'} instead, choose pickup in ${inMarket.pickupCity}, or use an address in ${inMarket.countryName}.`,
+          { switchMarket: other },
+        );
+      }
       const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
       const snapshot: Snapshot = {
         cartId: priced.cartId,
@@ -215,7 +225,7 @@ export function createCheckoutService(deps: {
       }
       if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
 
-      const verification = await provider.verify(reference);
+      const verification = await provider.verify(reference, payment.currency);
       if (verification.status !== 'success') {
         if (verification.status === 'failed' || verification.status === 'reversed') {
           await db
@@ -403,7 +413,7 @@ export function createCheckoutService(deps: {
       let refund;
       try {
         // A whole refund leaves the amount to the provider: it returns what was actually charged.
-        refund = await provider.refund(reference, whole ? undefined : amount);
+        refund = await provider.refund(reference, whole ? undefined : amount, payment.currency);
       } catch (err) {
         if (err instanceof PaymentFailed) {
           // Refused: nothing was refunded, so the claim is let go.
