@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney } from '../../src/lib/domain/money';
 import { paystackSignature } from '../../src/lib/server/payments/paystack';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
 import { startServer, type RunningServer } from '../support/server';
@@ -74,6 +75,11 @@ describe('checkout per market against the fake Paystack', () => {
     const orders = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data;
     expect(orders[0]).toMatchObject({ currency: 'ZAR', total: price, deliveryFee: 0 });
     expect(orders[0].deliveryAddress.city).toBe('Johannesburg');
+    // The confirmation mail shows the order in its own currency.
+    const outbox = (await (await fetch(`${server.baseUrl}/api/v1/dev/outbox?to=demo%40maisonluxe.ng`)).json()) as { subject: string; text: string }[];
+    const mail = outbox.find((m) => m.text.includes(orders[0].trackingNumber))!;
+    expect(mail.text).toContain(`Total: ${formatMoney(price, 'ZAR')}`);
+    expect(mail.text).not.toContain('₦');
   });
 
   it('charges naira through the Nigerian account; its webhook is signed with the Nigerian key', async () => {
