@@ -81,6 +81,14 @@ describe('markets over HTTP', () => {
       expect(page).toContain('Nigeria (₦ NGN)');
       expect(page).toContain('South Africa (R ZAR)');
     }
+    // A product sold in Nigeria only has no South African alternate (and is not found there).
+    const ngOnly = await get('/product/13');
+    expect(ngOnly.body).toContain('hreflang="en-NG"');
+    expect(ngOnly.body).not.toContain('hreflang="en-ZA"');
+    expect((await get('/product/13?market=ZA')).res.status).toBe(404);
+    const both = await get('/product/12?market=ZA');
+    expect(both.body).toContain(`<link rel="alternate" hreflang="en-ZA" href="${server.baseUrl}/product/12?market=ZA"`);
+    expect(both.body).toContain('"priceCurrency":"ZAR"');
     // Served again, from the cache, each market still gets its own page.
     expect((await get('/collection')).body).toContain('₦');
     expect((await get('/collection', { cookie: 'ml_market=ZA' })).body).toMatch(/class="card-price"[^>]*>R\u00a0\d/);

@@ -153,7 +153,15 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
 
   async function loadProduct(id: number, market: MarketCode): Promise<ProductDetailDto> {
     const [rows, imageRows, variantRows] = await Promise.all([
-      baseProductQuery(market)
+      db
+        .select({
+          ...productColumns,
+          markets: sql<MarketCode[]>`(select array_agg(${productPrices.market} order by ${productPrices.market}) from ${productPrices} where ${productPrices.productId} = ${products.id})`,
+        })
+        .from(products)
+        .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+        .innerJoin(categories, eq(categories.id, products.categoryId))
+        .innerJoin(parent, eq(parent.id, categories.parentId))
         .where(and(eq(products.id, id), eq(products.active, true)))
         .limit(1),
       db
@@ -182,6 +190,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
       imageAlts: imageRows.map((a) => a.alt),
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
+      markets: row.markets.filter((m) => m in MARKETS),
     };
   }
 
