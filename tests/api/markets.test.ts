@@ -85,7 +85,10 @@ describe('markets over HTTP', () => {
     const ngOnly = await get('/product/13');
     expect(ngOnly.body).toContain('hreflang="en-NG"');
     expect(ngOnly.body).not.toContain('hreflang="en-ZA"');
-    expect((await get('/product/13?market=ZA')).res.status).toBe(404);
+    const notHere = await get('/product/13?market=ZA');
+    expect(notHere.res.status).toBe(404);
+    expect(notHere.body).toContain('This piece is not sold in South Africa');
+    expect(notHere.body).toContain('href="/product/13?market=NG"');
     const both = await get('/product/12?market=ZA');
     expect(both.body).toContain(`<link rel="alternate" hreflang="en-ZA" href="${server.baseUrl}/product/12?market=ZA"`);
     expect(both.body).toContain('"priceCurrency":"ZAR"');
