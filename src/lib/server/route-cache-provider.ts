@@ -104,35 +104,34 @@ export default function routeCacheProvider(): CacheProvider {
   };
 
   async function cachedOrRendered(request: Request, next: () => Promise<Response>): Promise<Response> {
-    {
-      if (request.method !== 'GET' || hasSession(request)) return next();
-      const key = cacheKey(request);
-      const cached = store.get(key);
-      const now = Date.now();
-      if (cached) {
-        const age = (now - cached.storedAt) / 1000;
-        if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
-        if (age <= cached.maxAge + cached.swr) {
-          if (!revalidating.has(key)) {
-            revalidating.add(key);
-            const generation = store.generation;
-            void next()
-              .then(async (fresh) => {
-                const entry = await toEntry(fresh);
-                if (entry && store.set(key, entry, generation)) await precompress(entry);
-              })
-              .catch(() => undefined)
-              .finally(() => revalidating.delete(key));
-          }
-          return fromEntry(cached, request, 'STALE');
+    // The route cache: only anonymous GETs are looked up and stored.
+    if (request.method !== 'GET' || hasSession(request)) return next();
+    const key = cacheKey(request);
+    const cached = store.get(key);
+    const now = Date.now();
+    if (cached) {
+      const age = (now - cached.storedAt) / 1000;
+      if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
+      if (age <= cached.maxAge + cached.swr) {
+        if (!revalidating.has(key)) {
+          revalidating.add(key);
+          const generation = store.generation;
+          void next()
+            .then(async (fresh) => {
+              const entry = await toEntry(fresh);
+              if (entry && store.set(key, entry, generation)) await precompress(entry);
+            })
+            .catch(() => undefined)
+            .finally(() => revalidating.delete(key));
         }
+        return fromEntry(cached, request, 'STALE');
       }
-      const generation = store.generation;
-      const response = await next();
-      const entry = await toEntry(response);
-      if (!entry) return response;
-      if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
-      return fromEntry(entry, request, 'MISS');
     }
+    const generation = store.generation;
+    const response = await next();
+    const entry = await toEntry(response);
+    if (!entry) return response;
+    if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
+    return fromEntry(entry, request, 'MISS');
   }
 }
