@@ -13,6 +13,8 @@ declare namespace App {
     clientIp?: string | null;
     /** CSRF token of a cookie session, rendered into its forms (null without one). */
     csrfToken: string | null;
+    /** The market this request is in (src/lib/domain/markets.ts resolveMarket): its prices, currency and pickup store. */
+    market: import('./lib/domain/markets').MarketCode;
     /** The signed-in shopper's favourite product ids, loaded once per page by the hearts. */
     favouriteIds?: Promise<number[]>;
   }

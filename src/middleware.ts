@@ -5,6 +5,7 @@ import { getServices, lifecycle } from './lib/server/services';
 import { saveDataRequested } from './lib/server/page-cache';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
+import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
 
 const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
 
@@ -59,6 +60,11 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
         log.warn('form post without a valid CSRF token', { path: ctx.url.pathname });
         return csrfRefusal(ctx.request, requestId);
       }
+      ctx.locals.market = resolveMarket({
+        query: ctx.url.searchParams.get('market'),
+        cookie: ctx.cookies.get(MARKET_COOKIE)?.value,
+        country: ctx.locals.session?.user.country,
+      });
       response = await next();
     } catch (err) {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);

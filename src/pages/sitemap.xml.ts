@@ -1,31 +1,46 @@
 import type { APIRoute } from 'astro';
+import { ALL_MARKETS, DEFAULT_MARKET, MARKETS, type MarketCode } from '../lib/domain/markets';
 import { cacheForAnonymous, cacheTags } from '../lib/server/page-cache';
+
+/** A page's URL in a market: Nigeria's has no ?market= (it is the default), the others' do. */
+function inMarket(loc: string, market: MarketCode): string {
+  if (market === DEFAULT_MARKET) return loc;
+  return `${loc}${loc.includes('?') ? '&' : '?'}market=${market}`;
+}
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Home, the content pages, every category's collection and every product. */
+/** Home, the content pages, every category's collection and every product, in every market (a product only where it is sold). */
 export const GET: APIRoute = async (ctx) => {
   const { locals } = ctx;
   const { catalogue, config } = locals.services;
   const site = config.PUBLIC_SITE_URL;
   const { products, categories } = await catalogue.sitemapEntries();
-  const urls: { loc: string; lastmod?: string; priority: string }[] = [
-    { loc: '/', priority: '1.0' },
-    { loc: '/collection', priority: '0.8' },
-    { loc: '/Bags-men', priority: '0.6' },
+  const allMarkets = ALL_MARKETS.map((m) => m.code);
+  const urls: { loc: string; lastmod?: string; priority: string; markets?: readonly MarketCode[] }[] = [
+    { loc: '/', priority: '1.0', markets: allMarkets },
+    { loc: '/collection', priority: '0.8', markets: allMarkets },
+    { loc: '/Bags-men', priority: '0.6', markets: allMarkets },
     ...['/about', '/privacy', '/contact'].map((loc) => ({ loc, priority: '0.3' })),
     ...categories.map((c) => ({
       loc: c.parentId === null ? `/collection?categoryId=${c.id}` : `/collection?categoryId=${c.parentId}&subCategory=${c.id}`,
       priority: c.parentId === null ? '0.8' : '0.7',
+      markets: allMarkets,
     })),
-    ...products.map((p) => ({ loc: `/product/${p.id}`, lastmod: p.updated.toISOString().slice(0, 10), priority: '0.6' })),
+    ...products.map((p) => ({ loc: `/product/${p.id}`, lastmod: p.updated.toISOString().slice(0, 10), priority: '0.6', markets: p.markets })),
   ];
+  const abs = (loc: string) => xmlEscape(new URL(loc, site).toString());
+  // Each market's page is listed through hreflang alternates (xhtml:link) of the default market's URL.
+  const alternates = (u: (typeof urls)[number]) =>
+    u.markets
+      ? [...u.markets.map((m) => `<xhtml:link rel="alternate" hreflang="${MARKETS[m].locale}" href="${abs(inMarket(u.loc, m))}"/>`), `<xhtml:link rel="alternate" hreflang="x-default" href="${abs(u.loc)}"/>`].join('')
+      : '';
   const body =
-    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' +
     urls
       .map(
         (u) =>
-          `  <url><loc>${xmlEscape(new URL(u.loc, site).toString())}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}<priority>${u.priority}</priority></url>`,
+          `  <url><loc>${abs(u.loc)}</loc>${alternates(u)}${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}<priority>${u.priority}</priority></url>`,
       )
       .join('\n') +
     '\n</urlset>\n';

@@ -10,6 +10,11 @@
  *     (https://paystack.com/docs/api/refund/#create); every refund made is kept in `refunds`.
  * Tests decide what the shopper did with `pay`, `fail`, `abandon` and `payAmount` (amount mismatch),
  * and can make verification slow or failing with `verifyBehaviour`.
+ *
+ * Markets: each Paystack account (integration) has its own secret key and settles in its own
+ * currency. `startFakePaystack(key, [{ secretKey, currency: 'ZAR' }])` adds accounts; a transaction
+ * belongs to the account whose key started it and is unknown to the others (as on Paystack), and an
+ * account refuses a currency it does not settle in. The first key accepts any currency.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -23,6 +28,8 @@ export interface FakeTransaction {
   status: 'abandoned' | 'success' | 'failed';
   /** What was actually charged (differs from amount only in mismatch tests). */
   paidAmount: number;
+  /** The secret key of the account that started it. */
+  account: string;
 }
 
 export interface FakeRefund {
@@ -59,7 +66,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<FakePaystack> {
+export interface FakeAccount {
+  secretKey: string;
+  /** The one currency the account settles in (null: any). */
+  currency: string | null;
+}
+
+export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).toString('hex')}`, more: FakeAccount[] = []): Promise<FakePaystack> {
+  const accounts: FakeAccount[] = [{ secretKey, currency: null }, ...more];
   const transactions = new Map<string, FakeTransaction>();
   const calls: FakePaystack['calls'] = [];
   const refunds: FakeRefund[] = [];
@@ -78,7 +92,12 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
     }
     const auth = req.headers.authorization ?? null;
     calls.push({ method: req.method ?? 'GET', path: url.pathname, auth, body });
-    if (auth !== `Bearer ${secretKey}`) return send(res, 401, { status: false, message: 'Invalid key' });
+    const account = accounts.find((a) => auth === `Bearer ${a.secretKey}`);
+    if (!account) return send(res, 401, { status: false, message: 'Invalid key' });
+    const mine = (reference: string) => {
+      const tx = transactions.get(reference);
+      return tx && tx.account === account.secretKey ? tx : undefined;
+    };
 
     if (req.method === 'POST' && url.pathname === '/transaction/initialize') {
       const amount = Number(body?.amount);
@@ -86,11 +105,14 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
       if (!Number.isInteger(amount) || amount <= 0) return send(res, 400, { status: false, message: 'Invalid amount sent' });
       const reference = String(body.reference ?? randomBytes(6).toString('hex'));
       if (transactions.has(reference)) return send(res, 400, { status: false, message: 'Duplicate Transaction Reference' });
+      const currency = body.currency ?? 'NGN';
+      if (account.currency && currency !== account.currency) return send(res, 400, { status: false, message: 'Currency not supported by merchant' });
       transactions.set(reference, {
+        account: account.secretKey,
         reference,
         email: body.email,
         amount,
-        currency: body.currency ?? 'NGN',
+        currency,
         callbackUrl: body.callback_url ?? null,
         status: 'abandoned',
         paidAmount: amount,
@@ -107,7 +129,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
     if (req.method === 'GET' && verify) {
       if (verifyBehaviour.delayMs) await new Promise((r) => setTimeout(r, verifyBehaviour.delayMs));
       if (verifyBehaviour.status >= 500) return send(res, verifyBehaviour.status, { status: false, message: 'Service unavailable' });
-      const tx = transactions.get(decodeURIComponent(verify[1]!));
+      const tx = mine(decodeURIComponent(verify[1]!));
       if (!tx) return send(res, 400, { status: false, message: 'Transaction reference not found' });
       return send(res, 200, {
         status: true,
@@ -127,7 +149,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
       });
     }
     if (req.method === 'POST' && url.pathname === '/refund') {
-      const tx = transactions.get(String(body?.transaction ?? ''));
+      const tx = mine(String(body?.transaction ?? ''));
       if (!tx) return send(res, 404, { status: false, message: 'Transaction not found' });
       if (tx.status !== 'success') return send(res, 400, { status: false, message: 'Cannot refund a transaction that was not successful' });
       const left = tx.paidAmount - refunds.filter((r) => r.reference === tx.reference).reduce((n, r) => n + r.amount, 0);

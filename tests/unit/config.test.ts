@@ -4,7 +4,9 @@ import { ConfigError, parseConfig } from '../../src/lib/server/config';
 describe('configuration', () => {
   it('has working defaults for the embedded store', () => {
     const c = parseConfig({});
-    expect(c).toMatchObject({ PORT: 4321, DATA_DIR: './data', PAYMENT_PROVIDER: 'simulated', STORE_CURRENCY: 'NGN' });
+    expect(c).toMatchObject({ PORT: 4321, DATA_DIR: './data', PAYMENT_PROVIDER: 'simulated' });
+    // Markets replace the one store currency (src/lib/domain/markets.ts).
+    expect(c).not.toHaveProperty('STORE_CURRENCY');
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.devMailboxEnabled).toBe(true);
   });
@@ -13,7 +15,6 @@ describe('configuration', () => {
     expect(() => parseConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => parseConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER/);
     expect(() => parseConfig({ DATABASE_URL: 'not a url' })).toThrow(ConfigError);
-    expect(() => parseConfig({ STORE_CURRENCY: 'USD' })).toThrow(/STORE_CURRENCY/);
   });
 
   it('requires a Paystack key with the Paystack provider', () => {

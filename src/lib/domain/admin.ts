@@ -1,6 +1,8 @@
 /** Back office input schemas (pure; shared by pages and endpoints). */
 import { z } from 'zod';
 import { toMinor } from './money';
+import { Invalid } from './errors';
+import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
 
 const optionalText = z
   .string()
@@ -69,6 +71,31 @@ export const productSchema = z.object({
   categoryId: z.coerce.number({ message: 'Choose a category' }).int().positive('Choose a category'),
   active: checkbox,
 });
+
+/** The form field of a market's price: `price` for Nigeria (as before markets), `price.ZA` for the others. */
+export function priceField(market: MarketCode): string {
+  return market === DEFAULT_MARKET ? 'price' : `price.${market}`;
+}
+
+/**
+ * The other markets' prices from a product form: an empty field takes the product off sale in
+ * that market (null), a missing one leaves it as it is (undefined).
+ */
+export function otherMarketPrices(input: Record<string, unknown>): Partial<Record<MarketCode, number | null>> {
+  const prices: Partial<Record<MarketCode, number | null>> = {};
+  for (const code of MARKET_CODES) {
+    if (code === DEFAULT_MARKET) continue;
+    const raw = input[priceField(code)];
+    if (raw === undefined) continue;
+    if (raw === null || (typeof raw === 'string' && raw.trim() === '')) prices[code] = null;
+    else {
+      const parsed = priceSchema.safeParse(raw);
+      if (!parsed.success) throw new Invalid(`${MARKETS[code].countryName} price: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      prices[code] = parsed.data;
+    }
+  }
+  return prices;
+}
 
 const nullableId = z
   .union([z.literal(''), z.literal('none'), z.coerce.number().int().positive()])

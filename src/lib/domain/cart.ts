@@ -3,6 +3,7 @@
  * and the cart as the API returns it (money in major units).
  */
 import { Invalid } from './errors';
+import type { MarketCode } from './markets';
 import type { CurrencyCode } from './money';
 import type { AddressDto, DeliveryOption } from './shipping';
 
@@ -62,6 +63,10 @@ export interface CartDto {
   subtotal: number;
   total: number;
   currency: CurrencyCode;
+  /** The market the cart is priced in. */
+  market: MarketCode;
+  /** Set once, when the cart has just been re-priced for another market. */
+  notice?: string;
 }
 
 /** Same line? Colour and size compare as given (null for none). */

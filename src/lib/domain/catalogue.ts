@@ -1,3 +1,4 @@
+import type { MarketCode } from './markets';
 import { z } from 'zod';
 import type { CurrencyCode } from './money';
 
@@ -32,6 +33,8 @@ export interface ProductDetailDto extends ProductDto {
   variants: VariantDto[];
   imageAlts: string[];
   colors: { name: string; hex: string }[];
+  /** The markets the product is sold in (has a price in): its hreflang alternates. */
+  markets: MarketCode[];
 }
 
 export interface NamedRef {

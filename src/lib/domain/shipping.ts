@@ -3,9 +3,10 @@
  * country, the pickup locations, and the delivery speeds shown on /delivery-options.
  * Fees are integer minor units of the store currency.
  */
+import { MARKETS, type Country, type MarketCode } from './markets';
 import type { CurrencyCode } from './money';
 
-export type Country = 'nigeria' | 'south_africa';
+export type { Country } from './markets';
 export const DELIVERY_OPTIONS = ['delivery', 'pickup'] as const;
 export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
 
@@ -47,6 +48,11 @@ export const PICKUP_LOCATIONS: readonly AddressDto[] = [
     zipCode: '2196',
   },
 ];
+
+/** The market's pickup store (Lagos in Nigeria, Johannesburg in South Africa). */
+export function pickupLocationForMarket(code: MarketCode): AddressDto {
+  return pickupLocationFor(MARKETS[code].country);
+}
 
 /** The pickup store in the shopper's country (Lagos when unknown). */
 export function pickupLocationFor(country: Country | null | undefined): AddressDto {

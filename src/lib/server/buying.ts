@@ -18,7 +18,7 @@ import { createOrderRefunds } from './order-refunds';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
-    return createPaystackProvider({ secretKey: config.PAYSTACK_SECRET_KEY!, baseUrl: config.PAYSTACK_BASE_URL });
+    return createPaystackProvider({ secretKeys: config.paystackSecretKeys, baseUrl: config.PAYSTACK_BASE_URL });
   }
   return createSimulatedProvider({ db, siteUrl: config.PUBLIC_SITE_URL });
 }
@@ -35,10 +35,9 @@ export function createBuyingServices(deps: {
   audit?: AuditLog;
 }) {
   const { config, db, clock, log, mailer } = deps;
-  const currency = config.STORE_CURRENCY;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
-  const shipping = createShippingService({ db, currency });
-  const cart = createCartService({ db, shipping, currency });
+  const shipping = createShippingService({ db });
+  const cart = createCartService({ db, shipping });
   const orders = createOrderService({
     db,
     mailer,

@@ -9,10 +9,11 @@ import {
 import type { AddToCartInput, ChangeQuantityInput, LineKey } from '../domain/cart-input';
 import { Forbidden, Invalid, NotFound } from '../domain/errors';
 import { imageUrl, PLACEHOLDER_IMAGE } from '../domain/images';
-import { toMajor, type CurrencyCode } from '../domain/money';
+import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } from '../domain/markets';
+import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '../domain/money';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
 import type { Db, Tx } from './db/client';
-import { cartItems, carts, colors, productImages, products, sizes, variants } from './db/schema';
+import { cartItems, carts, colors, productImages, productPrices, products, sizes, variants } from './db/schema';
 import type { SessionUser } from './sessions';
 import type { ShippingService } from './shipping';
 
@@ -27,6 +28,8 @@ export interface PricedLine {
   quantity: number;
   stock: number;
   active: boolean;
+  /** Sold in the cart's market: the product has a price there. */
+  priced: boolean;
   unitPriceMinor: number;
   lineTotalMinor: number;
 }
@@ -41,6 +44,9 @@ export interface PricedCart {
   deliveryFeeMinor: number;
   totalMinor: number;
   currency: CurrencyCode;
+  market: MarketCode;
+  /** The market the cart was priced in before this read, when the shopper has just changed market. */
+  repricedFrom: MarketCode | null;
 }
 
 const CART_IMAGE_WIDTH = 320;
@@ -48,20 +54,20 @@ const CART_IMAGE_WIDTH = 320;
 const firstImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`;
 
 /** The shopper's cart: one per user, priced from the database on every read. */
-export function createCartService({ db, shipping, currency }: { db: Db; shipping: ShippingService; currency: CurrencyCode }) {
+export function createCartService({ db, shipping }: { db: Db; shipping: ShippingService }) {
   async function cartRow(userId: string, tx: Db | Tx = db) {
     await tx.insert(carts).values({ userId }).onConflictDoNothing({ target: carts.userId });
     const [row] = await tx.select().from(carts).where(eq(carts.userId, userId)).limit(1);
     return row!;
   }
 
-  async function lines(cartId: string, tx: Db | Tx = db): Promise<PricedLine[]> {
+  async function lines(cartId: string, market: MarketCode, tx: Db | Tx = db): Promise<PricedLine[]> {
     const rows = await tx
       .select({
         variantId: variants.id,
         productId: products.id,
         productName: products.name,
-        priceMinor: products.priceMinor,
+        priceMinor: productPrices.priceMinor,
         active: products.active,
         imageHash: firstImageHash,
         color: colors.name,
@@ -72,6 +78,7 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
       .from(cartItems)
       .innerJoin(variants, eq(variants.id, cartItems.variantId))
       .innerJoin(products, eq(products.id, variants.productId))
+      .leftJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
       .leftJoin(colors, eq(colors.id, variants.colorId))
       .leftJoin(sizes, eq(sizes.id, variants.sizeId))
       .where(eq(cartItems.cartId, cartId))
@@ -86,26 +93,42 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
       quantity: r.quantity,
       stock: r.stock,
       active: r.active,
-      unitPriceMinor: r.priceMinor,
-      lineTotalMinor: lineTotalMinor(r.priceMinor, r.quantity),
+      // A product without a price in this market is not sold here (it stays in the cart, unpriced).
+      priced: r.priceMinor !== null,
+      unitPriceMinor: r.priceMinor ?? 0,
+      lineTotalMinor: lineTotalMinor(r.priceMinor ?? 0, r.quantity),
     }));
   }
 
-  async function price(user: SessionUser, tx: Db | Tx = db): Promise<PricedCart> {
+  /**
+   * Prices the cart in the shopper's market. When the market differs from the one the cart was
+   * last priced in, the cart moves to it (re-priced from that market's prices) and says so.
+   */
+  async function price(user: SessionUser, market: MarketCode = DEFAULT_MARKET, tx: Db | Tx = db): Promise<PricedCart> {
     const cart = await cartRow(user.id, tx);
-    const priced = await lines(cart.id, tx);
-    const quote = await shipping.quote(user.id, cart.deliveryOption, user.country, tx);
-    const subtotalMinor = priced.reduce((s, l) => s + l.lineTotalMinor, 0);
+    let repricedFrom: MarketCode | null = null;
+    if (cart.market !== market) {
+      await tx.update(carts).set({ market }).where(eq(carts.id, cart.id));
+      repricedFrom = parseMarket(cart.market);
+    }
+    const currency = MARKETS[market].currency;
+    const priced = await lines(cart.id, market, tx);
+    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx);
+    // Money arithmetic refuses to mix currencies (src/lib/domain/money.ts).
+    const subtotal = sumMoney(currency, priced.map((l) => timesMoney(money(l.unitPriceMinor, currency), l.quantity)));
+    const total = addMoney(subtotal, money(quote.feeMinor, currency));
     return {
       cartId: cart.id,
       lines: priced,
       deliveryOption: quote.option,
       deliveryAddress: quote.deliveryAddress,
       pickupAddress: quote.pickupAddress,
-      subtotalMinor,
+      subtotalMinor: subtotal.minor,
       deliveryFeeMinor: quote.feeMinor,
-      totalMinor: subtotalMinor + quote.feeMinor,
+      totalMinor: total.minor,
       currency,
+      market,
+      repricedFrom: priced.length > 0 ? repricedFrom : null,
     };
   }
 
@@ -130,17 +153,21 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
       subtotal: toMajor(p.subtotalMinor),
       total: toMajor(p.totalMinor),
       currency: p.currency,
+      market: p.market,
+      ...(p.repricedFrom ? { notice: `Your cart is now priced for ${marketLabel(p.market)}.` } : {}),
     };
   }
 
   /** Finds the variant a shopper means. A size or colour may be left out only where there is no choice. */
-  async function resolveVariant(key: Pick<LineKey, 'productId' | 'color' | 'size'>) {
+  async function resolveVariant(key: Pick<LineKey, 'productId' | 'color' | 'size'>, market: MarketCode) {
     const [product] = await db
-      .select({ id: products.id, name: products.name })
+      .select({ id: products.id, name: products.name, priceMinor: productPrices.priceMinor })
       .from(products)
+      .leftJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
       .where(and(eq(products.id, key.productId), eq(products.active, true)))
       .limit(1);
     if (!product) throw new NotFound('Product not found');
+    if (product.priceMinor === null) throw new Invalid(`${product.name} is not sold in ${MARKETS[market].countryName}`);
     const options = await db
       .select({ id: variants.id, stock: variants.stock, color: colors.name, size: sizes.name })
       .from(variants)
@@ -170,7 +197,7 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
 
   async function findLine(user: SessionUser, key: Pick<LineKey, 'productId' | 'color' | 'size'>) {
     const cart = await cartRow(user.id);
-    const all = await lines(cart.id);
+    const all = await lines(cart.id, parseMarket(cart.market) ?? DEFAULT_MARKET);
     const line = all.find((l) => sameLine(l, { productId: key.productId, color: key.color ?? null, size: key.size ?? null }));
     if (!line) throw new NotFound('Item not found in cart');
     return { cart, line };
@@ -180,13 +207,13 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
     price,
     toDto,
 
-    async view(user: SessionUser): Promise<CartDto> {
-      return toDto(await price(user));
+    async view(user: SessionUser, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      return toDto(await price(user, market));
     },
 
     /** Adds to the line (product x colour x size), never past the stock or 10 per line. */
-    async add(user: SessionUser, input: AddToCartInput): Promise<CartDto> {
-      const variant = await resolveVariant(input);
+    async add(user: SessionUser, input: AddToCartInput, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const variant = await resolveVariant(input, market);
       await db.transaction(async (tx) => {
         const cart = await cartRow(user.id, tx);
         const [existing] = await tx
@@ -210,11 +237,11 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
           .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.variantId], set: { quantity } });
         await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id));
       });
-      return toDto(await price(user));
+      return toDto(await price(user, market));
     },
 
     /** Sets a line's quantity (or moves it by one); increases are checked against stock. */
-    async changeQuantity(user: SessionUser, input: ChangeQuantityInput, direction: 'increase' | 'decrease'): Promise<CartDto> {
+    async changeQuantity(user: SessionUser, input: ChangeQuantityInput, direction: 'increase' | 'decrease', market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
       const { cart, line } = await findLine(user, input);
       const quantity = input.quantity ?? line.quantity + (direction === 'increase' ? 1 : -1);
       if (quantity < 1) throw new Invalid('Quantity cannot go below 1');
@@ -223,17 +250,17 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
         .update(cartItems)
         .set({ quantity })
         .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.variantId, line.variantId)));
-      return toDto(await price(user));
+      return toDto(await price(user, market));
     },
 
-    async remove(user: SessionUser, key: LineKey): Promise<CartDto> {
+    async remove(user: SessionUser, key: LineKey, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
       const { cart, line } = await findLine(user, key);
       await db.delete(cartItems).where(and(eq(cartItems.cartId, cart.id), eq(cartItems.variantId, line.variantId)));
-      return toDto(await price(user));
+      return toDto(await price(user, market));
     },
 
     /** Chooses delivery or pickup for the user's own cart; returns the new fee and total (major units). */
-    async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption) {
+    async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption, market: MarketCode = DEFAULT_MARKET) {
       const [cart] = await db.select().from(carts).where(sql`${carts.id}::text = ${cartId}`).limit(1);
       if (!cart) throw new NotFound('Cart not found');
       if (cart.userId !== user.id) throw new Forbidden('This cart belongs to another account');
@@ -241,7 +268,7 @@ export function createCartService({ db, shipping, currency }: { db: Db; shipping
         throw new Invalid('Add a default shipping address to choose delivery');
       }
       await db.update(carts).set({ deliveryOption: option, updatedAt: new Date() }).where(eq(carts.id, cart.id));
-      const priced = await price(user);
+      const priced = await price(user, market);
       return {
         deliveryOption: priced.deliveryOption,
         deliveryFee: toMajor(priced.deliveryFeeMinor),

@@ -3,7 +3,8 @@ import { Conflict, Invalid, NotFound } from '../domain/errors';
 import type { Actor, AuditLog } from './audit';
 import { processCatalogueImage } from './avatars';
 import type { Db } from './db/client';
-import { categories, colors, productImages, products, sizes, variants } from './db/schema';
+import { MARKET_CODES, MARKETS, type MarketCode } from '../domain/markets';
+import { categories, colors, productImages, productPrices, products, sizes, variants } from './db/schema';
 import type { MediaService } from './media';
 import { cacheTags, type PageCacheInvalidator } from './page-cache';
 import { applyStockMoves } from './stock';
@@ -16,10 +17,16 @@ export interface VariantInput {
   sku?: string | null;
 }
 
+/** A product's price per market in minor units; null (or absent) means not sold in that market. */
+export type MarketPrices = Partial<Record<MarketCode, number | null>>;
+
 export interface ProductInput {
   name: string;
   description: string;
-  priceMinor: number;
+  /** The Nigerian price (minor units), as callers written before markets send it; `prices` wins. */
+  priceMinor?: number | undefined;
+  /** Prices side by side, per market. */
+  prices?: MarketPrices | undefined;
   /** The sub-category. */
   categoryId: number;
   active: boolean;
@@ -52,7 +59,19 @@ const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
  * Staff changes to the catalogue (the staff command and the back office): the catalogue's write
  * owner. Every change is audited and invalidates the cached pages that show it, on every app server.
  */
-export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCache: PageCacheInvalidator; audit?: AuditLog; media?: MediaService; currency?: string }) {
+/** The prices an input sets: `prices`, with `priceMinor` standing for Nigeria's when given alone. */
+function pricesOf(input: ProductInput): MarketPrices {
+  const prices: MarketPrices = { ...(input.priceMinor !== undefined ? { NG: input.priceMinor } : {}), ...input.prices };
+  for (const [code, minor] of Object.entries(prices)) {
+    if (!(code in MARKETS)) throw new Invalid(`Unknown market ${code}`);
+    if (minor !== null && minor !== undefined && (!Number.isSafeInteger(minor) || minor < 0)) {
+      throw new Invalid('The price must be a whole number of minor units, 0 or more');
+    }
+  }
+  return prices;
+}
+
+export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCache: PageCacheInvalidator; audit?: AuditLog; media?: MediaService }) {
   const { db, pageCache } = deps;
   const clock = deps.clock ?? (() => new Date());
   const cli: Actor = { id: null, email: 'staff command' };
@@ -66,10 +85,27 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     if (c.parentId === null) throw new Invalid('Choose a sub-category (the parent category follows from it)');
   }
 
-  async function productExists(productId: number): Promise<typeof products.$inferSelect> {
+  async function productExists(productId: number): Promise<typeof products.$inferSelect & { prices: Record<MarketCode, number | null> }> {
     const [p] = await db.select().from(products).where(eq(products.id, productId)).limit(1);
     if (!p) throw new NotFound('Product not found');
-    return p;
+    const rows = await db.select().from(productPrices).where(eq(productPrices.productId, productId));
+    const prices = Object.fromEntries(MARKET_CODES.map((m) => [m, rows.find((r) => r.market === m)?.priceMinor ?? null])) as Record<MarketCode, number | null>;
+    return { ...p, prices };
+  }
+
+  /** Writes the given markets' prices: a number sets it, null takes the product off sale in that market. */
+  async function writePrices(tx: Db | Parameters<Parameters<Db['transaction']>[0]>[0], productId: number, prices: MarketPrices): Promise<void> {
+    for (const [market, minor] of Object.entries(prices)) {
+      if (minor === undefined) continue;
+      if (minor === null) {
+        await tx.delete(productPrices).where(and(eq(productPrices.productId, productId), eq(productPrices.market, market)));
+      } else {
+        await tx
+          .insert(productPrices)
+          .values({ productId, market, priceMinor: minor })
+          .onConflictDoUpdate({ target: [productPrices.productId, productPrices.market], set: { priceMinor: minor } });
+      }
+    }
   }
 
   function validateVariant(v: VariantInput): void {
@@ -90,18 +126,14 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
   }
 
   return {
-    async setPrice(productId: number, priceMinor: number, actor: Actor = cli): Promise<{ productId: number; priceMinor: number; currency: string }> {
+    /** Sets a product's price in one market (Nigeria unless told). */
+    async setPrice(productId: number, priceMinor: number, actor: Actor = cli, market: MarketCode = 'NG'): Promise<{ productId: number; priceMinor: number; currency: string; market: MarketCode }> {
       if (!Number.isSafeInteger(priceMinor) || priceMinor < 0) throw new Invalid('The price must be a whole number of minor units, 0 or more');
       const before = await productExists(productId);
-      const [row] = await db
-        .update(products)
-        .set({ priceMinor })
-        .where(eq(products.id, productId))
-        .returning({ productId: products.id, priceMinor: products.priceMinor, currency: products.currency });
-      if (!row) throw new NotFound('Product not found');
-      await record(actor, { action: 'product.price', entity: 'product', entityId: productId, details: { before: before.priceMinor, after: priceMinor } });
-      await pageCache.invalidate([cacheTags.product(productId)]);
-      return row;
+      await writePrices(db, productId, { [market]: priceMinor });
+      await record(actor, { action: 'product.price', entity: 'product', entityId: productId, details: { market, before: before.prices[market], after: priceMinor } });
+      await pageCache.invalidate([cacheTags.product(productId), cacheTags.listing]);
+      return { productId, priceMinor, currency: MARKETS[market].currency, market };
     },
 
     /** Sets a variant's stock on hand; the difference goes through the stock ledger as an adjustment. */
@@ -147,8 +179,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         .select({
           id: products.id,
           name: products.name,
-          priceMinor: products.priceMinor,
-          currency: products.currency,
+          prices: sql<Record<string, number> | null>`(select json_object_agg(${productPrices.market}, ${productPrices.priceMinor}) from ${productPrices} where ${productPrices.productId} = ${products.id})`,
           active: products.active,
           category: categories.name,
           stock: sql<number>`(select coalesce(sum(${variants.stock}), 0)::int from ${variants} where ${variants.productId} = ${products.id})`,
@@ -191,13 +222,15 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     /** Creates a product (with an optional first variant); drafts stay off the storefront. */
     async createProduct(actor: Actor, input: ProductInput, firstVariant?: VariantInput): Promise<{ id: number }> {
       await subCategory(input.categoryId);
+      const prices = pricesOf(input);
       if (firstVariant) validateVariant(firstVariant);
       const id = await withSkuCheck(() =>
         db.transaction(async (tx) => {
           const [row] = await tx
             .insert(products)
-            .values({ ...input, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, currency: deps.currency ?? 'NGN', createdAt: clock() })
+            .values({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, createdAt: clock() })
             .returning({ id: products.id });
+          await writePrices(tx, row!.id, prices);
           await tx.update(products).set({ slug: `${slugify(input.name)}-${row!.id}` }).where(eq(products.id, row!.id));
           if (firstVariant) {
             const [v] = await tx
@@ -221,10 +254,15 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     async saveProduct(actor: Actor, productId: number, input: ProductInput, grid: { variantId: number; stock: number; sku: string | null }[] = []): Promise<void> {
       const before = await productExists(productId);
       await subCategory(input.categoryId);
+      const prices = pricesOf(input);
       grid.forEach((g) => validateVariant({ colorId: null, sizeId: null, stock: g.stock, sku: g.sku }));
       await withSkuCheck(() =>
         db.transaction(async (tx) => {
-          await tx.update(products).set(input).where(eq(products.id, productId));
+          await tx
+            .update(products)
+            .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active })
+            .where(eq(products.id, productId));
+          await writePrices(tx, productId, prices);
           const changes: Record<string, unknown>[] = [];
           for (const g of grid) {
             const [v] = await tx.select().from(variants).where(and(eq(variants.id, g.variantId), eq(variants.productId, productId))).for('update');
@@ -235,7 +273,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
             }
             if (v.stock !== g.stock || (v.sku ?? null) !== (g.sku || null)) changes.push({ variantId: v.id, before: { stock: v.stock, sku: v.sku }, after: { stock: g.stock, sku: g.sku || null } });
           }
-          const fields = (['name', 'description', 'priceMinor', 'categoryId', 'active'] as const).filter((k) => before[k] !== input[k]);
+          const fields = (['name', 'description', 'categoryId', 'active'] as const).filter((k) => before[k] !== input[k]);
+          const priceChanges = (Object.keys(prices) as MarketCode[]).filter((m) => prices[m] !== undefined && before.prices[m] !== prices[m]);
           await record(
             actor,
             {
@@ -243,8 +282,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
               entity: 'product',
               entityId: productId,
               details: {
-                before: Object.fromEntries(fields.map((k) => [k, before[k]])),
-                after: Object.fromEntries(fields.map((k) => [k, input[k]])),
+                before: { ...Object.fromEntries(fields.map((k) => [k, before[k]])), ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges.map((m) => [m, before.prices[m]])) } : {}) },
+                after: { ...Object.fromEntries(fields.map((k) => [k, input[k]])), ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges.map((m) => [m, prices[m]])) } : {}) },
                 variants: changes,
               },
             },

@@ -10,12 +10,12 @@ import type {
 } from '../domain/catalogue';
 import { NotFound } from '../domain/errors';
 import { imageUrl } from '../domain/images';
-import type { CurrencyCode } from '../domain/money';
+import { DEFAULT_MARKET, MARKETS, type MarketCode } from '../domain/markets';
 import { toMajor } from '../domain/money';
 import type { Db } from './db/client';
 import { cacheTags } from './page-cache';
 import type { ReadMemo } from './read-memo';
-import { categories, colors, productImages, products, sizes, variants } from './db/schema';
+import { categories, colors, productImages, productPrices, products, sizes, variants } from './db/schema';
 
 const parent = aliasedTable(categories, 'parent');
 
@@ -28,8 +28,8 @@ const productColumns = {
   name: products.name,
   slug: products.slug,
   description: products.description,
-  priceMinor: products.priceMinor,
-  currency: products.currency,
+  priceMinor: productPrices.priceMinor,
+  market: productPrices.market,
   createdAt: products.createdAt,
   subCategoryId: categories.id,
   subCategoryName: categories.name,
@@ -42,7 +42,7 @@ type ProductRow = {
   slug: string;
   description: string;
   priceMinor: number;
-  currency: string;
+  market: string;
   createdAt: Date;
   subCategoryId: number;
   subCategoryName: string;
@@ -83,7 +83,7 @@ function toProductDto(r: ProductRow, imageHashes: string[], variantFacts: Varian
     name: r.name,
     slug: r.slug,
     price: toMajor(r.priceMinor),
-    currency: r.currency as CurrencyCode,
+    currency: MARKETS[r.market as MarketCode].currency,
     description: r.description,
     images: imageHashes.map((hash) => imageUrl(hash, API_IMAGE_WIDTH)),
     sizeNames: [...sizeNames.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n),
@@ -151,9 +151,17 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     }));
   }
 
-  async function loadProduct(id: number): Promise<ProductDetailDto> {
+  async function loadProduct(id: number, market: MarketCode): Promise<ProductDetailDto> {
     const [rows, imageRows, variantRows] = await Promise.all([
-      baseProductQuery()
+      db
+        .select({
+          ...productColumns,
+          markets: sql<MarketCode[]>`(select array_agg(${productPrices.market} order by ${productPrices.market}) from ${productPrices} where ${productPrices.productId} = ${products.id})`,
+        })
+        .from(products)
+        .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+        .innerJoin(categories, eq(categories.id, products.categoryId))
+        .innerJoin(parent, eq(parent.id, categories.parentId))
         .where(and(eq(products.id, id), eq(products.active, true)))
         .limit(1),
       db
@@ -182,21 +190,24 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
       imageAlts: imageRows.map((a) => a.alt),
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
+      markets: row.markets.filter((m) => m in MARKETS),
     };
   }
 
-  async function loadRelated(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit: number): Promise<ProductDto[]> {
-    const rows = await baseProductQuery()
+  async function loadRelated(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit: number, market: MarketCode): Promise<ProductDto[]> {
+    const rows = await baseProductQuery(market)
       .where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
       .orderBy(desc(products.salesCount), asc(products.id))
       .limit(limit);
     return hydrate(rows);
   }
 
-  function baseProductQuery() {
+  /** Products sold in the market (those with a price there), with that price. */
+  function baseProductQuery(market: MarketCode) {
     return db
       .select(productColumns)
       .from(products)
+      .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
       .innerJoin(categories, eq(categories.id, products.categoryId))
       .innerJoin(parent, eq(parent.id, categories.parentId));
   }
@@ -248,7 +259,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
   }
 
   return {
-    async listProducts(query: ProductQuery): Promise<ProductListDto> {
+    async listProducts(query: ProductQuery, market: MarketCode = DEFAULT_MARKET): Promise<ProductListDto> {
       const where: SQL[] = [eq(products.active, true)];
       if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
       if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
@@ -266,15 +277,15 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       }
       const order =
         query.sort === 'low-high'
-          ? [asc(products.priceMinor), asc(products.id)]
+          ? [asc(productPrices.priceMinor), asc(products.id)]
           : query.sort === 'high-low'
-            ? [desc(products.priceMinor), asc(products.id)]
+            ? [desc(productPrices.priceMinor), asc(products.id)]
             : query.q
               ? [desc(sql`(${products.name} ilike ${`%${query.q}%`})`), desc(products.salesCount), asc(products.id)]
               : [desc(products.salesCount), asc(products.id)];
       const offset = (query.page - 1) * query.limit;
       const [rows, countRows, facets] = await Promise.all([
-        baseProductQuery()
+        baseProductQuery(market)
           .where(and(...where))
           .orderBy(...order)
           .limit(query.limit)
@@ -282,6 +293,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         db
           .select({ count: sql<number>`count(*)::int` })
           .from(products)
+          .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
           .innerJoin(categories, eq(categories.id, products.categoryId))
           .innerJoin(parent, eq(parent.id, categories.parentId))
           .where(and(...where)),
@@ -298,16 +310,16 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       };
     },
 
-    async bestSellers(limit = 15): Promise<ProductDto[]> {
-      const rows = await baseProductQuery()
+    async bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      const rows = await baseProductQuery(market)
         .where(eq(products.active, true))
         .orderBy(desc(products.salesCount), asc(products.id))
         .limit(limit);
       return hydrate(rows);
     },
 
-    async latest(limit = 30): Promise<ProductDto[]> {
-      const rows = await baseProductQuery()
+    async latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      const rows = await baseProductQuery(market)
         .where(eq(products.active, true))
         .orderBy(desc(products.createdAt), desc(products.id))
         .limit(limit);
@@ -315,15 +327,16 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     },
 
     /** One product with its variants and image alts: three queries, run together. */
-    getProduct(id: number): Promise<ProductDetailDto> {
-      return remember(`product:${id}`, () => loadProduct(id), () => [cacheTags.product(id)]);
+    /** Not found in a market where the product has no price: it is not sold there. The memo keys on the market. */
+    getProduct(id: number, market: MarketCode = DEFAULT_MARKET): Promise<ProductDetailDto> {
+      return remember(`product:${id}:${market}`, () => loadProduct(id, market), () => [cacheTags.product(id)]);
     },
 
     /** Best sellers from the same sub-category ("You may also like"): three queries. */
-    related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4): Promise<ProductDto[]> {
+    related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
       return remember(
-        `related:${product.id}:${limit}`,
-        () => loadRelated(product, limit),
+        `related:${product.id}:${limit}:${market}`,
+        () => loadRelated(product, limit, market),
         (list) => [cacheTags.listing, cacheTags.product(product.id), ...list.map((p) => cacheTags.product(p.id))],
       );
     },
@@ -359,10 +372,16 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       return row ? categoryDto(row) : null;
     },
 
-    /** Every product id and category id, for the sitemap. */
-    async sitemapEntries(): Promise<{ products: { id: number; updated: Date }[]; categories: { id: number; parentId: number | null }[] }> {
+    /** Every product id (with the markets it is sold in) and category id, for the sitemap. */
+    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[] }[]; categories: { id: number; parentId: number | null }[] }> {
       const [p, c] = await Promise.all([
-        db.select({ id: products.id, updated: products.createdAt }).from(products).where(eq(products.active, true)).orderBy(asc(products.id)),
+        db
+          .select({ id: products.id, updated: products.createdAt, markets: sql<MarketCode[]>`array_agg(${productPrices.market} order by ${productPrices.market})` })
+          .from(products)
+          .innerJoin(productPrices, eq(productPrices.productId, products.id))
+          .where(eq(products.active, true))
+          .groupBy(products.id)
+          .orderBy(asc(products.id)),
         db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
       ]);
       return { products: p, categories: c };

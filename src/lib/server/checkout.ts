@@ -3,6 +3,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { variantLabel } from '../domain/cart';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
+import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
@@ -138,22 +139,34 @@ export function createCheckoutService(deps: {
     /** Prices the cart on the server, stores a payment with a snapshot, and asks the provider for a payment page. */
     async initiate(
       user: SessionUser,
-      input: { callbackUrl?: string | undefined; deliveryOption?: DeliveryOption | undefined },
+      input: { callbackUrl?: string | undefined; deliveryOption?: DeliveryOption | undefined; market?: MarketCode | undefined },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl);
-      let priced = await cart.price(user);
+      const market = input.market ?? DEFAULT_MARKET;
+      let priced = await cart.price(user, market);
       // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.
       if (input.deliveryOption && input.deliveryOption !== priced.deliveryOption) {
-        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption);
-        priced = await cart.price(user);
+        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption, market);
+        priced = await cart.price(user, market);
       }
       if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
       for (const line of priced.lines) {
         const label = variantLabel(line.productName, line.color, line.size);
         if (!line.active) throw new Invalid(`${label} is no longer available`);
+        if (!line.priced) throw new Invalid(`${label} is not sold in ${MARKETS[market].countryName}. Please remove it to continue.`);
         if (line.stock < line.quantity) {
           throw new Invalid(line.stock > 0 ? `Only ${line.stock} of ${label} left in stock` : `${label} is out of stock`);
         }
+      }
+      const inMarket = MARKETS[market];
+      if (priced.deliveryOption === 'delivery' && priced.deliveryAddress && priced.deliveryAddress.country !== inMarket.country) {
+        const other = marketOfCountry(priced.deliveryAddress.country);
+        const where = other ? MARKETS[other].countryName : 'another country';
+        throw new Invalid(
+          `Your delivery address is in ${where}, but you are shopping in ${inMarket.countryName}. ` +
+            `Shop in ${other ? marketLabel(other) : 'that country'} instead, choose pickup in ${inMarket.pickupCity}, or use an address in ${inMarket.countryName}.`,
+          { switchMarket: other },
+        );
       }
       const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
       const snapshot: Snapshot = {
@@ -161,7 +174,7 @@ export function createCheckoutService(deps: {
         callbackUrl,
         deliveryOption: priced.deliveryOption,
         shipTo,
-        lines: priced.lines.map(({ stock: _s, active: _a, ...l }) => l),
+        lines: priced.lines.map(({ stock: _s, active: _a, priced: _p, ...l }) => l),
         subtotalMinor: priced.subtotalMinor,
         deliveryFeeMinor: priced.deliveryFeeMinor,
         totalMinor: priced.totalMinor,
@@ -212,7 +225,7 @@ export function createCheckoutService(deps: {
       }
       if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
 
-      const verification = await provider.verify(reference);
+      const verification = await provider.verify(reference, payment.currency);
       if (verification.status !== 'success') {
         if (verification.status === 'failed' || verification.status === 'reversed') {
           await db
@@ -419,7 +432,7 @@ export function createCheckoutService(deps: {
       let refund;
       try {
         // A whole refund leaves the amount to the provider: it returns what was actually charged.
-        refund = await provider.refund(reference, whole ? undefined : amount);
+        refund = await provider.refund(reference, whole ? undefined : amount, payment.currency);
       } catch (err) {
         if (err instanceof PaymentFailed) {
           // Refused: nothing was refunded, so the claim is let go.

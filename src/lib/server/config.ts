@@ -1,5 +1,19 @@
 import { z } from 'zod';
 import { parseProxyTrust, type ProxyTrust } from '../domain/client-address';
+import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '../domain/markets';
+
+/**
+ * Each market's Paystack account: PAYSTACK_SECRET_KEY_<MARKET> (PAYSTACK_SECRET_KEY_NG,
+ * PAYSTACK_SECRET_KEY_ZA); PAYSTACK_SECRET_KEY still stands for Nigeria's, as before markets.
+ */
+function paystackKeysFrom(env: Record<string, string | undefined>): Partial<Record<MarketCode, string>> {
+  const keys: Partial<Record<MarketCode, string>> = {};
+  for (const code of MARKET_CODES) {
+    const key = env[`PAYSTACK_SECRET_KEY_${code}`] || (code === DEFAULT_MARKET ? env.PAYSTACK_SECRET_KEY : undefined);
+    if (key) keys[code] = key;
+  }
+  return keys;
+}
 
 /**
  * The one place that reads process.env. Every variable is validated here so a bad
@@ -20,11 +34,14 @@ const configSchema = z
     DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
     PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['simulated', 'paystack']).default('simulated')),
+    /** Nigeria's Paystack account (kept for stores configured before markets; PAYSTACK_SECRET_KEY_NG wins). */
     PAYSTACK_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Each market's Paystack account (PAYSTACK_SECRET_KEY_<MARKET>; read generically below, listed here for the two markets). */
+    PAYSTACK_SECRET_KEY_NG: z.preprocess(emptyToUndefined, z.string().optional()),
+    PAYSTACK_SECRET_KEY_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
     PAYSTACK_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.paystack.co')),
     SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Maison Luxe <hello@maisonluxe.example>')),
-    STORE_CURRENCY: z.preprocess(emptyToUndefined, z.enum(['NGN', 'ZAR']).default('NGN')),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
@@ -38,8 +55,8 @@ const configSchema = z
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((c, ctx) => {
-    if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is required when PAYMENT_PROVIDER=paystack' });
+    if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY && !c.PAYSTACK_SECRET_KEY_NG) {
+      ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is required when PAYMENT_PROVIDER=paystack (PAYSTACK_SECRET_KEY_NG, or PAYSTACK_SECRET_KEY for Nigeria)' });
     }
     try {
       parseProxyTrust(c.TRUST_PROXY);
@@ -63,6 +80,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   /** Cookies carry Secure when the site is served over https. */
   secureCookies: boolean;
   proxyTrust: ProxyTrust;
+  /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
+  paystackSecretKeys: Partial<Record<MarketCode, string>>;
 };
 
 export class ConfigError extends Error {}
@@ -74,6 +93,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = result.data;
+  const paystackSecretKeys = paystackKeysFrom(env);
   const siteUrl = (c.PUBLIC_SITE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   const demo = c.STORE_MODE === 'demo';
   return {
@@ -83,6 +103,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     devMailboxEnabled: demo,
     secureCookies: siteUrl.startsWith('https://'),
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
+    paystackSecretKeys,
   };
 }
 

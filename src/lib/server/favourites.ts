@@ -1,9 +1,10 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { NotFound } from '../domain/errors';
 import { imageUrl, PLACEHOLDER_IMAGE } from '../domain/images';
+import { DEFAULT_MARKET, MARKETS, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { Db } from './db/client';
-import { favourites, productImages, products } from './db/schema';
+import { favourites, productImages, productPrices, products } from './db/schema';
 import type { PageCacheInvalidator } from './page-cache';
 import type { ReadMemo } from './read-memo';
 
@@ -31,25 +32,26 @@ export function createFavouriteService({ db, memo, pageCache }: { db: Db; memo?:
     return rows.map((r) => r.id);
   }
   return {
-    async list(userId: string): Promise<FavouriteDto[]> {
+    /** The saved products sold in the market, at its prices. */
+    async list(userId: string, market: MarketCode = DEFAULT_MARKET): Promise<FavouriteDto[]> {
       const rows = await db
         .select({
           id: products.id,
           name: products.name,
-          priceMinor: products.priceMinor,
-          currency: products.currency,
+          priceMinor: productPrices.priceMinor,
           imageHash: sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
           addedAt: favourites.createdAt,
         })
         .from(favourites)
         .innerJoin(products, eq(products.id, favourites.productId))
+        .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
         .where(and(eq(favourites.userId, userId), eq(products.active, true)))
         .orderBy(desc(favourites.createdAt), desc(products.id));
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
         price: toMajor(r.priceMinor),
-        currency: r.currency as CurrencyCode,
+        currency: MARKETS[market].currency,
         image: r.imageHash ? imageUrl(r.imageHash, FAVOURITE_IMAGE_WIDTH) : PLACEHOLDER_IMAGE,
         imageHash: r.imageHash,
         addedAt: r.addedAt.toISOString(),

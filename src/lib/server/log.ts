@@ -35,7 +35,8 @@ const CODE_NAMES = new Set(['code', 'verificationcode', 'resetcode', 'otpcode'])
 
 function isSecretName(key: string, value: unknown): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (SECRET_NAMES.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s))) return true;
+  // PAYSTACK_SECRET_KEY_ZA and the per-market key table (paystackSecretKeys) too.
+  if (SECRET_NAMES.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s)) || k.includes('secretkey')) return true;
   return CODE_NAMES.has(k) && (typeof value === 'number' || (typeof value === 'string' && /\d/.test(value)));
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AstroGlobal, APIContext } from 'astro';
+import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../domain/markets';
 import { SESSION_COOKIE } from './sessions';
 
 /**
@@ -34,14 +35,25 @@ export function saveDataRequested(request: Request): boolean {
   return request.headers.get('save-data')?.trim().toLowerCase() === 'on';
 }
 
-/** The cache key: path, the meaningful query sorted, and the variants a page is rendered in (Save-Data). */
+/** The market cookie of a request, when it names a market (anonymous visitors: their market comes from it or from ?market=). */
+export function marketCookie(request: Request): MarketCode | null {
+  const cookie = request.headers.get('cookie');
+  const m = cookie ? new RegExp(`(?:^|;\\s*)${MARKET_COOKIE}=([^;]*)`).exec(cookie) : null;
+  return parseMarket(m?.[1]);
+}
+
+/**
+ * The cache key: path, the meaningful query sorted, and the variants a page is rendered in: the
+ * market (from ?market= or else the market cookie, as the middleware resolves it) and Save-Data.
+ */
 export function cacheKey(request: Request): string {
   const url = new URL(request.url);
   const params = new URLSearchParams();
-  for (const [k, v] of url.searchParams) if (!IGNORED_PARAMS.test(k)) params.append(k, v);
+  for (const [k, v] of url.searchParams) if (!IGNORED_PARAMS.test(k) && k !== 'market') params.append(k, v);
   params.sort();
   const query = params.toString();
-  return `${url.pathname}${query ? `?${query}` : ''}${saveDataRequested(request) ? '\0save-data' : ''}`;
+  const market = resolveMarket({ query: url.searchParams.get('market'), cookie: marketCookie(request) });
+  return `${url.pathname}${query ? `?${query}` : ''}\0market=${market}${saveDataRequested(request) ? '\0save-data' : ''}`;
 }
 
 export interface CachedPage {

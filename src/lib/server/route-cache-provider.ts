@@ -1,7 +1,28 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { CacheProvider } from 'astro';
-import { cacheKey, etagOf, hasSession, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
+import { MARKET_COOKIE, parseMarket } from '../domain/markets';
+import { getConfig } from './config';
+import { cacheKey, etagOf, hasSession, marketCookie, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
+
+/**
+ * A crawlable `?market=ZA` URL also keeps the shopper's choice: the answer carries the market cookie
+ * when it differs. Added here, around the cache, so cached pages stay cookie-free and a hit sets it too.
+ */
+function withMarketCookie(request: Request, response: Response): Response {
+  const wanted = parseMarket(new URL(request.url).searchParams.get('market'));
+  if (!wanted || wanted === marketCookie(request)) return response;
+  const cookie = `${MARKET_COOKIE}=${wanted}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax${getConfig().secureCookies ? '; Secure' : ''}`;
+  try {
+    response.headers.append('set-cookie', cookie);
+    return response;
+  } catch {
+    // immutable headers (Response.redirect): copy the response
+    const copy = new Response(response.body, response);
+    copy.headers.append('set-cookie', cookie);
+    return copy;
+  }
+}
 
 /**
  * The store's route cache provider (astro.config.mjs `cache.provider`), on Astro's Cache Provider
@@ -74,38 +95,43 @@ export default function routeCacheProvider(): CacheProvider {
   return {
     name: 'maison-route-cache',
     async onRequest({ request }, next) {
-      if (request.method !== 'GET' || hasSession(request)) return next();
-      const key = cacheKey(request);
-      const cached = store.get(key);
-      const now = Date.now();
-      if (cached) {
-        const age = (now - cached.storedAt) / 1000;
-        if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
-        if (age <= cached.maxAge + cached.swr) {
-          if (!revalidating.has(key)) {
-            revalidating.add(key);
-            const generation = store.generation;
-            void next()
-              .then(async (fresh) => {
-                const entry = await toEntry(fresh);
-                if (entry && store.set(key, entry, generation)) await precompress(entry);
-              })
-              .catch(() => undefined)
-              .finally(() => revalidating.delete(key));
-          }
-          return fromEntry(cached, request, 'STALE');
-        }
-      }
-      const generation = store.generation;
-      const response = await next();
-      const entry = await toEntry(response);
-      if (!entry) return response;
-      if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
-      return fromEntry(entry, request, 'MISS');
+      return withMarketCookie(request, await cachedOrRendered(request, next));
     },
     async invalidate({ tags, path }) {
       if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
       if (path) store.invalidatePath(path);
     },
   };
+
+  async function cachedOrRendered(request: Request, next: () => Promise<Response>): Promise<Response> {
+    // The route cache: only anonymous GETs are looked up and stored.
+    if (request.method !== 'GET' || hasSession(request)) return next();
+    const key = cacheKey(request);
+    const cached = store.get(key);
+    const now = Date.now();
+    if (cached) {
+      const age = (now - cached.storedAt) / 1000;
+      if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
+      if (age <= cached.maxAge + cached.swr) {
+        if (!revalidating.has(key)) {
+          revalidating.add(key);
+          const generation = store.generation;
+          void next()
+            .then(async (fresh) => {
+              const entry = await toEntry(fresh);
+              if (entry && store.set(key, entry, generation)) await precompress(entry);
+            })
+            .catch(() => undefined)
+            .finally(() => revalidating.delete(key));
+        }
+        return fromEntry(cached, request, 'STALE');
+      }
+    }
+    const generation = store.generation;
+    const response = await next();
+    const entry = await toEntry(response);
+    if (!entry) return response;
+    if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
+    return fromEntry(entry, request, 'MISS');
+  }
 }

@@ -60,7 +60,7 @@ export function createServices(deps: Deps) {
   // ---- back office (issue 10)
   const audit = createAuditLog({ db, clock });
   const stock = createStockService({ db, clock, pageCache, audit });
-  const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media, currency: deps.config.STORE_CURRENCY });
+  const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media });
   // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });

@@ -1,13 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { CurrencyCode } from '../domain/money';
-import {
-  defaultDeliveryOption,
-  deliveryFeeMinor,
-  pickupLocationFor,
-  type AddressDto,
-  type Country,
-  type DeliveryOption,
-} from '../domain/shipping';
+import { MARKETS, type MarketCode } from '../domain/markets';
+import { defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption } from '../domain/shipping';
 import type { Db, Tx } from './db/client';
 import { addresses } from './db/schema';
 
@@ -19,7 +12,7 @@ export interface ShippingQuote {
 }
 
 /** Applies the shipping rules of src/lib/domain/shipping.ts to a shopper's default address. */
-export function createShippingService({ db, currency }: { db: Db; currency: CurrencyCode }) {
+export function createShippingService({ db }: { db: Db }) {
   async function defaultAddress(userId: string, tx: Db | Tx = db): Promise<AddressDto | null> {
     const [row] = await tx
       .select()
@@ -35,13 +28,14 @@ export function createShippingService({ db, currency }: { db: Db; currency: Curr
     /**
      * The fee and addresses for a chosen option (or the default one when none was chosen).
      * Delivery without a default address falls back to pickup: there is nowhere to deliver.
+     * The fee is in the market's currency and the pickup store is the market's.
      */
-    async quote(userId: string, chosen: DeliveryOption | null, userCountry: Country, tx: Db | Tx = db): Promise<ShippingQuote> {
+    async quote(userId: string, chosen: DeliveryOption | null, market: MarketCode, tx: Db | Tx = db): Promise<ShippingQuote> {
       const deliveryAddress = await defaultAddress(userId, tx);
-      const pickupAddress = pickupLocationFor(deliveryAddress?.country ?? userCountry);
+      const pickupAddress = pickupLocationForMarket(market);
       let option = chosen ?? defaultDeliveryOption(deliveryAddress !== null);
       if (option === 'delivery' && !deliveryAddress) option = 'pickup';
-      const feeMinor = deliveryFeeMinor(option, currency, deliveryAddress?.country ?? null) ?? 0;
+      const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null) ?? 0;
       return { option, feeMinor, deliveryAddress, pickupAddress };
     },
   };

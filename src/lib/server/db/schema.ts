@@ -61,8 +61,7 @@ export const products = pgTable(
     name: text('name').notNull(),
     slug: text('slug').notNull().unique(),
     description: text('description').notNull(),
-    priceMinor: money('price_minor'),
-    currency: text('currency').notNull(),
+    /** Prices are per market: product_prices. */
     /** The sub-category; its parent is the product's first category. */
     categoryId: integer('category_id')
       .notNull()
@@ -75,8 +74,28 @@ export const products = pgTable(
     index('products_category_idx').on(t.categoryId),
     index('products_created_idx').on(t.createdAt),
     index('products_sales_idx').on(t.salesCount),
-    index('products_price_idx').on(t.priceMinor),
-    check('products_price_nonnegative', sql`${t.priceMinor} >= 0`),
+  ],
+);
+
+/**
+ * A product's price in a market (DESIGN.md "Markets"), in that market's currency's minor units.
+ * Every variant of a product sells at the product's price. A product without a row for a market
+ * is not sold there: it is neither listed nor sold in it.
+ */
+export const productPrices = pgTable(
+  'product_prices',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** A market code of src/lib/domain/markets.ts (NG, ZA). */
+    market: text('market').notNull(),
+    priceMinor: money('price_minor'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.market] }),
+    index('product_prices_market_price_idx').on(t.market, t.priceMinor),
+    check('product_prices_price_nonnegative', sql`${t.priceMinor} >= 0`),
   ],
 );
 
@@ -213,6 +232,8 @@ export const carts = pgTable('carts', {
     .references(() => users.id, { onDelete: 'cascade' }),
   /** null: not chosen yet, the default applies (delivery when a default address exists). */
   deliveryOption: text('delivery_option', { enum: ['delivery', 'pickup'] }),
+  /** The market the cart was last priced in; a shopper who changes market is told the cart was re-priced. */
+  market: text('market').notNull().default('NG'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -5,7 +5,7 @@ import { hashPassword } from '../passwords';
 import type { Services } from '../services';
 import type { Db, Tx } from './client';
 import { recordStockMoves } from '../stock';
-import { addresses, categories, colors, productImages, products, sizes, users, variants } from './schema';
+import { addresses, categories, colors, productImages, productPrices, products, sizes, users, variants } from './schema';
 import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
 
 /** The documented demo shopper (README). */
@@ -179,13 +179,23 @@ export async function resetDatabase(services: Services): Promise<void> {
   if (names.length) await services.db.execute(sql.raw(`truncate ${names.join(', ')} restart identity cascade`));
 }
 
+/** Every this many demo products, one is sold in Nigeria only (it has no South African price). */
+export const NOT_IN_SOUTH_AFRICA_EVERY = 13;
+
+/**
+ * The demo store's rand price for a naira price: the house's fixed price ladder (R50 steps, R500 at
+ * least), set once in the seed like a buyer would, not a live conversion.
+ */
+export function seedRandPrice(nairaMajor: number): number {
+  return Math.max(500, Math.round(nairaMajor / 80 / 50) * 50);
+}
+
 type SeedDeps = Pick<Services, 'media' | 'log' | 'config' | 'clock'> & { db: Db | Tx };
 
 export async function seed(services: SeedDeps): Promise<void> {
-  const { db, media, log, config, clock } = services;
+  const { db, media, log, clock } = services;
   const started = Date.now();
   const rand = prng(20261122);
-  const currency = config.STORE_CURRENCY;
   const svg = (s: string) => new TextEncoder().encode(s);
 
   const colorRows = await db
@@ -232,8 +242,6 @@ export async function seed(services: SeedDeps): Promise<void> {
             name,
             slug,
             description: DESCRIPTIONS[productIndex % DESCRIPTIONS.length]!(name, material),
-            priceMinor: toMinor(priceMajor),
-            currency,
             categoryId: subRow!.id,
             // a long tail: a few products sell far more than the rest
             salesCount: Math.floor(rand.next() ** 3 * 900),
@@ -241,6 +249,12 @@ export async function seed(services: SeedDeps): Promise<void> {
           })
           .returning({ id: products.id });
         const pid = productRow!.id;
+        // Prices are set per market, never converted at a rate (DESIGN.md "Markets"). A few pieces are not sold in South Africa.
+        const zaPrice = seedRandPrice(priceMajor);
+        await db.insert(productPrices).values([
+          { productId: pid, market: 'NG', priceMinor: toMinor(priceMajor) },
+          ...(productIndex % NOT_IN_SOUTH_AFRICA_EVERY === 0 ? [] : [{ productId: pid, market: 'ZA', priceMinor: toMinor(zaPrice) }]),
+        ]);
         const imageCount = rand.int(2, 4);
         const imageValues = [];
         for (let view = 0; view < imageCount; view++) {

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, PaymentFailed } from '../../domain/errors';
+import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '../../domain/markets';
 import type { PaymentProvider, Refund, Verification, VerificationStatus } from './port';
 
 /** Paystack's envelope: {status, message, data}. Only the fields we use are checked. */
@@ -33,7 +34,10 @@ const refundResponse = z.object({
 const KNOWN_STATUSES: VerificationStatus[] = ['success', 'failed', 'abandoned', 'pending', 'reversed'];
 
 export interface PaystackOptions {
-  secretKey: string;
+  /** One account for every currency (as before markets; tests), or the default market's when `secretKeys` is given. */
+  secretKey?: string;
+  /** Each market's Paystack account: a payment goes through the account of its currency's market. */
+  secretKeys?: Partial<Record<MarketCode, string>>;
   baseUrl: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -45,12 +49,20 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 15_000;
 
-  async function call(path: string, init: RequestInit): Promise<unknown> {
+  /** The secret key of the account that settles `currency` (the default market's when none is given). */
+  function keyFor(currency: string | undefined): string {
+    const market = currency ? marketOfCurrency(currency.toUpperCase())?.code : DEFAULT_MARKET;
+    const key = (market && opts.secretKeys?.[market]) || (market === DEFAULT_MARKET || !opts.secretKeys ? opts.secretKey : undefined);
+    if (!key) throw new PaymentFailed(`Card payments in ${currency} are not available at the moment.`);
+    return key;
+  }
+
+  async function call(path: string, init: RequestInit, secretKey: string): Promise<unknown> {
     let res: Response;
     try {
       res = await doFetch(base + path, {
         ...init,
-        headers: { authorization: `Bearer ${opts.secretKey}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json', accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch {
@@ -68,28 +80,28 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
         await call('/transaction/initialize', {
           method: 'POST',
           body: JSON.stringify({ email, amount: amountMinor, currency, reference, callback_url: callbackUrl }),
-        }),
+        }, keyFor(currency)),
       );
       if (!body.success || !body.data.status || !body.data.data) {
         throw new PaymentFailed('Failed to initialize payment.');
       }
       return { authorizationUrl: body.data.data.authorization_url };
     },
-    async verify(reference): Promise<Verification> {
-      const parsed = verifyResponse.safeParse(await call(`/transaction/verify/${encodeURIComponent(reference)}`, { method: 'GET' }));
+    async verify(reference, currency): Promise<Verification> {
+      const parsed = verifyResponse.safeParse(await call(`/transaction/verify/${encodeURIComponent(reference)}`, { method: 'GET' }, keyFor(currency)));
       if (!parsed.success || !parsed.data.status || !parsed.data.data) return { status: 'unknown', amountMinor: 0, currency: '' };
       const d = parsed.data.data;
       if (d.reference !== reference) return { status: 'unknown', amountMinor: 0, currency: '' };
       const status = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as VerificationStatus) : 'unknown';
       return { status, amountMinor: d.amount, currency: d.currency };
     },
-    async refund(reference, amountMinor): Promise<Refund> {
+    async refund(reference, amountMinor, currency): Promise<Refund> {
       // https://paystack.com/docs/api/refund/#create: transaction (id or reference), amount in subunits (default: all).
       const parsed = refundResponse.safeParse(
         await call('/refund', {
           method: 'POST',
           body: JSON.stringify(amountMinor === undefined ? { transaction: reference } : { transaction: reference, amount: amountMinor }),
-        }),
+        }, keyFor(currency)),
       );
       if (!parsed.success || !parsed.data.status || !parsed.data.data) {
         const said = parsed.success ? parsed.data.message : undefined;
@@ -110,6 +122,18 @@ export function isValidPaystackSignature(rawBody: string | Uint8Array, signature
   const expected = Buffer.from(paystackSignature(rawBody, secretKey), 'hex');
   const given = Buffer.from(signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The market whose Paystack account signed a webhook: every market's key is tried (each compared
+ * in constant time, and all of them every time), null when none matches.
+ */
+export function paystackSignerOf(rawBody: string | Uint8Array, signature: string | null, secretKeys: Partial<Record<MarketCode, string>>): MarketCode | null {
+  let signer: MarketCode | null = null;
+  for (const [market, key] of Object.entries(secretKeys) as [MarketCode, string][]) {
+    if (isValidPaystackSignature(rawBody, signature, key) && signer === null) signer = market;
+  }
+  return signer;
 }
 
 export const paystackWebhookEvent = z.object({

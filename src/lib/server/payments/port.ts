@@ -26,13 +26,14 @@ export interface Refund {
 export interface PaymentProvider {
   readonly name: 'simulated' | 'paystack';
   initialize(input: InitializeInput): Promise<{ authorizationUrl: string }>;
-  verify(reference: string): Promise<Verification>;
+  /** `currency` is the payment's: a provider with one account per market verifies through that market's. */
+  verify(reference: string, currency?: string): Promise<Verification>;
   /**
    * Refunds a successful payment: in full without an amount, otherwise that many minor units.
    * Throws PaymentFailed when the provider refuses, and AppError 'unavailable' when it cannot
    * be reached (the refund may or may not have been made then).
    */
-  refund(reference: string, amountMinor?: number): Promise<Refund>;
+  refund(reference: string, amountMinor?: number, currency?: string): Promise<Refund>;
   /**
    * Only a provider whose payment page runs inside the store (the simulated one): records the
    * shopper's Pay or Decline; false when the payment was already answered.

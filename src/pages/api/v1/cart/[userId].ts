@@ -4,6 +4,6 @@ import { endpoint, json } from '../../../../lib/server/http';
 export const GET = endpoint(async ({ locals, params }) => {
   const user = requireUser(locals);
   assertSameUser(user, params.userId);
-  const data = await locals.services.cart.view(user);
+  const data = await locals.services.cart.view(user, locals.market);
   return json({ status: true, message: 'Cart found', data });
 });

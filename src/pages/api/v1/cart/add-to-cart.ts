@@ -10,6 +10,6 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireUser(locals, 'Please create an account or login');
   const input = await readInput(request, addToCartSchema);
   assertSameUser(user, input.userId);
-  const data = await locals.services.cart.add(user, input);
+  const data = await locals.services.cart.add(user, input, locals.market);
   return { body: { status: true, message: 'Product added to cart successfully!', data }, next: '/cart' };
 });

@@ -8,7 +8,7 @@ export const PATCH = formEndpoint(
     const user = requireUser(locals);
     const input = await readInput(request, changeQuantitySchema);
     assertSameUser(user, input.userId);
-    const data = await locals.services.cart.changeQuantity(user, input, 'decrease');
+    const data = await locals.services.cart.changeQuantity(user, input, 'decrease', locals.market);
     return { body: { status: true, message: 'Quantity updated', data }, next: '/cart' };
   },
   { failure: (reason) => `Failed to update quantity: ${reason}` },

@@ -7,7 +7,7 @@ export const DELETE = formEndpoint(
     const user = requireUser(locals);
     const input = await readInput(request, lineKeySchema);
     assertSameUser(user, input.userId);
-    const data = await locals.services.cart.remove(user, input);
+    const data = await locals.services.cart.remove(user, input, locals.market);
     return { body: { status: true, message: 'Item removed', data }, next: '/cart' };
   },
   { failure: () => 'Failed to remove item' },

@@ -10,6 +10,6 @@ export const GET = endpoint(async ({ locals, url }) => {
   if (query.ids === 'true') {
     return json({ status: true, data: { ids: await locals.services.favourites.ids(user.id) } });
   }
-  const docs = await locals.services.favourites.list(user.id);
+  const docs = await locals.services.favourites.list(user.id, locals.market);
   return json({ status: true, data: { docs } });
 });

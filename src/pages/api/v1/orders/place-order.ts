@@ -14,7 +14,7 @@ export const POST = endpoint(async ({ locals, request }) => {
   const input = await readJson(request, placeOrderSchema);
   assertSameUser(user, input.userId);
   if (input.cartId) {
-    const { cartId } = await locals.services.cart.price(user);
+    const { cartId } = await locals.services.cart.price(user, locals.market);
     if (cartId !== input.cartId) throw new Forbidden('This cart belongs to another account');
   }
   const { order, created } = await locals.services.checkout.fulfil(input.paymentReference, { userId: user.id });

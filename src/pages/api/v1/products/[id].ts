@@ -5,6 +5,6 @@ import { cacheForAnonymous, cacheTags } from '../../../../lib/server/page-cache'
 export const GET = endpoint(async (ctx) => {
   const { locals, params } = ctx;
   const id = parseWith(idParam('Product not found'), params.id);
-  const data = await locals.services.catalogue.getProduct(id);
+  const data = await locals.services.catalogue.getProduct(id, locals.market);
   return json({ status: true, data, message: 'Product found' }, { headers: cacheForAnonymous(ctx, [cacheTags.product(id)]) });
 });

@@ -5,6 +5,6 @@ import { cacheForAnonymous, cacheTags } from '../../../../lib/server/page-cache'
 export const GET = endpoint(async (ctx) => {
   const { locals, url } = ctx;
   const query = readQuery(url, productQuerySchema);
-  const data = await locals.services.catalogue.listProducts(query);
+  const data = await locals.services.catalogue.listProducts(query, locals.market);
   return json({ status: true, data }, { headers: cacheForAnonymous(ctx, [cacheTags.listing, ...data.docs.map((p) => cacheTags.product(p.id))]) });
 });

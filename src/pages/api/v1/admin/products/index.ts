@@ -1,4 +1,4 @@
-import { productFilterSchema, productSchema, variantSchema } from '../../../../../lib/domain/admin';
+import { otherMarketPrices, productFilterSchema, productSchema, variantSchema } from '../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
 import { endpoint, json, readQuery } from '../../../../../lib/server/http';
@@ -14,7 +14,7 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireStaff(locals);
   const input = await readInput(request, productSchema.loose());
   const { price, ...rest } = input;
-  const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, priceMinor: price };
+  const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, priceMinor: price, prices: otherMarketPrices(input as Record<string, unknown>) };
   const raw = input as Record<string, unknown>;
   const hasVariant = raw.stock !== undefined && raw.stock !== '';
   const first = hasVariant ? variantSchema.parse({ colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock, sku: raw.sku }) : undefined;

@@ -6,7 +6,7 @@ export const PUT = formEndpoint(
   async ({ locals, request, params }) => {
     const user = requireUser(locals);
     const { deliveryOption } = await readInput(request, deliveryOptionSchema);
-    const data = await locals.services.cart.setDeliveryOption(user, params.cartId ?? '', deliveryOption);
+    const data = await locals.services.cart.setDeliveryOption(user, params.cartId ?? '', deliveryOption, locals.market);
     return { body: { status: true, message: 'Delivery option updated', data }, next: '/place-order' };
   },
   { failure: () => 'Failed to update delivery option.' },

@@ -1,16 +1,18 @@
 import { Unavailable, type AppError } from '../../../../../lib/domain/errors';
 import { fulfilmentIsFinal } from '../../../../../lib/server/checkout';
 import { errorResponse, json } from '../../../../../lib/server/http';
-import { isValidPaystackSignature, paystackWebhookEvent } from '../../../../../lib/server/payments/paystack';
+import { paystackSignerOf, paystackWebhookEvent } from '../../../../../lib/server/payments/paystack';
 import type { APIRoute } from 'astro';
 
 export const POST: APIRoute = async ({ locals, request }) => {
   const { config, checkout, log } = locals.services;
-  if (config.PAYMENT_PROVIDER !== 'paystack' || !config.PAYSTACK_SECRET_KEY) {
+  if (config.PAYMENT_PROVIDER !== 'paystack' || Object.keys(config.paystackSecretKeys).length === 0) {
     return json({ status: false, message: 'Paystack is not enabled' }, { status: 404 });
   }
   const raw = await request.text();
-  if (!isValidPaystackSignature(raw, request.headers.get('x-paystack-signature'), config.PAYSTACK_SECRET_KEY)) {
+  // One webhook URL for every market's Paystack account: the signature says which account sent it.
+  const signer = paystackSignerOf(raw, request.headers.get('x-paystack-signature'), config.paystackSecretKeys);
+  if (!signer) {
     locals.log.warn('paystack webhook with a bad signature');
     return json({ status: false, message: 'Invalid signature' }, { status: 401 });
   }
@@ -28,7 +30,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   // (or not answered in time), and only a finished fulfilment or a final refusal may stop that.
   try {
     const { order, created } = await checkout.fulfil(reference);
-    locals.log.info('paystack webhook fulfilled payment', { reference, orderId: order.id, created });
+    locals.log.info('paystack webhook fulfilled payment', { reference, orderId: order.id, created, market: signer });
     return json({ status: true, message: 'Received' });
   } catch (err) {
     // Final business outcomes (unknown reference, declined, sold out and queued for refund): retrying will not help.

@@ -3,6 +3,6 @@ import { cacheForAnonymous, cacheTags } from '../../../../../lib/server/page-cac
 
 export const GET = endpoint(async (ctx) => {
   const { locals } = ctx;
-  const docs = await locals.services.catalogue.latest();
+  const docs = await locals.services.catalogue.latest(undefined, locals.market);
   return json({ status: true, data: { docs } }, { headers: cacheForAnonymous(ctx, [cacheTags.listing, ...docs.map((p) => cacheTags.product(p.id))]) });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseProductForm } from '../../../../../../lib/domain/admin';
+import { otherMarketPrices, parseProductForm } from '../../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
 import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
@@ -21,7 +21,7 @@ export const POST = formEndpoint(async ({ locals, request, params }) => {
   await locals.services.catalogueAdmin.saveProduct(
     asActor(user),
     id,
-    { name: product.name, description: product.description, priceMinor: product.price, categoryId: product.categoryId, active: product.active },
+    { name: product.name, description: product.description, priceMinor: product.price, prices: otherMarketPrices(input), categoryId: product.categoryId, active: product.active },
     grid,
   );
   return { body: { status: true, message: 'Saved' }, next: `/admin/products/${id}` };

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { MARKET_CODES, MARKET_COOKIE, marketLabel, type MarketCode } from '../lib/domain/markets';
+import { formEndpoint, readInput } from '../lib/server/form-posts';
+
+const input = z.object({
+  market: z.enum(MARKET_CODES as [MarketCode, ...MarketCode[]], { message: 'Choose Nigeria or South Africa' }),
+  /** The page the "Shop in" form was on (a local path). */
+  back: z.string().max(2000).optional(),
+});
+
+/** A local path to go back to, with its ?market= (if any) set to the new market so the URL agrees with the choice. */
+function backTo(back: string | undefined, market: MarketCode, origin: string): string {
+  if (!back || !back.startsWith('/') || back.startsWith('//') || back.includes('\\')) return '/';
+  const url = new URL(back, origin);
+  if (url.origin !== origin) return '/';
+  if (url.searchParams.has('market')) url.searchParams.set('market', market);
+  url.searchParams.delete('notice');
+  url.searchParams.delete('error');
+  return url.pathname + url.search;
+}
+
+/**
+ * The header's "Shop in" control (a real form: it works without JavaScript): keeps the choice in
+ * the market cookie and, for a signed-in shopper, re-prices the cart on the server and says so.
+ */
+export const POST = formEndpoint(async ({ locals, request, cookies, url }) => {
+  const { market, back } = await readInput(request, input);
+  cookies.set(MARKET_COOKIE, market, { path: '/', maxAge: 365 * 86_400, httpOnly: true, sameSite: 'lax', secure: locals.services.config.secureCookies });
+  locals.market = market;
+  let message = `You are now shopping in ${marketLabel(market)}.`;
+  const user = locals.session?.user;
+  if (user) {
+    const priced = await locals.services.cart.price(user, market);
+    if (priced.repricedFrom) message = `You are now shopping in ${marketLabel(market)}. Your cart has been re-priced in ${priced.currency}.`;
+  }
+  return { body: { status: true, message, data: { market } }, next: backTo(back, market, url.origin) };
+});

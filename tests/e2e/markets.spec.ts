@@ -1,0 +1,142 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { formatMoney } from '../../src/lib/domain/money';
+import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+
+/**
+ * Markets in the browser at 360 px, with JavaScript on and off: switch to South Africa with the
+ * "Shop in" control, see R prices on the home page, a collection and a product, buy in rand with
+ * the South African delivery fee, pay in ZAR on the simulated page and find the order in ZAR; then
+ * switch back to Nigeria, see the cart re-priced in naira, and buy in naira (pickup in Lagos, since
+ * the shopper's address is in South Africa).
+ */
+test.use({ viewport: { width: 360, height: 740 } });
+test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
+
+const zar = (n: number) => formatMoney(n, 'ZAR');
+const ngn = (n: number) => formatMoney(n, 'NGN');
+const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first();
+
+/** A shopper whose default address is in Johannesburg. */
+async function southAfricanShopper(request: APIRequestContext): Promise<string> {
+  const email = await newShopper(request, false);
+  const login = await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } });
+  const token = (await login.json()).data.token;
+  const address = await request.post('/api/v1/address/create', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196', active: true },
+  });
+  expect(address.status()).toBe(201);
+  return email;
+}
+
+/** Colour-only products sold in South Africa with stock, skipping `skip` so the two runs use different stock. */
+async function southAfricanProducts(request: APIRequestContext, skip: number, count: number) {
+  const list = await getJson(request, '/api/v1/products?limit=100&market=ZA');
+  const out: { productId: number; color: string | null; zaPrice: number; ngPrice: number }[] = [];
+  let seen = 0;
+  for (const p of list.data.docs as { id: number; sizeNames: string[]; price: number }[]) {
+    if (p.sizeNames.length > 0) continue;
+    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data;
+    const v = detail.variants.find((x: { stock: number }) => x.stock >= 4);
+    if (!v || seen++ < skip) continue;
+    const ng = (await getJson(request, `/api/v1/products/${p.id}?market=NG`)).data;
+    out.push({ productId: p.id, color: v.color, zaPrice: detail.price, ngPrice: ng.price });
+    if (out.length === count) return out;
+  }
+  throw new Error('not enough South African stock');
+}
+
+async function login(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+async function shopIn(page: Page, label: 'South Africa (R ZAR)' | 'Nigeria (₦ NGN)') {
+  await page.getByLabel('Shop in').selectOption({ label });
+  await page.getByRole('button', { name: 'Change' }).click();
+  await expect(status(page, `You are now shopping in ${label}`)).toBeVisible();
+  await expect(page.getByLabel('Shop in')).toHaveValue(label.startsWith('South') ? 'ZA' : 'NG');
+}
+
+async function addToCart(page: Page, js: boolean, v: { productId: number; color: string | null }) {
+  await page.goto(`/product/${v.productId}`);
+  if (js) await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  if (js) await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
+  else await expect(page).toHaveURL(/\/cart\?notice=/);
+}
+
+async function payOnSimulatedPage(page: Page, currency: 'ZAR' | 'NGN', total: string) {
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await expect(page).toHaveURL(/\/pay\/simulated\//);
+  await expect(page.getByLabel('Amount')).toContainText(total);
+  await expect(page.getByText(`Charged in ${currency}`)).toBeVisible();
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page.getByText('Order placed successfully!').first()).toBeVisible();
+}
+
+for (const js of [true, false]) {
+  test.describe(`markets with JavaScript ${js ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test('buy in South Africa in rand, then in Nigeria in naira', async ({ page, request }, info) => {
+      const email = await southAfricanShopper(request);
+      const [first, second] = await southAfricanProducts(request, js ? 0 : 4, 2);
+      await login(page, email);
+
+      // The shopper's country is South Africa: the signed-in store already prices in rand; choose it explicitly anyway.
+      await page.goto('/');
+      await shopIn(page, 'South Africa (R ZAR)');
+      await expect(page.locator('.card-price').first()).toHaveText(/^R\u00a0\d/);
+      await page.goto('/collection');
+      await expect(page.locator('.card-price').first()).toHaveText(/^R\u00a0\d/);
+      await expect(page.locator('main')).not.toContainText('₦');
+      await page.goto(`/product/${first!.productId}`);
+      await expect(page.locator('.product-price')).toHaveText(zar(first!.zaPrice));
+      await page.screenshot({ path: info.outputPath(`product-za-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
+
+      await addToCart(page, js, first!);
+      await page.goto('/cart');
+      const fee = 120; // delivery within South Africa, R120
+      await expect(page.getByRole('complementary', { name: 'Cart total' })).toContainText(zar(fee));
+      await expect(page.getByTestId('cart-total')).toHaveText(zar(first!.zaPrice + fee));
+
+      await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
+      await expect(page).toHaveURL(/\/place-order$/);
+      await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+      await expect(page.getByTestId('order-total')).toHaveText(zar(first!.zaPrice + fee));
+      await payOnSimulatedPage(page, 'ZAR', zar(first!.zaPrice + fee));
+
+      await page.goto('/order-history');
+      await expect(page.locator('.order-card').first()).toContainText(zar(first!.zaPrice + fee));
+
+      // Back to Nigeria: the cart is re-priced on the server, and the shopper is told.
+      await addToCart(page, js, second!);
+      await page.goto('/cart');
+      await expect(page.getByTestId('cart-total')).toContainText('R');
+      await shopIn(page, 'Nigeria (₦ NGN)');
+      await expect(status(page, 'Your cart has been re-priced in NGN')).toBeVisible();
+      await page.goto('/cart');
+      await expect(page.locator('.cart-line').getByLabel('Line total')).toHaveText(ngn(second!.ngPrice));
+
+      // The address is in South Africa: checkout in Nigeria says so; pickup in Lagos is fine.
+      await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
+      await expect(page.locator('[data-market-mismatch]')).toContainText('Your delivery address is in South Africa');
+      await expect(page.getByRole('button', { name: 'Shop in South Africa (R ZAR)' })).toBeVisible();
+      await page.getByRole('radio', { name: 'Pickup' }).check();
+      if (!js) await page.getByRole('button', { name: 'Update total' }).click();
+      await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
+      await expect(page.getByTestId('order-total')).toHaveText(ngn(second!.ngPrice));
+      await payOnSimulatedPage(page, 'NGN', ngn(second!.ngPrice));
+      await page.goto('/order-history');
+      const cards = page.locator('.order-card');
+      await expect(cards).toHaveCount(2);
+      await expect(page.locator('main')).toContainText(ngn(second!.ngPrice));
+      await expect(page.locator('main')).toContainText(zar(first!.zaPrice + fee));
+    });
+  });
+}
