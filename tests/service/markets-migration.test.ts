@@ -8,7 +8,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../../src/lib/server/db/client';
 
-/** A store that ran before markets (one STORE_CURRENCY) keeps its prices when 0003_markets runs. */
+/** A store that ran before markets (one STORE_CURRENCY) keeps its prices when 0004_markets runs. */
 describe('the markets migration', () => {
   const before = mkdtempSync(path.join(tmpdir(), 'ml-migrations-'));
   afterAll(() => rmSync(before, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ describe('the markets migration', () => {
     cpSync(migrationsFolder, before, { recursive: true });
     const journalPath = path.join(before, 'meta', '_journal.json');
     const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const at = journal.entries.findIndex((e) => e.tag === '0003_markets');
+    const at = journal.entries.findIndex((e) => e.tag === '0004_markets');
     expect(at).toBeGreaterThan(0);
     writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
 
