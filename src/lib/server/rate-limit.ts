@@ -49,25 +49,35 @@ export function tooManyAttempts(retryAfterSeconds: number): RateLimited {
 export function createRateLimiter({ db, clock }: { db: Db; clock: () => Date }) {
   const secondsUntil = (end: Date) => Math.max(1, Math.ceil((end.getTime() - clock().getTime()) / 1000));
 
+  /**
+   * One atomic upsert: counts an event in the key's window, starting a new window when the old
+   * one has ended. With `onlyWithRoom`, a full window is left alone and no row comes back.
+   */
+  async function count(key: string, limit: Limit, onlyWithRoom: boolean) {
+    const now = clock();
+    const nowIso = now.toISOString();
+    const end = new Date(now.getTime() + limit.windowSeconds * 1000);
+    const expired = sql`${rateLimits.windowEnd} <= ${nowIso}::timestamptz`;
+    const [row] = await db
+      .insert(rateLimits)
+      .values({ key, count: 1, windowStart: now, windowEnd: end })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+          windowStart: sql`case when ${expired} then ${nowIso}::timestamptz else ${rateLimits.windowStart} end`,
+          windowEnd: sql`case when ${expired} then ${end.toISOString()}::timestamptz else ${rateLimits.windowEnd} end`,
+        },
+        ...(onlyWithRoom ? { setWhere: sql`(${expired} or ${rateLimits.count} < ${limit.max})` } : {}),
+      })
+      .returning({ count: rateLimits.count, windowEnd: rateLimits.windowEnd });
+    return { row, end };
+  }
+
   return {
     /** Counts one event; returns whether it was within the limit and when the window ends. */
     async hit(key: string, limit: Limit): Promise<{ allowed: boolean; count: number; retryAfterSeconds: number }> {
-      const now = clock();
-      const nowIso = now.toISOString();
-      const end = new Date(now.getTime() + limit.windowSeconds * 1000);
-      const expired = sql`${rateLimits.windowEnd} <= ${nowIso}::timestamptz`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, count: 1, windowStart: now, windowEnd: end })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
-            windowStart: sql`case when ${expired} then ${nowIso}::timestamptz else ${rateLimits.windowStart} end`,
-            windowEnd: sql`case when ${expired} then ${end.toISOString()}::timestamptz else ${rateLimits.windowEnd} end`,
-          },
-        })
-        .returning({ count: rateLimits.count, windowEnd: rateLimits.windowEnd });
+      const { row } = await count(key, limit, false);
       return { allowed: row!.count <= limit.max, count: row!.count, retryAfterSeconds: secondsUntil(row!.windowEnd) };
     },
 
@@ -94,23 +104,7 @@ export function createRateLimiter({ db, clock }: { db: Db; clock: () => Date }) 
      * app server cannot overbook it.
      */
     async reserve(key: string, limit: Limit, error: (retryAfterSeconds: number) => RateLimited = tooManyAttempts): Promise<{ count: number; retryAfterSeconds: number }> {
-      const now = clock();
-      const nowIso = now.toISOString();
-      const end = new Date(now.getTime() + limit.windowSeconds * 1000);
-      const expired = sql`${rateLimits.windowEnd} <= ${nowIso}::timestamptz`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, count: 1, windowStart: now, windowEnd: end })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
-            windowStart: sql`case when ${expired} then ${nowIso}::timestamptz else ${rateLimits.windowStart} end`,
-            windowEnd: sql`case when ${expired} then ${end.toISOString()}::timestamptz else ${rateLimits.windowEnd} end`,
-          },
-          setWhere: sql`(${expired} or ${rateLimits.count} < ${limit.max})`,
-        })
-        .returning({ count: rateLimits.count, windowEnd: rateLimits.windowEnd });
+      const { row, end } = await count(key, limit, true);
       if (row) return { count: row.count, retryAfterSeconds: secondsUntil(row.windowEnd) };
       const [full] = await db.select({ windowEnd: rateLimits.windowEnd }).from(rateLimits).where(eq(rateLimits.key, key)).limit(1);
       throw error(secondsUntil(full?.windowEnd ?? end));
