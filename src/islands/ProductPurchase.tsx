@@ -18,17 +18,20 @@ export interface GalleryImage {
 const MAIN_WIDTHS: readonly ImageWidth[] = [320, 480, 640, 960, 1280];
 const THUMB_WIDTHS: readonly ImageWidth[] = [160, 320];
 
+/** A variant with its price already formatted in the market's currency. */
+export type PurchaseVariant = VariantDto & { priceText: string };
+
 /** What the island needs of a product; the page builds it from ProductDetailDto. */
 export interface PurchaseProduct {
   id: number;
   name: string;
-  /** Already formatted in the store currency. */
+  /** The lowest variant price, already formatted in the market's currency. */
   priceText: string;
   price: number;
   description: string;
   categoryLine: string;
   gallery: GalleryImage[];
-  variants: VariantDto[];
+  variants: PurchaseVariant[];
   sizeNames: string[];
   colors: { name: string; hex: string | null }[];
   /** Save-Data: smaller renditions. */
@@ -68,7 +71,8 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
   const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
   const hexOf = new Map(product.colors.map((c) => [c.name, c.hex]));
   const available = isAvailable(product.variants, choice);
-  const stock = product.variants.find((v) => v.size === choice.size && v.color === choice.color)?.stock ?? 0;
+  const chosen = product.variants.find((v) => v.size === choice.size && v.color === choice.color);
+  const stock = chosen?.stock ?? 0;
 
   const choose = (key: 'size' | 'color', value: string) => {
     setChoice((prev) => {
@@ -163,8 +167,9 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
           <h1>{product.name}</h1>
           {children}
         </div>
-        <p className="product-price" data-price={product.price}>
-          {product.priceText}
+        {/* Variants may differ in price: the chosen one's is shown. */}
+        <p className="product-price" aria-live="polite" data-price={chosen?.price ?? product.price}>
+          {chosen?.priceText ?? product.priceText}
         </p>
         <p className="product-description">{product.description}</p>
 

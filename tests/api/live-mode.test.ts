@@ -39,6 +39,9 @@ describe('live mode', () => {
     expect(http.code).toBe(1);
     expect(http.output).toMatch(/PUBLIC_SITE_URL/);
     expect(http.output).not.toMatch(/SMTP_URL/);
+    // Every market pays through its own Paystack account: South Africa's key is required too.
+    expect(http.output).toMatch(/PAYSTACK_SECRET_KEY_ZA/);
+    expect(http.output).not.toMatch(/PAYSTACK_SECRET_KEY_NG/);
   });
 
   for (const driver of ['pglite', 'pg'] as const) {
@@ -47,11 +50,13 @@ describe('live mode', () => {
       let paystack: FakePaystack;
       let smtp: Awaited<ReturnType<typeof startSmtp>>;
       beforeAll(async () => {
-        [paystack, smtp] = await Promise.all([startFakePaystack(), startSmtp()]);
+        const zaKey = `sk_test_za_${driver}`;
+        [paystack, smtp] = await Promise.all([startFakePaystack(undefined, [{ secretKey: zaKey, currency: 'ZAR' }]), startSmtp()]);
         server = await startServer(driver, {
           STORE_MODE: 'live',
           PAYMENT_PROVIDER: 'paystack',
           PAYSTACK_SECRET_KEY: paystack.secretKey,
+          PAYSTACK_SECRET_KEY_ZA: zaKey,
           PAYSTACK_BASE_URL: paystack.baseUrl,
           SMTP_URL: smtp.url,
           PUBLIC_SITE_URL: 'https://shop.example',

@@ -29,6 +29,8 @@ async function southAfricanShopper(request: APIRequestContext): Promise<string> 
   return email;
 }
 
+type Variant = { id: number; color: string | null; size: string | null; stock: number; price: number };
+
 /** Colour-only products sold in South Africa with stock, skipping `skip` so the two runs use different stock. */
 async function southAfricanProducts(request: APIRequestContext, skip: number, count: number) {
   const list = await getJson(request, '/api/v1/products?limit=100&market=ZA');
@@ -36,11 +38,14 @@ async function southAfricanProducts(request: APIRequestContext, skip: number, co
   let seen = 0;
   for (const p of list.data.docs as { id: number; sizeNames: string[]; price: number }[]) {
     if (p.sizeNames.length > 0) continue;
-    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data;
-    const v = detail.variants.find((x: { stock: number }) => x.stock >= 4);
+    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data as { variants: Variant[] };
+    // One price for every colour, so the page shows it whichever colour is preselected (the
+    // per-variant price test below covers the others).
+    if (new Set(detail.variants.map((x) => x.price)).size > 1) continue;
+    const v = detail.variants.find((x) => x.stock >= 4);
     if (!v || seen++ < skip) continue;
-    const ng = (await getJson(request, `/api/v1/products/${p.id}?market=NG`)).data;
-    out.push({ productId: p.id, color: v.color, zaPrice: detail.price, ngPrice: ng.price });
+    const ng = (await getJson(request, `/api/v1/products/${p.id}?market=NG`)).data as { variants: Variant[] };
+    out.push({ productId: p.id, color: v.color, zaPrice: v.price, ngPrice: ng.variants.find((x) => x.id === v.id)!.price });
     if (out.length === count) return out;
   }
   throw new Error('not enough South African stock');
@@ -140,3 +145,32 @@ for (const js of [true, false]) {
     });
   });
 }
+
+test('a colour that costs more shows its own price on the product page and in the cart', async ({ page, request }) => {
+  test.skip(test.info().project.name !== 'desktop', 'one project is enough');
+  const list = await getJson(request, '/api/v1/products?limit=100&market=ZA');
+  let found: { id: number; cheap: Variant; dear: Variant } | null = null;
+  for (const p of list.data.docs as { id: number; sizeNames: string[] }[]) {
+    if (p.sizeNames.length > 0) continue;
+    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data as { price: number; variants: Variant[] };
+    const dear = detail.variants.find((v) => v.price > detail.price && v.stock > 0);
+    const cheap = detail.variants.find((v) => v.price === detail.price && v.stock > 0);
+    if (dear && cheap) {
+      found = { id: p.id, cheap, dear };
+      break;
+    }
+  }
+  expect(found, 'a seeded product with a premium colour').not.toBeNull();
+  const email = await southAfricanShopper(request);
+  await login(page, email);
+  await page.goto(`/product/${found!.id}?market=ZA`);
+  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await page.getByRole('radio', { name: found!.cheap.color!, exact: true }).check();
+  await expect(page.locator('.product-price')).toHaveText(zar(found!.cheap.price));
+  await page.getByRole('radio', { name: found!.dear.color!, exact: true }).check();
+  await expect(page.locator('.product-price')).toHaveText(zar(found!.dear.price));
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
+  await page.goto('/cart');
+  await expect(page.locator('.cart-line').filter({ hasText: found!.dear.color! }).getByLabel('Line total')).toHaveText(zar(found!.dear.price));
+});

@@ -85,11 +85,11 @@ for (const driver of DRIVERS) {
 
     it('has indexes for the list filters and orderings', async () => {
       const { sql } = await import('drizzle-orm');
-      const result = (await ctx.services.db.execute(sql`select indexname from pg_indexes where tablename in ('products', 'product_prices', 'variants')`)) as unknown as {
+      const result = (await ctx.services.db.execute(sql`select indexname from pg_indexes where tablename in ('products', 'variant_prices', 'variants')`)) as unknown as {
         rows: { indexname: string }[];
       };
       const names = result.rows.map((r) => r.indexname);
-      for (const idx of ['products_category_idx', 'products_created_idx', 'products_sales_idx', 'product_prices_market_price_idx', 'variants_color_idx', 'variants_size_idx']) {
+      for (const idx of ['products_category_idx', 'products_created_idx', 'products_sales_idx', 'variant_prices_market_idx', 'variants_color_idx', 'variants_size_idx']) {
         expect(names).toContain(idx);
       }
     });

@@ -45,13 +45,11 @@ describe('configuration', () => {
     expect(message).toMatch(/PAYMENT_PROVIDER/);
     expect(message).toMatch(/SMTP_URL/);
     expect(message).toMatch(/PUBLIC_SITE_URL/);
-    const live = parseConfig({
-      STORE_MODE: 'live',
-      PAYMENT_PROVIDER: 'paystack',
-      PAYSTACK_SECRET_KEY: 'sk_live_x',
-      SMTP_URL: 'smtp://mail.example:587',
-      PUBLIC_SITE_URL: 'https://shop.example',
-    });
+    const settings = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_x', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example' };
+    // Each market pays through its own Paystack account: without South Africa's key a live store refuses to start.
+    expect(() => parseConfig(settings)).toThrow(/PAYSTACK_SECRET_KEY_ZA: is required when STORE_MODE=live/);
+    const live = parseConfig({ ...settings, PAYSTACK_SECRET_KEY_ZA: 'sk_live_za' });
+    expect(live.paystackSecretKeys).toEqual({ NG: 'sk_live_x', ZA: 'sk_live_za' });
     expect(live).toMatchObject({ demo: false, devMailboxEnabled: false, secureCookies: true });
   });
 });

@@ -78,14 +78,13 @@ export function priceField(market: MarketCode): string {
 }
 
 /**
- * The other markets' prices from a product form: an empty field takes the product off sale in
- * that market (null), a missing one leaves it as it is (undefined).
+ * Prices per market from form fields named by `field`: an empty field takes the price off sale
+ * in that market (null), a missing one leaves it as it is (undefined).
  */
-export function otherMarketPrices(input: Record<string, unknown>): Partial<Record<MarketCode, number | null>> {
+export function pricesFromForm(input: Record<string, unknown>, field: (market: MarketCode) => string, markets: readonly MarketCode[] = MARKET_CODES): Partial<Record<MarketCode, number | null>> {
   const prices: Partial<Record<MarketCode, number | null>> = {};
-  for (const code of MARKET_CODES) {
-    if (code === DEFAULT_MARKET) continue;
-    const raw = input[priceField(code)];
+  for (const code of markets) {
+    const raw = input[field(code)];
     if (raw === undefined) continue;
     if (raw === null || (typeof raw === 'string' && raw.trim() === '')) prices[code] = null;
     else {
@@ -95,6 +94,20 @@ export function otherMarketPrices(input: Record<string, unknown>): Partial<Recor
     }
   }
   return prices;
+}
+
+/** The other markets' prices of a product form (the default market's is its required `price`). */
+export function otherMarketPrices(input: Record<string, unknown>): Partial<Record<MarketCode, number | null>> {
+  return pricesFromForm(
+    input,
+    priceField,
+    MARKET_CODES.filter((m) => m !== DEFAULT_MARKET),
+  );
+}
+
+/** The editor grid's price field of one variant in one market. */
+export function variantPriceField(market: MarketCode, variantId: number): string {
+  return `price.${market}.${variantId}`;
 }
 
 const nullableId = z
@@ -111,15 +124,18 @@ const sku = z
 
 export const variantSchema = z.object({ colorId: nullableId, sizeId: nullableId, stock, sku });
 
-/** The product form: fields, an optional first variant (new products), and the grid cells `stock.{variantId}` / `sku.{variantId}`. */
+/**
+ * The product editor's form: the product's fields (a `price` there sets every variant's price) and
+ * the grid cells `stock.{variantId}`, `sku.{variantId}` and `price.{market}.{variantId}`.
+ */
 export function parseProductForm(input: Record<string, unknown>) {
-  const product = productSchema.parse(input);
-  const grid: { variantId: number; stock: number; sku: string | null }[] = [];
+  const product = productSchema.extend({ price: priceSchema.optional() }).parse(input);
+  const grid: { variantId: number; stock: number; sku: string | null; prices: Partial<Record<MarketCode, number | null>> }[] = [];
   for (const [key, value] of Object.entries(input)) {
     const m = /^stock\.(\d+)$/.exec(key);
     if (!m) continue;
     const variantId = Number(m[1]);
-    grid.push({ variantId, stock: stock.parse(value), sku: sku.parse(input[`sku.${variantId}`]) });
+    grid.push({ variantId, stock: stock.parse(value), sku: sku.parse(input[`sku.${variantId}`]), prices: pricesFromForm(input, (market) => variantPriceField(market, variantId)) });
   }
   return { product, grid };
 }

@@ -27,6 +27,8 @@ export interface VariantDto {
   size: string | null;
   color: string | null;
   stock: number;
+  /** This variant's price in the market (major units); the product's `price` is the lowest. */
+  price: number;
 }
 
 export interface ProductDetailDto extends ProductDto {

@@ -1,5 +1,8 @@
 import type { VariantDto } from './catalogue';
 
+/** What choosing needs of a variant: its options and stock (not its price). */
+type VariantOptions = Pick<VariantDto, 'size' | 'color' | 'stock'>;
+
 /** A shopper's size and colour choice on the product page (null when the product has none). */
 export interface VariantChoice {
   size: string | null;
@@ -7,7 +10,7 @@ export interface VariantChoice {
 }
 
 /** Whether the exact size and colour combination has stock. */
-export function isAvailable(variants: readonly VariantDto[], choice: VariantChoice): boolean {
+export function isAvailable(variants: readonly VariantOptions[], choice: VariantChoice): boolean {
   return variants.some((v) => v.size === choice.size && v.color === choice.color && v.stock > 0);
 }
 
@@ -15,7 +18,7 @@ export function isAvailable(variants: readonly VariantDto[], choice: VariantChoi
  * The combination preselected on the product page: the first variant in stock, so
  * ADD TO CART works without choosing; the first variant when all are sold out.
  */
-export function firstInStock(variants: readonly VariantDto[]): VariantChoice {
+export function firstInStock(variants: readonly VariantOptions[]): VariantChoice {
   const v = variants.find((x) => x.stock > 0) ?? variants[0];
   return { size: v?.size ?? null, color: v?.color ?? null };
 }
@@ -26,7 +29,7 @@ export function firstInStock(variants: readonly VariantDto[]): VariantChoice {
  * values found only in variants are appended.
  */
 export function optionAvailability(
-  variants: readonly VariantDto[],
+  variants: readonly VariantOptions[],
   key: 'size' | 'color',
   order: readonly string[] = [],
 ): { value: string; inStock: boolean }[] {

@@ -13,7 +13,7 @@ import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } fr
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '../domain/money';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
 import type { Db, Tx } from './db/client';
-import { cartItems, carts, colors, productImages, productPrices, products, sizes, variants } from './db/schema';
+import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from './db/schema';
 import type { SessionUser } from './sessions';
 import type { ShippingService } from './shipping';
 
@@ -28,7 +28,7 @@ export interface PricedLine {
   quantity: number;
   stock: number;
   active: boolean;
-  /** Sold in the cart's market: the product has a price there. */
+  /** Sold in the cart's market: the variant has a price there. */
   priced: boolean;
   unitPriceMinor: number;
   lineTotalMinor: number;
@@ -67,7 +67,7 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
         variantId: variants.id,
         productId: products.id,
         productName: products.name,
-        priceMinor: productPrices.priceMinor,
+        priceMinor: variantPrices.priceMinor,
         active: products.active,
         imageHash: firstImageHash,
         color: colors.name,
@@ -78,7 +78,7 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       .from(cartItems)
       .innerJoin(variants, eq(variants.id, cartItems.variantId))
       .innerJoin(products, eq(products.id, variants.productId))
-      .leftJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+      .leftJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
       .leftJoin(colors, eq(colors.id, variants.colorId))
       .leftJoin(sizes, eq(sizes.id, variants.sizeId))
       .where(eq(cartItems.cartId, cartId))
@@ -93,7 +93,7 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       quantity: r.quantity,
       stock: r.stock,
       active: r.active,
-      // A product without a price in this market is not sold here (it stays in the cart, unpriced).
+      // A variant without a price in this market is not sold here (it stays in the cart, unpriced).
       priced: r.priceMinor !== null,
       unitPriceMinor: r.priceMinor ?? 0,
       lineTotalMinor: lineTotalMinor(r.priceMinor ?? 0, r.quantity),
@@ -161,19 +161,20 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
   /** Finds the variant a shopper means. A size or colour may be left out only where there is no choice. */
   async function resolveVariant(key: Pick<LineKey, 'productId' | 'color' | 'size'>, market: MarketCode) {
     const [product] = await db
-      .select({ id: products.id, name: products.name, priceMinor: productPrices.priceMinor })
+      .select({ id: products.id, name: products.name })
       .from(products)
-      .leftJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
       .where(and(eq(products.id, key.productId), eq(products.active, true)))
       .limit(1);
     if (!product) throw new NotFound('Product not found');
-    if (product.priceMinor === null) throw new Invalid(`${product.name} is not sold in ${MARKETS[market].countryName}`);
+    // Only the variants with a price in the market are sold there.
     const options = await db
       .select({ id: variants.id, stock: variants.stock, color: colors.name, size: sizes.name })
       .from(variants)
+      .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
       .leftJoin(colors, eq(colors.id, variants.colorId))
       .leftJoin(sizes, eq(sizes.id, variants.sizeId))
       .where(eq(variants.productId, product.id));
+    if (options.length === 0) throw new Invalid(`${product.name} is not sold in ${MARKETS[market].countryName}`);
     const pick = (field: 'color' | 'size', wanted: string | undefined, what: string): string | null => {
       const names = [...new Set(options.map((o) => o[field]).filter((n): n is string => n !== null))];
       if (names.length === 0) {

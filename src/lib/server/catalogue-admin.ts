@@ -2,30 +2,43 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, min, or, s
 import { Conflict, Invalid, NotFound } from '../domain/errors';
 import type { Actor, AuditLog } from './audit';
 import { processCatalogueImage } from './avatars';
-import type { Db } from './db/client';
+import type { Db, Tx } from './db/client';
 import { MARKET_CODES, MARKETS, type MarketCode } from '../domain/markets';
-import { categories, colors, productImages, productPrices, products, sizes, variants } from './db/schema';
+import { categories, colors, productImages, products, sizes, variantPrices, variants } from './db/schema';
 import type { MediaService } from './media';
 import { cacheTags, type PageCacheInvalidator } from './page-cache';
 import { applyStockMoves } from './stock';
 
-/** A variant as staff edit it: a colour x size cell with its stock and SKU. */
+/** Prices per market in minor units: a number sets it, null takes it off sale there, absent leaves it. */
+export type MarketPrices = Partial<Record<MarketCode, number | null>>;
+
+/** A variant as staff edit it: a colour x size cell with its stock, SKU and prices. */
 export interface VariantInput {
   colorId: number | null;
   sizeId: number | null;
   stock: number;
   sku?: string | null;
+  /** A market left out takes the product's current "from" price there (none: not sold there). */
+  prices?: MarketPrices | undefined;
 }
 
-/** A product's price per market in minor units; null (or absent) means not sold in that market. */
-export type MarketPrices = Partial<Record<MarketCode, number | null>>;
+/** One cell of the product editor's variant grid. */
+export interface GridCell {
+  variantId: number;
+  stock: number;
+  sku: string | null;
+  prices?: MarketPrices | undefined;
+}
 
 export interface ProductInput {
   name: string;
   description: string;
-  /** The Nigerian price (minor units), as callers written before markets send it; `prices` wins. */
+  /** Every variant's Nigerian price (minor units), as callers written before markets send it; `prices` wins. */
   priceMinor?: number | undefined;
-  /** Prices side by side, per market. */
+  /**
+   * Every variant's price, per market (the staff command, the API, a new product's first
+   * variant). The editor's grid sets variants one by one and wins over this.
+   */
   prices?: MarketPrices | undefined;
   /** The sub-category. */
   categoryId: number;
@@ -53,6 +66,9 @@ const slugify = (name: string) =>
     .replace(/(^-|-$)/g, '')
     .slice(0, 80) || 'product';
 
+/** Aggregates of bigint columns come back as strings on some drivers. */
+const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
 const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 /**
@@ -60,8 +76,11 @@ const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
  * owner. Every change is audited and invalidates the cached pages that show it, on every app server.
  */
 /** The prices an input sets: `prices`, with `priceMinor` standing for Nigeria's when given alone. */
-function pricesOf(input: ProductInput): MarketPrices {
-  const prices: MarketPrices = { ...(input.priceMinor !== undefined ? { NG: input.priceMinor } : {}), ...input.prices };
+function pricesOf(input: Pick<ProductInput, 'priceMinor' | 'prices'>): MarketPrices {
+  return checkedPrices({ ...(input.priceMinor !== undefined ? { NG: input.priceMinor } : {}), ...input.prices });
+}
+
+function checkedPrices(prices: MarketPrices = {}): MarketPrices {
   for (const [code, minor] of Object.entries(prices)) {
     if (!(code in MARKETS)) throw new Invalid(`Unknown market ${code}`);
     if (minor !== null && minor !== undefined && (!Number.isSafeInteger(minor) || minor < 0)) {
@@ -85,27 +104,44 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     if (c.parentId === null) throw new Invalid('Choose a sub-category (the parent category follows from it)');
   }
 
-  async function productExists(productId: number): Promise<typeof products.$inferSelect & { prices: Record<MarketCode, number | null> }> {
-    const [p] = await db.select().from(products).where(eq(products.id, productId)).limit(1);
+  /** The product with its "from" price per market (its lowest variant price there; null: not sold there). */
+  async function productExists(productId: number, tx: Db | Tx = db): Promise<typeof products.$inferSelect & { prices: Record<MarketCode, number | null> }> {
+    const [p] = await tx.select().from(products).where(eq(products.id, productId)).limit(1);
     if (!p) throw new NotFound('Product not found');
-    const rows = await db.select().from(productPrices).where(eq(productPrices.productId, productId));
-    const prices = Object.fromEntries(MARKET_CODES.map((m) => [m, rows.find((r) => r.market === m)?.priceMinor ?? null])) as Record<MarketCode, number | null>;
+    const rows = await tx
+      .select({ market: variantPrices.market, priceMinor: min(variantPrices.priceMinor) })
+      .from(variantPrices)
+      .innerJoin(variants, eq(variants.id, variantPrices.variantId))
+      .where(eq(variants.productId, productId))
+      .groupBy(variantPrices.market);
+    const prices = Object.fromEntries(MARKET_CODES.map((m) => [m, numberOrNull(rows.find((r) => r.market === m)?.priceMinor)])) as Record<MarketCode, number | null>;
     return { ...p, prices };
   }
 
-  /** Writes the given markets' prices: a number sets it, null takes the product off sale in that market. */
-  async function writePrices(tx: Db | Parameters<Parameters<Db['transaction']>[0]>[0], productId: number, prices: MarketPrices): Promise<void> {
+  /** Writes one variant's prices: a number sets it, null takes the variant off sale in that market. */
+  async function writeVariantPrices(tx: Db | Tx, variantIds: number[], prices: MarketPrices): Promise<void> {
+    if (variantIds.length === 0) return;
     for (const [market, minor] of Object.entries(prices)) {
       if (minor === undefined) continue;
       if (minor === null) {
-        await tx.delete(productPrices).where(and(eq(productPrices.productId, productId), eq(productPrices.market, market)));
+        await tx.delete(variantPrices).where(and(inArray(variantPrices.variantId, variantIds), eq(variantPrices.market, market)));
       } else {
         await tx
-          .insert(productPrices)
-          .values({ productId, market, priceMinor: minor })
-          .onConflictDoUpdate({ target: [productPrices.productId, productPrices.market], set: { priceMinor: minor } });
+          .insert(variantPrices)
+          .values(variantIds.map((variantId) => ({ variantId, market, priceMinor: minor })))
+          .onConflictDoUpdate({ target: [variantPrices.variantId, variantPrices.market], set: { priceMinor: minor } });
       }
     }
+  }
+
+  /** Sets the given markets' price on every variant of the product. */
+  async function writeProductPrices(tx: Db | Tx, productId: number, prices: MarketPrices): Promise<void> {
+    const ids = await tx.select({ id: variants.id }).from(variants).where(eq(variants.productId, productId));
+    await writeVariantPrices(
+      tx,
+      ids.map((v) => v.id),
+      prices,
+    );
   }
 
   function validateVariant(v: VariantInput): void {
@@ -126,11 +162,13 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
   }
 
   return {
-    /** Sets a product's price in one market (Nigeria unless told). */
+    /** Sets the price of every variant of a product in one market (Nigeria unless told). */
     async setPrice(productId: number, priceMinor: number, actor: Actor = cli, market: MarketCode = 'NG'): Promise<{ productId: number; priceMinor: number; currency: string; market: MarketCode }> {
       if (!Number.isSafeInteger(priceMinor) || priceMinor < 0) throw new Invalid('The price must be a whole number of minor units, 0 or more');
       const before = await productExists(productId);
-      await writePrices(db, productId, { [market]: priceMinor });
+      const [anyVariant] = await db.select({ id: variants.id }).from(variants).where(eq(variants.productId, productId)).limit(1);
+      if (!anyVariant) throw new Invalid('This product has no variants to price yet');
+      await writeProductPrices(db, productId, { [market]: priceMinor });
       await record(actor, { action: 'product.price', entity: 'product', entityId: productId, details: { market, before: before.prices[market], after: priceMinor } });
       await pageCache.invalidate([cacheTags.product(productId), cacheTags.listing]);
       return { productId, priceMinor, currency: MARKETS[market].currency, market };
@@ -179,7 +217,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         .select({
           id: products.id,
           name: products.name,
-          prices: sql<Record<string, number> | null>`(select json_object_agg(${productPrices.market}, ${productPrices.priceMinor}) from ${productPrices} where ${productPrices.productId} = ${products.id})`,
+          // the "from" price per market: each market's lowest variant price
+          prices: sql<Record<string, number> | null>`(select json_object_agg(m.market, m.price_minor) from (select ${variantPrices.market} as market, min(${variantPrices.priceMinor}) as price_minor from ${variantPrices} join ${variants} on ${variants.id} = ${variantPrices.variantId} where ${variants.productId} = ${products.id} group by ${variantPrices.market}) m)`,
           active: products.active,
           category: categories.name,
           stock: sql<number>`(select coalesce(sum(${variants.stock}), 0)::int from ${variants} where ${variants.productId} = ${products.id})`,
@@ -205,7 +244,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       return { categories: parents, colors: colorRows, sizes: sizeRows };
     },
 
-    /** One product as staff edit it: fields, variants (with colour and size names), images. */
+    /** One product as staff edit it: fields, variants (with colour and size names and prices per market), images. */
     async getProduct(productId: number) {
       const product = await productExists(productId);
       const vs = await db
@@ -216,30 +255,37 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         .where(eq(variants.productId, productId))
         .orderBy(asc(colors.name), asc(sizes.position), asc(variants.id));
       const images = await db.select().from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position));
-      return { product, variants: vs, images };
+      const priceRows = vs.length ? await db.select().from(variantPrices).where(inArray(variantPrices.variantId, vs.map((v) => v.id))) : [];
+      const pricesOfVariant = (id: number) =>
+        Object.fromEntries(MARKET_CODES.map((m) => [m, priceRows.find((r) => r.variantId === id && r.market === m)?.priceMinor ?? null])) as Record<MarketCode, number | null>;
+      return { product, variants: vs.map((v) => ({ ...v, prices: pricesOfVariant(v.id) })), images };
     },
 
-    /** Creates a product (with an optional first variant); drafts stay off the storefront. */
+    /**
+     * Creates a product with its first variant (prices belong to variants: the input's prices are
+     * the first variant's); drafts stay off the storefront.
+     */
     async createProduct(actor: Actor, input: ProductInput, firstVariant?: VariantInput): Promise<{ id: number }> {
       await subCategory(input.categoryId);
-      const prices = pricesOf(input);
+      const prices = { ...pricesOf(input), ...checkedPrices(firstVariant?.prices) };
       if (firstVariant) validateVariant(firstVariant);
+      else if (Object.values(prices).some((p) => p !== null && p !== undefined)) throw new Invalid('Add the first variant: prices are set per variant');
       const id = await withSkuCheck(() =>
         db.transaction(async (tx) => {
           const [row] = await tx
             .insert(products)
             .values({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, createdAt: clock() })
             .returning({ id: products.id });
-          await writePrices(tx, row!.id, prices);
           await tx.update(products).set({ slug: `${slugify(input.name)}-${row!.id}` }).where(eq(products.id, row!.id));
           if (firstVariant) {
             const [v] = await tx
               .insert(variants)
               .values({ productId: row!.id, colorId: firstVariant.colorId, sizeId: firstVariant.sizeId, sku: firstVariant.sku || null, stock: 0 })
               .returning({ id: variants.id });
+            await writeVariantPrices(tx, [v!.id], prices);
             await applyStockMoves(tx, [{ variantId: v!.id, delta: firstVariant.stock, kind: 'opening', reason: 'New variant', actorId: actor.id }], clock());
           }
-          await record(actor, { action: 'product.create', entity: 'product', entityId: row!.id, details: { after: { ...input, firstVariant } } }, tx);
+          await record(actor, { action: 'product.create', entity: 'product', entityId: row!.id, details: { after: { ...input, firstVariant: firstVariant && { ...firstVariant, prices } } } }, tx);
           return row!.id;
         }),
       );
@@ -248,33 +294,48 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     },
 
     /**
-     * Saves the product's fields and its variant grid (stock and SKU per variant). Stock
+     * Saves the product's fields and its variant grid (stock, SKU and prices per variant). Input
+     * prices, when given, first set every variant's price; the grid's own prices win. Stock
      * differences go through the ledger as adjustments.
      */
-    async saveProduct(actor: Actor, productId: number, input: ProductInput, grid: { variantId: number; stock: number; sku: string | null }[] = []): Promise<void> {
+    async saveProduct(actor: Actor, productId: number, input: ProductInput, grid: GridCell[] = []): Promise<void> {
       const before = await productExists(productId);
       await subCategory(input.categoryId);
       const prices = pricesOf(input);
-      grid.forEach((g) => validateVariant({ colorId: null, sizeId: null, stock: g.stock, sku: g.sku }));
+      grid.forEach((g) => {
+        validateVariant({ colorId: null, sizeId: null, stock: g.stock, sku: g.sku });
+        checkedPrices(g.prices);
+      });
       await withSkuCheck(() =>
         db.transaction(async (tx) => {
           await tx
             .update(products)
             .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active })
             .where(eq(products.id, productId));
-          await writePrices(tx, productId, prices);
+          await writeProductPrices(tx, productId, prices);
           const changes: Record<string, unknown>[] = [];
           for (const g of grid) {
             const [v] = await tx.select().from(variants).where(and(eq(variants.id, g.variantId), eq(variants.productId, productId))).for('update');
             if (!v) throw new NotFound('Variant not found');
+            const priceRows = await tx.select().from(variantPrices).where(eq(variantPrices.variantId, v.id));
+            const priceBefore = (m: string) => priceRows.find((r) => r.market === m)?.priceMinor ?? null;
+            const priceChanges = Object.entries(g.prices ?? {}).filter(([m, minor]) => minor !== undefined && priceBefore(m) !== minor);
             if ((v.sku ?? null) !== (g.sku || null)) await tx.update(variants).set({ sku: g.sku || null }).where(eq(variants.id, v.id));
             if (v.stock !== g.stock) {
               await applyStockMoves(tx, [{ variantId: v.id, delta: g.stock - v.stock, kind: 'adjustment', reason: 'Set in the product editor', actorId: actor.id }], clock());
             }
-            if (v.stock !== g.stock || (v.sku ?? null) !== (g.sku || null)) changes.push({ variantId: v.id, before: { stock: v.stock, sku: v.sku }, after: { stock: g.stock, sku: g.sku || null } });
+            if (priceChanges.length) await writeVariantPrices(tx, [v.id], Object.fromEntries(priceChanges));
+            if (v.stock !== g.stock || (v.sku ?? null) !== (g.sku || null) || priceChanges.length) {
+              changes.push({
+                variantId: v.id,
+                before: { stock: v.stock, sku: v.sku, ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges.map(([m]) => [m, priceBefore(m)])) } : {}) },
+                after: { stock: g.stock, sku: g.sku || null, ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges) } : {}) },
+              });
+            }
           }
+          const after = await productExists(productId, tx);
           const fields = (['name', 'description', 'categoryId', 'active'] as const).filter((k) => before[k] !== input[k]);
-          const priceChanges = (Object.keys(prices) as MarketCode[]).filter((m) => prices[m] !== undefined && before.prices[m] !== prices[m]);
+          const priceChanges = MARKET_CODES.filter((m) => before.prices[m] !== after.prices[m]);
           await record(
             actor,
             {
@@ -283,7 +344,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
               entityId: productId,
               details: {
                 before: { ...Object.fromEntries(fields.map((k) => [k, before[k]])), ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges.map((m) => [m, before.prices[m]])) } : {}) },
-                after: { ...Object.fromEntries(fields.map((k) => [k, input[k]])), ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges.map((m) => [m, prices[m]])) } : {}) },
+                after: { ...Object.fromEntries(fields.map((k) => [k, input[k]])), ...(priceChanges.length ? { prices: Object.fromEntries(priceChanges.map((m) => [m, after.prices[m]])) } : {}) },
                 variants: changes,
               },
             },
@@ -294,15 +355,18 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       await pageCache.invalidate([cacheTags.product(productId), cacheTags.listing]);
     },
 
-    /** Adds a colour x size cell to a product's grid. */
+    /** Adds a colour x size cell to a product's grid, priced as given or at the product's current "from" prices. */
     async addVariant(actor: Actor, productId: number, v: VariantInput): Promise<{ id: number }> {
-      await productExists(productId);
+      const product = await productExists(productId);
       validateVariant(v);
+      const given = checkedPrices(v.prices);
+      const prices: MarketPrices = Object.fromEntries(MARKET_CODES.map((m) => [m, given[m] !== undefined ? given[m] : product.prices[m]]));
       const id = await withSkuCheck(() =>
         db.transaction(async (tx) => {
           const [row] = await tx.insert(variants).values({ productId, colorId: v.colorId, sizeId: v.sizeId, sku: v.sku || null, stock: 0 }).returning({ id: variants.id });
+          await writeVariantPrices(tx, [row!.id], prices);
           await applyStockMoves(tx, [{ variantId: row!.id, delta: v.stock, kind: 'opening', reason: 'New variant', actorId: actor.id }], clock());
-          await record(actor, { action: 'variant.create', entity: 'product', entityId: productId, details: { after: { variantId: row!.id, ...v } } }, tx);
+          await record(actor, { action: 'variant.create', entity: 'product', entityId: productId, details: { after: { variantId: row!.id, ...v, prices } } }, tx);
           return row!.id;
         }),
       );

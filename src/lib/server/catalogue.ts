@@ -15,7 +15,8 @@ import { toMajor } from '../domain/money';
 import type { Db } from './db/client';
 import { cacheTags } from './page-cache';
 import type { ReadMemo } from './read-memo';
-import { categories, colors, productImages, productPrices, products, sizes, variants } from './db/schema';
+import { categories, colors, productImages, products, sizes, variantPrices, variants } from './db/schema';
+import { productMarketsSql, productPricesIn } from './prices';
 
 const parent = aliasedTable(categories, 'parent');
 
@@ -23,26 +24,25 @@ const parent = aliasedTable(categories, 'parent');
 const API_IMAGE_WIDTH = 640;
 const BANNER_WIDTH = 1280;
 
-const productColumns = {
+/** A product's columns with its "from" price in the market (the lowest of its variants' there). */
+const productColumns = (price: ReturnType<typeof productPricesIn>) => ({
   id: products.id,
   name: products.name,
   slug: products.slug,
   description: products.description,
-  priceMinor: productPrices.priceMinor,
-  market: productPrices.market,
+  priceMinor: price.priceMinor,
   createdAt: products.createdAt,
   subCategoryId: categories.id,
   subCategoryName: categories.name,
   categoryId: parent.id,
   categoryName: parent.name,
-};
+});
 type ProductRow = {
   id: number;
   name: string;
   slug: string;
   description: string;
   priceMinor: number;
-  market: string;
   createdAt: Date;
   subCategoryId: number;
   subCategoryName: string;
@@ -69,7 +69,7 @@ interface VariantFacts {
 }
 
 /** A product row, its image hashes in order and its variants, as the API and pages show it. */
-function toProductDto(r: ProductRow, imageHashes: string[], variantFacts: VariantFacts[]): ProductDto {
+function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], variantFacts: VariantFacts[]): ProductDto {
   const sizeNames = new Map<string, number>();
   const colorNames = new Set<string>();
   let stock = 0;
@@ -83,7 +83,7 @@ function toProductDto(r: ProductRow, imageHashes: string[], variantFacts: Varian
     name: r.name,
     slug: r.slug,
     price: toMajor(r.priceMinor),
-    currency: MARKETS[r.market as MarketCode].currency,
+    currency: MARKETS[market].currency,
     description: r.description,
     images: imageHashes.map((hash) => imageUrl(hash, API_IMAGE_WIDTH)),
     sizeNames: [...sizeNames.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n),
@@ -104,8 +104,8 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
   const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> =>
     memo ? memo.get(key, load, tagsOf) : load();
 
-  /** Loads images and variant names for many products in two queries (no N+1). */
-  async function hydrate(rows: ProductRow[]): Promise<ProductDto[]> {
+  /** Loads images and the names of the variants sold in the market for many products in two queries (no N+1). */
+  async function hydrate(rows: ProductRow[], market: MarketCode): Promise<ProductDto[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [imageRows, variantRows] = await Promise.all([
@@ -123,6 +123,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
           stock: variants.stock,
         })
         .from(variants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .leftJoin(sizes, eq(sizes.id, variants.sizeId))
         .leftJoin(colors, eq(colors.id, variants.colorId))
         .where(inArray(variants.productId, ids)),
@@ -139,7 +140,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       list.push(v);
       byProduct.set(v.productId, list);
     }
-    return rows.map((r) => toProductDto(r, images.get(r.id) ?? [], byProduct.get(r.id) ?? []));
+    return rows.map((r) => toProductDto(r, market, images.get(r.id) ?? [], byProduct.get(r.id) ?? []));
   }
 
   async function loadParentCategories(): Promise<ParentCategoryDto[]> {
@@ -152,14 +153,12 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
   }
 
   async function loadProduct(id: number, market: MarketCode): Promise<ProductDetailDto> {
+    const price = productPricesIn(db, market);
     const [rows, imageRows, variantRows] = await Promise.all([
       db
-        .select({
-          ...productColumns,
-          markets: sql<MarketCode[]>`(select array_agg(${productPrices.market} order by ${productPrices.market}) from ${productPrices} where ${productPrices.productId} = ${products.id})`,
-        })
+        .select({ ...productColumns(price), markets: productMarketsSql })
         .from(products)
-        .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+        .innerJoin(price, eq(price.productId, products.id))
         .innerJoin(categories, eq(categories.id, products.categoryId))
         .innerJoin(parent, eq(parent.id, categories.parentId))
         .where(and(eq(products.id, id), eq(products.active, true)))
@@ -170,8 +169,10 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         .where(eq(productImages.productId, id))
         .orderBy(asc(productImages.position)),
       db
-        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock })
+        // Only the variants sold in the market, each at its own price there.
+        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor })
         .from(variants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .leftJoin(sizes, eq(sizes.id, variants.sizeId))
         .leftJoin(colors, eq(colors.id, variants.colorId))
         .where(eq(variants.productId, id))
@@ -184,10 +185,11 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     return {
       ...toProductDto(
         row,
+        market,
         imageRows.map((i) => i.hash),
         variantRows,
       ),
-      variants: variantRows.map(({ id: vid, size, color, stock }) => ({ id: vid, size, color, stock })),
+      variants: variantRows.map(({ id: vid, size, color, stock, priceMinor }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor) })),
       imageAlts: imageRows.map((a) => a.alt),
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
       markets: row.markets.filter((m) => m in MARKETS),
@@ -196,25 +198,27 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
 
   async function loadRelated(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit: number, market: MarketCode): Promise<ProductDto[]> {
     const rows = await baseProductQuery(market)
-      .where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
+      .query.where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
       .orderBy(desc(products.salesCount), asc(products.id))
       .limit(limit);
-    return hydrate(rows);
+    return hydrate(rows, market);
   }
 
-  /** Products sold in the market (those with a price there), with that price. */
+  /** Products sold in the market (a variant has a price there), with their "from" price. */
   function baseProductQuery(market: MarketCode) {
-    return db
-      .select(productColumns)
+    const price = productPricesIn(db, market);
+    const query = db
+      .select(productColumns(price))
       .from(products)
-      .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+      .innerJoin(price, eq(price.productId, products.id))
       .innerJoin(categories, eq(categories.id, products.categoryId))
       .innerJoin(parent, eq(parent.id, categories.parentId));
+    return { price, query };
   }
 
-  async function facetsFor(categoryId: number | undefined): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
-    // Facets describe the chosen category (or the whole store), not the current filter,
-    // so a shopper can always switch to another colour or size.
+  async function facetsFor(categoryId: number | undefined, market: MarketCode): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
+    // Facets describe the chosen category (or the whole store) in the market, not the current
+    // filter, so a shopper can always switch to another colour or size that is sold there.
     const inCategory = categoryId
       ? sql`${products.categoryId} in (select ${categories.id} from ${categories} where ${categories.id} = ${categoryId} or ${categories.parentId} = ${categoryId})`
       : sql`true`;
@@ -223,6 +227,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         .selectDistinct({ id: colors.id, name: colors.name })
         .from(colors)
         .innerJoin(variants, eq(variants.colorId, colors.id))
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .innerJoin(products, eq(products.id, variants.productId))
         .where(and(eq(products.active, true), inCategory))
         .orderBy(asc(colors.name)),
@@ -230,6 +235,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         .selectDistinct({ id: sizes.id, name: sizes.name, position: sizes.position })
         .from(sizes)
         .innerJoin(variants, eq(variants.sizeId, sizes.id))
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .innerJoin(products, eq(products.id, variants.productId))
         .where(and(eq(products.active, true), inCategory))
         .orderBy(asc(sizes.position)),
@@ -264,10 +270,19 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
       if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
       if (query.colorId || query.sizeId) {
-        const variantWhere: SQL[] = [eq(variants.productId, products.id)];
+        // a variant in that colour and size sold in the market
+        const variantWhere: SQL[] = [eq(variants.productId, products.id), eq(variantPrices.market, market)];
         if (query.colorId) variantWhere.push(eq(variants.colorId, query.colorId));
         if (query.sizeId) variantWhere.push(eq(variants.sizeId, query.sizeId));
-        where.push(exists(db.select({ one: sql`1` }).from(variants).where(and(...variantWhere))));
+        where.push(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(variants)
+              .innerJoin(variantPrices, eq(variantPrices.variantId, variants.id))
+              .where(and(...variantWhere)),
+          ),
+        );
       }
       if (query.q) {
         const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -275,17 +290,18 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
           or(ilike(products.name, pattern), ilike(products.description, pattern), ilike(categories.name, pattern), ilike(parent.name, pattern))!,
         );
       }
+      const { price, query: products$ } = baseProductQuery(market);
       const order =
         query.sort === 'low-high'
-          ? [asc(productPrices.priceMinor), asc(products.id)]
+          ? [asc(price.priceMinor), asc(products.id)]
           : query.sort === 'high-low'
-            ? [desc(productPrices.priceMinor), asc(products.id)]
+            ? [desc(price.priceMinor), asc(products.id)]
             : query.q
               ? [desc(sql`(${products.name} ilike ${`%${query.q}%`})`), desc(products.salesCount), asc(products.id)]
               : [desc(products.salesCount), asc(products.id)];
       const offset = (query.page - 1) * query.limit;
       const [rows, countRows, facets] = await Promise.all([
-        baseProductQuery(market)
+        products$
           .where(and(...where))
           .orderBy(...order)
           .limit(query.limit)
@@ -293,15 +309,15 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         db
           .select({ count: sql<number>`count(*)::int` })
           .from(products)
-          .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+          .innerJoin(price, eq(price.productId, products.id))
           .innerJoin(categories, eq(categories.id, products.categoryId))
           .innerJoin(parent, eq(parent.id, categories.parentId))
           .where(and(...where)),
-        facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId),
+        facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId, market),
       ]);
       const totalDocs = countRows[0]?.count ?? 0;
       return {
-        docs: await hydrate(rows),
+        docs: await hydrate(rows, market),
         ...facets,
         totalDocs,
         page: query.page,
@@ -312,18 +328,18 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
 
     async bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
       const rows = await baseProductQuery(market)
-        .where(eq(products.active, true))
+        .query.where(eq(products.active, true))
         .orderBy(desc(products.salesCount), asc(products.id))
         .limit(limit);
-      return hydrate(rows);
+      return hydrate(rows, market);
     },
 
     async latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
       const rows = await baseProductQuery(market)
-        .where(eq(products.active, true))
+        .query.where(eq(products.active, true))
         .orderBy(desc(products.createdAt), desc(products.id))
         .limit(limit);
-      return hydrate(rows);
+      return hydrate(rows, market);
     },
 
     /** One product with its variants and image alts: three queries, run together. */
@@ -376,15 +392,13 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[] }[]; categories: { id: number; parentId: number | null }[] }> {
       const [p, c] = await Promise.all([
         db
-          .select({ id: products.id, updated: products.createdAt, markets: sql<MarketCode[]>`array_agg(${productPrices.market} order by ${productPrices.market})` })
+          .select({ id: products.id, updated: products.createdAt, markets: productMarketsSql })
           .from(products)
-          .innerJoin(productPrices, eq(productPrices.productId, products.id))
           .where(eq(products.active, true))
-          .groupBy(products.id)
           .orderBy(asc(products.id)),
         db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
       ]);
-      return { products: p, categories: c };
+      return { products: p.filter((row) => row.markets.length > 0), categories: c };
     },
   };
 }

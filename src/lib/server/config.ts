@@ -68,6 +68,12 @@ const configSchema = z
       if (c.PAYMENT_PROVIDER !== 'paystack') live('PAYMENT_PROVIDER', 'must be paystack when STORE_MODE=live (simulated payments give goods away)');
       if (!c.SMTP_URL) live('SMTP_URL', 'is required when STORE_MODE=live (shoppers must receive their codes and receipts)');
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
+      // Every market charges in its own currency through its own account: a missing key would
+      // leave a market's shoppers unable to pay.
+      const keys = paystackKeysFrom(c as Record<string, string | undefined>);
+      for (const code of MARKET_CODES) {
+        if (c.PAYMENT_PROVIDER === 'paystack' && !keys[code]) live(`PAYSTACK_SECRET_KEY_${code}`, `is required when STORE_MODE=live (${code} shoppers pay through that market's Paystack account)`);
+      }
     }
   });
 

@@ -4,7 +4,8 @@ import { imageUrl, PLACEHOLDER_IMAGE } from '../domain/images';
 import { DEFAULT_MARKET, MARKETS, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { Db } from './db/client';
-import { favourites, productImages, productPrices, products } from './db/schema';
+import { favourites, productImages, products } from './db/schema';
+import { productPricesIn } from './prices';
 import type { PageCacheInvalidator } from './page-cache';
 import type { ReadMemo } from './read-memo';
 
@@ -34,17 +35,18 @@ export function createFavouriteService({ db, memo, pageCache }: { db: Db; memo?:
   return {
     /** The saved products sold in the market, at its prices. */
     async list(userId: string, market: MarketCode = DEFAULT_MARKET): Promise<FavouriteDto[]> {
+      const price = productPricesIn(db, market);
       const rows = await db
         .select({
           id: products.id,
           name: products.name,
-          priceMinor: productPrices.priceMinor,
+          priceMinor: price.priceMinor,
           imageHash: sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
           addedAt: favourites.createdAt,
         })
         .from(favourites)
         .innerJoin(products, eq(products.id, favourites.productId))
-        .innerJoin(productPrices, and(eq(productPrices.productId, products.id), eq(productPrices.market, market)))
+        .innerJoin(price, eq(price.productId, products.id))
         .where(and(eq(favourites.userId, userId), eq(products.active, true)))
         .orderBy(desc(favourites.createdAt), desc(products.id));
       return rows.map((r) => ({

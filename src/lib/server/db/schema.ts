@@ -61,7 +61,7 @@ export const products = pgTable(
     name: text('name').notNull(),
     slug: text('slug').notNull().unique(),
     description: text('description').notNull(),
-    /** Prices are per market: product_prices. */
+    /** Prices are per variant and market: variant_prices. */
     /** The sub-category; its parent is the product's first category. */
     categoryId: integer('category_id')
       .notNull()
@@ -74,28 +74,6 @@ export const products = pgTable(
     index('products_category_idx').on(t.categoryId),
     index('products_created_idx').on(t.createdAt),
     index('products_sales_idx').on(t.salesCount),
-  ],
-);
-
-/**
- * A product's price in a market (DESIGN.md "Markets"), in that market's currency's minor units.
- * Every variant of a product sells at the product's price. A product without a row for a market
- * is not sold there: it is neither listed nor sold in it.
- */
-export const productPrices = pgTable(
-  'product_prices',
-  {
-    productId: integer('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    /** A market code of src/lib/domain/markets.ts (NG, ZA). */
-    market: text('market').notNull(),
-    priceMinor: money('price_minor'),
-  },
-  (t) => [
-    primaryKey({ columns: [t.productId, t.market] }),
-    index('product_prices_market_price_idx').on(t.market, t.priceMinor),
-    check('product_prices_price_nonnegative', sql`${t.priceMinor} >= 0`),
   ],
 );
 
@@ -136,6 +114,29 @@ export const variants = pgTable(
     index('variants_size_idx').on(t.sizeId),
     index('variants_color_idx').on(t.colorId),
     check('variants_stock_nonnegative', sql`${t.stock} >= 0`),
+  ],
+);
+
+/**
+ * A variant's price in a market (DESIGN.md "Markets"), in that market's currency's minor units,
+ * set by staff and never converted at a rate. A variant without a row for a market is not sold
+ * there; a product is sold in a market when one of its variants is, at its lowest price there
+ * ("from"). Written only by the catalogue admin (catalogue-admin.ts) and the seed.
+ */
+export const variantPrices = pgTable(
+  'variant_prices',
+  {
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    /** A market code of src/lib/domain/markets.ts (NG, ZA). */
+    market: text('market').notNull(),
+    priceMinor: money('price_minor'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.variantId, t.market] }),
+    index('variant_prices_market_idx').on(t.market, t.variantId),
+    check('variant_prices_price_nonnegative', sql`${t.priceMinor} >= 0`),
   ],
 );
 

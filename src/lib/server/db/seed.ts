@@ -5,7 +5,7 @@ import { hashPassword } from '../passwords';
 import type { Services } from '../services';
 import type { Db, Tx } from './client';
 import { recordStockMoves } from '../stock';
-import { addresses, categories, colors, productImages, productPrices, products, sizes, users, variants } from './schema';
+import { addresses, categories, colors, productImages, products, sizes, users, variantPrices, variants } from './schema';
 import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
 
 /** The documented demo shopper (README). */
@@ -190,6 +190,15 @@ export function seedRandPrice(nairaMajor: number): number {
   return Math.max(500, Math.round(nairaMajor / 80 / 50) * 50);
 }
 
+/** Every this many products, colours after the first carry a special finish and cost more. */
+export const PREMIUM_COLOURS_EVERY = 6;
+
+/** A variant's naira price: the product's, or 15% more (in ₦5,000 steps) for a premium-finish colour. */
+export function seedVariantNaira(productNaira: number, productIndex: number, colourIndex: number): number {
+  if (productIndex % PREMIUM_COLOURS_EVERY !== 0 || colourIndex === 0) return productNaira;
+  return Math.round((productNaira * 1.15) / 5000) * 5000;
+}
+
 type SeedDeps = Pick<Services, 'media' | 'log' | 'config' | 'clock'> & { db: Db | Tx };
 
 export async function seed(services: SeedDeps): Promise<void> {
@@ -249,12 +258,6 @@ export async function seed(services: SeedDeps): Promise<void> {
           })
           .returning({ id: products.id });
         const pid = productRow!.id;
-        // Prices are set per market, never converted at a rate (DESIGN.md "Markets"). A few pieces are not sold in South Africa.
-        const zaPrice = seedRandPrice(priceMajor);
-        await db.insert(productPrices).values([
-          { productId: pid, market: 'NG', priceMinor: toMinor(priceMajor) },
-          ...(productIndex % NOT_IN_SOUTH_AFRICA_EVERY === 0 ? [] : [{ productId: pid, market: 'ZA', priceMinor: toMinor(zaPrice) }]),
-        ]);
         const imageCount = rand.int(2, 4);
         const imageValues = [];
         for (let view = 0; view < imageCount; view++) {
@@ -270,7 +273,8 @@ export async function seed(services: SeedDeps): Promise<void> {
         await db.insert(productImages).values(imageValues);
         const sizeNames = SIZE_SETS[sub.sizes] as readonly string[];
         const variantValues = [];
-        for (const [cname] of productColors) {
+        const variantNaira: number[] = [];
+        for (const [ci, [cname]] of productColors.entries()) {
           const sizeList = sizeNames.length ? sizeNames : [null];
           for (const sname of sizeList) {
             variantValues.push({
@@ -280,9 +284,19 @@ export async function seed(services: SeedDeps): Promise<void> {
               // most variants in stock, some sold out
               stock: rand.next() < 0.12 ? 0 : rand.int(1, 14),
             });
+            variantNaira.push(seedVariantNaira(priceMajor, productIndex, ci));
           }
         }
         const inserted = await db.insert(variants).values(variantValues).returning({ id: variants.id, stock: variants.stock });
+        // Prices are set per variant and market, never converted at a rate (DESIGN.md "Markets").
+        // A few pieces are not sold in South Africa.
+        const soldInSouthAfrica = productIndex % NOT_IN_SOUTH_AFRICA_EVERY !== 0;
+        await db.insert(variantPrices).values(
+          inserted.flatMap((v, i) => [
+            { variantId: v.id, market: 'NG', priceMinor: toMinor(variantNaira[i]!) },
+            ...(soldInSouthAfrica ? [{ variantId: v.id, market: 'ZA', priceMinor: toMinor(seedRandPrice(variantNaira[i]!)) }] : []),
+          ]),
+        );
         // Back office (issue 10): the ledger opens with each variant's stock, so its sum is the stock on hand.
         await recordStockMoves(db, inserted.map((v) => ({ variantId: v.id, delta: v.stock, kind: 'opening' as const, reason: 'Opening balance' })));
       }

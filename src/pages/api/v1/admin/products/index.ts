@@ -3,7 +3,7 @@ import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
 import { endpoint, json, readQuery } from '../../../../../lib/server/http';
 
-/** GET: the product list (JSON). POST: a new product, with an optional first variant; then its edit page. */
+/** GET: the product list (JSON). POST: a new product with its first variant, priced per market; then its edit page. */
 export const GET = endpoint(async ({ locals, url }) => {
   requireStaff(locals);
   const data = await locals.services.catalogueAdmin.listProducts(readQuery(url, productFilterSchema));
@@ -16,8 +16,8 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const { price, ...rest } = input;
   const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, priceMinor: price, prices: otherMarketPrices(input as Record<string, unknown>) };
   const raw = input as Record<string, unknown>;
-  const hasVariant = raw.stock !== undefined && raw.stock !== '';
-  const first = hasVariant ? variantSchema.parse({ colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock, sku: raw.sku }) : undefined;
+  // Prices belong to variants, so a new product always has its first variant (no stock yet unless given).
+  const first = variantSchema.parse({ colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock === undefined || raw.stock === '' ? 0 : raw.stock, sku: raw.sku });
   const { id } = await locals.services.catalogueAdmin.createProduct(asActor(user), product, first);
   return { body: { status: true, message: 'Product created', data: { id } }, status: 201, next: `/admin/products/${id}` };
 });

@@ -12,7 +12,7 @@ export const GET = endpoint(async ({ locals, params }) => {
   return json({ status: true, data });
 });
 
-/** Save: name, description, price, category, active/draft and the variant grid (stock, SKU). */
+/** Save: name, description, category, active/draft and the variant grid (stock, SKU, prices per market); a `price` sets every variant's. */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const id = parseWith(idSchema, params.id);

@@ -1,14 +1,17 @@
 import { z } from 'zod';
-import { variantSchema } from '../../../../../../lib/domain/admin';
+import { priceField, pricesFromForm, variantSchema } from '../../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
 import { parseWith } from '../../../../../../lib/server/http';
 
-/** Add variant: a colour x size cell with its opening stock and SKU. */
+/** Add variant: a colour x size cell with its opening stock, SKU and prices per market. */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const id = parseWith(z.coerce.number().int().positive().max(2 ** 31 - 1), params.id);
-  const v = await readInput(request, variantSchema);
-  const created = await locals.services.catalogueAdmin.addVariant(asActor(user), id, v);
+  const input = await readInput(request, variantSchema.loose());
+  const { colorId, sizeId, stock, sku } = input;
+  // Its prices side by side (`price`, `price.ZA`); a market left out takes the product's "from" price.
+  const prices = pricesFromForm(input as Record<string, unknown>, priceField);
+  const created = await locals.services.catalogueAdmin.addVariant(asActor(user), id, { colorId, sizeId, stock, sku, prices });
   return { body: { status: true, message: 'Variant added', data: created }, status: 201, next: `/admin/products/${id}` };
 });
