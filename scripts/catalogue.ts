@@ -1,7 +1,7 @@
 /**
  * Staff command for the catalogue, e.g.
- *   npm run catalogue -- set-price 12 250000.00     (a product's Nigerian price, in naira)
- *   npm run catalogue -- set-price 12 3200 ZA       (its South African price, in rand)
+ *   npm run catalogue -- set-price 12 250000.00     (every variant of product 12, in Nigeria, in naira)
+ *   npm run catalogue -- set-price 12 3200 ZA       (every variant's South African price, in rand)
  *   npm run catalogue -- set-stock 345 8            (a variant's stock)
  * Cached pages showing the change are invalidated on every app server (PostgreSQL NOTIFY).
  */

@@ -34,6 +34,11 @@ export default function CartView({ initialCart, csrf }: Props) {
     $cartId.set(cart.id);
   }, [cart]);
 
+  // A cart just re-priced for another market says so once; without scripts the page shows it inline.
+  useEffect(() => {
+    if (initialCart.notice) toast.success(initialCart.notice, { id: 'cart-repriced' });
+  }, [initialCart.notice]);
+
   const money = (n: number) => formatMoney(n, cart.currency);
   const busy = (key: string, on: boolean) =>
     setPending((s) => {

@@ -176,56 +176,8 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         <form method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={addToCart}>
           <CsrfInput token={csrf} />
           <input type="hidden" name="productId" value={product.id} />
-          {sizes.length > 0 && (
-            <fieldset className="option-group">
-              <legend>
-                Size{choice.size && <span className="option-current">: {choice.size}</span>}
-              </legend>
-              <div className="option-buttons">
-                {sizes.map(({ value, inStock }) => (
-                  <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
-                    <input
-                      type="radio"
-                      className="option-input"
-                      name="size"
-                      value={value}
-                      checked={choice.size === value}
-                      disabled={!inStock}
-                      onChange={() => choose('size', value)}
-                    />
-                    <span className="option-btn">{value}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          )}
-
-          {colors.length > 0 && (
-            <fieldset className="option-group">
-              <legend>
-                Colour{choice.color && <span className="option-current">: {choice.color}</span>}
-              </legend>
-              <div className="option-buttons">
-                {colors.map(({ value, inStock }) => (
-                  <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
-                    <input
-                      type="radio"
-                      className="option-input"
-                      name="color"
-                      value={value}
-                      checked={choice.color === value}
-                      disabled={!inStock}
-                      onChange={() => choose('color', value)}
-                    />
-                    <span className="option-btn">
-                      <span className="swatch" style={{ background: hexOf.get(value) || '#ccc' }} aria-hidden="true" />
-                      {value}
-                    </span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          )}
+          <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} />
+          <OptionGroup name="color" legend="Colour" options={colors} chosen={choice.color} onChoose={(value) => choose('color', value)} swatchOf={(value) => hexOf.get(value) || '#ccc'} />
 
           <p className="stock-note" role="status">
             {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
@@ -242,5 +194,38 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         </ul>
       </div>
     </div>
+  );
+}
+
+/** One choice (size or colour) as radio buttons of the purchase form; sold-out options are disabled. */
+function OptionGroup(props: {
+  name: 'size' | 'color';
+  legend: string;
+  options: { value: string; inStock: boolean }[];
+  chosen: string | null;
+  onChoose: (value: string) => void;
+  /** A colour's swatch. */
+  swatchOf?: (value: string) => string;
+}) {
+  const { name, legend, options, chosen, onChoose, swatchOf } = props;
+  if (options.length === 0) return null;
+  return (
+    <fieldset className="option-group">
+      <legend>
+        {legend}
+        {chosen && <span className="option-current">: {chosen}</span>}
+      </legend>
+      <div className="option-buttons">
+        {options.map(({ value, inStock }) => (
+          <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
+            <input type="radio" className="option-input" name={name} value={value} checked={chosen === value} disabled={!inStock} onChange={() => onChoose(value)} />
+            <span className="option-btn">
+              {swatchOf && <span className="swatch" style={{ background: swatchOf(value) }} aria-hidden="true" />}
+              {value}
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

@@ -31,10 +31,10 @@ export function buyingClient(baseUrl: string) {
     for (const p of list.body.data.docs as { id: number; sizeNames: string[] }[]) {
       if (opts.sized !== undefined && opts.sized !== p.sizeNames.length > 0) continue;
       const detail = await call('GET', `/products/${p.id}`);
-      const v = (detail.body.data.variants as { size: string | null; color: string | null; stock: number }[]).find((x) => x.stock >= minStock);
+      const v = (detail.body.data.variants as { size: string | null; color: string | null; stock: number; price: number }[]).find((x) => x.stock >= minStock);
       if (!v) continue;
       if (skipped++ < skip) continue;
-      found.push({ productId: p.id, name: detail.body.data.name, price: detail.body.data.price, color: v.color, size: v.size, stock: v.stock });
+      found.push({ productId: p.id, name: detail.body.data.name, price: v.price, color: v.color, size: v.size, stock: v.stock });
       if (found.length === count) return found;
     }
     throw new Error('not enough variants in stock');

@@ -108,7 +108,8 @@ describe('markets over HTTP', () => {
     expect(res.body.data).toMatchObject({ currency: 'ZAR', market: 'ZA' });
     expect(res.body.data.notice).toMatch(/South Africa/);
     expect(res.body.data.pickupAddress.city).toBe('Johannesburg');
-    const zaPrice = (await get(`/api/v1/products/${v!.productId}?market=ZA`)).body.data.price;
+    const zaVariants = (await get(`/api/v1/products/${v!.productId}?market=ZA`)).body.data.variants as { color: string | null; size: string | null; price: number }[];
+    const zaPrice = zaVariants.find((x) => x.color === v!.color && x.size === v!.size)!.price;
     expect(res.body.data.subtotal).toBe(zaPrice);
     const back = await client.call('GET', `/cart/${id}`, { token });
     expect(back.body.data).toMatchObject({ currency: 'NGN', subtotal: inNaira.subtotal });

@@ -77,6 +77,14 @@ test('staff sign in with a code, create a product with two variants and an image
   await page.getByRole('button', { name: 'Upload image' }).click();
   await expect(page.getByText('Image uploaded')).toBeVisible();
   await expect(page.getByRole('img', { name: 'Tan tote, front view' })).toBeVisible();
+  // Prices are per variant, side by side: the second colour also goes on sale in South Africa.
+  await expect(page.getByLabel(new RegExp(`^Price ₦ NGN ${secondColour}`))).toHaveValue('185000');
+  await expect(page.getByLabel(new RegExp(`^Price R ZAR ${firstColour}`))).toHaveValue('');
+  await page.getByLabel(new RegExp(`^Price R ZAR ${secondColour}`)).fill('4200');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved')).toBeVisible();
+  const inRand = (await getJson(request, `/api/v1/products/${productId}?market=ZA`)).data;
+  expect(inRand).toMatchObject({ price: 4200, currency: 'ZAR', colorNames: [secondColour] });
   await page.screenshot({ path: info.outputPath('product-edit-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
   await page.screenshot({ path: info.outputPath('product-edit-360.png'), fullPage: true });

@@ -38,7 +38,7 @@ async function pickVariants(request: APIRequestContext, opts: { sized: boolean; 
     const v = detail.variants.find((x: { stock: number }) => x.stock >= (opts.minStock ?? 4));
     if (!v) continue;
     if (skipped++ < opts.skip) continue;
-    out.push({ productId: p.id, size: v.size, color: v.color, price: detail.price });
+    out.push({ productId: p.id, size: v.size, color: v.color, price: v.price });
     if (out.length === opts.count) return out;
   }
   throw new Error('not enough stock');

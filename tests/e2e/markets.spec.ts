@@ -143,6 +143,20 @@ for (const js of [true, false]) {
       await expect(page.locator('main')).toContainText(ngn(second!.ngPrice));
       await expect(page.locator('main')).toContainText(zar(first!.zaPrice + fee));
     });
+
+    test('a cart opened in another market is re-priced there and says so', async ({ page, request }) => {
+      const email = await southAfricanShopper(request);
+      const [item] = await southAfricanProducts(request, js ? 8 : 10, 1);
+      await login(page, email);
+      await addToCart(page, js, item!);
+      await page.goto('/cart?market=NG');
+      // A toast once the cart island runs; read inline on the page without scripts.
+      await expect(page.getByText('Your cart is now priced for Nigeria (₦ NGN).')).toBeVisible();
+      await expect(page.locator('.cart-line').getByLabel('Line total')).toHaveText(ngn(item!.ngPrice));
+      await page.goto('/cart?market=NG');
+      await expect(page.locator('.cart-line')).toHaveCount(1);
+      await expect(page.getByText('Your cart is now priced for Nigeria (₦ NGN).')).toHaveCount(0);
+    });
   });
 }
 

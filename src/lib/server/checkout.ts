@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { variantLabel } from '../domain/cart';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
-import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '../domain/markets';
+import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, marketOfCurrency, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
@@ -215,10 +215,15 @@ export function createCheckoutService(deps: {
      * Verifies with the provider, then under a row lock on the payment creates the order,
      * takes the stock and empties the cart. Repeated or concurrent calls get the same order.
      */
-    async fulfil(reference: string, opts: { userId?: string } = {}): Promise<{ order: OrderDto; created: boolean }> {
+    async fulfil(reference: string, opts: { userId?: string; signedBy?: MarketCode } = {}): Promise<{ order: OrderDto; created: boolean }> {
       const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
       if (!payment) throw new NotFound('Payment reference not found.');
       if (opts.userId && payment.userId !== opts.userId) throw new Forbidden('This payment belongs to another account');
+      // A webhook speaks for one market's Paystack account; it cannot settle another market's payment.
+      if (opts.signedBy && marketOfCurrency(payment.currency)?.code !== opts.signedBy) {
+        log.warn('payment webhook from another market\'s account', { reference, currency: payment.currency, signedBy: opts.signedBy });
+        throw new Forbidden('This payment belongs to another market\'s account');
+      }
       if (includes(MAY_HAVE_ORDER, payment.status)) {
         const existing = await orderService.findByPayment(payment.id);
         if (existing) return { order: existing, created: false };

@@ -70,7 +70,7 @@ const configSchema = z
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
       // Every market charges in its own currency through its own account: a missing key would
       // leave a market's shoppers unable to pay.
-      const keys = paystackKeysFrom(c as Record<string, string | undefined>);
+      const keys = paystackKeysFrom({ PAYSTACK_SECRET_KEY: c.PAYSTACK_SECRET_KEY, PAYSTACK_SECRET_KEY_NG: c.PAYSTACK_SECRET_KEY_NG, PAYSTACK_SECRET_KEY_ZA: c.PAYSTACK_SECRET_KEY_ZA });
       for (const code of MARKET_CODES) {
         if (c.PAYMENT_PROVIDER === 'paystack' && !keys[code]) live(`PAYSTACK_SECRET_KEY_${code}`, `is required when STORE_MODE=live (${code} shoppers pay through that market's Paystack account)`);
       }

@@ -29,7 +29,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   // No answer before fulfilment has finished: Paystack retries a webhook that is not answered 2xx
   // (or not answered in time), and only a finished fulfilment or a final refusal may stop that.
   try {
-    const { order, created } = await checkout.fulfil(reference);
+    const { order, created } = await checkout.fulfil(reference, { signedBy: signer });
     locals.log.info('paystack webhook fulfilled payment', { reference, orderId: order.id, created, market: signer });
     return json({ status: true, message: 'Received' });
   } catch (err) {
