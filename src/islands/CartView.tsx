@@ -10,6 +10,8 @@ import { formatMoney } from '../lib/domain/money';
 
 interface Props {
   initialCart: CartDto;
+  /** Said once, e.g. that the cart was re-priced for another market: inline until the island runs, then a toast. */
+  notice?: string | null;
   /** The session's CSRF token for the line forms. */
   csrf?: string | null;
 }
@@ -23,7 +25,7 @@ const keyOf = (i: Pick<CartItemDto, 'productId' | 'color' | 'size'>) => `${i.pro
  * real form (minus, plus and remove are its submit buttons, each with its own action), so the
  * cart works without scripts; once hydrated the island sends the same requests with fetch.
  */
-export default function CartView({ initialCart, csrf }: Props) {
+export default function CartView({ initialCart, notice, csrf }: Props) {
   const [cart, setCart] = useState(initialCart);
   const [pending, setPending] = useState<Set<string>>(new Set());
   const latest = useRef(cart);
@@ -34,10 +36,13 @@ export default function CartView({ initialCart, csrf }: Props) {
     $cartId.set(cart.id);
   }, [cart]);
 
-  // A cart just re-priced for another market says so once; without scripts the page shows it inline.
+  // Without scripts the notice stays inline; once hydrated it becomes the store's usual toast.
+  const [inlineNotice, setInlineNotice] = useState(notice ?? null);
   useEffect(() => {
-    if (initialCart.notice) toast.success(initialCart.notice, { id: 'cart-repriced' });
-  }, [initialCart.notice]);
+    if (!notice) return;
+    toast.success(notice, { id: 'cart-notice' });
+    setInlineNotice(null);
+  }, [notice]);
 
   const money = (n: number) => formatMoney(n, cart.currency);
   const busy = (key: string, on: boolean) =>
@@ -114,103 +119,110 @@ export default function CartView({ initialCart, csrf }: Props) {
   }
 
   return (
-    <div className="cart-layout">
-      <ul className="cart-lines" aria-label="Items in your cart">
-        {cart.items.map((item) => {
-          const key = keyOf(item);
-          const max = maxQuantityFor(item.stock);
-          const isBusy = pending.has(key);
-          return (
-            <li className="cart-line" key={key}>
-              <a href={`/product/${item.productId}`} className="cart-thumb">
-                <img
-                  src={item.productImage || PLACEHOLDER_IMAGE}
-                  alt={item.productName}
-                  width={96}
-                  height={120}
-                  loading="lazy"
-                  onError={(e) => {
-                    e.currentTarget.src = PLACEHOLDER_IMAGE;
-                  }}
-                />
-              </a>
-              <div className="cart-info">
-                <h2 className="cart-name">
-                  <a href={`/product/${item.productId}`}>{item.productName}</a>
-                </h2>
-                <p className="cart-meta">
-                  {item.size && <span>Size: {item.size}</span>}
-                  {item.color && <span>Colour: {item.color}</span>}
-                </p>
-                <p className="cart-unit">{money(item.unitPrice)} each</p>
-                <form className="cart-controls" method="post" action={`${CART_API}update-quantity`} onSubmit={(e) => onLineSubmit(e, item)}>
-                  <CsrfInput token={csrf} />
-                  <input type="hidden" name="productId" value={item.productId} />
-                  {item.color && <input type="hidden" name="color" value={item.color} />}
-                  {item.size && <input type="hidden" name="size" value={item.size} />}
-                  <div className="qty" role="group" aria-label={`Quantity of ${item.productName}`}>
-                    <button
-                      type="submit"
-                      formAction={`${CART_API}decrease-quantity`}
-                      name="quantity"
-                      value={item.quantity - 1}
-                      className="qty-btn"
-                      aria-label="Decrease quantity"
-                      disabled={item.quantity <= 1 || isBusy}
-                    >
-                      −
-                    </button>
-                    <output className="qty-value" aria-live="polite" aria-label="Quantity">
-                      {item.quantity}
-                    </output>
-                    <button
-                      type="submit"
-                      formAction={`${CART_API}update-quantity`}
-                      name="quantity"
-                      value={item.quantity + 1}
-                      className="qty-btn"
-                      aria-label="Increase quantity"
-                      disabled={isBusy || item.quantity >= max}
-                      title={item.quantity >= max ? (max < 10 ? `Only ${item.stock} in stock` : 'At most 10 per item') : undefined}
-                    >
-                      +
-                    </button>
-                  </div>
-                  <p className="cart-line-total" aria-label="Line total">
-                    {money(item.price)}
+    <>
+      {inlineNotice && (
+        <p className="form-message" role="status" data-cart-notice>
+          {inlineNotice}
+        </p>
+      )}
+      <div className="cart-layout">
+        <ul className="cart-lines" aria-label="Items in your cart">
+          {cart.items.map((item) => {
+            const key = keyOf(item);
+            const max = maxQuantityFor(item.stock);
+            const isBusy = pending.has(key);
+            return (
+              <li className="cart-line" key={key}>
+                <a href={`/product/${item.productId}`} className="cart-thumb">
+                  <img
+                    src={item.productImage || PLACEHOLDER_IMAGE}
+                    alt={item.productName}
+                    width={96}
+                    height={120}
+                    loading="lazy"
+                    onError={(e) => {
+                      e.currentTarget.src = PLACEHOLDER_IMAGE;
+                    }}
+                  />
+                </a>
+                <div className="cart-info">
+                  <h2 className="cart-name">
+                    <a href={`/product/${item.productId}`}>{item.productName}</a>
+                  </h2>
+                  <p className="cart-meta">
+                    {item.size && <span>Size: {item.size}</span>}
+                    {item.color && <span>Colour: {item.color}</span>}
                   </p>
-                  <button
-                    type="submit"
-                    formAction={`${CART_API}remove-product`}
-                    data-act="remove"
-                    className="cart-remove"
-                    aria-label="Remove"
-                    title="Remove"
-                    disabled={isBusy}
-                  >
-                    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" aria-hidden="true">
-                      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
-                    </svg>
-                  </button>
-                </form>
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-      <aside className="buy-summary" aria-label="Cart total">
-        <CheckoutTotals
-          subtotal={cart.subtotal}
-          deliveryFee={cart.deliveryFee}
-          total={cart.total}
-          currency={cart.currency}
-          pickup={cart.deliveryOption === 'pickup'}
-          totalTestId="cart-total"
-        />
-        <a className="btn buy-cta" href="/place-order">
-          PROCEED TO CHECKOUT
-        </a>
-      </aside>
-    </div>
+                  <p className="cart-unit">{money(item.unitPrice)} each</p>
+                  <form className="cart-controls" method="post" action={`${CART_API}update-quantity`} onSubmit={(e) => onLineSubmit(e, item)}>
+                    <CsrfInput token={csrf} />
+                    <input type="hidden" name="productId" value={item.productId} />
+                    {item.color && <input type="hidden" name="color" value={item.color} />}
+                    {item.size && <input type="hidden" name="size" value={item.size} />}
+                    <div className="qty" role="group" aria-label={`Quantity of ${item.productName}`}>
+                      <button
+                        type="submit"
+                        formAction={`${CART_API}decrease-quantity`}
+                        name="quantity"
+                        value={item.quantity - 1}
+                        className="qty-btn"
+                        aria-label="Decrease quantity"
+                        disabled={item.quantity <= 1 || isBusy}
+                      >
+                        −
+                      </button>
+                      <output className="qty-value" aria-live="polite" aria-label="Quantity">
+                        {item.quantity}
+                      </output>
+                      <button
+                        type="submit"
+                        formAction={`${CART_API}update-quantity`}
+                        name="quantity"
+                        value={item.quantity + 1}
+                        className="qty-btn"
+                        aria-label="Increase quantity"
+                        disabled={isBusy || item.quantity >= max}
+                        title={item.quantity >= max ? (max < 10 ? `Only ${item.stock} in stock` : 'At most 10 per item') : undefined}
+                      >
+                        +
+                      </button>
+                    </div>
+                    <p className="cart-line-total" aria-label="Line total">
+                      {money(item.price)}
+                    </p>
+                    <button
+                      type="submit"
+                      formAction={`${CART_API}remove-product`}
+                      data-act="remove"
+                      className="cart-remove"
+                      aria-label="Remove"
+                      title="Remove"
+                      disabled={isBusy}
+                    >
+                      <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" aria-hidden="true">
+                        <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
+                      </svg>
+                    </button>
+                  </form>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+        <aside className="buy-summary" aria-label="Cart total">
+          <CheckoutTotals
+            subtotal={cart.subtotal}
+            deliveryFee={cart.deliveryFee}
+            total={cart.total}
+            currency={cart.currency}
+            pickup={cart.deliveryOption === 'pickup'}
+            totalTestId="cart-total"
+          />
+          <a className="btn buy-cta" href="/place-order">
+            PROCEED TO CHECKOUT
+          </a>
+        </aside>
+      </div>
+    </>
   );
 }

@@ -113,7 +113,7 @@ test('staff sign in with a code, create a product with two variants and an image
   const listing = await (await request.get(search)).text();
   expect(listing).toContain(`/product/${productId}`);
   expect(listing).not.toContain('0 products for');
-  const detail = (await getJson(request, `/api/v1/products/${productId}`)).data;
+  const detail = (await getJson(request, `/api/v1/products/${productId}?market=NG`)).data;
   expect(detail.variants).toHaveLength(2);
   const shopper = await newShopper(request, true);
   await shopperCanBuy(browser, baseURL!, productId, firstColour, shopper);

@@ -148,6 +148,7 @@ for (const js of [true, false]) {
       const email = await southAfricanShopper(request);
       const [item] = await southAfricanProducts(request, js ? 8 : 10, 1);
       await login(page, email);
+      await shopIn(page, 'South Africa (R ZAR)');
       await addToCart(page, js, item!);
       await page.goto('/cart?market=NG');
       // A toast once the cart island runs; read inline on the page without scripts.
