@@ -69,6 +69,14 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
 
   const sizes = optionAvailability(product.variants, 'size', product.sizeNames);
   const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
+  // Where variants differ in price, an option whose variants share one price shows it, so a
+  // shopper without scripts (whose price line does not follow the choice) still sees it.
+  const pricesVary = new Set(product.variants.map((v) => v.price)).size > 1;
+  const priceOf = (key: 'size' | 'color') => (value: string) => {
+    if (!pricesVary) return undefined;
+    const withIt = product.variants.filter((v) => v[key] === value);
+    return new Set(withIt.map((v) => v.price)).size === 1 ? withIt[0]!.priceText : undefined;
+  };
   const hexOf = new Map(product.colors.map((c) => [c.name, c.hex]));
   const available = isAvailable(product.variants, choice);
   const chosen = product.variants.find((v) => v.size === choice.size && v.color === choice.color);
@@ -176,8 +184,16 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         <form method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={addToCart}>
           <CsrfInput token={csrf} />
           <input type="hidden" name="productId" value={product.id} />
-          <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} />
-          <OptionGroup name="color" legend="Colour" options={colors} chosen={choice.color} onChoose={(value) => choose('color', value)} swatchOf={(value) => hexOf.get(value) || '#ccc'} />
+          <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} priceOf={priceOf('size')} />
+          <OptionGroup
+            name="color"
+            legend="Colour"
+            options={colors}
+            chosen={choice.color}
+            onChoose={(value) => choose('color', value)}
+            swatchOf={(value) => hexOf.get(value) || '#ccc'}
+            priceOf={priceOf('color')}
+          />
 
           <p className="stock-note" role="status">
             {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
@@ -206,8 +222,10 @@ function OptionGroup(props: {
   onChoose: (value: string) => void;
   /** A colour's swatch. */
   swatchOf?: (value: string) => string;
+  /** The option's own price, where it has one (shown, but not part of the option's name). */
+  priceOf?: (value: string) => string | undefined;
 }) {
-  const { name, legend, options, chosen, onChoose, swatchOf } = props;
+  const { name, legend, options, chosen, onChoose, swatchOf, priceOf } = props;
   if (options.length === 0) return null;
   return (
     <fieldset className="option-group">
@@ -216,15 +234,23 @@ function OptionGroup(props: {
         {chosen && <span className="option-current">: {chosen}</span>}
       </legend>
       <div className="option-buttons">
-        {options.map(({ value, inStock }) => (
-          <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
-            <input type="radio" className="option-input" name={name} value={value} checked={chosen === value} disabled={!inStock} onChange={() => onChoose(value)} />
-            <span className="option-btn">
-              {swatchOf && <span className="swatch" style={{ background: swatchOf(value) }} aria-hidden="true" />}
-              {value}
-            </span>
-          </label>
-        ))}
+        {options.map(({ value, inStock }) => {
+          const price = priceOf?.(value);
+          return (
+            <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
+              <input type="radio" className="option-input" name={name} value={value} checked={chosen === value} disabled={!inStock} onChange={() => onChoose(value)} />
+              <span className="option-btn">
+                {swatchOf && <span className="swatch" style={{ background: swatchOf(value) }} aria-hidden="true" />}
+                {value}
+                {price && (
+                  <span className="option-price" aria-hidden="true">
+                    {price}
+                  </span>
+                )}
+              </span>
+            </label>
+          );
+        })}
       </div>
     </fieldset>
   );

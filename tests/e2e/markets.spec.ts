@@ -182,6 +182,8 @@ test('a colour that costs more shows its own price on the product page and in th
   await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
   await page.getByRole('radio', { name: found!.cheap.color!, exact: true }).check();
   await expect(page.locator('.product-price')).toHaveText(zar(found!.cheap.price));
+  // Each colour shows its own price beside its name (also without scripts), outside the option's accessible name.
+  await expect(page.locator('label.option').filter({ hasText: found!.dear.color! }).locator('.option-price')).toHaveText(zar(found!.dear.price));
   await page.getByRole('radio', { name: found!.dear.color!, exact: true }).check();
   await expect(page.locator('.product-price')).toHaveText(zar(found!.dear.price));
   await page.getByRole('button', { name: 'ADD TO CART' }).click();
