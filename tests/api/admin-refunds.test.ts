@@ -40,9 +40,13 @@ for (const driver of ['pglite', 'pg'] as const) {
       const orderId = placed.body.data.id as string;
       const paid = paystack.transactions.get(reference)!.amount;
 
-      const part = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: { amount: 1000 } });
+      const part = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: { amount: 1000, refundedBefore: 0 } });
       expect(part.status).toBe(200);
       expect(part.body.data).toMatchObject({ status: 'partially_refunded', refundedNowMinor: 100_000 });
+      // The same form sent again (a double click, a reload) refunds nothing more.
+      const resent = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: { amount: 1000, refundedBefore: 0 } });
+      expect(resent.status).toBe(409);
+      expect(resent.body.message).toMatch(/refunded since the page was opened/);
       const rest = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: {} });
       expect(rest.status).toBe(200);
       expect(rest.body.data).toMatchObject({ status: 'refunded', refundedMinor: paid });

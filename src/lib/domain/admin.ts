@@ -171,6 +171,8 @@ export const refundSchema = z.object({
     (v) => (v === '' || v === null ? undefined : v),
     z.coerce.number({ error: 'Enter the amount to refund' }).positive('The refund amount must be more than 0').optional(),
   ),
+  /** Minor units already refunded when the form was shown: a form sent twice refunds once. */
+  refundedBefore: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(0).optional()),
 });
 
 export const staffChangeSchema = z.object({

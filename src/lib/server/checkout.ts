@@ -405,7 +405,11 @@ export function createCheckoutService(deps: {
      * after, so two calls can never both refund. If the provider's answer is lost (unreachable,
      * timeout) the claim stays: staff check the provider and `npm run payments -- release REF`.
      */
-    async refund(reference: string, amountMinor?: number): Promise<RefundResult> {
+    /**
+     * `refundedBefore`: what the caller saw refunded when it decided (the back office form sends
+     * it), so a form sent twice cannot refund twice: the second finds more refunded and is refused.
+     */
+    async refund(reference: string, amountMinor?: number, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
       if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
         throw new Invalid('The refund amount must be a positive whole number of minor units');
       }
@@ -413,6 +417,9 @@ export function createCheckoutService(deps: {
         const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
         if (!p) throw new NotFound('Payment reference not found.');
         if (p.refundPendingMinor !== null) throw new Conflict('A refund of this payment is already in progress');
+        if (opts.refundedBefore !== undefined && p.refundedMinor !== opts.refundedBefore) {
+          throw new Conflict('This payment has been refunded since the page was opened. Check the amounts and try again.');
+        }
         const left = p.amountMinor - p.refundedMinor;
         if (p.status === 'refunded' || (includes(REFUNDABLE, p.status) && left <= 0)) return { done: p };
         if (!includes(REFUNDABLE, p.status)) throw new Conflict(`A payment that is ${p.status.replace('_', ' ')} cannot be refunded`);

@@ -22,10 +22,11 @@ export function createOrderRefunds(deps: { orders: OrderService; checkout: Check
       return result;
     },
 
-    async refund(orderId: string, amountMinor: number | undefined, actor: Actor): Promise<RefundResult> {
+    /** `refundedBefore` (minor units): what the staff member saw refunded; see checkout.refund. */
+    async refund(orderId: string, amountMinor: number | undefined, actor: Actor, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
       const { order, payment } = await deps.orders.adminDetail(orderId);
       if (!payment) throw new NotFound('This order has no payment to refund');
-      const result = await deps.checkout.refund(payment.reference, amountMinor);
+      const result = await deps.checkout.refund(payment.reference, amountMinor, opts);
       await deps.audit?.record(actor, {
         action: 'order.refund',
         entity: 'order',

@@ -366,7 +366,7 @@ export function createOrderService({
         .where(eq(orders.id, orderId))
         .limit(1);
       const [payment] = await db
-        .select({ reference: payments.reference, provider: payments.provider, status: payments.status, amountMinor: payments.amountMinor, currency: payments.currency })
+        .select({ reference: payments.reference, provider: payments.provider, status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor, currency: payments.currency })
         .from(payments)
         .where(eq(payments.id, row!.paymentId))
         .limit(1);

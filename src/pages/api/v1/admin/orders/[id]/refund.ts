@@ -6,8 +6,8 @@ import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts
 /** Refunds an order's payment through the provider: all that is left, or `amount` (major units). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
-  const { amount } = await readInput(request, refundSchema);
-  const r = await locals.services.orderRefunds.refund(params.id ?? '', amount === undefined ? undefined : toMinor(amount), asActor(user));
+  const { amount, refundedBefore } = await readInput(request, refundSchema);
+  const r = await locals.services.orderRefunds.refund(params.id ?? '', amount === undefined ? undefined : toMinor(amount), asActor(user), { refundedBefore });
   const money = (minor: number) => formatMoney(toMajor(minor), r.currency as CurrencyCode);
   const message = r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)} (${money(r.refundedMinor)} of ${money(r.amountMinor)} in all)` : 'Already refunded in full';
   return {
