@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
 import { errorResponse, isCrossSiteWrite } from './lib/server/http';
+import { unreachableReason } from './lib/server/db/unreachable';
 import { getServices, lifecycle } from './lib/server/services';
 import { saveDataRequested } from './lib/server/page-cache';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
@@ -20,6 +21,17 @@ function csrfRefusal(request: Request, requestId: string): Response {
       status: 403,
       headers: { 'content-type': html ? 'text/html; charset=utf-8' : 'application/json', 'x-request-id': requestId, 'cache-control': 'no-store' },
     },
+  );
+}
+
+/**
+ * A page while the database is out of reach (a failover, a restart): 503 with Retry-After, a
+ * plain page that needs nothing from the database, never cached.
+ */
+function unavailablePage(requestId: string, path: string): Response {
+  return new Response(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe: back in a moment</title><h1>Back in a moment</h1><p>The store is busy right now. Please try again in a moment.</p><p><a href="${encodeURI(path)}">Try again</a></p></html>`,
+    { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5', 'x-request-id': requestId, 'cache-control': 'no-store' } },
   );
 }
 
@@ -68,7 +80,10 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       response = await next();
     } catch (err) {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
-      else {
+      else if (unreachableReason(err) !== null) {
+        log.warn('page unavailable: database unreachable', { path: ctx.url.pathname, reason: unreachableReason(err) });
+        response = unavailablePage(requestId, ctx.url.pathname + ctx.url.search);
+      } else {
         // Astro answers with the generic 500 page; the log keeps the details.
         log.error('page failed', { path: ctx.url.pathname, err });
         throw err;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFound } from '../../src/lib/domain/errors';
-import { isDatabaseUnreachable } from '../../src/lib/server/db/unreachable';
+import { isDatabaseUnreachable, unreachableReason } from '../../src/lib/server/db/unreachable';
 import { errorResponse } from '../../src/lib/server/http';
 import { createLogger } from '../../src/lib/server/log';
 
@@ -14,6 +14,9 @@ describe('errors become HTTP in one place', () => {
     expect(isDatabaseUnreachable(Object.assign(new Error('connection failure'), { code: '08006' }))).toBe(true);
     expect(isDatabaseUnreachable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnreachable(new TypeError('x is undefined'))).toBe(false);
+    // The log line names the driver's reason, not the failed query and its parameters.
+    expect(unreachableReason(new Error('Failed query: select * from sessions where token_hash = $1', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }))).toBe('ECONNREFUSED: connect ECONNREFUSED');
+    expect(unreachableReason(new Error('database "x" is not currently accepting connections'))).toMatch(/not currently accepting/);
   });
 
   it('answers 503 with Retry-After while the database is away, 500 for a bug, and typed errors by their code', async () => {

@@ -2,7 +2,7 @@ import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from '../domain/errors';
 import { BODY_LIMITS } from '../../server/http-policy';
-import { isDatabaseUnreachable } from './db/unreachable';
+import { unreachableReason } from './db/unreachable';
 import type { Logger } from './log';
 
 /** JSON response helper; every API answer goes through here. */
@@ -32,9 +32,10 @@ export function errorResponse(err: unknown, requestId: string, log: Logger): Res
   if (err instanceof z.ZodError) {
     return json({ status: false, success: false, code: 'invalid', message: zodMessage(err) }, { status: 400 });
   }
-  if (isDatabaseUnreachable(err)) {
+  const away = unreachableReason(err);
+  if (away) {
     // Not a bug: the database is away for a moment (a failover, a restart). Clients may retry.
-    log.warn('database unreachable', { err });
+    log.warn('database unreachable', { reason: away });
     return json(
       { status: false, success: false, code: 'unavailable', message: 'The store is busy right now. Please try again in a moment.', requestId },
       { status: 503, headers: { 'retry-after': '5' } },

@@ -6,10 +6,16 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
  * request may be retried shortly. Follows `cause` chains (drizzle wraps driver errors).
  */
 export function isDatabaseUnreachable(err: unknown): boolean {
+  return unreachableReason(err) !== null;
+}
+
+/** The driver's words for why the database is out of reach (for a one-line log), or null when it is not. */
+export function unreachableReason(err: unknown): string | null {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
-    if (typeof message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)) return true;
+    const text = typeof message === 'string' ? message : '';
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return `${code}: ${text}`;
+    if (/Connection terminated|connection timeout|Client has encountered a connection error|is not currently accepting connections/i.test(text)) return text;
   }
-  return false;
+  return null;
 }
