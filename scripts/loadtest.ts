@@ -604,8 +604,10 @@ async function main() {
     console.log('\n| step | requests | expected refusals | failed | failed in fault windows | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.step} | ${r.requests} | ${r.expected} | ${r.failed} | ${r.failedInFault} | ${r.p50} | ${r.p95} | ${r.p99} |`);
     if (failures.length) {
-      console.log(`\nfailures (first 15 of ${failures.length}):`);
-      for (const f of failures.slice(0, 15)) console.log(`  ${(f.at / 1000).toFixed(1)} s ${f.inFault ? '[fault window] ' : ''}${f.step}: ${f.what}`);
+      // Those outside fault windows first: they are the ones that fail the run.
+      const shown = [...failures.filter((f) => !f.inFault), ...failures.filter((f) => f.inFault)].slice(0, 15);
+      console.log(`\nfailures (first 15 of ${failures.length}, outside fault windows first):`);
+      for (const f of shown) console.log(`  ${(f.at / 1000).toFixed(1)} s ${f.inFault ? '[fault window] ' : ''}${f.step}: ${f.what}`);
     }
     console.log('\ninvariants:');
     for (const inv of invariants) console.log(`  ${inv.ok ? 'ok  ' : 'FAIL'} ${inv.name}: ${inv.detail}`);
