@@ -79,9 +79,10 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       });
       response = await next();
     } catch (err) {
+      const away = unreachableReason(err);
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
-      else if (unreachableReason(err) !== null) {
-        log.warn('page unavailable: database unreachable', { path: ctx.url.pathname, reason: unreachableReason(err) });
+      else if (away !== null) {
+        log.warn('page unavailable: database unreachable', { path: ctx.url.pathname, reason: away });
         response = unavailablePage(requestId, ctx.url.pathname + ctx.url.search);
       } else {
         // Astro answers with the generic 500 page; the log keeps the details.

@@ -314,11 +314,12 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
             .where(eq(products.id, productId));
           await writeProductPrices(tx, productId, prices);
           const changes: Record<string, unknown>[] = [];
+          // The grid's current prices in one query, not one per cell.
+          const priceRows = grid.length ? await tx.select().from(variantPrices).where(inArray(variantPrices.variantId, grid.map((g) => g.variantId))) : [];
           for (const g of grid) {
             const [v] = await tx.select().from(variants).where(and(eq(variants.id, g.variantId), eq(variants.productId, productId))).for('update');
             if (!v) throw new NotFound('Variant not found');
-            const priceRows = await tx.select().from(variantPrices).where(eq(variantPrices.variantId, v.id));
-            const priceBefore = (m: string) => priceRows.find((r) => r.market === m)?.priceMinor ?? null;
+            const priceBefore = (m: string) => priceRows.find((r) => r.variantId === v.id && r.market === m)?.priceMinor ?? null;
             const priceChanges = Object.entries(g.prices ?? {}).filter(([m, minor]) => minor !== undefined && priceBefore(m) !== minor);
             if ((v.sku ?? null) !== (g.sku || null)) await tx.update(variants).set({ sku: g.sku || null }).where(eq(variants.id, v.id));
             if (v.stock !== g.stock) {
