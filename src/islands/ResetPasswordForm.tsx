@@ -24,7 +24,7 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) 
   useEffect(() => {
     if (!$resetEmail.get() && !initialEmail) window.location.replace('/forgot-password');
     else setReady(true);
-  }, []);
+  }, [initialEmail]);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();

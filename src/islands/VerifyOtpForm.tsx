@@ -26,7 +26,7 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
     // Read after hydration: the persistent store is only known in the browser.
     if (!$registeredEmail.get() && !initialEmail) window.location.replace('/register');
     else setReady(true);
-  }, []);
+  }, [initialEmail]);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
