@@ -60,21 +60,21 @@ store.on('exit', (code) => {
   }
 });
 
-const deadline = Date.now() + 90_000;
-for (;;) {
-  try {
-    if ((await fetch(`http://127.0.0.1:${appPort}/api/v1/health`)).ok) break;
-  } catch {
-    // not listening yet
+async function storeHealthy(): Promise<boolean> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && !stopping) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${appPort}/api/v1/health`)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
   }
-  if (Date.now() > deadline) {
-    console.error('the store did not become healthy');
-    stop(1);
-  }
-  await new Promise((r) => setTimeout(r, 200));
+  return false;
 }
 
-try {
+/** nginx from deploy/nginx.conf, terminating TLS in front of the store. */
+async function startProxy() {
   const nginx = await startNginx(
     {
       runDir,
@@ -93,7 +93,14 @@ try {
       stop(1);
     }
   });
-} catch (err) {
-  console.error(err instanceof Error ? err.message : err);
+}
+
+if (!(await storeHealthy())) {
+  console.error('the store did not become healthy');
   stop(1);
+} else {
+  await startProxy().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    stop(1);
+  });
 }
