@@ -18,10 +18,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createFreshDatabase } from '../tests/support/pg';
+import { ensureNginx, selfSignedCertificate, startNginx } from './nginx';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NGINX = '/usr/sbin/nginx';
-const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,22 +33,6 @@ export async function freePort(): Promise<number> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function apt(packages: string[]) {
-  const asRoot = process.getuid?.() === 0;
-  const run = (args: string[]) => spawnSync(asRoot ? args[0]! : 'sudo', asRoot ? args.slice(1) : args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  run(['apt-get', 'update', '-qq']);
-  return run(['apt-get', 'install', '-y', '-qq', ...packages]).status === 0;
-}
-
-/** Debian's nginx (and its brotli_static module when the archive has it); nothing else is downloaded. */
-export function ensureNginx(): void {
-  if (!existsSync(NGINX)) {
-    console.log("installing Debian's nginx");
-    if (!apt(['nginx-light']) && !apt(['nginx'])) throw new Error('could not install nginx with apt-get');
-    if (!existsSync(BROTLI_MODULE)) apt(['libnginx-mod-http-brotli-static']);
-  }
-}
 
 export function ensureBuild(always = false): void {
   if (!always && existsSync(path.join(root, 'dist/server/entry.mjs'))) return;
@@ -183,38 +166,25 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     throw err;
   }
 
-  const conf = readFileSync(path.join(root, 'deploy/nginx.conf'), 'utf8')
-    .replaceAll('{{MODULES}}', existsSync(BROTLI_MODULE) ? `load_module ${BROTLI_MODULE};` : '')
-    .replaceAll('{{BROTLI_STATIC}}', existsSync(BROTLI_MODULE) ? 'brotli_static on;' : '')
-    .replaceAll('{{USER}}', process.getuid?.() === 0 ? 'user root;' : '')
-    .replaceAll('{{RUN_DIR}}', runDir)
-    .replaceAll('{{LISTEN}}', `127.0.0.1:${listenPort}`)
-    .replaceAll('{{SERVERS}}', ports.map((p) => `server 127.0.0.1:${p} max_fails=2 fail_timeout=5s;`).join('\n    '))
-    .replaceAll('{{CLIENT_DIR}}', path.join(root, 'dist/client'));
-  const confPath = path.join(runDir, 'nginx.conf');
-  writeFileSync(confPath, conf);
-  const nginx = spawn(NGINX, ['-p', runDir, '-c', confPath, '-e', path.join(runDir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // deploy/nginx.conf's store server on plain http (the load test's loopback); its TLS settings
+  // need a certificate all the same, and its redirect server a port.
+  let nginx: ChildProcess;
+  try {
+    nginx = await startNginx(
+      { runDir, listen: `127.0.0.1:${listenPort}`, redirectListen: `127.0.0.1:${await freePort()}`, httpsPort: '', ...selfSignedCertificate(runDir), appPorts: ports },
+      listenPort,
+    );
+  } catch (err) {
+    for (const c of cleanups.reverse()) await c();
+    await fresh?.drop();
+    rmSync(runDir, { recursive: true, force: true });
+    throw err;
+  }
   cleanups.push(() => stopChild(nginx, 'SIGQUIT'));
   // Should this process die without stopping the cluster, nothing is left running.
   process.once('exit', () => {
     for (const child of [nginx, ...servers.map((s) => s.child)]) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${siteUrl}/api/v1/health`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (nginx.exitCode !== null || Date.now() > deadline) {
-      for (const c of cleanups.reverse()) await c();
-      await fresh?.drop();
-      console.error(readFileSync(path.join(runDir, 'error.log'), 'utf8'));
-      rmSync(runDir, { recursive: true, force: true });
-      throw new Error(`nginx did not start on ${siteUrl}; see ${path.join(runDir, 'error.log')} (removed)`);
-    }
-    await sleep(100);
-  }
 
   let stopped = false;
   return {

@@ -11,6 +11,11 @@ declare namespace App {
     saveData: boolean;
     /** Set by the HTTP server (src/server/server.ts) from the socket and TRUST_PROXY. */
     clientIp?: string | null;
+    /**
+     * The store's public origin (https://shop.example), worked out once per request by the HTTP
+     * server (src/lib/domain/public-origin.ts); under `astro dev`, the middleware sets the site's.
+     */
+    publicOrigin: string;
     /** CSRF token of a cookie session, rendered into its forms (null without one). */
     csrfToken: string | null;
     /** The market this request is in (src/lib/domain/markets.ts resolveMarket): its prices, currency and pickup store. */

@@ -7,6 +7,7 @@ import { saveDataRequested } from './lib/server/page-cache';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
+import { getConfig } from './lib/server/config';
 
 const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
 
@@ -45,7 +46,9 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   // While draining (SIGTERM), requests still arriving on open connections are served: the
   // server answers them with Connection: close (src/server/server.ts), and the shutdown waits
   // for them. Only after the database is closed would a request fail, and by then none arrive.
-  if (isCrossSiteWrite(ctx.request, ctx.url)) {
+  // Set by the HTTP server (src/server/server.ts); `astro dev` has no such server: the configured site.
+  ctx.locals.publicOrigin ??= new URL(getConfig().PUBLIC_SITE_URL).origin;
+  if (isCrossSiteWrite(ctx.request, ctx.locals.publicOrigin)) {
     return new Response(JSON.stringify({ status: false, message: 'Cross-site requests are not allowed' }), {
       status: 403,
       headers: { 'content-type': 'application/json', 'x-request-id': requestId },
@@ -68,7 +71,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       // Forms rendered for a cookie session carry its CSRF token (src/components/CsrfField.astro).
       const viaCookie = Boolean(cookieToken) && !hasBearer(ctx.request);
       ctx.locals.csrfToken = viaCookie && ctx.locals.session ? csrfTokenFor(cookieToken!) : null;
-      if (ctx.locals.csrfToken && needsCsrfToken(ctx.request, ctx.url) && !(await hasValidCsrfToken(ctx.request, ctx.locals.csrfToken))) {
+      if (ctx.locals.csrfToken && needsCsrfToken(ctx.request, ctx.locals.publicOrigin) && !(await hasValidCsrfToken(ctx.request, ctx.locals.csrfToken))) {
         log.warn('form post without a valid CSRF token', { path: ctx.url.pathname });
         return csrfRefusal(ctx.request, requestId);
       }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MARKET_CODES, MARKET_COOKIE, marketLabel, type MarketCode } from '../lib/domain/markets';
+import { isHttpsOrigin } from '../lib/domain/public-origin';
 import { formEndpoint, readInput } from '../lib/server/form-posts';
 
 const input = z.object({
@@ -23,9 +24,9 @@ function backTo(back: string | undefined, market: MarketCode, origin: string): s
  * The header's "Shop in" control (a real form: it works without JavaScript): keeps the choice in
  * the market cookie and, for a signed-in shopper, re-prices the cart on the server and says so.
  */
-export const POST = formEndpoint(async ({ locals, request, cookies, url }) => {
+export const POST = formEndpoint(async ({ locals, request, cookies }) => {
   const { market, back } = await readInput(request, input);
-  cookies.set(MARKET_COOKIE, market, { path: '/', maxAge: 365 * 86_400, httpOnly: true, sameSite: 'lax', secure: locals.services.config.secureCookies });
+  cookies.set(MARKET_COOKIE, market, { path: '/', maxAge: 365 * 86_400, httpOnly: true, sameSite: 'lax', secure: isHttpsOrigin(locals.publicOrigin) });
   locals.market = market;
   let message = `You are now shopping in ${marketLabel(market)}.`;
   const user = locals.session?.user;
@@ -33,5 +34,5 @@ export const POST = formEndpoint(async ({ locals, request, cookies, url }) => {
     const priced = await locals.services.cart.price(user, market);
     if (priced.repricedFrom) message = `You are now shopping in ${marketLabel(market)}. Your cart has been re-priced in ${priced.currency}.`;
   }
-  return { body: { status: true, message, data: { market } }, next: backTo(back, market, url.origin) };
+  return { body: { status: true, message, data: { market } }, next: backTo(back, market, locals.publicOrigin) };
 });

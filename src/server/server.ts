@@ -11,6 +11,7 @@ import compression from 'compression';
 import sirv from 'sirv';
 import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
+import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
 import { ConfigError, getConfig, type Config } from '../lib/server/config';
 import { createLogger } from '../lib/server/log';
 import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
@@ -56,14 +57,28 @@ export function createRequestListener(clientDir: string, config: Config): http.R
       res.setHeader('Cache-Control', assetCacheControl(pathname));
     },
   });
-  const headers = Object.entries(securityHeaders({ https: config.secureCookies }));
+  const headersOver = { https: Object.entries(securityHeaders({ https: true })), http: Object.entries(securityHeaders({ https: false })) };
+  const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
   return (req, res) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
+    // The origin shoppers' browsers use, worked out once for every check that needs it (see public-origin.ts).
+    const publicOrigin = publicOriginFor({
+      siteUrl: config.PUBLIC_SITE_URL,
+      explicit: config.siteUrlExplicit,
+      trust: config.proxyTrust,
+      peer: req.socket.remoteAddress,
+      headers: {
+        host: req.headers.host,
+        forwarded: header(req.headers.forwarded),
+        xForwardedProto: header(req.headers['x-forwarded-proto']),
+        xForwardedHost: header(req.headers['x-forwarded-host']),
+      },
+    });
+    for (const [name, value] of headersOver[isHttpsOrigin(publicOrigin) ? 'https' : 'http']) res.setHeader(name, value);
     if (refuseLargeBody(req, res)) return;
     const render = () => {
       // The shopper's address, believing X-Forwarded-For only as far as TRUST_PROXY says.
       const clientIp = clientAddressFrom(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.proxyTrust);
-      compress(req as never, res as never, () => void handler(req, res, undefined, { clientIp }));
+      compress(req as never, res as never, () => void handler(req, res, undefined, { clientIp, publicOrigin }));
     };
     if (req.method === 'GET' || req.method === 'HEAD') assets(req, res, render);
     else render();

@@ -7,10 +7,11 @@ export interface Call {
   body: any;
 }
 
-export function accountClient(baseUrl: string) {
+/** `origin`: the store's public origin (its PUBLIC_SITE_URL), which its own pages send as Origin. */
+export function accountClient(baseUrl: string, origin = baseUrl) {
   async function call(method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Call> {
     // Browsers send Origin on every non-GET call; send it too, as a same-origin page would.
-    const headers: Record<string, string> = { accept: 'application/json', origin: baseUrl, ...opts.headers };
+    const headers: Record<string, string> = { accept: 'application/json', origin, ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined;
     if (opts.body !== undefined) {

@@ -89,7 +89,8 @@ describe('live mode', () => {
       });
 
       it('sets Secure cookies (a new shopper signs up, reads the code from real mail, signs in)', async () => {
-        const api = accountClient(server.baseUrl);
+        // The store's own pages, on https://shop.example, send that Origin.
+        const api = accountClient(server.baseUrl, 'https://shop.example');
         const email = api.uniqueEmail('live');
         const created = await api.call('POST', '/user-auth/create', { body: api.registration(email, { password: 'Lagos-2026!' }) });
         expect(created.status).toBe(201);

@@ -65,7 +65,7 @@ for (const driver of DRIVERS) {
       ({ close, database } = opened);
       // The same database and clock, with the provider double in place of the simulated provider.
       const base = opened.services;
-      double = providerDouble(createSimulatedProvider({ db: base.db, siteUrl: base.config.PUBLIC_SITE_URL }));
+      double = providerDouble(createSimulatedProvider({ db: base.db }));
       services = createServices({ config: base.config, db: base.db, clock, log: createLogger('silent'), paymentProvider: double.provider });
       [demo] = (await services.db.select().from(users).where(eq(users.email, 'demo@maisonluxe.ng'))) as [SessionUser];
     });

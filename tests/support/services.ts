@@ -38,5 +38,5 @@ export async function servicesFor(
 /** What a shopper's Pay (or Decline) on the simulated payment page records. */
 export async function answerSimulatedPage(db: Database['db'], reference: string, outcome: 'pay' | 'decline' = 'pay'): Promise<boolean> {
   const { createSimulatedProvider } = await import('../../src/lib/server/payments/simulated');
-  return createSimulatedProvider({ db, siteUrl: 'http://localhost' }).recordOutcome!(reference, outcome);
+  return createSimulatedProvider({ db }).recordOutcome!(reference, outcome);
 }

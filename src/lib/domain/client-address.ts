@@ -43,6 +43,13 @@ function isTrusted(list: BlockList, address: string): boolean {
   return list.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
+/** Whether the socket's peer is a proxy TRUST_PROXY trusts (with a hop count, any peer is). */
+export function peerIsTrustedProxy(socketAddress: string | undefined, trust: ProxyTrust): boolean {
+  if (trust.kind === 'none' || !socketAddress) return false;
+  if (trust.kind === 'hops') return trust.hops > 0;
+  return isTrusted(trust.list, normalise(socketAddress));
+}
+
 export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trust: ProxyTrust): string | null {
   const socket = socketAddress ? normalise(socketAddress) : null;
   if (trust.kind === 'none' || !socket) return socket;

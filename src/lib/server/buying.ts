@@ -20,7 +20,7 @@ export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
     return createPaystackProvider({ secretKeys: config.paystackSecretKeys, baseUrl: config.PAYSTACK_BASE_URL });
   }
-  return createSimulatedProvider({ db, siteUrl: config.PUBLIC_SITE_URL });
+  return createSimulatedProvider({ db });
 }
 
 export function createBuyingServices(deps: {

@@ -108,10 +108,13 @@ export function createCheckoutService(deps: {
   pageCache: PageCacheInvalidator;
 }) {
   const { db, cart, orders: orderService, provider, log, siteUrl, clock, pageCache } = deps;
-  const site = new URL(siteUrl);
 
-  /** Only callbacks on this site: an open redirect through the payment page is refused. */
-  function callbackFor(requested: string | undefined): string {
+  /**
+   * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
+   * the request's public origin (Astro.locals.publicOrigin); without one, the configured site.
+   */
+  function callbackFor(requested: string | undefined, origin: string | undefined): string {
+    const site = new URL(origin ?? siteUrl);
     if (!requested) return new URL('/place-order?paid=true', site).toString();
     let url: URL;
     try {
@@ -139,9 +142,15 @@ export function createCheckoutService(deps: {
     /** Prices the cart on the server, stores a payment with a snapshot, and asks the provider for a payment page. */
     async initiate(
       user: SessionUser,
-      input: { callbackUrl?: string | undefined; deliveryOption?: DeliveryOption | undefined; market?: MarketCode | undefined },
+      input: {
+        callbackUrl?: string | undefined;
+        deliveryOption?: DeliveryOption | undefined;
+        market?: MarketCode | undefined;
+        /** The public origin the shopper uses: the callback URL is on it. */
+        site?: string | undefined;
+      },
     ): Promise<InitiateResult> {
-      const callbackUrl = callbackFor(input.callbackUrl);
+      const callbackUrl = callbackFor(input.callbackUrl, input.site);
       const market = input.market ?? DEFAULT_MARKET;
       let priced = await cart.price(user, market);
       // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.

@@ -29,7 +29,10 @@ const configSchema = z
     STORE_MODE: z.preprocess(emptyToUndefined, z.enum(['demo', 'live']).default('demo')),
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(4321)),
     HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
-    /** Defaults to http://localhost:$PORT (filled in below). */
+    /**
+     * The public address of the store. Defaults to http://localhost:$PORT (filled in below); unset,
+     * a trusted proxy's forwarded headers may name the public origin (src/lib/domain/public-origin.ts).
+     */
     PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
@@ -79,11 +82,16 @@ const configSchema = z
 
 export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   PUBLIC_SITE_URL: string;
+  /** Whether PUBLIC_SITE_URL was set (then it is the public origin, whatever a proxy forwards). */
+  siteUrlExplicit: boolean;
   /** Whether the dev outbox pages and API are reachable (demo mode only). */
   devMailboxEnabled: boolean;
   /** Whether the demo shopper is seeded and the demo notice shown. */
   demo: boolean;
-  /** Cookies carry Secure when the site is served over https. */
+  /**
+   * The configured site is https. Requests use their public origin instead (Astro.locals.publicOrigin,
+   * the same whenever PUBLIC_SITE_URL is set); this is for what happens outside a request's context.
+   */
   secureCookies: boolean;
   proxyTrust: ProxyTrust;
   /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
@@ -105,6 +113,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     ...c,
     PUBLIC_SITE_URL: siteUrl,
+    siteUrlExplicit: c.PUBLIC_SITE_URL !== undefined,
     demo,
     devMailboxEnabled: demo,
     secureCookies: siteUrl.startsWith('https://'),

@@ -30,11 +30,12 @@ export function hasBearer(request: Request): boolean {
  * True for a state-changing request that does not prove it comes from this site through Origin
  * or Sec-Fetch-Site. Such a request, when cookie-authenticated, must carry the form's token
  * (in the body of a form post, or an X-CSRF-Token header); otherwise it is refused, whatever
- * its body (a cookie-only logout with no Origin and no Referer included).
+ * its body (a cookie-only logout with no Origin and no Referer included). `publicOrigin` is the
+ * store's public origin (Astro.locals.publicOrigin), not the socket's URL.
  */
-export function needsCsrfToken(request: Request, url: URL): boolean {
+export function needsCsrfToken(request: Request, publicOrigin: string): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
-  if (request.headers.get('origin') === url.origin) return false;
+  if (request.headers.get('origin') === publicOrigin) return false;
   if (request.headers.get('sec-fetch-site') === 'same-origin') return false;
   return true;
 }

@@ -57,7 +57,7 @@ const localPath = (p: string | null): p is string => Boolean(p && p.startsWith('
 
 /**
  * The form page the post came from, for sending errors back: the action's `?back=` (a local
- * path; for browsers that send no Referer), else the same-origin Referer, else home.
+ * path; for browsers that send no Referer), else a Referer on the store's public origin, else home.
  */
 function backPath(ctx: APIContext): string {
   const back = ctx.url.searchParams.get('back');
@@ -66,7 +66,7 @@ function backPath(ctx: APIContext): string {
   if (referer) {
     try {
       const url = new URL(referer);
-      if (url.origin === ctx.url.origin) return url.pathname + url.search;
+      if (url.origin === ctx.locals.publicOrigin) return url.pathname + url.search;
     } catch {
       // ignore a malformed referer
     }

@@ -138,12 +138,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Browsers send Origin (and Sec-Fetch-Site) on cross-site writes, so those are refused;
  * a request without them comes from a non-browser client or an old browser's own form,
  * and carries no ambient credentials an attacker could borrow (session cookies are
- * SameSite=Lax as well).
+ * SameSite=Lax as well). Same-site means the store's public origin (Astro.locals.publicOrigin),
+ * never the URL the app sees on its socket (http:// behind a TLS-terminating proxy).
  */
-export function isCrossSiteWrite(request: Request, url: URL): boolean {
+export function isCrossSiteWrite(request: Request, publicOrigin: string): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get('origin');
-  if (origin !== null && origin !== url.origin) return true;
+  if (origin !== null && origin !== publicOrigin) return true;
   const site = request.headers.get('sec-fetch-site');
   return site === 'cross-site';
 }

@@ -8,13 +8,14 @@ import type { PaymentProvider, Refund, Verification } from './port';
 /**
  * A provider that runs inside the app: its payment page is /pay/simulated/{reference},
  * and the shopper's choice there (Pay or Decline) is kept on the payment row, so it
- * works across several app servers.
+ * works across several app servers. The page is on the origin of the callback URL: the store's
+ * public origin that the shopper uses (src/lib/server/checkout.ts).
  */
-export function createSimulatedProvider({ db, siteUrl }: { db: Db; siteUrl: string }): PaymentProvider {
+export function createSimulatedProvider({ db }: { db: Db }): PaymentProvider {
   return {
     name: 'simulated',
-    async initialize({ reference }) {
-      return { authorizationUrl: new URL(`/pay/simulated/${encodeURIComponent(reference)}`, siteUrl).toString() };
+    async initialize({ reference, callbackUrl }) {
+      return { authorizationUrl: new URL(`/pay/simulated/${encodeURIComponent(reference)}`, callbackUrl).toString() };
     },
     async verify(reference): Promise<Verification> {
       const [row] = await db

@@ -16,7 +16,12 @@ export const POST = formEndpoint(
   async ({ locals, request }) => {
     const user = requireUser(locals);
     const input = await readInput(request, initiateSchema);
-    const data = await locals.services.checkout.initiate(user, { callbackUrl: input.callbackUrl, deliveryOption: input.deliveryOption, market: locals.market });
+    const data = await locals.services.checkout.initiate(user, {
+      callbackUrl: input.callbackUrl,
+      deliveryOption: input.deliveryOption,
+      market: locals.market,
+      site: locals.publicOrigin,
+    });
     return { body: { status: 'success', message: 'Authorization URL created', data }, location: data.authorization_url };
   },
   { failure: (reason) => `Failed to initialize payment. ${reason}` },

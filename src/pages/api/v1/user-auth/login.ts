@@ -1,3 +1,4 @@
+import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
 import { loginSchema } from '../../../../lib/domain/accounts';
 import { clientIp, setSessionCookie } from '../../../../lib/server/auth';
 import { safeNext } from '../../../../lib/server/admin/next';
@@ -14,7 +15,7 @@ export const POST = formEndpoint(async (ctx) => {
   const { services } = ctx.locals;
   const ip = clientIp(ctx);
   const { token, user } = await services.accounts.login(email, password, ip);
-  setSessionCookie(ctx.cookies, token, services.config.secureCookies);
+  setSessionCookie(ctx.cookies, token, isHttpsOrigin(ctx.locals.publicOrigin));
   const { stepUp } = await services.staff.afterLogin({ user, tokenHash: hashToken(token), deviceId: ctx.cookies.get(DEVICE_COOKIE)?.value, ip });
   const wanted = safeNext(ctx.url.searchParams.get('next'));
   const next = stepUp ? `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}` : (wanted ?? '/');

@@ -1,10 +1,11 @@
+import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
 import { clearSessionCookie } from '../../../../lib/server/auth';
 import { endpoint, json } from '../../../../lib/server/http';
 
 /** Ends this session. Answers success without a session too, so a stale tab can always log out. */
 export const POST = endpoint(async ({ locals, cookies, request }) => {
   if (locals.session) await locals.services.accounts.logout(locals.session.tokenHash);
-  clearSessionCookie(cookies, locals.services.config.secureCookies);
+  clearSessionCookie(cookies, isHttpsOrigin(locals.publicOrigin));
   // A plain form post (before scripts load) gets a page, not JSON.
   const accept = request.headers.get('accept') ?? '';
   if (accept.includes('text/html') && !accept.includes('application/json')) {

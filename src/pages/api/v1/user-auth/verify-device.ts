@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
 import { otpSchema } from '../../../../lib/domain/accounts';
 import { Unauthorized } from '../../../../lib/domain/errors';
 import { requireUser, setDeviceCookie } from '../../../../lib/server/auth';
@@ -14,7 +15,7 @@ export const POST = formEndpoint(async (ctx) => {
   const { code } = await readInput(ctx.request, z.object({ code: otpSchema }));
   const { services } = ctx.locals;
   const { deviceId } = await services.staff.confirmDevice(user, session.tokenHash, code);
-  setDeviceCookie(ctx.cookies, DEVICE_COOKIE, deviceId, services.config.secureCookies, DEVICE_COOKIE_DAYS);
+  setDeviceCookie(ctx.cookies, DEVICE_COOKIE, deviceId, isHttpsOrigin(ctx.locals.publicOrigin), DEVICE_COOKIE_DAYS);
   const next = safeNext(ctx.url.searchParams.get('next')) ?? '/admin';
   return { body: { status: true, message: 'This browser is confirmed', data: { next } }, next };
 });

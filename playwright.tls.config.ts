@@ -1,0 +1,50 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 4400);
+/** The store's public origin: nginx terminating TLS (tests/support/tls-server.ts). */
+export const baseURL = `https://127.0.0.1:${PORT}`;
+/** nginx's plain-http server, which only redirects to https. */
+const REDIRECT_PORT = PORT + 1;
+
+/**
+ * The purchase through a real TLS-terminating nginx built from deploy/nginx.conf, with a self-signed
+ * certificate (hence ignoreHTTPSErrors), with and without JavaScript: the browser is on https, the
+ * store sees http from nginx and must still take its writes (issue 16).
+ */
+export default defineConfig({
+  testDir: 'tests/e2e-tls',
+  outputDir: `test-results/e2e-tls-${PORT}`,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    ignoreHTTPSErrors: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    },
+  },
+  projects: [{ name: 'phone', use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true } }],
+  webServer: {
+    command: 'tsx tests/support/tls-server.ts',
+    url: `${baseURL}/api/v1/health`,
+    ignoreHTTPSErrors: true,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      TLS_PORT: String(PORT),
+      REDIRECT_PORT: String(REDIRECT_PORT),
+      DATA_DIR: `.e2e-data/tls-${PORT}`,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
