@@ -44,13 +44,20 @@ export function createStaffService(deps: {
     return u;
   }
 
+  /**
+   * The resend limits hold only while an unused code is out: within them a sign-in from a new
+   * browser reuses it (it is still good). Once it was used (or has expired) a sign-in always
+   * gets a new one, or a staff member signing in twice within a minute could not get in.
+   */
   async function sendDeviceCode(user: SessionUser, ip: string | null): Promise<void> {
+    const unused = await codes.hasUnusedCode(user.email, 'staff-device');
     try {
+      // Every send is counted, so the limits know of it when the next code is asked for.
       await codes.allowSend(user.email, 'staff-device', ip);
     } catch (err) {
-      // A code went out moments ago: that one is still good.
-      if (err instanceof RateLimited) return;
-      throw err;
+      if (!(err instanceof RateLimited)) throw err;
+      // A code went out moments ago and was not used yet: that one is still good.
+      if (unused) return;
     }
     const code = await codes.issue(user.email, 'staff-device');
     try {
