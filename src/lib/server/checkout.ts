@@ -8,7 +8,7 @@ import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
 import type { CartService } from './cart';
-import type { Db } from './db/client';
+import type { Db, Tx } from './db/client';
 import { cartItems, orders, payments, products, variants } from './db/schema';
 import type { Logger } from './log';
 import type { OrderService } from './orders';
@@ -408,8 +408,14 @@ export function createCheckoutService(deps: {
     /**
      * `refundedBefore`: what the caller saw refunded when it decided (the back office form sends
      * it), so a form sent twice cannot refund twice: the second finds more refunded and is refused.
+     * `onClaim` runs inside the claim's transaction (the audit row of the claim), so a claim is
+     * never left without it, whatever becomes of the provider's answer.
      */
-    async refund(reference: string, amountMinor?: number, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
+    async refund(
+      reference: string,
+      amountMinor?: number,
+      opts: { refundedBefore?: number; onClaim?: RefundClaimHook } = {},
+    ): Promise<RefundResult> {
       if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
         throw new Invalid('The refund amount must be a positive whole number of minor units');
       }
@@ -426,6 +432,7 @@ export function createCheckoutService(deps: {
         const amount = amountMinor ?? left;
         if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
         await tx.update(payments).set({ refundPendingMinor: amount, updatedAt: clock() }).where(eq(payments.id, p.id));
+        await opts.onClaim?.(tx, { amountMinor: amount });
         return { payment: p, amount, whole: amountMinor === undefined && p.refundedMinor === 0 };
       });
       const summary = (p: typeof payments.$inferSelect, now: number): RefundResult => ({
@@ -510,3 +517,5 @@ export function createCheckoutService(deps: {
   };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+/** Runs inside a refund claim's transaction, with the amount claimed (see refund). */
+export type RefundClaimHook = (tx: Tx, claim: { amountMinor: number }) => Promise<void>;
