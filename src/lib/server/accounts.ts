@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { MESSAGES } from '../domain/account-rules';
+import { AVATAR_CHANGES_PER_DAY, MESSAGES } from '../domain/account-rules';
 import type { ProfileUpdate, RegisterInput } from '../domain/accounts';
 import { AppError, Conflict, Invalid, NotFound, RateLimited, Unauthorized } from '../domain/errors';
 import { processAvatar } from './avatars';
@@ -63,6 +63,13 @@ class VerifyFirst extends AppError {
 function tooManySignUps(retryAfterSeconds: number): RateLimited {
   return new RateLimited(
     `Too many accounts were created from your network just now. Please try again in ${describeWait(retryAfterSeconds)}.`,
+    retryAfterSeconds,
+  );
+}
+
+function tooManyPictureChanges(retryAfterSeconds: number): RateLimited {
+  return new RateLimited(
+    `You can change your profile picture up to ${AVATAR_CHANGES_PER_DAY} times a day. Please try again in ${describeWait(retryAfterSeconds)}.`,
     retryAfterSeconds,
   );
 }
@@ -348,11 +355,21 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       return toUserDto(updated);
     },
 
+    /**
+     * At most AVATAR_CHANGES_PER_DAY uploads per shopper (each is decoded and re-encoded), taken
+     * before the work; the picture it replaces is deleted once nothing else shows it.
+     */
     async uploadImage(user: SessionUser, bytes: Uint8Array): Promise<UserDto> {
+      await limiter.reserve(`avatar-change:${user.id}`, LIMITS.avatarChangesPerUser, tooManyPictureChanges);
       const avatar = await processAvatar(bytes);
       const hash = await media.store(avatar.bytes, avatar.contentType, { width: avatar.width, height: avatar.height });
-      const [updated] = await db.update(users).set({ imageHash: hash }).where(eq(users.id, user.id)).returning();
-      if (!updated) throw new Unauthorized();
+      const { previous, updated } = await db.transaction(async (tx) => {
+        const [before] = await tx.select({ imageHash: users.imageHash }).from(users).where(eq(users.id, user.id)).for('update');
+        const [after] = await tx.update(users).set({ imageHash: hash }).where(eq(users.id, user.id)).returning();
+        if (!before || !after) throw new Unauthorized();
+        return { previous: before.imageHash, updated: after };
+      });
+      if (previous && previous !== hash) await media.discardIfUnused(previous);
       return toUserDto(updated);
     },
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { variantLabel } from '../domain/cart';
+import { CART_FULL_MESSAGE, MAX_CART_LINES, variantLabel } from '../domain/cart';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
 import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, marketOfCurrency, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
@@ -150,6 +150,8 @@ export function createCheckoutService(deps: {
         priced = await cart.price(user, market);
       }
       if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
+      // A cart filled before the line limit existed is held to it at checkout too.
+      if (priced.lines.length > MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
       for (const line of priced.lines) {
         const label = variantLabel(line.productName, line.color, line.size);
         if (!line.active) throw new Invalid(`${label} is no longer available`);

@@ -1,4 +1,5 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { AVATAR_CHANGES_PER_DAY } from '../domain/account-rules';
 import { RateLimited } from '../domain/errors';
 import type { Db } from './db/client';
 import { rateLimits } from './db/schema';
@@ -31,6 +32,8 @@ export const LIMITS = {
    */
   signUpsPerAddressPerMinute: { max: 10, windowSeconds: 60 },
   signUpsPerAddressPerHour: { max: 50, windowSeconds: 60 * 60 },
+  /** Profile-picture uploads per shopper. */
+  avatarChangesPerUser: { max: AVATAR_CHANGES_PER_DAY, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;
 
 /** "45 seconds", "1 minute", "12 minutes", "3 hours", "12 days". */
