@@ -68,5 +68,30 @@ for (const driver of DRIVERS) {
         expect(await owners()).toEqual([OWNER]);
       }
     });
+
+    it('two owners demoting each other while another transaction holds the owners: one is refused', async () => {
+      const other = await addVerified(`rival.${driver}@example.com`);
+      await services.staff.grant(command, other, 'owner');
+      // Hold the owners' rows, so both demotions start before either can finish (on PostgreSQL
+      // they run on their own connections; PGlite has one and runs them in turn).
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let taken!: () => void;
+      const lockTaken = new Promise<void>((r) => (taken = r));
+      const blocker = services.db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.role, 'owner')).for('update');
+        taken();
+        await held;
+      });
+      await lockTaken;
+      const both = Promise.allSettled([services.staff.revoke(command, OWNER), services.staff.grant(command, other, 'staff')]);
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await blocker;
+      const results = await both;
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict', message: LAST_OWNER_MESSAGE });
+      expect(await owners()).toHaveLength(1);
+    });
   });
 }
