@@ -49,6 +49,9 @@ export default defineConfig({
       E2E_DRIVER: driver,
       PUBLIC_SITE_URL: baseURL,
       LOG_LEVEL: 'warn',
+      // Every test shopper signs up from 127.0.0.1 (tests/api/signup-flood.test.ts tests the limit).
+      SIGNUPS_PER_ADDRESS_PER_MINUTE: '10000',
+      SIGNUPS_PER_ADDRESS_PER_HOUR: '100000',
     },
   },
 });

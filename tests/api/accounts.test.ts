@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AVATAR_CHANGES_PER_DAY } from '../../src/lib/domain/account-rules';
 import { startServer, type RunningServer } from '../support/server';
 import { accountClient, otherCode } from './account-client';
 
@@ -312,6 +313,30 @@ for (const driver of ['pglite', 'pg'] as const) {
         const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } }).png().toBuffer();
         expect((await upload(undefined, png, 'a.png', 'image/png')).status).toBe(401);
         expect((await c.call('GET', '/user-auth/get-user', { token: a.token })).body.data.image).toBeNull();
+      });
+
+      it(`allows ${AVATAR_CHANGES_PER_DAY} picture changes a day (then 429 with Retry-After), and removes the picture each one replaces`, async () => {
+        const a = await c.verifiedUser('pics');
+        const picture = (i: number) => sharp({ create: { width: 40, height: 40, channels: 3, background: { r: 20 * i, g: 100, b: 200 - 10 * i } } }).png().toBuffer();
+        let previous: string | null = null;
+        for (let i = 0; i < AVATAR_CHANGES_PER_DAY; i++) {
+          const res = await upload(a.token, await picture(i), `me-${i}.png`, 'image/png');
+          expect(res.status, `upload ${i + 1}`).toBe(200);
+          const image = (await res.json()).data.image as string;
+          expect((await fetch(server.baseUrl + image)).status).toBe(200);
+          // The picture it replaced is gone.
+          if (previous) expect((await fetch(server.baseUrl + previous)).status).toBe(404);
+          previous = image;
+        }
+        const refused = await upload(a.token, await picture(99), 'one-more.png', 'image/png');
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect((await refused.json()).message).toMatch(
+          new RegExp(`^You can change your profile picture up to ${AVATAR_CHANGES_PER_DAY} times a day\\. Please try again in \\d+ (hours|minutes)\\.$`),
+        );
+        // The picture in place stays.
+        expect((await c.call('GET', '/user-auth/get-user', { token: a.token })).body.data.image).toBe(previous);
+        expect((await fetch(server.baseUrl + previous!)).status).toBe(200);
       });
 
       it('stops reading a chunked upload (no Content-Length) once it passes the size limit', async () => {

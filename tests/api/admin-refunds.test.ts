@@ -58,5 +58,37 @@ for (const driver of ['pglite', 'pg'] as const) {
       const audit = await api.call('GET', '/admin/audit', { token: owner });
       expect(JSON.stringify(audit.body)).toContain('order.refund');
     });
+
+    it('a refund whose provider answer is lost still leaves its claim (and the unknown outcome) in the audit log', async () => {
+      const shopper = await api.login();
+      await api.clear(shopper.token, shopper.id);
+      await api.add(shopper.token, await api.variant({ minStock: 1 }), 1);
+      const init = await api.call('POST', '/orders/initiate', { token: shopper.token, body: {} });
+      const reference = init.body.data.reference as string;
+      paystack.pay(reference);
+      const placed = await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: reference } });
+      expect(placed.status).toBe(200);
+      const orderId = placed.body.data.id as string;
+
+      paystack.refundBehaviour.cut = true;
+      try {
+        const lost = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: { amount: 1000, refundedBefore: 0 } });
+        expect(lost.status).toBe(503);
+      } finally {
+        paystack.refundBehaviour.cut = false;
+      }
+      // The provider did refund; the store does not know: the claim is kept, and on record.
+      expect(paystack.refunds.filter((r) => r.reference === reference)).toHaveLength(1);
+      const blocked = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: {} });
+      expect(blocked.status).toBe(409);
+
+      const audit = await api.call('GET', '/admin/audit', { token: owner });
+      const rows = (audit.body.data.rows as { action: string; entityId: string; actorEmail: string; details: Record<string, unknown> }[]).filter(
+        (r) => r.action === 'order.refund' && r.entityId === orderId,
+      );
+      expect(rows.map((r) => r.details.outcome).sort()).toEqual(['claimed', 'unknown']);
+      const claim = rows.find((r) => r.details.outcome === 'claimed')!;
+      expect(claim).toMatchObject({ actorEmail: OWNER.email, details: { reference, requestedMinor: 100_000, claimedMinor: 100_000 } });
+    });
   });
 }

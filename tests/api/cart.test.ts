@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CART_FULL_MESSAGE, MAX_CART_LINES } from '../../src/lib/domain/cart';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, type Variant } from './buying-client';
 
@@ -51,6 +52,29 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(put.status).toBe(403);
       const unknown = await api.call('PUT', '/cart/delivery-option/00000000-0000-0000-0000-000000000000', { token: demo.token, body: { deliveryOption: 'pickup' } });
       expect(unknown.status).toBe(404);
+    });
+
+    it(`holds at most ${MAX_CART_LINES} different lines: the next is refused with a clear message`, async () => {
+      const shopper = await api.verifiedUser('full-cart');
+      // Every variant in stock, product by product, until there is one more than a cart may hold.
+      const lines: Variant[] = [];
+      const list = await api.call('GET', '/products?limit=100');
+      for (const p of list.body.data.docs as { id: number }[]) {
+        const detail = await api.call('GET', `/products/${p.id}`);
+        for (const v of detail.body.data.variants as { color: string | null; size: string | null; stock: number; price: number }[]) {
+          if (v.stock > 0 && lines.length <= MAX_CART_LINES) lines.push({ productId: p.id, name: detail.body.data.name, price: v.price, color: v.color, size: v.size, stock: v.stock });
+        }
+        if (lines.length > MAX_CART_LINES) break;
+      }
+      expect(lines).toHaveLength(MAX_CART_LINES + 1);
+      for (const v of lines.slice(0, MAX_CART_LINES)) expect((await api.add(shopper.token, v, 1)).status).toBe(200);
+      const refused = await api.add(shopper.token, lines[MAX_CART_LINES]!, 1);
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe(CART_FULL_MESSAGE);
+      expect(CART_FULL_MESSAGE).toBe('Your cart can hold up to 50 different items.');
+      // More of a line already in the cart is still fine.
+      expect((await api.add(shopper.token, lines[0]!, 1)).status).toBe(lines[0]!.stock > 1 ? 200 : 400);
+      expect((await api.cart(shopper.token, shopper.id)).items).toHaveLength(MAX_CART_LINES);
     });
 
     it('adds lines priced by the server (a client price is ignored) and counts lines', async () => {

@@ -48,6 +48,8 @@ export interface FakePaystack {
   refunds: FakeRefund[];
   /** Verification answers after `delayMs`, with HTTP `status` (500: Paystack is down). */
   verifyBehaviour: { delayMs: number; status: number };
+  /** `cut`: a refund is made, then the connection is cut before the answer (the answer is lost). */
+  refundBehaviour: { cut: boolean };
   pay(reference: string): void;
   fail(reference: string): void;
   abandon(reference: string): void;
@@ -78,6 +80,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
   const calls: FakePaystack['calls'] = [];
   const refunds: FakeRefund[] = [];
   const verifyBehaviour = { delayMs: 0, status: 200 };
+  const refundBehaviour = { cut: false };
   let server: Server;
   let baseUrl = '';
 
@@ -160,6 +163,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
       }
       const refund: FakeRefund = { id: 3_000_000 + refunds.length, reference: tx.reference, requested, amount: requested ?? left };
       refunds.push(refund);
+      if (refundBehaviour.cut) return void req.socket.destroy();
       const now = new Date().toISOString();
       return send(res, 200, {
         status: true,
@@ -198,6 +202,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
   return {
     baseUrl,
     secretKey,
+    refundBehaviour,
     transactions,
     calls,
     refunds,

@@ -67,10 +67,73 @@ describe('bounded work queue', () => {
     let peak = 0;
     const timer = setInterval(() => (peak = Math.max(peak, passwordQueue.running)), 1);
     const hash = await hashPassword('Lagos-2026!');
-    const checks = await Promise.all(Array.from({ length: 4 }, (_, i) => verifyPassword(i === 0 ? 'Lagos-2026!' : 'wrong-pass', hash)));
+    const checks = await Promise.all(Array.from({ length: 4 }, (_, i) => verifyPassword(i === 0 ? 'Lagos-2026!' : 'wrong-pass', hash, 'sign-in')));
     clearInterval(timer);
     expect(checks).toEqual([true, false, false, false]);
     expect(peak).toBeLessThanOrEqual(2);
     expect(passwordQueue.running).toBe(0);
   });
+
+  it('lanes: a flood in a lower lane keeps to its share, and a higher lane takes the next free slot', async () => {
+    const q = createBoundedQueue({ concurrency: 2, lanes: { urgent: { maxWaiting: 2 }, bulk: { maxWaiting: 5, maxRunning: 1 } } });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const job = (name: string, lane: 'urgent' | 'bulk') => {
+      const gate = deferred();
+      gates.set(name, gate);
+      return q.run(async () => {
+        started.push(name);
+        await gate.promise;
+        return name;
+      }, lane);
+    };
+    const bulk = Array.from({ length: 6 }, (_, i) => job(`b${i}`, 'bulk'));
+    await tick();
+    // The bulk lane runs one job at once, however many wait; the other slot stays free.
+    expect(started).toEqual(['b0']);
+    expect(q.runningIn('bulk')).toBe(1);
+    expect(q.waitingIn('bulk')).toBe(5);
+    // Its line is full: one more is refused at once, without touching the urgent lane.
+    await expect(q.run(async () => 'never', 'bulk')).rejects.toMatchObject({ code: 'unavailable' });
+    // An urgent job starts at once in the free slot.
+    const u0 = job('u0', 'urgent');
+    await tick();
+    expect(started).toEqual(['b0', 'u0']);
+    // With both slots busy, urgent jobs wait, and go before the bulk line when a slot frees.
+    const u1 = job('u1', 'urgent');
+    await tick();
+    gates.get('b0')!.resolve();
+    await tick();
+    expect(started).toEqual(['b0', 'u0', 'u1']);
+    expect(q.waitingIn('bulk')).toBe(5);
+    for (const g of gates.values()) g.resolve();
+    await Promise.all([u0, u1]);
+    for (let i = 0; i < 8 && q.running > 0; i++) {
+      for (const g of gates.values()) g.resolve();
+      await tick();
+    }
+    expect(await Promise.all(bulk)).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
+    expect(q.running).toBe(0);
+  });
+
+  it('a sign-up flood does not hold up a login by more than one hash', async () => {
+    // How long one hash takes here (the machine may be busy).
+    const started = Date.now();
+    const hash = await hashPassword('Lagos-2026!');
+    const oneHash = Date.now() - started;
+    // A flood of sign-ups fills the line (each hashes a new password)...
+    const flood = Array.from({ length: 24 }, () => hashPassword('Flood-2026!').then(() => Date.now()));
+    await tick();
+    // ...and a shopper signs in meanwhile.
+    const loginStarted = Date.now();
+    expect(await verifyPassword('Lagos-2026!', hash, 'sign-in')).toBe(true);
+    const loginTook = Date.now() - loginStarted;
+    const floodEnds = await Promise.all(flood);
+    const floodTook = Math.max(...floodEnds) - loginStarted;
+    console.log(`one hash ${oneHash} ms; login during a 24-hash sign-up flood ${loginTook} ms; flood ${floodTook} ms`);
+    // The login needed at most about one hash of its own (plus slack for a busy machine),
+    // while the flood took many times that.
+    expect(loginTook).toBeLessThan(3 * oneHash + 200);
+    expect(loginTook * 4).toBeLessThan(floodTook);
+  }, 120_000);
 });

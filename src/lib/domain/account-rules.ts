@@ -8,6 +8,8 @@ export const PASSWORD_MAX = 128;
 /** Profile pictures: spec says under 5MB; the server also caps decoded size. */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const AVATAR_MAX_PIXELS = 40_000_000;
+/** Profile-picture changes per shopper per day (each is decoded, re-encoded and stored). */
+export const AVATAR_CHANGES_PER_DAY = 10;
 
 export const MESSAGES = {
   invalidOtp: 'Please enter a valid 4-digit OTP',

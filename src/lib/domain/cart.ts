@@ -10,6 +10,15 @@ import type { AddressDto, DeliveryOption } from './shipping';
 /** At most this many of one variant per line, whatever the stock. */
 export const MAX_LINE_QUANTITY = 10;
 
+/** At most this many different lines (variants) in one cart, so one checkout stays a sane size. */
+export const MAX_CART_LINES = 50;
+export const CART_FULL_MESSAGE = `Your cart can hold up to ${MAX_CART_LINES} different items.`;
+
+/** Refuses a new line when the cart already holds `lineCount` lines. */
+export function assertRoomForNewLine(lineCount: number): void {
+  if (lineCount >= MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
+}
+
 export function maxQuantityFor(stock: number): number {
   return Math.max(0, Math.min(stock, MAX_LINE_QUANTITY));
 }

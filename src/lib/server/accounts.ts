@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { MESSAGES } from '../domain/account-rules';
+import { AVATAR_CHANGES_PER_DAY, MESSAGES } from '../domain/account-rules';
 import type { ProfileUpdate, RegisterInput } from '../domain/accounts';
-import { AppError, Conflict, Invalid, NotFound, Unauthorized } from '../domain/errors';
+import { AppError, Conflict, Invalid, NotFound, RateLimited, Unauthorized } from '../domain/errors';
 import { processAvatar } from './avatars';
 import { CodeEntryPaused, WrongCode, type CodePurpose, type CodeService, type GuessCap } from './codes';
 import type { Db } from './db/client';
@@ -10,7 +10,7 @@ import type { Logger } from './log';
 import { escapeHtml, mailHtml, STORE_NAME, type Mailer } from './mail';
 import type { MediaService } from './media';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
-import { describeWait, LIMITS, type RateLimiter } from './rate-limit';
+import { describeWait, LIMITS, type Limit, type RateLimiter } from './rate-limit';
 import type { SessionService, SessionUser } from './sessions';
 
 /** The user as the API shows it (spec: id, firstName, lastName, email, image, country, phoneNumber). */
@@ -49,6 +49,8 @@ interface Deps {
   media: MediaService;
   limiter: RateLimiter;
   codes: CodeService;
+  /** Sign-ups per client address (LIMITS.signUpsPerAddress*, as configured). */
+  signUpLimits: { perMinute: Limit; perHour: Limit };
 }
 
 /** Unverified accounts are told to verify; the details flag lets clients offer "resend code". */
@@ -58,7 +60,21 @@ class VerifyFirst extends AppError {
   }
 }
 
-export function createAccountService({ db, clock, log, mailer, sessions, media, limiter, codes }: Deps) {
+function tooManySignUps(retryAfterSeconds: number): RateLimited {
+  return new RateLimited(
+    `Too many accounts were created from your network just now. Please try again in ${describeWait(retryAfterSeconds)}.`,
+    retryAfterSeconds,
+  );
+}
+
+function tooManyPictureChanges(retryAfterSeconds: number): RateLimited {
+  return new RateLimited(
+    `You can change your profile picture up to ${AVATAR_CHANGES_PER_DAY} times a day. Please try again in ${describeWait(retryAfterSeconds)}.`,
+    retryAfterSeconds,
+  );
+}
+
+export function createAccountService({ db, clock, log, mailer, sessions, media, limiter, codes, signUpLimits }: Deps) {
   async function findByEmail(email: string): Promise<SessionUser | undefined> {
     const [u] = await db.select().from(users).where(eq(users.email, email)).limit(1);
     return u;
@@ -147,6 +163,24 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     if (ip) await limiter.hit(probeKey(ip), LIMITS.emailProbesPerIp);
   }
 
+  /**
+   * A sign-up hashes a password (a share of the CPU and memory every sign-in needs), so each
+   * client address gets a burst of them, taken before the hash: a flood from one address is
+   * refused at once with 429 and a Retry-After, not queued. Places are taken atomically, so
+   * parallel sign-ups on any app server cannot get more than the limit.
+   */
+  async function takeSignUpPlace(ip: string | null): Promise<void> {
+    if (!ip) return;
+    const minuteKey = `signup-ip-minute:${ip}`;
+    await limiter.reserve(minuteKey, signUpLimits.perMinute, tooManySignUps);
+    try {
+      await limiter.reserve(`signup-ip-hour:${ip}`, signUpLimits.perHour, tooManySignUps);
+    } catch (err) {
+      await limiter.release(minuteKey);
+      throw err;
+    }
+  }
+
   async function mailPasswordChanged(user: SessionUser): Promise<void> {
     try {
       await mailer.send({
@@ -180,6 +214,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
         await countProbe(ip);
         throw new Conflict('An account with this email already exists');
       }
+      await takeSignUpPlace(ip);
       await codes.allowSend(input.email, 'verify', ip);
       const passwordHash = await hashPassword(input.password);
       // A shopper who never entered their code may simply sign up again: the unverified
@@ -240,7 +275,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       let ok = false;
       try {
         user = await findByEmail(email);
-        ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordCheck(password), false);
+        ok = user ? await verifyPassword(password, user.passwordHash, 'sign-in') : (await burnPasswordCheck(password), false);
       } catch (err) {
         // No password was checked (busy server, database error): the place is not used up.
         await limiter.release(emailKey);
@@ -297,7 +332,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       let right: boolean;
       try {
         current = await reload(user.id);
-        right = await verifyPassword(oldPassword, current.passwordHash);
+        right = await verifyPassword(oldPassword, current.passwordHash, 'account');
       } catch (err) {
         await limiter.release(key);
         throw err;
@@ -320,11 +355,21 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       return toUserDto(updated);
     },
 
+    /**
+     * At most AVATAR_CHANGES_PER_DAY uploads per shopper (each is decoded and re-encoded), taken
+     * before the work; the picture it replaces is deleted once nothing else shows it.
+     */
     async uploadImage(user: SessionUser, bytes: Uint8Array): Promise<UserDto> {
+      await limiter.reserve(`avatar-change:${user.id}`, LIMITS.avatarChangesPerUser, tooManyPictureChanges);
       const avatar = await processAvatar(bytes);
       const hash = await media.store(avatar.bytes, avatar.contentType, { width: avatar.width, height: avatar.height });
-      const [updated] = await db.update(users).set({ imageHash: hash }).where(eq(users.id, user.id)).returning();
-      if (!updated) throw new Unauthorized();
+      const { previous, updated } = await db.transaction(async (tx) => {
+        const [before] = await tx.select({ imageHash: users.imageHash }).from(users).where(eq(users.id, user.id)).for('update');
+        const [after] = await tx.update(users).set({ imageHash: hash }).where(eq(users.id, user.id)).returning();
+        if (!before || !after) throw new Unauthorized();
+        return { previous: before.imageHash, updated: after };
+      });
+      if (previous && previous !== hash) await media.discardIfUnused(previous);
       return toUserDto(updated);
     },
   };

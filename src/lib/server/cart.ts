@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   assertQuantityAllowed,
+  assertRoomForNewLine,
   lineTotalMinor,
   sameLine,
   variantLabel,
@@ -217,6 +218,8 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       const variant = await resolveVariant(input, market);
       await db.transaction(async (tx) => {
         const cart = await cartRow(user.id, tx);
+        // Adds to one cart take turns (the cart row is locked), so parallel adds cannot pass the line limit.
+        await tx.select({ id: carts.id }).from(carts).where(eq(carts.id, cart.id)).for('update');
         const [existing] = await tx
           .select({ quantity: cartItems.quantity })
           .from(cartItems)
@@ -232,6 +235,10 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
           );
         }
         assertQuantityAllowed(quantity, variant.stock, variant.label);
+        if (!existing) {
+          const [held] = await tx.select({ n: sql<number>`count(*)::int` }).from(cartItems).where(eq(cartItems.cartId, cart.id));
+          assertRoomForNewLine(held?.n ?? 0);
+        }
         await tx
           .insert(cartItems)
           .values({ cartId: cart.id, variantId: variant.id, quantity })

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { variantLabel } from '../domain/cart';
+import { CART_FULL_MESSAGE, MAX_CART_LINES, variantLabel } from '../domain/cart';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../domain/errors';
 import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, marketOfCurrency, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
 import type { AddressDto, DeliveryOption } from '../domain/shipping';
 import type { CartService } from './cart';
-import type { Db } from './db/client';
+import type { Db, Tx } from './db/client';
 import { cartItems, orders, payments, products, variants } from './db/schema';
 import type { Logger } from './log';
 import type { OrderService } from './orders';
@@ -159,6 +159,8 @@ export function createCheckoutService(deps: {
         priced = await cart.price(user, market);
       }
       if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
+      // A cart filled before the line limit existed is held to it at checkout too.
+      if (priced.lines.length > MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
       for (const line of priced.lines) {
         const label = variantLabel(line.productName, line.color, line.size);
         if (!line.active) throw new Invalid(`${label} is no longer available`);
@@ -417,8 +419,14 @@ export function createCheckoutService(deps: {
     /**
      * `refundedBefore`: what the caller saw refunded when it decided (the back office form sends
      * it), so a form sent twice cannot refund twice: the second finds more refunded and is refused.
+     * `onClaim` runs inside the claim's transaction (the audit row of the claim), so a claim is
+     * never left without it, whatever becomes of the provider's answer.
      */
-    async refund(reference: string, amountMinor?: number, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
+    async refund(
+      reference: string,
+      amountMinor?: number,
+      opts: { refundedBefore?: number; onClaim?: RefundClaimHook } = {},
+    ): Promise<RefundResult> {
       if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
         throw new Invalid('The refund amount must be a positive whole number of minor units');
       }
@@ -435,6 +443,7 @@ export function createCheckoutService(deps: {
         const amount = amountMinor ?? left;
         if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
         await tx.update(payments).set({ refundPendingMinor: amount, updatedAt: clock() }).where(eq(payments.id, p.id));
+        await opts.onClaim?.(tx, { amountMinor: amount });
         return { payment: p, amount, whole: amountMinor === undefined && p.refundedMinor === 0 };
       });
       const summary = (p: typeof payments.$inferSelect, now: number): RefundResult => ({
@@ -519,3 +528,5 @@ export function createCheckoutService(deps: {
   };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
+/** Runs inside a refund claim's transaction, with the amount claimed (see refund). */
+export type RefundClaimHook = (tx: Tx, claim: { amountMinor: number }) => Promise<void>;

@@ -96,6 +96,16 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
       if (ip) await limiter.consume(`code-send-ip:${ip}`, LIMITS.codeSendsPerIp, wait);
     },
 
+    /** Whether the newest code for this e-mail and purpose is still unused and unexpired (it may still be entered). */
+    async hasUnusedCode(email: string, purpose: CodePurpose): Promise<boolean> {
+      const [live] = await db
+        .select({ id: oneTimeCodes.id })
+        .from(oneTimeCodes)
+        .where(and(eq(oneTimeCodes.email, email), eq(oneTimeCodes.purpose, purpose), isNull(oneTimeCodes.consumedAt), gt(oneTimeCodes.expiresAt, clock())))
+        .limit(1);
+      return live !== undefined;
+    },
+
     /** Makes a new code (voiding earlier unused ones) and returns it in clear for the mail. */
     async issue(email: string, purpose: CodePurpose): Promise<string> {
       const code = String(randomInt(0, 10_000)).padStart(4, '0');

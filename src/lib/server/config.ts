@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseProxyTrust, type ProxyTrust } from '../domain/client-address';
 import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '../domain/markets';
+import { LIMITS } from './rate-limit';
 
 /**
  * Each market's Paystack account: PAYSTACK_SECRET_KEY_<MARKET> (PAYSTACK_SECRET_KEY_NG,
@@ -49,6 +50,9 @@ const configSchema = z
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Sign-ups allowed per client address (checked before any password is hashed); README "Security". */
+    SIGNUPS_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(LIMITS.signUpsPerAddressPerMinute.max)),
+    SIGNUPS_PER_ADDRESS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.signUpsPerAddressPerHour.max)),
     /** Reconciliation verifies payments left unanswered this long after they started (0: at once). */
     PAYMENTS_RECONCILE_AFTER_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1440).default(5)),
     /** How often the reconciliation job runs (it also runs at start). */

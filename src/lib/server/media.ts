@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, like, notExists, or } from 'drizzle-orm';
 import sharp from 'sharp';
 import { NotFound } from '../domain/errors';
 import type { ImageFormat, ImageWidth } from '../domain/images';
 import type { Db } from './db/client';
-import { media } from './db/schema';
+import { categories, media, productImages, users } from './db/schema';
 
 export function contentHash(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
@@ -41,6 +41,20 @@ export function createMediaService({ db }: { db: Db }) {
         .values({ hash, contentType, bytes, width: size?.width ?? null, height: size?.height ?? null })
         .onConflictDoNothing();
       return hash;
+    },
+
+    /**
+     * Deletes a source image and its renditions once nothing shows it any more (no profile,
+     * product or category refers to it), e.g. a profile picture just replaced. One statement
+     * per table, each guarded by the same check, so an image in use is never removed.
+     */
+    async discardIfUnused(hash: string): Promise<void> {
+      const unused = and(
+        notExists(db.select({ x: users.id }).from(users).where(eq(users.imageHash, hash))),
+        notExists(db.select({ x: productImages.id }).from(productImages).where(eq(productImages.mediaHash, hash))),
+        notExists(db.select({ x: categories.id }).from(categories).where(eq(categories.imageHash, hash))),
+      );
+      await db.delete(media).where(and(or(eq(media.hash, hash), like(media.hash, `${hash}.%`)), unused));
     },
 
     async original(hash: string): Promise<StoredImage> {

@@ -1,6 +1,6 @@
-import { NotFound } from '../domain/errors';
-import type { Actor, AuditLog } from './audit';
-import type { CheckoutService, RefundResult } from './checkout';
+import { NotFound, PaymentFailed } from '../domain/errors';
+import type { Actor, AuditEntry, AuditLog } from './audit';
+import type { CheckoutService, RefundClaimHook, RefundResult } from './checkout';
 import type { OrderService } from './orders';
 
 /**
@@ -9,31 +9,49 @@ import type { OrderService } from './orders';
  * recorded in the audit log.
  */
 export function createOrderRefunds(deps: { orders: OrderService; checkout: CheckoutService; audit?: AuditLog }) {
+  /**
+   * A refund's audit trail: a row for the claim, written in the claim's own transaction (so a
+   * refund whose provider answer is lost is still on record), then a row for its outcome:
+   * succeeded, failed (the provider refused; the claim was let go) or unknown (no answer; the
+   * claim is kept until staff check the provider). A payment already refunded in full makes no
+   * claim and gets one row.
+   */
+  async function audited(actor: Actor, entry: AuditEntry & { details: Record<string, unknown> }, refund: (onClaim: RefundClaimHook) => Promise<RefundResult>) {
+    const audit = deps.audit;
+    let claimed = false;
+    const record = (outcome: string, more: Record<string, unknown> = {}, tx?: Parameters<AuditLog['record']>[2]) =>
+      audit?.record(actor, { ...entry, details: { ...entry.details, outcome, ...more } }, tx);
+    try {
+      const result = await refund(async (tx, claim) => {
+        claimed = true;
+        await record('claimed', { claimedMinor: claim.amountMinor }, tx);
+      });
+      await record(claimed ? 'succeeded' : 'already refunded', { refundedNowMinor: result.refundedNowMinor, refundedMinor: result.refundedMinor, status: result.status });
+      return result;
+    } catch (err) {
+      // The claim's own row is already committed; this one is added when the database lets us.
+      if (claimed) await record(err instanceof PaymentFailed ? 'failed' : 'unknown', { error: err instanceof Error ? err.message : String(err) })?.catch(() => undefined);
+      throw err;
+    }
+  }
+
   return {
     /** A payment in the refund queue (it may have no order: sold out after paying). */
     async refundPayment(reference: string, actor: Actor): Promise<RefundResult> {
-      const result = await deps.checkout.refund(reference);
-      await deps.audit?.record(actor, {
-        action: 'payment.refund',
-        entity: 'payment',
-        entityId: reference,
-        details: { refundedNowMinor: result.refundedNowMinor, refundedMinor: result.refundedMinor, status: result.status },
-      });
-      return result;
+      return audited(actor, { action: 'payment.refund', entity: 'payment', entityId: reference, details: {} }, (onClaim) =>
+        deps.checkout.refund(reference, undefined, { onClaim }),
+      );
     },
 
     /** `refundedBefore` (minor units): what the staff member saw refunded; see checkout.refund. */
     async refund(orderId: string, amountMinor: number | undefined, actor: Actor, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
       const { order, payment } = await deps.orders.adminDetail(orderId);
       if (!payment) throw new NotFound('This order has no payment to refund');
-      const result = await deps.checkout.refund(payment.reference, amountMinor, opts);
-      await deps.audit?.record(actor, {
-        action: 'order.refund',
-        entity: 'order',
-        entityId: order.id,
-        details: { reference: payment.reference, requestedMinor: amountMinor ?? null, refundedNowMinor: result.refundedNowMinor, refundedMinor: result.refundedMinor, status: result.status },
-      });
-      return result;
+      return audited(
+        actor,
+        { action: 'order.refund', entity: 'order', entityId: order.id, details: { reference: payment.reference, requestedMinor: amountMinor ?? null } },
+        (onClaim) => deps.checkout.refund(payment.reference, amountMinor, { ...opts, onClaim }),
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { AVATAR_CHANGES_PER_DAY } from '../domain/account-rules';
 import { RateLimited } from '../domain/errors';
 import type { Db } from './db/client';
 import { rateLimits } from './db/schema';
@@ -24,6 +25,15 @@ export const LIMITS = {
   wrongCodesPerMonth: { max: 30, windowSeconds: 30 * 24 * 60 * 60 },
   /** Forgot-password and sign-up calls that only tell whether an e-mail has an account (failures only). */
   emailProbesPerIp: { max: 100, windowSeconds: 15 * 60 },
+  /**
+   * Sign-ups per client address, counted before the password is hashed: a burst of 10 a
+   * minute and 50 an hour, enough for a carrier's shared address on a busy evening, while a
+   * script gets one hash slot's worth. SIGNUPS_PER_ADDRESS_PER_MINUTE / _PER_HOUR change them.
+   */
+  signUpsPerAddressPerMinute: { max: 10, windowSeconds: 60 },
+  signUpsPerAddressPerHour: { max: 50, windowSeconds: 60 * 60 },
+  /** Profile-picture uploads per shopper. */
+  avatarChangesPerUser: { max: AVATAR_CHANGES_PER_DAY, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;
 
 /** "45 seconds", "1 minute", "12 minutes", "3 hours", "12 days". */

@@ -11,7 +11,7 @@ import { createLogger, type Logger } from './log';
 import { createMailer, createOutboxReader, type Mailer } from './mail';
 import { createMediaService } from './media';
 import { createNewsletterService } from './newsletter';
-import { createRateLimiter } from './rate-limit';
+import { createRateLimiter, LIMITS } from './rate-limit';
 import { createSessionService } from './sessions';
 import { createBuyingServices } from './buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from './cache-bus';
@@ -66,7 +66,11 @@ export function createServices(deps: Deps) {
   const outbox = createOutboxReader({ db });
   const limiter = createRateLimiter({ db, clock });
   const codes = createCodeService({ db, clock, limiter });
-  const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes });
+  const signUpLimits = {
+    perMinute: { ...LIMITS.signUpsPerAddressPerMinute, max: deps.config.SIGNUPS_PER_ADDRESS_PER_MINUTE },
+    perHour: { ...LIMITS.signUpsPerAddressPerHour, max: deps.config.SIGNUPS_PER_ADDRESS_PER_HOUR },
+  };
+  const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
   const addresses = createAddressService({ db, clock });
   const newsletter = createNewsletterService({ db });
   const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit });

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
-import { Invalid, NotFound, RateLimited } from '../domain/errors';
+import { Conflict, Invalid, NotFound, RateLimited } from '../domain/errors';
 import type { Actor, AuditLog } from './audit';
 import type { CodeService } from './codes';
-import type { Db } from './db/client';
+import type { Db, Tx } from './db/client';
 import { staffDevices, users } from './db/schema';
 import type { Logger } from './log';
 import { escapeHtml, mailHtml, STORE_NAME, type Mailer } from './mail';
@@ -18,6 +18,8 @@ export const DEVICE_COOKIE = 'ml_staff_device';
 export const DEVICE_COOKIE_DAYS = 400;
 
 const hashDevice = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export const LAST_OWNER_MESSAGE = 'This is the last owner of the store. Make another account an owner first, so someone can still run the back office.';
 
 /**
  * Staff access: roles (grant, revoke) and the step-up for staff sign-ins. A staff or owner
@@ -42,13 +44,20 @@ export function createStaffService(deps: {
     return u;
   }
 
+  /**
+   * The resend limits hold only while an unused code is out: within them a sign-in from a new
+   * browser reuses it (it is still good). Once it was used (or has expired) a sign-in always
+   * gets a new one, or a staff member signing in twice within a minute could not get in.
+   */
   async function sendDeviceCode(user: SessionUser, ip: string | null): Promise<void> {
+    const unused = await codes.hasUnusedCode(user.email, 'staff-device');
     try {
+      // Every send is counted, so the limits know of it when the next code is asked for.
       await codes.allowSend(user.email, 'staff-device', ip);
     } catch (err) {
-      // A code went out moments ago: that one is still good.
-      if (err instanceof RateLimited) return;
-      throw err;
+      if (!(err instanceof RateLimited)) throw err;
+      // A code went out moments ago and was not used yet: that one is still good.
+      if (unused) return;
     }
     const code = await codes.issue(user.email, 'staff-device');
     try {
@@ -64,6 +73,20 @@ export function createStaffService(deps: {
     } catch (err) {
       log.error('staff device code mail failed', { err, to: user.email });
     }
+  }
+
+  /**
+   * Inside a role change's transaction: locks every owner's row (in id order, so two changes
+   * cannot deadlock) and the account's own, and refuses to take the owner role from the last
+   * owner. Two owners demoting each other at once are served one after the other: the second
+   * finds a single owner left and is refused. Returns the account as it is now.
+   */
+  async function lockedForRoleChange(tx: Tx, userId: string, to: Role): Promise<SessionUser> {
+    const owners = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'owner')).orderBy(asc(users.id)).for('update');
+    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    if (!user) throw new NotFound('No such account');
+    if (user.role === 'owner' && to !== 'owner' && owners.every((o) => o.id === user.id)) throw new Conflict(LAST_OWNER_MESSAGE);
+    return user;
   }
 
   return {
@@ -113,20 +136,25 @@ export function createStaffService(deps: {
 
     /** Gives an account the staff or owner role (the staff command, or an owner in the back office). */
     async grant(actor: Actor, email: string, role: 'staff' | 'owner'): Promise<{ email: string; from: Role; to: Role }> {
-      const user = await byEmail(email);
-      if (!user.verifiedAt) throw new Invalid('The account must verify its e-mail address first');
-      await db.update(users).set({ role }).where(eq(users.id, user.id));
-      await audit.record(actor, { action: 'staff.grant', entity: 'user', entityId: user.id, details: { email: user.email, before: user.role, after: role } });
-      return { email: user.email, from: user.role, to: role };
+      const { id } = await byEmail(email);
+      return db.transaction(async (tx) => {
+        const user = await lockedForRoleChange(tx, id, role);
+        if (!user.verifiedAt) throw new Invalid('The account must verify its e-mail address first');
+        await tx.update(users).set({ role }).where(eq(users.id, user.id));
+        await audit.record(actor, { action: 'staff.grant', entity: 'user', entityId: user.id, details: { email: user.email, before: user.role, after: role } }, tx);
+        return { email: user.email, from: user.role, to: role };
+      });
     },
 
     /** Back to customer: staff confirmation ends on every session and known browsers are forgotten. */
     async revoke(actor: Actor, email: string): Promise<{ email: string; from: Role; to: Role }> {
-      const user = await byEmail(email);
-      await db.transaction(async (tx) => {
-        await tx.update(users).set({ role: 'customer' }).where(eq(users.id, user.id));
-        await tx.delete(staffDevices).where(eq(staffDevices.userId, user.id));
-        await audit.record(actor, { action: 'staff.revoke', entity: 'user', entityId: user.id, details: { email: user.email, before: user.role, after: 'customer' } }, tx);
+      const { id } = await byEmail(email);
+      const user = await db.transaction(async (tx) => {
+        const locked = await lockedForRoleChange(tx, id, 'customer');
+        await tx.update(users).set({ role: 'customer' }).where(eq(users.id, locked.id));
+        await tx.delete(staffDevices).where(eq(staffDevices.userId, locked.id));
+        await audit.record(actor, { action: 'staff.revoke', entity: 'user', entityId: locked.id, details: { email: locked.email, before: locked.role, after: 'customer' } }, tx);
+        return locked;
       });
       await sessions.dropStaff(user.id);
       return { email: user.email, from: user.role, to: 'customer' };
