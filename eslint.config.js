@@ -18,6 +18,7 @@ const IO_MODULES = ['fs', 'fs/promises', 'http', 'https', 'http2', 'child_proces
   .flatMap((m) => [m, `node:${m}`])
   .concat(['nodemailer', 'sharp', 'pg', 'drizzle-orm', 'drizzle-orm/**', '@electric-sql/pglite']);
 
+/** @param {string[]} groups @param {string} message */
 const restrict = (groups, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
 });
