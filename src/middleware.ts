@@ -8,6 +8,7 @@ import { requestCookie } from './lib/server/cookies';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
+import { localRedirectPath } from './lib/domain/redirects';
 
 const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
 
@@ -85,7 +86,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
       else if (away !== null) {
         log.warn('page unavailable: database unreachable', { path: ctx.url.pathname, reason: away });
-        response = unavailablePage(requestId, ctx.url.pathname + ctx.url.search);
+        response = unavailablePage(requestId, localRedirectPath(ctx.url.pathname + ctx.url.search, ctx.url.origin) ?? '/');
       } else {
         // Astro answers with the generic 500 page; the log keeps the details.
         log.error('page failed', { path: ctx.url.pathname, err });

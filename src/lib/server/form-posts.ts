@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError } from '../domain/errors';
 import { CSRF_FIELD } from '../domain/forms';
+import { localRedirectPath } from '../domain/redirects';
 import { errorResponse, json, parseWith, readJson } from './http';
 
 /**
@@ -44,29 +45,27 @@ export async function readInput<S extends z.ZodType>(request: Request, schema: S
   return parseWith(schema, values);
 }
 
-function withParams(path: string, params: Record<string, string | undefined>, base: string): string {
-  const url = new URL(path, base);
+/** `path` (a local path, else home) with the outcome's parameters in place of any earlier ones. */
+function withParams(path: string, params: Record<string, string | undefined>, origin: string): string {
+  const url = new URL(localRedirectPath(path, origin) ?? '/', origin);
   url.searchParams.delete('error');
   url.searchParams.delete('notice');
   for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
-  return url.pathname + url.search;
+  return localRedirectPath(url.pathname + url.search, origin) ?? '/';
 }
-
-/** A local path (not `//host`), safe to redirect to. */
-const localPath = (p: string | null): p is string => Boolean(p && p.startsWith('/') && !p.startsWith('//') && !p.includes('\\'));
 
 /**
  * The form page the post came from, for sending errors back: the action's `?back=` (a local
  * path; for browsers that send no Referer), else the same-origin Referer, else home.
  */
 function backPath(ctx: APIContext): string {
-  const back = ctx.url.searchParams.get('back');
-  if (localPath(back)) return back;
+  const back = localRedirectPath(ctx.url.searchParams.get('back'), ctx.url.origin);
+  if (back) return back;
   const referer = ctx.request.headers.get('referer');
   if (referer) {
     try {
       const url = new URL(referer);
-      if (url.origin === ctx.url.origin) return url.pathname + url.search;
+      if (url.origin === ctx.url.origin) return localRedirectPath(url.pathname + url.search, ctx.url.origin) ?? '/';
     } catch {
       // ignore a malformed referer
     }

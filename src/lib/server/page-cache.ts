@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AstroGlobal, APIContext } from 'astro';
 import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../domain/markets';
+import { isTrackingParam } from '../domain/tracking';
 import { requestCookie } from './cookies';
 import { SESSION_COOKIE } from './sessions';
 
@@ -22,9 +23,6 @@ export const cacheTags = {
   listing: 'listing',
   nav: 'nav',
 } as const;
-
-/** Query parameters that never change a page (campaign tracking). */
-const IGNORED_PARAMS = /^(utm_.*|fbclid|gclid|msclkid|_ga|_gl|ref)$/i;
 
 /** A session cookie or bearer token, read as the middleware reads them (./cookies.ts). */
 export function hasSession(request: Request): boolean {
@@ -56,7 +54,7 @@ export function anonymousMarket(request: Request): MarketCode {
 export function cacheKey(request: Request): string {
   const url = new URL(request.url);
   const params = new URLSearchParams();
-  for (const [k, v] of url.searchParams) if (!IGNORED_PARAMS.test(k) && k !== 'market') params.append(k, v);
+  for (const [k, v] of url.searchParams) if (!isTrackingParam(k) && k !== 'market') params.append(k, v);
   params.sort();
   const query = params.toString();
   const market = anonymousMarket(request);
