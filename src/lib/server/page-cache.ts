@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AstroGlobal, APIContext } from 'astro';
 import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../domain/markets';
-import { isTrackingParam } from '../domain/tracking';
+import { isTrackingParam } from '../domain/page-url';
 import { requestCookie } from './cookies';
 import { SESSION_COOKIE } from './sessions';
 
