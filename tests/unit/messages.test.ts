@@ -48,8 +48,15 @@ describe('the store messages a link may show, by code', () => {
     expect(messageRef(`${CODE_MESSAGES.wrong} 3 tries left.`)).toBe('otp-wrong:3');
     expect(messageRef('Failed to upload image: The file is not a valid image')).toBe('upload-failed:image-invalid');
     expect(messageRef('Your account is suspended. Call +234')).toBeNull();
-    // Texts with a part no link may carry (a product's name) have no code.
-    expect(messageRef('Only 3 of Quilted Bag left in stock')).toBeNull();
+    // A product's name (or an option the shopper typed) is never carried: the message says it without.
+    expect(messageRef('Only 3 of Quilted Bag (Black, M) left in stock')).toBe('item-few-left:3');
+    expect(messageText('item-few-left:3')).toBe('Only 3 of this item left in stock');
+    expect(messageRef('Your account is suspended. Call +234 is out of stock')).toBe('item-out-of-stock');
+    expect(messageRef('Quilted Bag is not sold in South Africa')).toBe('item-not-sold:ZA');
+    expect(messageRef('Quilted Bag is not sold in South Africa. Please remove it to continue.')).toBe('item-not-sold-remove:ZA');
+    expect(messageRef('Colour Call +234 is not available for this product')).toBe('colour-unavailable');
+    expect(messageRef('Please select a colour')).toBe('option-required:colour');
+    expect(messageText('item-out-of-stock:Call +234')).toBeNull();
     // Every text round-trips.
     for (const code of Object.keys(MESSAGES) as (keyof typeof MESSAGES)[]) {
       if (!MESSAGES[code].includes('{')) expect(messageRef(message(code)), code).toBe(code);

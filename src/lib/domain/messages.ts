@@ -1,5 +1,5 @@
 import { MESSAGES as ACCOUNT } from './account-rules';
-import { ALL_MARKETS, isMarketCode, marketLabel } from './markets';
+import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
 
 /**
@@ -96,6 +96,16 @@ export const MESSAGES = {
   'quantity-min': 'Quantity must be at least 1',
   'quantity-below-one': 'Quantity cannot go below 1',
   'quantity-max': 'You can buy at most {count} of one item',
+  'option-none': 'This product has no {option} to choose',
+  'option-required': 'Please select a {option}',
+  'colour-unavailable': 'This colour is not available for this product',
+  'size-unavailable': 'This size is not available for this product',
+  'item-out-of-stock': 'This item is out of stock',
+  'item-few-left': 'Only {count} of this item left in stock',
+  'item-most-in-cart': 'You already have the most you can buy of this item in your cart',
+  'item-unavailable': 'An item in your cart is no longer available',
+  'item-not-sold': 'This product is not sold in {country}',
+  'item-not-sold-remove': 'An item in your cart is not sold in {country}. Please remove it to continue.',
   'quantity-in-cart': 'You already have {count} in your cart; you can add {count} more',
   'cart-empty': 'Your cart is empty',
   'cart-other-account': 'This cart belongs to another account',
@@ -174,6 +184,21 @@ export const MESSAGES = {
 
 export type MessageCode = keyof typeof MESSAGES;
 
+/**
+ * Server texts that name a product or an option the shopper typed (free text no link may carry),
+ * and the message that says the same without it. `{item}` stands for the name.
+ */
+const NAMING_TEXTS: readonly (readonly [string, MessageCode])[] = [
+  ['{item} is out of stock', 'item-out-of-stock'],
+  ['Only {count} of {item} left in stock', 'item-few-left'],
+  ['You already have the most you can buy of {item} in your cart', 'item-most-in-cart'],
+  ['{item} is no longer available', 'item-unavailable'],
+  ['{item} is not sold in {country}', 'item-not-sold'],
+  ['{item} is not sold in {country}. Please remove it to continue.', 'item-not-sold-remove'],
+  ['Colour {item} is not available for this product', 'colour-unavailable'],
+  ['Size {item} is not available for this product', 'size-unavailable'],
+];
+
 /** What each kind of parameter accepts in a link, and how the message shows it. */
 interface ParamKind {
   /** The shown form, as a regular expression source (for finding the parameter in a server text). */
@@ -195,6 +220,7 @@ const WAIT = /^\d{1,6} (?:seconds?|minutes?|hours|days)$/;
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
 const CURRENCIES = ALL_MARKETS.map((m) => m.currency);
 const ROLES = ['customer', 'staff', 'owner'] as const;
+const OPTIONS = ['size', 'colour'] as const;
 
 const KINDS: Record<string, ParamKind> = {
   market: {
@@ -206,6 +232,14 @@ const KINDS: Record<string, ParamKind> = {
   count: { pattern: () => '\\d{1,9}', fromShown: exactly(COUNT), show: exactly(COUNT) },
   wait: { pattern: () => '\\d{1,6} (?:seconds?|minutes?|hours|days)', fromShown: exactly(WAIT), show: exactly(WAIT) },
   email: { pattern: () => '[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\\.[A-Za-z]{2,24}', fromShown: exactly(EMAIL), show: exactly(EMAIL) },
+  option: { pattern: () => 'size|colour', fromShown: ofList(OPTIONS), show: ofList(OPTIONS) },
+  country: {
+    pattern: () => oneOf(ALL_MARKETS.map((m) => m.countryName)),
+    fromShown: (shown) => ALL_MARKETS.find((m) => m.countryName === shown)?.code ?? null,
+    show: (value) => (isMarketCode(value) ? MARKETS[value].countryName : null),
+  },
+  // A name in a server text, matched and dropped (NAMING_TEXTS): never a parameter of a link.
+  item: { pattern: () => '.{1,300}?', fromShown: () => null, show: () => null },
   role: { pattern: () => oneOf(ROLES), fromShown: ofList(ROLES), show: ofList(ROLES) },
   status: { pattern: () => oneOf(ORDER_STATUSES), fromShown: ofList(ORDER_STATUSES), show: ofList(ORDER_STATUSES) },
   // Another message of this module without parameters ("Failed to upload image: {reason}").
@@ -243,6 +277,14 @@ export function message(code: MessageCode, ...params: string[]): string {
 
 let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;
 
+function templateOf(code: MessageCode, template: string): { code: MessageCode; re: RegExp; kinds: string[] } {
+  const source = template
+    .split(PLACEHOLDER)
+    .map((part, i) => (i % 2 === 1 ? `(${KINDS[part]!.pattern()})` : escape(part)))
+    .join('');
+  return { code, re: new RegExp(`^${source}$`), kinds: kindsOf(template) };
+}
+
 /**
  * The link form (`code` or `code:param:param`) of a text the server wrote, or null when the text
  * is not one of the store's messages. Links carry this, never the text.
@@ -250,18 +292,14 @@ let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;
 export function messageRef(text: string): string | null {
   const plain = PLAIN_BY_TEXT.get(text);
   if (plain) return plain;
-  templates ??= CODES.filter((c) => kindsOf(MESSAGES[c]).length > 0).map((code) => {
-    const kinds = kindsOf(MESSAGES[code]);
-    const source = MESSAGES[code]
-      .split(PLACEHOLDER)
-      .map((part, i) => (i % 2 === 1 ? `(${KINDS[part]!.pattern()})` : escape(part)))
-      .join('');
-    return { code, re: new RegExp(`^${source}$`), kinds };
-  });
+  templates ??= [
+    ...CODES.filter((c) => kindsOf(MESSAGES[c]).length > 0).map((code) => templateOf(code, MESSAGES[code])),
+    ...NAMING_TEXTS.map(([template, code]) => templateOf(code, template)),
+  ];
   for (const { code, re, kinds } of templates) {
     const m = re.exec(text);
     if (!m) continue;
-    const params = kinds.map((kind, i) => KINDS[kind]!.fromShown(m[i + 1]!));
+    const params = kinds.flatMap((kind, i) => (kind === 'item' ? [] : [KINDS[kind]!.fromShown(m[i + 1]!)]));
     if (params.every((p): p is string => p !== null)) return [code, ...params].join(':');
   }
   return null;
