@@ -3,11 +3,13 @@ import { defineMiddleware } from 'astro:middleware';
 import { errorResponse, isCrossSiteWrite } from './lib/server/http';
 import { unreachableReason } from './lib/server/db/unreachable';
 import { getServices, lifecycle } from './lib/server/services';
-import { saveDataRequested } from './lib/server/page-cache';
+import { RENDERED_MARKET_HEADER, saveDataRequested } from './lib/server/page-cache';
+import { requestCookie } from './lib/server/cookies';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
 import { getConfig } from './lib/server/config';
+import { localRedirectPath } from './lib/domain/redirects';
 
 const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
 
@@ -64,7 +66,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     ctx.locals.saveData = saveDataRequested(ctx.request);
     let response: Response;
     try {
-      const cookieToken = ctx.cookies.get(SESSION_COOKIE)?.value;
+      // Cookies are read as the route cache reads them (its key and its session check).
+      const cookieToken = requestCookie(ctx.request, SESSION_COOKIE);
       ctx.locals.session = ctx.url.pathname.startsWith('/media/')
         ? null
         : await services.sessions.resolve(tokenFromRequest(ctx.request, cookieToken));
@@ -77,7 +80,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       }
       ctx.locals.market = resolveMarket({
         query: ctx.url.searchParams.get('market'),
-        cookie: ctx.cookies.get(MARKET_COOKIE)?.value,
+        cookie: requestCookie(ctx.request, MARKET_COOKIE),
         country: ctx.locals.session?.user.country,
       });
       response = await next();
@@ -86,7 +89,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
       else if (away !== null) {
         log.warn('page unavailable: database unreachable', { path: ctx.url.pathname, reason: away });
-        response = unavailablePage(requestId, ctx.url.pathname + ctx.url.search);
+        response = unavailablePage(requestId, localRedirectPath(ctx.url.pathname + ctx.url.search, ctx.url.origin) ?? '/');
       } else {
         // Astro answers with the generic 500 page; the log keeps the details.
         log.error('page failed', { path: ctx.url.pathname, err });
@@ -95,6 +98,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     }
     try {
       response.headers.set('x-request-id', requestId);
+      // For the route cache, which stores a page only under its own market's key.
+      if (ctx.locals.market) response.headers.set(RENDERED_MARKET_HEADER, ctx.locals.market);
       // A page rendered for a signed-in shopper shows their name: never stored by any cache.
       if (ctx.locals.session && response.headers.get('content-type')?.startsWith('text/html')) {
         response.headers.set('cache-control', 'private, no-store');

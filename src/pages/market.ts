@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MARKET_CODES, MARKET_COOKIE, marketLabel, type MarketCode } from '../lib/domain/markets';
 import { isHttpsOrigin } from '../lib/domain/public-origin';
+import { localRedirectPath } from '../lib/domain/redirects';
 import { formEndpoint, readInput } from '../lib/server/form-posts';
 
 const input = z.object({
@@ -11,9 +12,9 @@ const input = z.object({
 
 /** A local path to go back to, with its ?market= (if any) set to the new market so the URL agrees with the choice. */
 function backTo(back: string | undefined, market: MarketCode, origin: string): string {
-  if (!back || !back.startsWith('/') || back.startsWith('//') || back.includes('\\')) return '/';
-  const url = new URL(back, origin);
-  if (url.origin !== origin) return '/';
+  const path = localRedirectPath(back, origin);
+  if (!path) return '/';
+  const url = new URL(path, origin);
   if (url.searchParams.has('market')) url.searchParams.set('market', market);
   url.searchParams.delete('notice');
   url.searchParams.delete('error');

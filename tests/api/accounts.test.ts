@@ -459,10 +459,10 @@ for (const driver of ['pglite', 'pg'] as const) {
         });
       const bad = await post('/user-auth/login', { email, password: 'Wrong-pass-1' }, '/login');
       expect(bad.status).toBe(303);
-      expect(bad.headers.get('location')).toBe('/login?error=Invalid+email+or+password');
+      expect(bad.headers.get('location')).toBe('/login?error=invalid-credentials');
       const ok = await post('/user-auth/login', { email, password }, '/login');
       expect(ok.status).toBe(303);
-      expect(ok.headers.get('location')).toBe('/?notice=Login+successful%21');
+      expect(ok.headers.get('location')).toBe('/?notice=logged-in');
       const cookie = ok.headers.get('set-cookie')!.split(';')[0]!;
       expect(cookie).toMatch(/^ml_session=.+/);
       const me = await c.call('GET', '/user-auth/get-user', { headers: { cookie } });

@@ -61,7 +61,7 @@ describe('CSRF token on cookie-authenticated form posts', () => {
   it('lets the same post through with the token (a plain form post: 303 back with the notice)', async () => {
     const res = await post('/api/v1/favourites/add?back=/favourites', { cookie, 'content-type': form }, `_csrf=${csrf}&productId=${productId}`);
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/favourites?notice=Added+to+favourites');
+    expect(res.headers.get('location')).toBe('/favourites?notice=favourite-added');
     const favourites = (await (await fetch(`${server.baseUrl}/api/v1/favourites?ids=true`, { headers: { cookie } })).json()) as any;
     expect(favourites.data.ids).toContain(productId);
   });
@@ -86,7 +86,7 @@ describe('CSRF token on cookie-authenticated form posts', () => {
     withToken.append('_csrf', csrf);
     const ok = await fetch(`${server.baseUrl}/api/v1/user-auth/upload-image`, { method: 'POST', headers: { cookie, accept: 'text/html' }, body: withToken, redirect: 'manual' });
     expect(ok.status).toBe(303);
-    expect(ok.headers.get('location')).toBe('/profile?notice=Profile+picture+updated%21');
+    expect(ok.headers.get('location')).toBe('/profile?notice=picture-updated');
   });
 
   it('leaves bearer-token clients alone: form and JSON posts without Origin or token pass', async () => {

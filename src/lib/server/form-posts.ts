@@ -2,6 +2,8 @@ import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError } from '../domain/errors';
 import { CSRF_FIELD } from '../domain/forms';
+import { message, messageRef } from '../domain/messages';
+import { localRedirectPath } from '../domain/redirects';
 import { errorResponse, json, parseWith, readJson } from './http';
 
 /**
@@ -44,35 +46,35 @@ export async function readInput<S extends z.ZodType>(request: Request, schema: S
   return parseWith(schema, values);
 }
 
-function withParams(path: string, params: Record<string, string | undefined>, base: string): string {
-  const url = new URL(path, base);
+/** `path` (a local path, else home) with the outcome's parameters in place of any earlier ones. */
+function withParams(path: string, params: Record<string, string | undefined>, origin: string): string {
+  const url = new URL(localRedirectPath(path, origin) ?? '/', origin);
   url.searchParams.delete('error');
   url.searchParams.delete('notice');
   for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
-  return url.pathname + url.search;
+  return localRedirectPath(url.pathname + url.search, origin) ?? '/';
 }
-
-/** A local path (not `//host`), safe to redirect to. */
-const localPath = (p: string | null): p is string => Boolean(p && p.startsWith('/') && !p.startsWith('//') && !p.includes('\\'));
 
 /**
  * The form page the post came from, for sending errors back: the action's `?back=` (a local
  * path; for browsers that send no Referer), else a Referer on the store's public origin, else home.
  */
 function backPath(ctx: APIContext): string {
-  const back = ctx.url.searchParams.get('back');
-  if (localPath(back)) return back;
+  const back = localRedirectPath(ctx.url.searchParams.get('back'), ctx.url.origin);
+  if (back) return back;
   const referer = ctx.request.headers.get('referer');
   if (referer) {
     try {
       const url = new URL(referer);
-      if (url.origin === ctx.locals.publicOrigin) return url.pathname + url.search;
+      if (url.origin === ctx.locals.publicOrigin) return localRedirectPath(url.pathname + url.search, ctx.url.origin) ?? '/';
     } catch {
       // ignore a malformed referer
     }
   }
   return '/';
 }
+
+const GENERIC_REASON = message('something-went-wrong');
 
 export interface FormResult {
   body: Record<string, unknown> & { message: string };
@@ -90,6 +92,17 @@ export interface FormOptions {
   failure?: (message: string) => string;
 }
 
+/**
+ * The link form of a message the server wrote (see src/lib/domain/messages.ts). A text missing
+ * there is a bug: the page then shows a generic message, never the text itself.
+ */
+function linkMessage(ctx: APIContext, text: string, fallback: string): string {
+  const ref = messageRef(text);
+  if (ref) return ref;
+  ctx.locals.log.warn('form message without a code (add it to src/lib/domain/messages.ts)', { path: ctx.url.pathname, text });
+  return fallback;
+}
+
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 
 /** Like endpoint(), but answers plain form posts with redirects (see above). */
@@ -100,14 +113,17 @@ export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>, 
       const result = await handler(ctx);
       if (!page) return json(result.body, { status: result.status ?? 200 });
       if (result.location) return redirect(result.location);
-      return redirect(withParams(result.next ?? backPath(ctx), { ...result.nextParams, notice: result.body.message }, ctx.url.origin));
+      const notice = linkMessage(ctx, result.body.message, 'done');
+      return redirect(withParams(result.next ?? backPath(ctx), { ...result.nextParams, notice }, ctx.url.origin));
     } catch (err) {
       if (!page) return errorResponse(err, ctx.locals.requestId, ctx.locals.log);
       const known = err instanceof AppError || err instanceof z.ZodError;
       if (!known) ctx.locals.log.error('unexpected error', { err });
-      const reason = err instanceof AppError ? err.message : 'Something went wrong. Please try again.';
-      const message = options.failure ? options.failure(reason) : reason;
-      return redirect(withParams(backPath(ctx), { error: message }, ctx.url.origin));
+      const reason = err instanceof AppError ? err.message : GENERIC_REASON;
+      const text = options.failure ? options.failure(reason) : reason;
+      // A reason with a part no link may carry (a product's name) still gets the form's own failure text.
+      const fallback = (options.failure && messageRef(options.failure(GENERIC_REASON))) || 'something-went-wrong';
+      return redirect(withParams(backPath(ctx), { error: linkMessage(ctx, text, fallback) }, ctx.url.origin));
     }
   };
 }

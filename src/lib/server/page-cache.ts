@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AstroGlobal, APIContext } from 'astro';
 import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../domain/markets';
+import { isTrackingParam } from '../domain/page-url';
+import { requestCookie } from './cookies';
 import { SESSION_COOKIE } from './sessions';
 
 /**
@@ -22,13 +24,10 @@ export const cacheTags = {
   nav: 'nav',
 } as const;
 
-/** Query parameters that never change a page (campaign tracking). */
-const IGNORED_PARAMS = /^(utm_.*|fbclid|gclid|msclkid|_ga|_gl|ref)$/i;
-
+/** A session cookie or bearer token, read as the middleware reads them (./cookies.ts). */
 export function hasSession(request: Request): boolean {
   if (request.headers.get('authorization')?.toLowerCase().startsWith('bearer ')) return true;
-  const cookie = request.headers.get('cookie');
-  return cookie !== null && new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=[^;]`).test(cookie);
+  return requestCookie(request, SESSION_COOKIE) !== undefined;
 }
 
 export function saveDataRequested(request: Request): boolean {
@@ -37,9 +36,15 @@ export function saveDataRequested(request: Request): boolean {
 
 /** The market cookie of a request, when it names a market (anonymous visitors: their market comes from it or from ?market=). */
 export function marketCookie(request: Request): MarketCode | null {
-  const cookie = request.headers.get('cookie');
-  const m = cookie ? new RegExp(`(?:^|;\\s*)${MARKET_COOKIE}=([^;]*)`).exec(cookie) : null;
-  return parseMarket(m?.[1]);
+  return parseMarket(requestCookie(request, MARKET_COOKIE));
+}
+
+/**
+ * The market a page is rendered in for an anonymous request, as the middleware resolves it:
+ * ?market= first, then the market cookie. The route cache keys and checks its entries by it.
+ */
+export function anonymousMarket(request: Request): MarketCode {
+  return resolveMarket({ query: new URL(request.url).searchParams.get('market'), cookie: marketCookie(request) });
 }
 
 /**
@@ -49,10 +54,10 @@ export function marketCookie(request: Request): MarketCode | null {
 export function cacheKey(request: Request): string {
   const url = new URL(request.url);
   const params = new URLSearchParams();
-  for (const [k, v] of url.searchParams) if (!IGNORED_PARAMS.test(k) && k !== 'market') params.append(k, v);
+  for (const [k, v] of url.searchParams) if (!isTrackingParam(k) && k !== 'market') params.append(k, v);
   params.sort();
   const query = params.toString();
-  const market = resolveMarket({ query: url.searchParams.get('market'), cookie: marketCookie(request) });
+  const market = anonymousMarket(request);
   return `${url.pathname}${query ? `?${query}` : ''}\0market=${market}${saveDataRequested(request) ? '\0save-data' : ''}`;
 }
 
@@ -70,8 +75,14 @@ export interface CachedPage {
   tags: string[];
 }
 
+/**
+ * The market a response was rendered in, set by the middleware (which resolved it) and read and
+ * removed by the route cache: an entry is stored only under the key of the market it shows.
+ */
+export const RENDERED_MARKET_HEADER = 'x-rendered-market';
+
 /** Headers that belong to one response only and are never stored. */
-const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag']);
+const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag', RENDERED_MARKET_HEADER]);
 
 export function storeableHeaders(headers: Headers): [string, string][] {
   const kept: [string, string][] = [];

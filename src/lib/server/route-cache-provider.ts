@@ -3,7 +3,18 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { CacheProvider } from 'astro';
 import { MARKET_COOKIE, parseMarket } from '../domain/markets';
 import { getConfig } from './config';
-import { cacheKey, etagOf, hasSession, marketCookie, processPageCache, storeableHeaders, type CachedPage } from './page-cache';
+import {
+  anonymousMarket,
+  cacheKey,
+  etagOf,
+  hasSession,
+  marketCookie,
+  processPageCache,
+  RENDERED_MARKET_HEADER,
+  storeableHeaders,
+  type CachedPage,
+} from './page-cache';
+import type { MarketCode } from '../domain/markets';
 
 /**
  * A crawlable `?market=ZA` URL also keeps the shopper's choice: the answer carries the market cookie
@@ -45,8 +56,14 @@ function parseDirectives(header: string | null): { maxAge: number; swr: number }
   return { maxAge, swr };
 }
 
-async function toEntry(response: Response): Promise<CachedPage | null> {
+/**
+ * The entry to store for a response, or null. Only a page rendered in the market of its key is
+ * stored: should the key and the render ever read a request differently, the page is served to
+ * this request but never to the other market's shoppers.
+ */
+async function toEntry(response: Response, keyMarket: MarketCode): Promise<CachedPage | null> {
   if (response.status !== 200 || response.headers.has('set-cookie')) return null;
+  if (response.headers.get(RENDERED_MARKET_HEADER) !== keyMarket) return null;
   const { maxAge, swr } = parseDirectives(response.headers.get('cdn-cache-control'));
   if (maxAge <= 0) return null;
   const body = new Uint8Array(await response.arrayBuffer());
@@ -89,13 +106,26 @@ function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' |
   return new Response(bytes.slice(), { status: entry.status, headers });
 }
 
+/** The rendered-market header is for the cache only. */
+function withoutRenderedMarket(response: Response): Response {
+  if (!response.headers.has(RENDERED_MARKET_HEADER)) return response;
+  try {
+    response.headers.delete(RENDERED_MARKET_HEADER);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.delete(RENDERED_MARKET_HEADER);
+    return copy;
+  }
+}
+
 export default function routeCacheProvider(): CacheProvider {
   const store = processPageCache();
   const revalidating = new Set<string>();
   return {
     name: 'maison-route-cache',
     async onRequest({ request }, next) {
-      return withMarketCookie(request, await cachedOrRendered(request, next));
+      return withMarketCookie(request, withoutRenderedMarket(await cachedOrRendered(request, next)));
     },
     async invalidate({ tags, path }) {
       if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
@@ -107,6 +137,7 @@ export default function routeCacheProvider(): CacheProvider {
     // The route cache: only anonymous GETs are looked up and stored.
     if (request.method !== 'GET' || hasSession(request)) return next();
     const key = cacheKey(request);
+    const market = anonymousMarket(request);
     const cached = store.get(key);
     const now = Date.now();
     if (cached) {
@@ -118,7 +149,7 @@ export default function routeCacheProvider(): CacheProvider {
           const generation = store.generation;
           void next()
             .then(async (fresh) => {
-              const entry = await toEntry(fresh);
+              const entry = await toEntry(fresh, market);
               if (entry && store.set(key, entry, generation)) await precompress(entry);
             })
             .catch(() => undefined)
@@ -129,7 +160,7 @@ export default function routeCacheProvider(): CacheProvider {
     }
     const generation = store.generation;
     const response = await next();
-    const entry = await toEntry(response);
+    const entry = await toEntry(response, market);
     if (!entry) return response;
     if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
     return fromEntry(entry, request, 'MISS');

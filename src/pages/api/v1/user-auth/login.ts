@@ -1,7 +1,7 @@
 import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
 import { loginSchema } from '../../../../lib/domain/accounts';
+import { localRedirectPath } from '../../../../lib/domain/redirects';
 import { clientIp, setSessionCookie } from '../../../../lib/server/auth';
-import { safeNext } from '../../../../lib/server/admin/next';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 import { hashToken } from '../../../../lib/server/sessions';
 import { DEVICE_COOKIE } from '../../../../lib/server/staff';
@@ -17,7 +17,7 @@ export const POST = formEndpoint(async (ctx) => {
   const { token, user } = await services.accounts.login(email, password, ip);
   setSessionCookie(ctx.cookies, token, isHttpsOrigin(ctx.locals.publicOrigin));
   const { stepUp } = await services.staff.afterLogin({ user, tokenHash: hashToken(token), deviceId: ctx.cookies.get(DEVICE_COOKIE)?.value, ip });
-  const wanted = safeNext(ctx.url.searchParams.get('next'));
+  const wanted = localRedirectPath(ctx.url.searchParams.get('next'), ctx.url.origin);
   const next = stepUp ? `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}` : (wanted ?? '/');
   return { body: { status: true, statusCode: 200, message: stepUp ? 'We e-mailed you a code to confirm this browser' : 'Login successful!', data: { token, user, next, stepUp } }, next };
 });

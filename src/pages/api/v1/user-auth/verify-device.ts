@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
 import { otpSchema } from '../../../../lib/domain/accounts';
 import { Unauthorized } from '../../../../lib/domain/errors';
+import { localRedirectPath } from '../../../../lib/domain/redirects';
 import { requireUser, setDeviceCookie } from '../../../../lib/server/auth';
-import { safeNext } from '../../../../lib/server/admin/next';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from '../../../../lib/server/staff';
 
@@ -16,6 +16,6 @@ export const POST = formEndpoint(async (ctx) => {
   const { services } = ctx.locals;
   const { deviceId } = await services.staff.confirmDevice(user, session.tokenHash, code);
   setDeviceCookie(ctx.cookies, DEVICE_COOKIE, deviceId, isHttpsOrigin(ctx.locals.publicOrigin), DEVICE_COOKIE_DAYS);
-  const next = safeNext(ctx.url.searchParams.get('next')) ?? '/admin';
+  const next = localRedirectPath(ctx.url.searchParams.get('next'), ctx.url.origin) ?? '/admin';
   return { body: { status: true, message: 'This browser is confirmed', data: { next } }, next };
 });

@@ -1,0 +1,313 @@
+import { MESSAGES as ACCOUNT } from './account-rules';
+import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
+import { ORDER_STATUSES } from './orders';
+
+/**
+ * The store's own messages, by code: the texts a page may show from a link (`?notice=` and
+ * `?error=`, the answers to forms posted without scripts, src/lib/server/form-posts.ts). A link
+ * carries a code and, for a message with a variable part, only parameters of a known kind that are
+ * valid for it (a market code, a number, an order status…), never text: a link that says "Your
+ * account is suspended. Call +234…" shows nothing.
+ *
+ * The texts are the ones the JSON answers carry (what islands toast), word for word: a text
+ * written by the server finds its code here (messageRef), and the page shows it back (messageText).
+ *
+ * A template's `{kind}` placeholders are its parameters, in order; each kind says what values it
+ * accepts and how it shows them.
+ */
+export const MESSAGES = {
+  // Generic outcomes: what a page shows when a server text is missing below (a bug, logged).
+  done: 'Done.',
+  'something-went-wrong': 'Something went wrong. Please try again.',
+
+  // Accounts
+  'registered': 'Registration successful! Please verify your email.',
+  'otp-resent': 'OTP resent successfully!',
+  'otp-sent': 'OTP sent to your email!',
+  'email-verified': 'Email verified successfully!',
+  'logged-in': 'Login successful!',
+  'device-code-sent': 'We e-mailed you a code to confirm this browser',
+  'device-code-resent': 'We sent you a new code',
+  'device-confirmed': 'This browser is confirmed',
+  'password-changed': 'Password changed successfully!',
+  'password-reset': 'Password reset successful!',
+  'profile-updated': 'Profile updated successfully!',
+  'picture-updated': 'Profile picture updated!',
+  'invalid-credentials': ACCOUNT.invalidCredentials,
+  'verify-first': ACCOUNT.verifyFirst,
+  'email-not-found': ACCOUNT.emailNotFound,
+  'email-taken': 'An account with this email already exists',
+  'already-verified': 'This email is already verified. Please log in.',
+  'invalid-otp': ACCOUNT.invalidOtp,
+  'otp-wrong': 'Invalid OTP. Please check the code and try again. {count} tries left.',
+  'otp-wrong-last': 'Invalid OTP. Please check the code and try again. 1 try left.',
+  'otp-expired': 'This code has expired or was already used. Please request a new one.',
+  'otp-exhausted': 'Too many wrong attempts. Please request a new code.',
+  'code-wait': 'Please wait {wait} before requesting another code.',
+  'code-entry-paused': 'Too many wrong codes were entered for this account, so code entry and password reset are paused. Please try again in {wait}.',
+  'too-many-attempts': 'Too many attempts. Please try again in {wait}.',
+  'passwords-differ': ACCOUNT.passwordsDoNotMatch,
+  'fill-both-passwords': ACCOUNT.fillBothPasswords,
+  'password-too-short': ACCOUNT.passwordTooShort,
+  'password-too-long': ACCOUNT.passwordTooLong,
+  'password-incorrect': 'Current password is incorrect',
+  'password-unchanged': 'The new password must be different from the current one',
+  'invalid-email': ACCOUNT.invalidEmail,
+  'email-required': 'Email is required',
+  'password-required': 'Password is required',
+  'phone-required': 'Phone number is required',
+  'nothing-to-update': 'Nothing to update',
+  'country-invalid': 'Country must be Nigeria or South Africa',
+  'not-an-image': ACCOUNT.notAnImage,
+  'image-too-large': ACCOUNT.imageTooLarge,
+  'image-invalid': 'The file is not a valid image',
+  'image-too-many-pixels': 'Image dimensions are too large (at most 40 megapixels)',
+  'upload-failed': 'Failed to upload image: {reason}',
+  'upload-not-multipart': 'Send the picture as multipart/form-data in the field "image"',
+  'session-expired': 'Session expired. Please log in again.',
+  'login-required': 'Please create an account or login',
+  'not-allowed': 'You are not allowed to do that',
+  'own-account-only': 'You can only access your own account',
+  'form-expired': 'This form has expired. Please go back, reload the page and try again.',
+  'busy': 'The store is busy right now. Please try again in a moment.',
+
+  // Markets
+  'market-chosen': 'You are now shopping in {market}.',
+  'market-chosen-repriced': 'You are now shopping in {market}. Your cart has been re-priced in {currency}.',
+  'market-invalid': 'Choose Nigeria or South Africa',
+
+  // Favourites
+  'favourite-added': 'Added to favourites',
+  'favourite-removed': 'Removed from favourites',
+
+  // Cart and checkout
+  'cart-added': 'Product added to cart successfully!',
+  'cart-item-removed': 'Item removed',
+  'cart-remove-failed': 'Failed to remove item',
+  'quantity-updated': 'Quantity updated',
+  'quantity-update-failed': 'Failed to update quantity: {reason}',
+  'delivery-updated': 'Delivery option updated',
+  'delivery-update-failed': 'Failed to update delivery option.',
+  'payment-init-failed': 'Failed to initialize payment. {reason}',
+  'product-not-found': 'Product not found',
+  'item-not-in-cart': 'Item not found in cart',
+  'cart-not-found': 'Cart not found',
+  'combination-unavailable': 'This size and colour combination is not available',
+  'quantity-min': 'Quantity must be at least 1',
+  'quantity-below-one': 'Quantity cannot go below 1',
+  'quantity-max': 'You can buy at most {count} of one item',
+  'option-none': 'This product has no {option} to choose',
+  'option-required': 'Please select a {option}',
+  'colour-unavailable': 'This colour is not available for this product',
+  'size-unavailable': 'This size is not available for this product',
+  'item-out-of-stock': 'This item is out of stock',
+  'item-few-left': 'Only {count} of this item left in stock',
+  'item-most-in-cart': 'You already have the most you can buy of this item in your cart',
+  'item-unavailable': 'An item in your cart is no longer available',
+  'item-not-sold': 'This product is not sold in {country}',
+  'item-not-sold-remove': 'An item in your cart is not sold in {country}. Please remove it to continue.',
+  'quantity-in-cart': 'You already have {count} in your cart; you can add {count} more',
+  'cart-empty': 'Your cart is empty',
+  'cart-other-account': 'This cart belongs to another account',
+  'delivery-needs-address': 'Add a default shipping address to choose delivery',
+  'payments-unavailable': 'Card payments in {currency} are not available at the moment.',
+  'provider-unreachable': 'The payment provider could not be reached. Please try again.',
+  'provider-unavailable': 'The payment provider is not available. Please try again.',
+  'payment-init-refused': 'Failed to initialize payment.',
+  'payment-declined': 'The payment was declined.',
+  'payment-incomplete': 'The payment has not been completed.',
+  'payment-amount-mismatch': 'The amount paid does not match the order. The payment will be refunded.',
+  'payment-not-found': 'Payment reference not found.',
+
+  // Addresses
+  'address-saved': 'Address saved successfully!',
+  'address-updated': 'Address updated successfully!',
+  'address-default': 'Default address updated!',
+  'address-deleted': 'Address deleted successfully!',
+  'address-not-found': 'Address not found',
+  'address-other-account': 'This address belongs to another account',
+  'state-required': 'Please choose a state or province of the selected country',
+
+  // Back office
+  'staff-only': 'This page is for store staff',
+  'owner-only': 'Only an owner can do that',
+  'staff-role-changed': '{email} is now {role}',
+  'no-account-for': 'No account for {email}',
+  'no-back-office-access': 'This account has no back-office access',
+  'verify-email-first': 'The account must verify its e-mail address first',
+  saved: 'Saved',
+  'product-created': 'Product created',
+  'variant-added': 'Variant added',
+  'image-uploaded': 'Image uploaded',
+  'image-deleted': 'Image deleted',
+  'image-moved': 'Image moved',
+  'alt-saved': 'Alt text saved',
+  'banner-uploaded': 'Banner uploaded',
+  'category-created': 'Category created',
+  'category-saved': 'Category saved',
+  'category-not-found': 'Category not found',
+  'category-required': 'Choose a category',
+  'sub-category-required': 'Choose a sub-category (the parent category follows from it)',
+  'sub-category-parent': 'A sub-category belongs to a parent category',
+  'category-own-parent': 'A category cannot be its own parent',
+  'category-has-children': 'This category has sub-categories, so it stays a parent',
+  'alt-required': 'Describe the picture (alt text)',
+  'image-not-found': 'Image not found',
+  'variant-not-found': 'Variant not found',
+  'sku-taken': 'Another variant already has this SKU',
+  'variant-taken': 'This product already has a variant in that colour and size',
+  'sku-too-long': 'A SKU has at most 64 characters',
+  'price-minor-units': 'The price must be a whole number of minor units, 0 or more',
+  'price-required': 'Enter a price of 0 or more',
+  'no-variants-to-price': 'This product has no variants to price yet',
+  'first-variant-first': 'Add the first variant: prices are set per variant',
+  'stock-whole': 'Stock must be a whole number, 0 or more',
+  'stock-change-whole': 'A stock change must be a whole number',
+  'stock-change-required': 'Enter the change, e.g. 5 or -2',
+  'stock-change-zero': 'The change must not be 0',
+  'stock-below-zero': 'Stock cannot go below 0',
+  'stock-reason-required': 'Give a reason for the adjustment',
+  'stock-now': 'Stock is now {count}',
+  'order-not-found': 'Order not found',
+  'order-other-account': 'This order belongs to another account',
+  'order-now': 'Order is now {status}',
+  'order-cancelled': 'Order cancelled; stock returned',
+  'order-transition-refused': 'An order that is {status} cannot become {status}',
+  'customer-not-found': 'Customer not found',
+  'already-refunded': 'Already refunded in full',
+  'refund-amount-required': 'Enter the amount to refund',
+  'refund-amount-invalid': 'The refund amount must be a positive whole number of minor units',
+  'refund-in-progress': 'A refund of this payment is already in progress',
+  'refund-changed': 'This payment has been refunded since the page was opened. Check the amounts and try again.',
+  'no-payment-to-refund': 'This order has no payment to refund',
+} as const satisfies Record<string, string>;
+
+export type MessageCode = keyof typeof MESSAGES;
+
+/**
+ * Server texts that name a product or an option the shopper typed (free text no link may carry),
+ * and the message that says the same without it. `{item}` stands for the name.
+ */
+const NAMING_TEXTS: readonly (readonly [string, MessageCode])[] = [
+  ['{item} is out of stock', 'item-out-of-stock'],
+  ['Only {count} of {item} left in stock', 'item-few-left'],
+  ['You already have the most you can buy of {item} in your cart', 'item-most-in-cart'],
+  ['{item} is no longer available', 'item-unavailable'],
+  ['{item} is not sold in {country}', 'item-not-sold'],
+  ['{item} is not sold in {country}. Please remove it to continue.', 'item-not-sold-remove'],
+  ['Colour {item} is not available for this product', 'colour-unavailable'],
+  ['Size {item} is not available for this product', 'size-unavailable'],
+];
+
+/** What each kind of parameter accepts in a link, and how the message shows it. */
+interface ParamKind {
+  /** The shown form, as a regular expression source (for finding the parameter in a server text). */
+  pattern: () => string;
+  /** The link's value for a shown form, or null. */
+  fromShown(shown: string): string | null;
+  /** The shown form for a link's value, or null when the value is not valid for this kind. */
+  show(value: string): string | null;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const oneOf = (values: readonly string[]) => values.map(escape).join('|');
+const exactly = (re: RegExp) => (value: string) => (re.test(value) ? value : null);
+const ofList = (values: readonly string[]) => (value: string) => (values.includes(value) ? value : null);
+
+const COUNT = /^\d{1,9}$/;
+const WAIT = /^\d{1,6} (?:seconds?|minutes?|hours|days)$/;
+// A plain address: no spaces, no markup, one @, a host of letters, digits, dots and hyphens.
+const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
+const CURRENCIES = ALL_MARKETS.map((m) => m.currency);
+const ROLES = ['customer', 'staff', 'owner'] as const;
+const OPTIONS = ['size', 'colour'] as const;
+
+const KINDS: Record<string, ParamKind> = {
+  market: {
+    pattern: () => oneOf(ALL_MARKETS.map((m) => marketLabel(m.code))),
+    fromShown: (shown) => ALL_MARKETS.find((m) => marketLabel(m.code) === shown)?.code ?? null,
+    show: (value) => (isMarketCode(value) ? marketLabel(value) : null),
+  },
+  currency: { pattern: () => oneOf(CURRENCIES), fromShown: ofList(CURRENCIES), show: ofList(CURRENCIES) },
+  count: { pattern: () => '\\d{1,9}', fromShown: exactly(COUNT), show: exactly(COUNT) },
+  wait: { pattern: () => '\\d{1,6} (?:seconds?|minutes?|hours|days)', fromShown: exactly(WAIT), show: exactly(WAIT) },
+  email: { pattern: () => '[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\\.[A-Za-z]{2,24}', fromShown: exactly(EMAIL), show: exactly(EMAIL) },
+  option: { pattern: () => 'size|colour', fromShown: ofList(OPTIONS), show: ofList(OPTIONS) },
+  country: {
+    pattern: () => oneOf(ALL_MARKETS.map((m) => m.countryName)),
+    fromShown: (shown) => ALL_MARKETS.find((m) => m.countryName === shown)?.code ?? null,
+    show: (value) => (isMarketCode(value) ? MARKETS[value].countryName : null),
+  },
+  // A name in a server text, matched and dropped (NAMING_TEXTS): never a parameter of a link.
+  item: { pattern: () => '.{1,300}?', fromShown: () => null, show: () => null },
+  role: { pattern: () => oneOf(ROLES), fromShown: ofList(ROLES), show: ofList(ROLES) },
+  status: { pattern: () => oneOf(ORDER_STATUSES), fromShown: ofList(ORDER_STATUSES), show: ofList(ORDER_STATUSES) },
+  // Another message of this module without parameters ("Failed to upload image: {reason}").
+  reason: {
+    pattern: () => oneOf(PLAIN_CODES.map((c) => MESSAGES[c])),
+    fromShown: (shown) => PLAIN_BY_TEXT.get(shown) ?? null,
+    show: (value) => (isPlainCode(value) ? MESSAGES[value] : null),
+  },
+};
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+const kindsOf = (template: string): string[] => [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+const CODES = Object.keys(MESSAGES) as MessageCode[];
+const PLAIN_CODES = CODES.filter((c) => kindsOf(MESSAGES[c]).length === 0);
+const PLAIN_BY_TEXT = new Map<string, MessageCode>(PLAIN_CODES.map((c) => [MESSAGES[c], c]));
+const isCode = (value: string): value is MessageCode => Object.hasOwn(MESSAGES, value);
+const isPlainCode = (value: string): value is MessageCode => isCode(value) && kindsOf(MESSAGES[value]).length === 0;
+
+/** The message's text with its parameters, or null when a parameter is missing or not valid for its kind. */
+function render(code: MessageCode, params: readonly string[]): string | null {
+  const kinds = kindsOf(MESSAGES[code]);
+  if (params.length !== kinds.length) return null;
+  const shown = kinds.map((kind, i) => KINDS[kind]!.show(params[i]!));
+  if (shown.some((s) => s === null)) return null;
+  let i = 0;
+  return MESSAGES[code].replace(PLACEHOLDER, () => shown[i++]!);
+}
+
+/** A message of the store, with its parameters (their link values: a market code, a number…). */
+export function message(code: MessageCode, ...params: string[]): string {
+  const text = render(code, params);
+  if (text === null) throw new Error(`message ${code}: invalid parameters ${JSON.stringify(params)}`);
+  return text;
+}
+
+let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;
+
+function templateOf(code: MessageCode, template: string): { code: MessageCode; re: RegExp; kinds: string[] } {
+  const source = template
+    .split(PLACEHOLDER)
+    .map((part, i) => (i % 2 === 1 ? `(${KINDS[part]!.pattern()})` : escape(part)))
+    .join('');
+  return { code, re: new RegExp(`^${source}$`), kinds: kindsOf(template) };
+}
+
+/**
+ * The link form (`code` or `code:param:param`) of a text the server wrote, or null when the text
+ * is not one of the store's messages. Links carry this, never the text.
+ */
+export function messageRef(text: string): string | null {
+  const plain = PLAIN_BY_TEXT.get(text);
+  if (plain) return plain;
+  templates ??= [
+    ...CODES.filter((c) => kindsOf(MESSAGES[c]).length > 0).map((code) => templateOf(code, MESSAGES[code])),
+    ...NAMING_TEXTS.map(([template, code]) => templateOf(code, template)),
+  ];
+  for (const { code, re, kinds } of templates) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const params = kinds.flatMap((kind, i) => (kind === 'item' ? [] : [KINDS[kind]!.fromShown(m[i + 1]!)]));
+    if (params.every((p): p is string => p !== null)) return [code, ...params].join(':');
+  }
+  return null;
+}
+
+/** The text for a link's message (`?notice=` / `?error=`), or null for anything that is not a valid one. */
+export function messageText(ref: string | null | undefined): string | null {
+  if (!ref || ref.length > 300) return null;
+  const [code, ...params] = ref.split(':');
+  return code && isCode(code) ? render(code, params) : null;
+}

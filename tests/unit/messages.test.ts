@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MESSAGES as ACCOUNT } from '../../src/lib/domain/account-rules';
+import { message, MESSAGES, messageRef, messageText } from '../../src/lib/domain/messages';
+import { CODE_MESSAGES } from '../../src/lib/server/codes';
+import { describeWait } from '../../src/lib/server/rate-limit';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : /\.(ts|astro)$/.test(name) ? [path] : [];
+  });
+}
+
+describe('the store messages a link may show, by code', () => {
+  it('shows the text of a known code, and nothing for text or an unknown code', () => {
+    expect(messageText('email-verified')).toBe('Email verified successfully!');
+    expect(messageText('Your account is suspended. Call +234 800 000 0000')).toBeNull();
+    expect(messageText('no-such-code')).toBeNull();
+    expect(messageText('toString')).toBeNull();
+    expect(messageText('__proto__')).toBeNull();
+    expect(messageText('')).toBeNull();
+    expect(messageText(null)).toBeNull();
+  });
+
+  it('shows a parameter only when it is valid for its kind', () => {
+    expect(messageText('market-chosen:ZA')).toBe('You are now shopping in South Africa (R ZAR).');
+    expect(messageText('market-chosen:Call +234')).toBeNull();
+    expect(messageText('market-chosen')).toBeNull();
+    expect(messageText('market-chosen:ZA:NG')).toBeNull();
+    expect(messageText('stock-now:12')).toBe('Stock is now 12');
+    expect(messageText('stock-now:12 call +234')).toBeNull();
+    expect(messageText('order-now:delivered')).toBe('Order is now delivered');
+    expect(messageText('order-now:suspended')).toBeNull();
+    expect(messageText('upload-failed:image-too-large')).toBe('Failed to upload image: Image size should be less than 5MB');
+    expect(messageText('upload-failed:upload-failed')).toBeNull();
+    expect(messageText('staff-role-changed:ada@example.com:staff')).toBe('ada@example.com is now staff');
+    expect(messageText('staff-role-changed:Call +234 now@x.y:staff')).toBeNull();
+  });
+
+  it('finds the code of every text the server writes, parameters included', () => {
+    for (const text of ['Login successful!', 'Invalid email or password', 'Product added to cart successfully!']) {
+      expect(messageText(messageRef(text)), text).toBe(text);
+    }
+    expect(messageRef('You are now shopping in South Africa (R ZAR). Your cart has been re-priced in ZAR.')).toBe('market-chosen-repriced:ZA:ZAR');
+    expect(messageRef(`Too many attempts. Please try again in ${describeWait(90)}.`)).toBe('too-many-attempts:2 minutes');
+    expect(messageRef(`${CODE_MESSAGES.wrong} 3 tries left.`)).toBe('otp-wrong:3');
+    expect(messageRef('Failed to upload image: The file is not a valid image')).toBe('upload-failed:image-invalid');
+    expect(messageRef('Your account is suspended. Call +234')).toBeNull();
+    // A product's name (or an option the shopper typed) is never carried: the message says it without.
+    expect(messageRef('Only 3 of Quilted Bag (Black, M) left in stock')).toBe('item-few-left:3');
+    expect(messageText('item-few-left:3')).toBe('Only 3 of this item left in stock');
+    expect(messageRef('Your account is suspended. Call +234 is out of stock')).toBe('item-out-of-stock');
+    expect(messageRef('Quilted Bag is not sold in South Africa')).toBe('item-not-sold:ZA');
+    expect(messageRef('Quilted Bag is not sold in South Africa. Please remove it to continue.')).toBe('item-not-sold-remove:ZA');
+    expect(messageRef('Colour Call +234 is not available for this product')).toBe('colour-unavailable');
+    expect(messageRef('Please select a colour')).toBe('option-required:colour');
+    expect(messageText('item-out-of-stock:Call +234')).toBeNull();
+    // Every text round-trips.
+    for (const code of Object.keys(MESSAGES) as (keyof typeof MESSAGES)[]) {
+      if (!MESSAGES[code].includes('{')) expect(messageRef(message(code)), code).toBe(code);
+    }
+    expect(() => message('market-chosen', 'XX')).toThrow();
+  });
+
+  it('knows the account and code messages, and every message a form post answers with', () => {
+    // (CODE_MESSAGES.wrong is only ever sent with the tries left, checked above.)
+    for (const text of [...Object.values(ACCOUNT), CODE_MESSAGES.expired, CODE_MESSAGES.exhausted]) expect(messageRef(text), text).not.toBeNull();
+    // Every fixed success message of a form endpoint (a no-script form post shows it inline).
+    const missing: string[] = [];
+    for (const file of sources('src/pages')) {
+      const code = readFileSync(file, 'utf8');
+      if (!code.includes('formEndpoint(')) continue;
+      for (const m of code.matchAll(/message: (?:[^,]*\? )?'([^']+)'(?: : '([^']+)')?/g)) {
+        // (The payment's answer goes to the provider's page, with no notice.)
+        for (const text of [m[1], m[2]]) if (text && text !== 'Authorization URL created' && !messageRef(text)) missing.push(`${file}: ${text}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('knows every fixed error text the services throw, but for answers no form can get', () => {
+    const API_ONLY = new Set([
+      'callbackUrl must be a URL on this site',
+      'The request body must be JSON',
+      'The payment could not be processed yet. Please retry.',
+      'Payment not found',
+      'This payment has already been answered',
+      "This payment belongs to another market's account",
+      'This payment belongs to another account',
+      'Not found',
+      // The payment provider's own words (the simulated provider's, as Paystack's): a form shows its generic failure.
+      'The payment provider refused the refund: Transaction not found',
+      'The payment provider refused the refund: Transaction was not successful',
+      'The payment provider refused the refund: Transaction has been fully reversed',
+      'The payment provider refused the refund: Refund amount cannot be more than the amount left',
+    ]);
+    const missing: string[] = [];
+    for (const file of [...sources('src/lib'), ...sources('src/pages')]) {
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/new (?:Invalid|NotFound|Conflict|Forbidden|Unauthorized|PaymentFailed|RateLimited|Unavailable|TooLarge)\('((?:[^'\\]|\\.)+)'/g)) {
+        const text = m[1]!.replace(/\\(.)/g, '$1');
+        if (!API_ONLY.has(text) && !messageRef(text)) missing.push(`${file}: ${text}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import routeCacheProvider from '../../src/lib/server/route-cache-provider';
+import { cacheKey, hasSession, marketCookie, processPageCache, RENDERED_MARKET_HEADER } from '../../src/lib/server/page-cache';
+import { requestCookie } from '../../src/lib/server/cookies';
+
+const request = (path: string, cookie?: string) => new Request(`http://localhost${path}`, cookie ? { headers: { cookie } } : {});
+
+/** A cacheable page as the middleware answers it, rendered in `market`. */
+const rendered = (market: string) => async () =>
+  new Response('<p>page</p>', { status: 200, headers: { 'content-type': 'text/html', 'cdn-cache-control': 'max-age=60', [RENDERED_MARKET_HEADER]: market } });
+
+describe('route cache: one reading of cookies, and entries only under their own market', () => {
+  it('reads cookies as Astro does: trimmed, URL-decoded, quoted', () => {
+    expect(requestCookie(request('/', 'ml_market=%5A%41'), 'ml_market')).toBe('ZA');
+    expect(requestCookie(request('/', 'ml_market =ZA'), 'ml_market')).toBe('ZA');
+    expect(requestCookie(request('/', 'a=1;ml_market= ZA '), 'ml_market')).toBe('ZA');
+    expect(requestCookie(request('/', 'ml_market=%E0%A4%A'), 'ml_market')).toBe('%E0%A4%A');
+    expect(requestCookie(request('/', 'ml_market='), 'ml_market')).toBeUndefined();
+    expect(marketCookie(request('/', 'ml_market=%5A%41'))).toBe('ZA');
+    expect(cacheKey(request('/product/1', 'ml_market =ZA'))).toBe(cacheKey(request('/product/1?market=ZA')));
+    expect(hasSession(request('/', 'ml_session =abc'))).toBe(true);
+    expect(hasSession(request('/', 'x=1; ml_session=%61'))).toBe(true);
+    expect(hasSession(request('/', 'ml_session='))).toBe(false);
+  });
+
+  it('refuses to store a page rendered in another market than its key, and serves it unstored', async () => {
+    const provider = routeCacheProvider();
+    const store = processPageCache();
+    store.clear();
+    const ctx = (req: Request) => ({ request: req, url: new URL(req.url), logger: { info() {}, warn() {}, error() {} } });
+    // The key says Nigeria (no cookie), the render says South Africa: served, not stored.
+    const mismatched = await provider.onRequest!(ctx(request('/product/9')), rendered('ZA'));
+    expect(mismatched.status).toBe(200);
+    expect(mismatched.headers.get(RENDERED_MARKET_HEADER)).toBeNull();
+    expect(store.size).toBe(0);
+    // Without a marker the render's market is unknown: not stored either.
+    await provider.onRequest!(ctx(request('/product/9')), async () => new Response('x', { headers: { 'cdn-cache-control': 'max-age=60' } }));
+    expect(store.size).toBe(0);
+    // The same page rendered in the key's market is stored, without the marker.
+    const matched = await provider.onRequest!(ctx(request('/product/9')), rendered('NG'));
+    expect(matched.headers.get('x-cache')).toBe('MISS');
+    expect(matched.headers.get(RENDERED_MARKET_HEADER)).toBeNull();
+    expect(store.size).toBe(1);
+    const hit = await provider.onRequest!(ctx(request('/product/9')), rendered('ZA'));
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    expect(hit.headers.get(RENDERED_MARKET_HEADER)).toBeNull();
+    store.clear();
+  });
+});
