@@ -133,6 +133,8 @@ export const MESSAGES = {
   'owner-only': 'Only an owner can do that',
   'staff-role-changed': '{email} is now {role}',
   'no-account-for': 'No account for {email}',
+  'no-such-account': 'No such account',
+  'last-owner': 'This is the last owner of the store. Make another account an owner first, so someone can still run the back office.',
   'no-back-office-access': 'This account has no back-office access',
   'verify-email-first': 'The account must verify its e-mail address first',
   saved: 'Saved',

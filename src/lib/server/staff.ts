@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound, RateLimited } from '../domain/errors';
+import { message } from '../domain/messages';
 import type { Actor, AuditLog } from './audit';
 import type { CodeService } from './codes';
 import type { Db, Tx } from './db/client';
@@ -19,7 +20,7 @@ export const DEVICE_COOKIE_DAYS = 400;
 
 const hashDevice = (id: string) => createHash('sha256').update(id).digest('hex');
 
-export const LAST_OWNER_MESSAGE = 'This is the last owner of the store. Make another account an owner first, so someone can still run the back office.';
+export const LAST_OWNER_MESSAGE = message('last-owner');
 
 /**
  * Staff access: roles (grant, revoke) and the step-up for staff sign-ins. A staff or owner
@@ -84,7 +85,7 @@ export function createStaffService(deps: {
   async function lockedForRoleChange(tx: Tx, userId: string, to: Role): Promise<SessionUser> {
     const owners = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'owner')).orderBy(asc(users.id)).for('update');
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
-    if (!user) throw new NotFound('No such account');
+    if (!user) throw new NotFound(message('no-such-account'));
     if (user.role === 'owner' && to !== 'owner' && owners.every((o) => o.id === user.id)) throw new Conflict(LAST_OWNER_MESSAGE);
     return user;
   }
