@@ -473,6 +473,10 @@ async function main() {
       // The servers' own reconciliation settles payments left half done within the run.
       PAYMENTS_RECONCILE_AFTER_MINUTES: '0.25',
       PAYMENTS_RECONCILE_EVERY_MINUTES: '0.1',
+      // Every simulated shopper signs up from this machine's one address (nginx overwrites
+      // X-Forwarded-For): the per-address sign-up burst limit is for real networks, not this.
+      SIGNUPS_PER_ADDRESS_PER_MINUTE: '100000',
+      SIGNUPS_PER_ADDRESS_PER_HOUR: '1000000',
       LOG_LEVEL: 'error',
     },
     onLog: (i, text) => {
