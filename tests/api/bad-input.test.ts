@@ -156,6 +156,11 @@ const SPECS: Record<string, Spec> = {
 interface RouteFile {
   file: string;
   methods: Method[];
+  /**
+   * Methods exported as another's handler (`export const POST = PATCH`, the HTML form's way in):
+   * they get the form probes, the handler's own method the JSON ones, so one handler is not probed twice.
+   */
+  aliases: Method[];
   /** Reads form bodies (formEndpoint / readInput, or a page's form post). */
   forms: boolean;
 }
@@ -173,11 +178,19 @@ function routeFiles(): RouteFile[] {
     if (file.endsWith('.ts')) {
       const methods = [...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1] as Method);
       if (methods.length === 0) continue;
-      out.push({ file, methods, forms: /formEndpoint|readInput|formData\(/.test(source) });
+      const handlers = new Map<string, Method>();
+      const aliases: Method[] = [];
+      for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (\w+);/g)) {
+        const [method, handler] = [m[1] as Method, m[2]!];
+        const first = (methods as string[]).includes(handler) ? handler : handlers.get(handler);
+        if (first) aliases.push(method);
+        else handlers.set(handler, method);
+      }
+      out.push({ file, methods, aliases, forms: /formEndpoint|readInput|formData\(/.test(source) });
     } else if (file.endsWith('.astro')) {
       const post = /request\.method === 'POST'/.test(source);
       if (!post && !/Astro\.url\.searchParams|Astro\.params/.test(source)) continue;
-      out.push({ file, methods: post ? ['GET', 'POST'] : ['GET'], forms: post });
+      out.push({ file, methods: post ? ['GET', 'POST'] : ['GET'], aliases: [], forms: post });
     }
   }
   return out;
@@ -286,20 +299,22 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
   const base = urlPath(route.file, segments);
   const last = Boolean(spec.last);
   const probes: Probe[] = [];
+  const aliased = route.aliases.length > 0;
   for (const method of route.methods) {
     const hasBody = method !== 'GET';
+    const alias = route.aliases.includes(method);
     const withBody = (p: Omit<Probe, 'type' | 'body' | 'page' | 'last'>): Probe =>
       hasBody && body ? { ...p, page, last, type: 'application/json', body: JSON.stringify(body) } : { ...p, page, last };
     // the valid baseline, then each path segment made bad
     probes.push(withBody({ method, path: base + queryString(query), label: 'baseline' }));
-    for (const seg of Object.keys(segments)) {
+    for (const seg of alias ? [] : Object.keys(segments)) {
       for (const bad of inputs.strings) {
         if (bad.encoded === '') continue; // an empty segment is another route
         probes.push(withBody({ method, path: urlPath(route.file, { ...segments, [seg]: bad.encoded }) + queryString(query), label: `[${seg}] = ${bad.label}` }));
       }
     }
     // each query parameter made bad (and sent twice, and as an array)
-    for (const key of Object.keys(query)) {
+    for (const key of alias ? [] : Object.keys(query)) {
       for (const bad of inputs.strings) probes.push(withBody({ method, path: base + queryString(query, key, bad.encoded), label: `?${key}=${bad.label}` }));
       probes.push(withBody({ method, path: `${base}${queryString(query)}&${encodeURIComponent(key)}=3000000000`, label: `?${key} twice` }));
       probes.push(withBody({ method, path: `${base}${queryString(query)}&${encodeURIComponent(key)}[]=1`, label: `?${key}[]` }));
@@ -308,11 +323,11 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
     const path_ = base + queryString(query);
     // each body field made bad, as JSON and as a form
     for (const field of Object.keys(body ?? {})) {
-      for (const bad of inputs.json) {
+      for (const bad of alias ? [] : inputs.json) {
         const others = Object.entries(body!).filter(([k]) => k !== field).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
         probes.push({ method, path: path_, label: `JSON ${field}: ${bad.label}`, type: 'application/json', body: `{${[...others, `${JSON.stringify(field)}:${bad.raw}`].join(',')}}`, page, last });
       }
-      if (route.forms) {
+      if (route.forms && (alias || !aliased)) {
         for (const bad of inputs.strings) probes.push({ method, path: path_, label: `form ${field}=${bad.label}`, type: 'application/x-www-form-urlencoded', body: formBody(body!, field, bad.encoded), page, last });
       }
     }
@@ -321,9 +336,9 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
       probes.push({ method, path: path_, label: `JSON ${Object.keys(extra).filter((k) => k.includes('.')).join(', ')}`, type: 'application/json', body: JSON.stringify(extra), page, last });
     }
     // whole bodies of the wrong kind
-    for (const bad of inputs.bodies) probes.push({ method, path: path_, label: `body: ${bad.label}`, type: bad.type, body: bad.body, page, last });
+    for (const bad of alias ? [] : inputs.bodies) probes.push({ method, path: path_, label: `body: ${bad.label}`, type: bad.type, body: bad.body, page, last });
     // an object or array where the body's text belongs
-    if (body && Object.keys(body).length) {
+    if (!alias && body && Object.keys(body).length) {
       probes.push({ method, path: path_, label: 'body: every field an object', type: 'application/json', body: JSON.stringify(Object.fromEntries(Object.keys(body).map((k) => [k, { $gt: '' }]))), page, last });
       probes.push({ method, path: path_, label: 'body: every field an array', type: 'application/json', body: JSON.stringify(Object.fromEntries(Object.keys(body).map((k) => [k, ['a', 'b']]))), page, last });
     }

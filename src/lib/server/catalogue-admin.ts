@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, min, or, sql, sum, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '../domain/errors';
+import { id as idSchema } from '../domain/validation';
 import type { Actor, AuditLog } from './audit';
 import { processCatalogueImage } from './avatars';
 import type { Db, Tx } from './db/client';
@@ -202,12 +203,12 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       const parts: SQL[] = [];
       const q = f.q?.trim();
       if (q) {
-        const asId = /^\d+$/.test(q) ? Number(q) : null;
+        const asId = idSchema.safeParse(q).data ?? null;
         parts.push(
           or(
             ilike(products.name, escapeLike(q)),
             sql`exists (select 1 from ${variants} where ${variants.productId} = ${products.id} and ${variants.sku} ilike ${escapeLike(q)})`,
-            ...(asId !== null && asId < 2 ** 31 ? [eq(products.id, asId)] : []),
+            ...(asId !== null ? [eq(products.id, asId)] : []),
           )!,
         );
       }
