@@ -394,13 +394,16 @@ for (const driver of drivers) {
       const editor = await api.call('GET', `/admin/products/${product.id}`, { token: tokens.owner });
       const created = await api.call('POST', '/address/create', { token: tokens.customer, body: address });
       const cart = await api.call('GET', `/cart/${customer.body.data.user.id}`, { token: tokens.customer });
+      expect(created.status).toBe(201);
+      const cartId = cart.body.data.cartId ?? cart.body.data.id;
+      expect(typeof cartId).toBe('string');
       ids = {
         productId: String(product.id),
-        categoryId: String(editor.body.data.product?.categoryId ?? product.subCategoryId),
+        categoryId: String(editor.body.data.product.categoryId),
         variantId: String(variant.id),
         customerId: customer.body.data.user.id,
-        addressId: created.body.data?.id ?? created.body.data?._id ?? nilUuid,
-        cartId: String(cart.body.data?.cartId ?? cart.body.data?._id ?? cart.body.data?.id ?? nilUuid),
+        addressId: created.body.data.id,
+        cartId,
         color: variant.color ?? '',
         size: variant.size ?? '',
       };
