@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
 import { COUNTRIES, isStateOf } from './geo';
+import { text } from './validation';
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
 
 const required = (label: string, max = 100) =>
   z
     .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .pipe(text(label, max).min(1, `${label} is required`));
 
 export const emailSchema = z
   .string({ error: 'Email is required' })

@@ -3,26 +3,21 @@ import { z } from 'zod';
 import { toMinor } from './money';
 import { Invalid } from './errors';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
+import { day as calendarDay, fieldMessage, id, MAX_ID, optionalId, requiredId, text } from './validation';
 
-const optionalText = z
-  .string()
-  .trim()
-  .max(200)
+const optionalText = text('q', 200)
   .optional()
   .transform((v) => (v ? v : undefined));
-const optionalInt = z
-  .union([z.literal(''), z.coerce.number().int().positive().max(2 ** 31 - 1)])
-  .optional()
-  .transform((v) => (v === '' || v === undefined ? undefined : v));
 const page = z.coerce.number().int().min(1).max(100_000).catch(1).default(1);
-const day = z
-  .union([z.literal(''), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD')])
-  .optional()
-  .transform((v) => (v ? v : undefined));
+const day = (label: string) =>
+  z
+    .union([z.literal(''), calendarDay(label)])
+    .optional()
+    .transform((v) => (v ? v : undefined));
 
 export const productFilterSchema = z.object({
   q: optionalText,
-  categoryId: optionalInt,
+  categoryId: optionalId,
   status: z
     .enum(['active', 'draft', ''])
     .optional()
@@ -39,8 +34,8 @@ export const orderFilterSchema = z.object({
     .enum(['pending', 'processed', 'delivered', 'cancelled', ''])
     .optional()
     .transform((v) => (v ? v : undefined)),
-  from: day,
-  to: day,
+  from: day('from'),
+  to: day('to'),
   q: optionalText,
   page,
 });
@@ -65,10 +60,10 @@ const checkbox = z
   .transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
 
 export const productSchema = z.object({
-  name: z.string().trim().min(2, 'Give the product a name').max(160),
-  description: z.string().trim().min(1, 'Describe the product').max(5000),
+  name: text('name', 160).min(2, 'Give the product a name'),
+  description: text('description', 5000, { multiline: true }).min(1, 'Describe the product'),
   price: priceSchema,
-  categoryId: z.coerce.number({ message: 'Choose a category' }).int().positive('Choose a category'),
+  categoryId: requiredId('Choose a category'),
   active: checkbox,
 });
 
@@ -110,15 +105,12 @@ export function variantPriceField(market: MarketCode, variantId: number): string
   return `price.${market}.${variantId}`;
 }
 
+/** A colour or size of a variant: none ('' or 'none') is null. */
 const nullableId = z
-  .union([z.literal(''), z.literal('none'), z.coerce.number().int().positive()])
-  .optional()
-  .transform((v) => (typeof v === 'number' ? v : null));
+  .preprocess((v) => (v === 'none' ? undefined : v), optionalId)
+  .transform((v) => v ?? null);
 const stock = z.coerce.number({ message: 'Stock must be a whole number' }).int('Stock must be a whole number').min(0, 'Stock cannot be negative').max(1_000_000);
-const sku = z
-  .string()
-  .trim()
-  .max(64)
+const sku = text('sku', 64)
   .optional()
   .transform((v) => (v ? v : null));
 
@@ -129,29 +121,27 @@ export const variantSchema = z.object({ colorId: nullableId, sizeId: nullableId,
  * the grid cells `stock.{variantId}`, `sku.{variantId}` and `price.{market}.{variantId}`.
  */
 export function parseProductForm(input: Record<string, unknown>) {
-  const product = productSchema.extend({ price: priceSchema.optional() }).parse(input);
+  const product = productSchema.extend({ price: priceSchema.optional() }).parse(input, { error: fieldMessage });
   const grid: { variantId: number; stock: number; sku: string | null; prices: Partial<Record<MarketCode, number | null>> }[] = [];
   for (const [key, value] of Object.entries(input)) {
     const m = /^stock\.(\d+)$/.exec(key);
     if (!m) continue;
-    const variantId = Number(m[1]);
+    const variantId = id.safeParse(m[1]).data;
+    if (variantId === undefined) throw new Invalid(`${key}: the variant id must be a whole number between 1 and ${MAX_ID}`);
     grid.push({ variantId, stock: stock.parse(value), sku: sku.parse(input[`sku.${variantId}`]), prices: pricesFromForm(input, (market) => variantPriceField(market, variantId)) });
   }
   return { product, grid };
 }
 
 export const stockAdjustSchema = z.object({
-  variantId: z.coerce.number().int().positive(),
+  variantId: id,
   delta: z.coerce.number({ message: 'Enter the change, e.g. 5 or -2' }).int('The change is a whole number').refine((n) => n !== 0 && Math.abs(n) <= 100_000, 'Enter a change other than 0'),
-  reason: z.string().trim().min(2, 'Give a reason for the adjustment').max(300),
+  reason: text('reason', 300).min(2, 'Give a reason for the adjustment'),
 });
 
 export const categorySchema = z.object({
-  name: z.string().trim().min(2, 'Give the category a name').max(80),
-  description: z
-    .string()
-    .trim()
-    .max(2000)
+  name: text('name', 80).min(2, 'Give the category a name'),
+  description: text('description', 2000, { multiline: true })
     .optional()
     .transform((v) => (v ? v : null)),
   position: z.coerce.number().int().min(0).max(10_000).default(0),
@@ -160,7 +150,7 @@ export const categorySchema = z.object({
 
 export const imageEditSchema = z.object({
   op: z.enum(['alt', 'up', 'down', 'delete']),
-  alt: z.string().trim().max(300).optional(),
+  alt: text('alt', 300).optional(),
 });
 
 export const statusChangeSchema = z.object({ status: z.enum(['processed', 'delivered', 'cancelled']) });

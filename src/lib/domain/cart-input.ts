@@ -1,19 +1,21 @@
 /** Request shapes of the cart API (zod), kept apart from the cart rules so islands do not ship zod. */
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
+import { requiredId, text } from './validation';
 
-const optionalName = z.preprocess(
+const optionalName = (label: string) =>
+  z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
-  z.string({ error: 'must be text' }).trim().max(60).optional(),
+  text(label, 60).optional(),
 );
-const productId = z.coerce.number({ error: 'productId is required' }).int('productId is required').positive('productId is required');
+const productId = requiredId('productId is required');
 const userId = z.string().max(64).optional();
 
 /** A line is product x colour x size. A client `price` is accepted and ignored. */
 export const lineKeySchema = z.object({
   productId,
-  color: optionalName,
-  size: optionalName,
+  color: optionalName('color'),
+  size: optionalName('size'),
   userId,
 });
 export type LineKey = z.output<typeof lineKeySchema>;

@@ -1,5 +1,6 @@
 import type { MarketCode } from './markets';
 import { z } from 'zod';
+import { optionalId, text } from './validation';
 import type { CurrencyCode } from './money';
 
 /** A product as the API and pages show it (spec section 3), money in major units. */
@@ -60,10 +61,6 @@ export interface ParentCategoryDto extends CategoryDto {
 export const SORTS = ['relevant', 'low-high', 'high-low'] as const;
 export type Sort = (typeof SORTS)[number];
 
-const optionalId = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  z.coerce.number({ error: 'Ids must be whole numbers' }).int('Ids must be whole numbers').positive('Ids must be positive').optional(),
-);
 
 /** Query of GET /products and of the /collection page (which names the ids color, size, subCategory). */
 export const productQuerySchema = z.object({
@@ -71,7 +68,7 @@ export const productQuerySchema = z.object({
   colorId: optionalId,
   sizeId: optionalId,
   subCategoryId: optionalId,
-  q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string().max(100, 'Search text is too long').optional()),
+  q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), text('q', 100).max(100, 'Search text is too long').optional()),
   sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: 'sort must be relevant, low-high or high-low' }).default('relevant')),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'page must be 1 or more').max(1000).default(1)),
   limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(48)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { requiredId } from './validation';
 
 export const favouriteSchema = z.object({
-  productId: z.coerce.number({ error: 'productId is required' }).int('productId is required').positive('productId is required'),
+  productId: requiredId('productId is required'),
   userId: z.string().max(64).optional(),
 });

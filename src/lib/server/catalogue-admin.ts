@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, min, or, sql, sum, type SQL } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '../domain/errors';
+import { id as idSchema } from '../domain/validation';
 import type { Actor, AuditLog } from './audit';
 import { processCatalogueImage } from './avatars';
 import type { Db, Tx } from './db/client';
@@ -104,6 +106,12 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     if (c.parentId === null) throw new Invalid('Choose a sub-category (the parent category follows from it)');
   }
 
+  /** A new variant's colour and size must be ones the catalogue has (not a database error). */
+  async function knownColourAndSize(v: VariantInput): Promise<void> {
+    if (v.colorId !== null && !(await db.select({ id: colors.id }).from(colors).where(eq(colors.id, v.colorId)).limit(1)).length) throw new Invalid('Choose a colour from the list');
+    if (v.sizeId !== null && !(await db.select({ id: sizes.id }).from(sizes).where(eq(sizes.id, v.sizeId)).limit(1)).length) throw new Invalid('Choose a size from the list');
+  }
+
   /** The product with its "from" price per market (its lowest variant price there; null: not sold there). */
   async function productExists(productId: number, tx: Db | Tx = db): Promise<typeof products.$inferSelect & { prices: Record<MarketCode, number | null> }> {
     const [p] = await tx.select().from(products).where(eq(products.id, productId)).limit(1);
@@ -195,12 +203,12 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       const parts: SQL[] = [];
       const q = f.q?.trim();
       if (q) {
-        const asId = /^\d+$/.test(q) ? Number(q) : null;
+        const asId = idSchema.safeParse(q).data ?? null;
         parts.push(
           or(
             ilike(products.name, escapeLike(q)),
             sql`exists (select 1 from ${variants} where ${variants.productId} = ${products.id} and ${variants.sku} ilike ${escapeLike(q)})`,
-            ...(asId !== null && asId < 2 ** 31 ? [eq(products.id, asId)] : []),
+            ...(asId !== null ? [eq(products.id, asId)] : []),
           )!,
         );
       }
@@ -268,7 +276,10 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     async createProduct(actor: Actor, input: ProductInput, firstVariant?: VariantInput): Promise<{ id: number }> {
       await subCategory(input.categoryId);
       const prices = { ...pricesOf(input), ...checkedPrices(firstVariant?.prices) };
-      if (firstVariant) validateVariant(firstVariant);
+      if (firstVariant) {
+        validateVariant(firstVariant);
+        await knownColourAndSize(firstVariant);
+      }
       else if (Object.values(prices).some((p) => p !== null && p !== undefined)) throw new Invalid('Add the first variant: prices are set per variant');
       const id = await withSkuCheck(() =>
         db.transaction(async (tx) => {
@@ -360,6 +371,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     async addVariant(actor: Actor, productId: number, v: VariantInput): Promise<{ id: number }> {
       const product = await productExists(productId);
       validateVariant(v);
+      await knownColourAndSize(v);
       const given = checkedPrices(v.prices);
       const prices: MarketPrices = Object.fromEntries(MARKET_CODES.map((m) => [m, given[m] !== undefined ? given[m] : product.prices[m]]));
       const id = await withSkuCheck(() =>
@@ -444,12 +456,13 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         if (id !== null && id === input.parentId) throw new Invalid('A category cannot be its own parent');
       }
       const slug = slugify(input.name);
-      const saved = await db.transaction(async (tx) => {
+      // Two new categories of one name at once both find the slug free: the one that loses takes a suffixed slug.
+      const save = (suffixed: boolean) => db.transaction(async (tx) => {
         if (id === null) {
-          const [taken] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.slug, slug)).limit(1);
+          const [taken] = suffixed ? [true] : await tx.select({ id: categories.id }).from(categories).where(eq(categories.slug, slug)).limit(1);
           const [row] = await tx
             .insert(categories)
-            .values({ ...input, slug: taken ? `${slug}-${Date.now().toString(36)}` : slug })
+            .values({ ...input, slug: taken ? `${slug}-${randomBytes(4).toString('hex')}` : slug })
             .returning({ id: categories.id });
           await record(actor, { action: 'category.create', entity: 'category', entityId: row!.id, details: { after: input } }, tx);
           return row!.id;
@@ -467,6 +480,10 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           tx,
         );
         return id;
+      });
+      const saved = await save(false).catch((err: unknown) => {
+        if (id === null && String((err as { cause?: unknown })?.cause ?? err).includes('categories_slug_unique')) return save(true);
+        throw err;
       });
       await pageCache.invalidate([cacheTags.nav, cacheTags.listing]);
       return { id: saved };

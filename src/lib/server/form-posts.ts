@@ -1,6 +1,6 @@
 import type { APIContext } from 'astro';
 import { z } from 'zod';
-import { AppError } from '../domain/errors';
+import { AppError, Invalid } from '../domain/errors';
 import { CSRF_FIELD } from '../domain/forms';
 import { message, messageRef } from '../domain/messages';
 import { localRedirectPath } from '../domain/redirects';
@@ -38,7 +38,10 @@ export async function readInput<S extends z.ZodType>(request: Request, schema: S
     if (body && typeof body === 'object' && !Array.isArray(body)) delete (body as Record<string, unknown>)[CSRF_FIELD];
     return parseWith(schema, body);
   }
-  const form = await request.formData();
+  // A malformed multipart body (no boundary, cut short) is the sender's mistake, not ours.
+  const form = await request.formData().catch((err: unknown) => {
+    throw err instanceof TypeError ? new Invalid('The form could not be read') : err;
+  });
   const values: Record<string, unknown> = {};
   for (const [key, value] of form) {
     if (typeof value === 'string' && key !== CSRF_FIELD) values[key] = value === 'on' ? true : value;

@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from '../domain/errors';
 import { BODY_LIMITS } from '../../server/http-policy';
+import { fieldMessage } from '../domain/validation';
 import { unreachableReason } from './db/unreachable';
 import type { Logger } from './log';
 
@@ -14,10 +15,15 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 
+/**
+ * The message of an error from a bare `.parse()` (parseWith's messages already name their field):
+ * the first issue's, with its field put in front when the message does not name it.
+ */
 function zodMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
-  return issue.message;
+  const field = issue.path.map(String).join('.');
+  return field && !issue.message.includes(field) ? `${field}: ${issue.message}` : issue.message;
 }
 
 /** The one mapping from errors to HTTP responses. Unexpected errors never leak details. */
@@ -49,8 +55,9 @@ export function errorResponse(err: unknown, requestId: string, log: Logger): Res
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new Invalid(zodMessage(result.error));
+  // Issues without a message of their own get one that names the field (fieldMessage).
+  const result = schema.safeParse(input, { error: fieldMessage });
+  if (!result.success) throw new Invalid(result.error.issues[0]?.message ?? 'Invalid request');
   return result.data;
 }
 

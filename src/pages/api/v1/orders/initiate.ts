@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../../../../lib/domain/validation';
 import { requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 
@@ -6,7 +7,7 @@ import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 const initiateSchema = z.object({
   email: z.unknown().optional(),
   amount: z.unknown().optional(),
-  callbackUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(500).optional()),
+  callbackUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), text('callbackUrl', 500).optional()),
   /** The checkout form sends the Delivery / Pickup choice with PAY & PLACE ORDER. */
   deliveryOption: z.enum(['delivery', 'pickup'], { error: 'deliveryOption must be delivery or pickup' }).optional(),
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { keyParam, text } from '../../../../lib/domain/validation';
 import { Forbidden } from '../../../../lib/domain/errors';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { endpoint, json, readJson } from '../../../../lib/server/http';
 
 const placeOrderSchema = z.object({
-  paymentReference: z.string({ error: 'Payment reference not found.' }).trim().min(1, 'Payment reference not found.').max(100),
+  paymentReference: keyParam('Payment reference not found.').pipe(text('paymentReference', 100).min(1, 'Payment reference not found.')),
   cartId: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(64).optional()),
   userId: z.string().max(64).optional(),
 });

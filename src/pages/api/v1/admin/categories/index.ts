@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { optionalId } from '../../../../../lib/domain/validation';
 import { categorySchema } from '../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
@@ -12,8 +12,8 @@ export const GET = endpoint(async ({ locals }) => {
 /** Create (no id) or update (id) a category or sub-category: name, description, order, parent. */
 export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireStaff(locals);
-  const input = await readInput(request, categorySchema.extend({ id: z.union([z.literal(''), z.coerce.number().int().positive()]).optional() }));
+  const input = await readInput(request, categorySchema.extend({ id: optionalId }));
   const { id, ...rest } = input;
-  const saved = await locals.services.catalogueAdmin.saveCategory(asActor(user), typeof id === 'number' ? id : null, rest);
+  const saved = await locals.services.catalogueAdmin.saveCategory(asActor(user), id ?? null, rest);
   return { body: { status: true, message: typeof id === 'number' ? 'Category saved' : 'Category created', data: saved }, next: '/admin/categories' };
 });

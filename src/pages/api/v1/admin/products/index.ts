@@ -1,7 +1,7 @@
 import { otherMarketPrices, productFilterSchema, productSchema, variantSchema } from '../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { endpoint, json, readQuery } from '../../../../../lib/server/http';
+import { endpoint, json, parseWith, readQuery } from '../../../../../lib/server/http';
 
 /** GET: the product list (JSON). POST: a new product with its first variant, priced per market; then its edit page. */
 export const GET = endpoint(async ({ locals, url }) => {
@@ -17,7 +17,7 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, priceMinor: price, prices: otherMarketPrices(input as Record<string, unknown>) };
   const raw = input as Record<string, unknown>;
   // Prices belong to variants, so a new product always has its first variant (no stock yet unless given).
-  const first = variantSchema.parse({ colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock === undefined || raw.stock === '' ? 0 : raw.stock, sku: raw.sku });
+  const first = parseWith(variantSchema, { colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock === undefined || raw.stock === '' ? 0 : raw.stock, sku: raw.sku });
   const { id } = await locals.services.catalogueAdmin.createProduct(asActor(user), product, first);
   return { body: { status: true, message: 'Product created', data: { id } }, status: 201, next: `/admin/products/${id}` };
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { idParam } from '../../../../../../lib/domain/validation';
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { readImageUpload } from '../../../../../../lib/server/admin/upload';
 import { formEndpoint } from '../../../../../../lib/server/form-posts';
@@ -8,7 +8,7 @@ import { parseWith } from '../../../../../../lib/server/http';
 export const POST = formEndpoint(
   async ({ locals, request, params }) => {
     const user = requireStaff(locals);
-    const id = parseWith(z.coerce.number().int().positive().max(2 ** 31 - 1), params.id);
+    const id = parseWith(idParam('Category not found'), params.id);
     const { bytes } = await readImageUpload(request);
     const data = await locals.services.catalogueAdmin.setCategoryBanner(asActor(user), id, bytes);
     return { body: { status: true, message: 'Banner uploaded', data }, next: '/admin/categories' };

@@ -1,7 +1,8 @@
 import { requireStaff } from '../../../../../../lib/server/auth';
-import { endpoint, json } from '../../../../../../lib/server/http';
+import { keyParam } from '../../../../../../lib/domain/validation';
+import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
 
 export const GET = endpoint(async ({ locals, params }) => {
   requireStaff(locals);
-  return json({ status: true, data: await locals.services.orders.adminDetail(params.id ?? '') });
+  return json({ status: true, data: await locals.services.orders.adminDetail(parseWith(keyParam('Order not found'), params.id)) });
 });

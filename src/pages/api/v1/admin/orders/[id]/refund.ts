@@ -2,12 +2,14 @@ import { refundSchema } from '../../../../../../lib/domain/admin';
 import { formatMoney, toMajor, toMinor, type CurrencyCode } from '../../../../../../lib/domain/money';
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
+import { parseWith } from '../../../../../../lib/server/http';
+import { keyParam } from '../../../../../../lib/domain/validation';
 
 /** Refunds an order's payment through the provider: all that is left, or `amount` (major units). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const { amount, refundedBefore } = await readInput(request, refundSchema);
-  const r = await locals.services.orderRefunds.refund(params.id ?? '', amount === undefined ? undefined : toMinor(amount), asActor(user), { refundedBefore });
+  const r = await locals.services.orderRefunds.refund(parseWith(keyParam('Order not found'), params.id), amount === undefined ? undefined : toMinor(amount), asActor(user), { refundedBefore });
   const money = (minor: number) => formatMoney(toMajor(minor), r.currency as CurrencyCode);
   const message = r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)} (${money(r.refundedMinor)} of ${money(r.amountMinor)} in all)` : 'Already refunded in full';
   return {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { idParam } from '../../../../../../lib/domain/validation';
 import { otherMarketPrices, parseProductForm } from '../../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
 import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
 
-const idSchema = z.coerce.number().int().positive().max(2 ** 31 - 1);
+const idSchema = idParam('Product not found');
 
 export const GET = endpoint(async ({ locals, params }) => {
   requireStaff(locals);

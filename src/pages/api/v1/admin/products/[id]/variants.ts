@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { idParam } from '../../../../../../lib/domain/validation';
 import { priceField, pricesFromForm, variantSchema } from '../../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
@@ -7,7 +7,7 @@ import { parseWith } from '../../../../../../lib/server/http';
 /** Add variant: a colour x size cell with its opening stock, SKU and prices per market. */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
-  const id = parseWith(z.coerce.number().int().positive().max(2 ** 31 - 1), params.id);
+  const id = parseWith(idParam('Product not found'), params.id);
   const input = await readInput(request, variantSchema.loose());
   const { colorId, sizeId, stock, sku } = input;
   // Its prices side by side (`price`, `price.ZA`); a market left out takes the product's "from" price.

@@ -1,17 +1,16 @@
-import { z } from 'zod';
+import { idParam } from '../../../../../../../lib/domain/validation';
 import { imageEditSchema } from '../../../../../../../lib/domain/admin';
 import { Invalid } from '../../../../../../../lib/domain/errors';
 import { asActor, requireStaff } from '../../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../../lib/server/form-posts';
 import { parseWith } from '../../../../../../../lib/server/http';
 
-const id = z.coerce.number().int().positive().max(2 ** 31 - 1);
 
 /** One image: op=alt (with alt), up, down or delete. */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
-  const productId = parseWith(id, params.id);
-  const imageId = parseWith(id, params.imageId);
+  const productId = parseWith(idParam('Product not found'), params.id);
+  const imageId = parseWith(idParam('Image not found'), params.imageId);
   const { op, alt } = await readInput(request, imageEditSchema);
   if (op === 'alt' && alt === undefined) throw new Invalid('Describe the picture (alt text)');
   await locals.services.catalogueAdmin.editImage(

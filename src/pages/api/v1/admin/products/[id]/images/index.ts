@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { idParam, text } from '../../../../../../../lib/domain/validation';
 import { asActor, requireStaff } from '../../../../../../../lib/server/auth';
 import { readImageUpload } from '../../../../../../../lib/server/admin/upload';
 import { formEndpoint } from '../../../../../../../lib/server/form-posts';
@@ -8,9 +8,9 @@ import { parseWith } from '../../../../../../../lib/server/http';
 export const POST = formEndpoint(
   async ({ locals, request, params }) => {
     const user = requireStaff(locals);
-    const id = parseWith(z.coerce.number().int().positive().max(2 ** 31 - 1), params.id);
+    const id = parseWith(idParam('Product not found'), params.id);
     const { bytes, fields } = await readImageUpload(request);
-    const alt = parseWith(z.string().trim().max(300).default(''), fields.alt ?? '');
+    const alt = parseWith(text('alt', 300), fields.alt ?? '');
     const data = await locals.services.catalogueAdmin.addImage(asActor(user), id, bytes, alt);
     return { body: { status: true, message: 'Image uploaded', data }, status: 201, next: `/admin/products/${id}` };
   },
