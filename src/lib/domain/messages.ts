@@ -18,6 +18,7 @@ import { ORDER_STATUSES } from './orders';
 export const MESSAGES = {
   // Generic outcomes: what a page shows when a server text is missing below (a bug, logged).
   done: 'Done.',
+  'form-unreadable': 'The form could not be read',
   'something-went-wrong': 'Something went wrong. Please try again.',
 
   // Accounts
@@ -134,6 +135,8 @@ export const MESSAGES = {
   'staff-role-changed': '{email} is now {role}',
   'no-account-for': 'No account for {email}',
   'no-such-account': 'No such account',
+  'choose-listed-colour': 'Choose a colour from the list',
+  'choose-listed-size': 'Choose a size from the list',
   'last-owner': 'This is the last owner of the store. Make another account an owner first, so someone can still run the back office.',
   'no-back-office-access': 'This account has no back-office access',
   'verify-email-first': 'The account must verify its e-mail address first',

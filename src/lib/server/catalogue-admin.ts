@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, min, or, sql, sum, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '../domain/errors';
+import { message } from '../domain/messages';
 import { id as idSchema } from '../domain/validation';
 import type { Actor, AuditLog } from './audit';
 import { processCatalogueImage } from './avatars';
@@ -108,8 +109,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
 
   /** A new variant's colour and size must be ones the catalogue has (not a database error). */
   async function knownColourAndSize(v: VariantInput): Promise<void> {
-    if (v.colorId !== null && !(await db.select({ id: colors.id }).from(colors).where(eq(colors.id, v.colorId)).limit(1)).length) throw new Invalid('Choose a colour from the list');
-    if (v.sizeId !== null && !(await db.select({ id: sizes.id }).from(sizes).where(eq(sizes.id, v.sizeId)).limit(1)).length) throw new Invalid('Choose a size from the list');
+    if (v.colorId !== null && !(await db.select({ id: colors.id }).from(colors).where(eq(colors.id, v.colorId)).limit(1)).length) throw new Invalid(message('choose-listed-colour'));
+    if (v.sizeId !== null && !(await db.select({ id: sizes.id }).from(sizes).where(eq(sizes.id, v.sizeId)).limit(1)).length) throw new Invalid(message('choose-listed-size'));
   }
 
   /** The product with its "from" price per market (its lowest variant price there; null: not sold there). */

@@ -40,7 +40,7 @@ export async function readInput<S extends z.ZodType>(request: Request, schema: S
   }
   // A malformed multipart body (no boundary, cut short) is the sender's mistake, not ours.
   const form = await request.formData().catch((err: unknown) => {
-    throw err instanceof TypeError ? new Invalid('The form could not be read') : err;
+    throw err instanceof TypeError ? new Invalid(message('form-unreadable')) : err;
   });
   const values: Record<string, unknown> = {};
   for (const [key, value] of form) {
