@@ -189,7 +189,7 @@ function routeFiles(): RouteFile[] {
       out.push({ file, methods, aliases, forms: /formEndpoint|readInput|formData\(/.test(source) });
     } else if (file.endsWith('.astro')) {
       const post = /request\.method === 'POST'/.test(source);
-      if (!post && !/Astro\.url\.searchParams|Astro\.params/.test(source)) continue;
+      if (!post && !/Astro\.url\.searchParams|Astro\.params|echoableUrl\(Astro\.url\)/.test(source)) continue;
       out.push({ file, methods: post ? ['GET', 'POST'] : ['GET'], aliases: [], forms: post });
     }
   }
