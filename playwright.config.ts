@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { commonUse, phoneProject } from './tests/support/playwright-common';
 
 const PORT = Number(process.env.E2E_PORT ?? 4400);
 export const baseURL = `http://127.0.0.1:${PORT}`;
@@ -22,15 +23,10 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
-    },
+    ...commonUse,
   },
   projects: [
-    { name: 'phone', use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true } },
+    phoneProject,
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 850 } } },
   ],
   webServer: {

@@ -1,4 +1,5 @@
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { commonUse, phoneProject } from './tests/support/playwright-common';
 
 const PORT = Number(process.env.E2E_PORT ?? 4400);
 /** The store's public origin: nginx terminating TLS (tests/support/tls-server.ts). */
@@ -23,14 +24,9 @@ export default defineConfig({
   use: {
     baseURL,
     ignoreHTTPSErrors: true,
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
-    },
+    ...commonUse,
   },
-  projects: [{ name: 'phone', use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true } }],
+  projects: [phoneProject],
   webServer: {
     command: 'tsx tests/support/tls-server.ts',
     url: `${baseURL}/api/v1/health`,

@@ -1,0 +1,13 @@
+import { devices } from '@playwright/test';
+
+/** Debian's Chromium, headless, never a downloaded browser; no background connections on the closed network. */
+export const debianChromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+};
+
+/** What every end-to-end run shares: traces and screenshots kept on failure only. */
+export const commonUse = { trace: 'retain-on-failure', screenshot: 'only-on-failure', launchOptions: debianChromium } as const;
+
+/** A cheap Android phone's width. */
+export const phoneProject = { name: 'phone', use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true } };
