@@ -31,13 +31,13 @@ const money = (minor: number, currency: string) => formatMoney(toMajor(minor), c
 
 await runStaffCommand(async (services) => {
   if (command === 'refund') {
-    const r = await services.checkout.refund(reference!, amountMinor);
+    const r = await services.payments.refund(reference!, amountMinor);
     const what = r.refundedNowMinor > 0 ? `refunded ${money(r.refundedNowMinor, r.currency)}` : 'already refunded, nothing sent';
     console.log(
       `${r.reference}: ${what}; ${money(r.refundedMinor, r.currency)} of ${money(r.amountMinor, r.currency)} refunded (${r.status}, refund ${r.refundId})`,
     );
   } else if (command === 'release') {
-    console.log((await services.checkout.releaseRefundClaim(reference!)) ? `${reference}: refund claim released` : `${reference}: no refund in progress`);
+    console.log((await services.payments.releaseRefundClaim(reference!)) ? `${reference}: refund claim released` : `${reference}: no refund in progress`);
   } else {
     const report = await reconciliationFor(services).reconcile();
     console.log(report.ran ? `reconciled: ${JSON.stringify(report)}` : 'another server is reconciling right now; nothing done');

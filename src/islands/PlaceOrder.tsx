@@ -8,17 +8,19 @@ import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
 
-/** What the server made of the return from the provider (?reference=), for a page without scripts. */
+/** What the server made of the return from the provider (?reference=), shown with or without scripts. */
 export interface ReturnOutcome {
   placed?: { id: string; trackingNumber: string };
   error?: string;
+  /** The server ran fulfil(reference) for this return: the island shows the outcome and does not place the order again. */
+  answered: boolean;
 }
 
 interface Props {
   initialCart: CartDto;
   /** The session's CSRF token for the checkout form. */
   csrf?: string | null;
-  /** Set on the return from the provider: the server has already run fulfil(reference). */
+  /** Set on the return from the provider: what the server made of it. */
   outcome?: ReturnOutcome | null;
 }
 
@@ -68,6 +70,21 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const returned = useRef(false);
   const money = (n: number) => formatMoney(n, cart.currency);
 
+  /** The end of a placement (spec): the reference is cleared; success goes to the orders, a failure clears the cart id too. */
+  function settle(error: string | null): boolean {
+    writeReference(null);
+    setReference(null);
+    if (error === null) {
+      toast.success('Order placed successfully!');
+      $cartCount.set(0);
+      setTimeout(() => window.location.assign('/order-history'), 1200);
+      return true;
+    }
+    $cartId.set(null);
+    toast.error(error);
+    return false;
+  }
+
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
       toast.error('Payment reference not found.');
@@ -79,21 +96,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         method: 'POST',
         body: { cartId: $cartId.get() ?? cart.id, paymentReference },
       });
-      writeReference(null);
-      setReference(null);
-      if (ok && body.status) {
-        toast.success('Order placed successfully!');
-        $cartCount.set(0);
-        setTimeout(() => window.location.assign('/order-history'), 1200);
-        return;
-      }
-      $cartId.set(null);
-      toast.error(body?.message ? `Error placing order. ${body.message}` : 'Error placing order.');
+      if (settle(ok && body.status ? null : body?.message ? `Error placing order. ${body.message}` : 'Error placing order.')) return;
     } catch {
-      writeReference(null);
-      setReference(null);
-      $cartId.set(null);
-      toast.error('Error placing order.');
+      settle('Error placing order.');
     }
     setBusy(false);
   }
@@ -110,7 +115,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       returned.current = true;
       // Leave a clean URL so a reload does not try again.
       history.replaceState(null, '', '/place-order');
-      void placeOrder(stored ?? params.get('reference'));
+      // One fulfilment per return: the server ran it for this page when the URL carried the reference.
+      if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
+      else void placeOrder(stored ?? params.get('reference'));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -175,6 +175,28 @@ test('a declined payment places no order and can be retried', async ({ page, req
   await expect(page.getByText('Your cart is empty')).toBeVisible();
 });
 
+test('the return from the payment page places the order once: on the server, the island only shows it', async ({ page, request }, info) => {
+  const email = await newShopper(request, false);
+  await login(page, email);
+  const [v] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 6) });
+  await addToCart(page, v!);
+  await page.goto('/place-order');
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await expect(page).toHaveURL(/\/pay\/simulated\//);
+  const placeOrderCalls: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/orders/place-order') placeOrderCalls.push(r.method());
+  });
+  const returned = page.waitForResponse((r) => new URL(r.url()).pathname === '/place-order' && new URL(r.url()).searchParams.has('reference'));
+  await page.getByRole('button', { name: /^Pay / }).click();
+  expect((await returned).status()).toBe(200);
+  await expect(page.getByText('Order placed successfully!')).toBeVisible();
+  await page.waitForURL(/\/order-history$/);
+  await expect(page.locator('.order-card')).toHaveCount(1);
+  expect(placeOrderCalls).toEqual([]);
+  expect(await page.evaluate(() => sessionStorage.getItem('ml:paymentReference'))).toBeNull();
+});
+
 test('favourites: heart on a card, listed per shopper, removed again', async ({ page, request }) => {
   await page.goto('/collection');
   // logged out, the heart leads to login

@@ -46,8 +46,8 @@ for (const driver of DRIVERS) {
       const before = v!.stock;
       await services.cart.add(demo, { productId: v!.productId, color, size: undefined, quantity: 2 });
       const { reference } = await services.checkout.initiate(demo, {});
-      await answerSimulatedPage(services.db, reference, 'pay');
-      const { order } = await services.checkout.fulfil(reference);
+      await answerSimulatedPage(services, reference, 'pay');
+      const { order } = await services.payments.fulfil(reference);
       expect(await stock(v!.id)).toBe(before - 2);
       expect(await services.stock.mismatches()).toEqual([]);
 

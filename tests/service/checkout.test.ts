@@ -48,15 +48,15 @@ for (const driver of DRIVERS) {
       for (const i of cart.items) await services.cart.remove(demo, { productId: i.productId, color: i.color ?? undefined, size: i.size ?? undefined });
       await services.cart.add(demo, { productId: v.productId, color: v.color, size: undefined, quantity });
       const { reference } = await services.checkout.initiate(demo, {});
-      await answerSimulatedPage(services.db, reference, 'pay');
+      await answerSimulatedPage(services, reference, 'pay');
       return { v, reference };
     }
 
     it('fulfils a payment exactly once under many concurrent calls', async () => {
       const { v, reference } = await paidCheckout(2);
       const before = await stock(v.id);
-      const results = await Promise.allSettled(Array.from({ length: 25 }, () => services.checkout.fulfil(reference)));
-      const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<Services['checkout']['fulfil']>>> => r.status === 'fulfilled');
+      const results = await Promise.allSettled(Array.from({ length: 25 }, () => services.payments.fulfil(reference)));
+      const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<Services['payments']['fulfil']>>> => r.status === 'fulfilled');
       expect(ok).toHaveLength(25);
       expect(new Set(ok.map((r) => r.value.order.id)).size).toBe(1);
       expect(ok.filter((r) => r.value.created)).toHaveLength(1);
@@ -71,11 +71,11 @@ for (const driver of DRIVERS) {
       const { v, reference } = await paidCheckout(1, 5);
       // someone else bought the last units after this shopper started paying
       await services.db.update(variants).set({ stock: 0 }).where(eq(variants.id, v.id));
-      await expect(services.checkout.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed', message: expect.stringMatching(/sold out.*refunded/) });
+      await expect(services.payments.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed', message: expect.stringMatching(/sold out.*refunded/) });
       expect(await stock(v.id)).toBe(0);
       const [payment] = await services.db.select().from(payments).where(eq(payments.reference, reference));
       expect(payment!.status).toBe('needs_refund');
-      await expect(services.checkout.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed' });
+      await expect(services.payments.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed' });
       // the cart keeps the line so the shopper can see what happened
       expect((await services.cart.view(demo)).items).toHaveLength(1);
     });
@@ -83,7 +83,7 @@ for (const driver of DRIVERS) {
     it('builds the order from what was paid for, not from later cart changes', async () => {
       const { v, reference } = await paidCheckout(1, 2);
       await services.cart.changeQuantity(demo, { productId: v.productId, color: v.color, size: undefined, quantity: 2 }, 'increase').catch(() => undefined);
-      const { order } = await services.checkout.fulfil(reference);
+      const { order } = await services.payments.fulfil(reference);
       expect(order.itemCount).toBe(1);
       const [payment] = await services.db.select().from(payments).where(eq(payments.reference, reference));
       expect(order.total * 100).toBe(payment!.amountMinor);
@@ -91,7 +91,7 @@ for (const driver of DRIVERS) {
 
     it('moves order status only along allowed transitions and mails the shopper each time', async () => {
       const { reference } = await paidCheckout(1, 3);
-      const { order } = await services.checkout.fulfil(reference);
+      const { order } = await services.payments.fulfil(reference);
       await expect(services.orders.setStatus(order.trackingNumber, 'delivered')).rejects.toMatchObject({ code: 'conflict' });
       const processed = await services.orders.setStatus(order.trackingNumber.toLowerCase(), 'Processed');
       expect(processed).toMatchObject({ from: 'pending', order: { status: 'processed' } });

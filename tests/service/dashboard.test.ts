@@ -26,8 +26,8 @@ for (const driver of DRIVERS) {
       for (const i of (await services.cart.view(demo)).items) await services.cart.remove(demo, { productId: i.productId, color: i.color ?? undefined, size: i.size ?? undefined });
       await services.cart.add(demo, { productId: v.productId, color, size: undefined, quantity });
       const { reference } = await services.checkout.initiate(demo, {});
-      await answerSimulatedPage(services.db, reference, 'pay');
-      const { order } = await services.checkout.fulfil(reference);
+      await answerSimulatedPage(services, reference, 'pay');
+      const { order } = await services.payments.fulfil(reference);
       const [row] = await services.db.select({ totalMinor: orders.totalMinor, currency: orders.currency }).from(orders).where(eq(orders.id, order.id));
       return { id: order.id, totalMinor: row!.totalMinor, currency: row!.currency, productId: v.productId };
     }

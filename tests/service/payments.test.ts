@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, orders, payments, users, variants } from '../../src/lib/server/db/schema';
 import { createLogger } from '../../src/lib/server/log';
 import type { PaymentProvider, Refund, VerificationStatus } from '../../src/lib/server/payments/port';
+import { paymentRecords } from '../../src/lib/server/payments/service';
 import { createSimulatedProvider } from '../../src/lib/server/payments/simulated';
 import { createReconciliation, RECONCILIATION_LOCK_KEY, scheduleReconciliation } from '../../src/lib/server/reconciliation';
 import { createServices, type Services } from '../../src/lib/server/services';
@@ -65,7 +66,7 @@ for (const driver of DRIVERS) {
       ({ close, database } = opened);
       // The same database and clock, with the provider double in place of the simulated provider.
       const base = opened.services;
-      double = providerDouble(createSimulatedProvider({ db: base.db }));
+      double = providerDouble(createSimulatedProvider({ records: paymentRecords(base.db) }));
       services = createServices({ config: base.config, db: base.db, clock, log: createLogger('silent'), paymentProvider: double.provider });
       [demo] = (await services.db.select().from(users).where(eq(users.email, 'demo@maisonluxe.ng'))) as [SessionUser];
     });
@@ -78,7 +79,8 @@ for (const driver of DRIVERS) {
         db: services.db,
         clock,
         log: createLogger('silent'),
-        checkout: services.checkout,
+        payments: services.payments,
+        orders: services.orders,
         useAdvisoryLock: driver === 'pg',
         afterMinutes,
         abandonAfterHours: 24,
@@ -101,17 +103,17 @@ for (const driver of DRIVERS) {
       }
       await services.cart.add(demo, { productId: v.productId, color, size: undefined, quantity: 1 });
       const { reference } = await services.checkout.initiate(demo, {});
-      if (outcome) await answerSimulatedPage(services.db, reference, outcome);
+      if (outcome) await answerSimulatedPage(services, reference, outcome);
       return { reference, variantId: v.id };
     }
 
     it('refunds a payment in full through the provider once, however often it is asked', async () => {
       const { reference } = await checkout(0, 'pay');
-      await services.checkout.fulfil(reference);
+      await services.payments.fulfil(reference);
       const paid = await payment(reference);
       const calls = double.refundCalls.length;
       double.slowRefunds(50);
-      const results = await Promise.allSettled(Array.from({ length: 5 }, () => services.checkout.refund(reference)));
+      const results = await Promise.allSettled(Array.from({ length: 5 }, () => services.payments.refund(reference)));
       double.slowRefunds(0);
       // One refund reached the provider; the others were refused while it was in progress.
       expect(double.refundCalls.length - calls).toBe(1);
@@ -124,24 +126,24 @@ for (const driver of DRIVERS) {
       expect(row).toMatchObject({ status: 'refunded', refundedMinor: paid.amountMinor, refundPendingMinor: null, refundedAt: clock() });
       expect(row.refundId).toMatch(/^SIM-RF-/);
       // Asked again: answered from the record, the provider is not asked.
-      const again = await services.checkout.refund(reference);
+      const again = await services.payments.refund(reference);
       expect(again).toMatchObject({ status: 'refunded', refundedMinor: paid.amountMinor, refundedNowMinor: 0, refundId: row.refundId });
       expect(double.refundCalls.length - calls).toBe(1);
       // The order placed for it is still the one order (the webhook or return answers it).
-      expect((await services.checkout.fulfil(reference)).created).toBe(false);
+      expect((await services.payments.fulfil(reference)).created).toBe(false);
       expect(await ordersFor(reference)).toHaveLength(1);
     });
 
     it('refunds partially, never more than was paid', async () => {
       const { reference } = await checkout(1, 'pay');
-      await services.checkout.fulfil(reference);
+      await services.payments.fulfil(reference);
       const { amountMinor } = await payment(reference);
-      const first = await services.checkout.refund(reference, 1_000);
+      const first = await services.payments.refund(reference, 1_000);
       expect(first).toMatchObject({ status: 'partially_refunded', refundedMinor: 1_000, refundedNowMinor: 1_000 });
       expect(double.refundCalls.at(-1)).toEqual({ reference, amountMinor: 1_000 });
-      await expect(services.checkout.refund(reference, amountMinor)).rejects.toMatchObject({ code: 'invalid' });
-      await expect(services.checkout.refund(reference, 0)).rejects.toMatchObject({ code: 'invalid' });
-      const rest = await services.checkout.refund(reference);
+      await expect(services.payments.refund(reference, amountMinor)).rejects.toMatchObject({ code: 'invalid' });
+      await expect(services.payments.refund(reference, 0)).rejects.toMatchObject({ code: 'invalid' });
+      const rest = await services.payments.refund(reference);
       expect(rest).toMatchObject({ status: 'refunded', refundedMinor: amountMinor, refundedNowMinor: amountMinor - 1_000 });
       expect(double.refundCalls.at(-1)).toEqual({ reference, amountMinor: amountMinor - 1_000 });
       expect(await payment(reference)).toMatchObject({ status: 'refunded', refundedMinor: amountMinor });
@@ -149,12 +151,12 @@ for (const driver of DRIVERS) {
 
     it('refuses to refund a payment that was never paid, or an unknown one', async () => {
       const { reference } = await checkout(2);
-      await expect(services.checkout.refund(reference)).rejects.toMatchObject({ code: 'conflict' });
-      await expect(services.checkout.refund('ML-NOPE')).rejects.toMatchObject({ code: 'not_found' });
+      await expect(services.payments.refund(reference)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(services.payments.refund('ML-NOPE')).rejects.toMatchObject({ code: 'not_found' });
       expect((await payment(reference)).refundPendingMinor).toBeNull();
       // (given up, so the reconciliation tests below start from settled payments)
-      expect(await services.checkout.abandon(reference)).toBe(true);
-      await expect(services.checkout.refund(reference)).rejects.toMatchObject({ code: 'conflict' });
+      expect(await services.payments.abandon(reference)).toBe(true);
+      await expect(services.payments.refund(reference)).rejects.toMatchObject({ code: 'conflict' });
     });
 
     it('reconciles: a confirmed payment no one fulfilled becomes one order; declined ones fail; unpaid ones wait, then are abandoned', async () => {
@@ -188,7 +190,7 @@ for (const driver of DRIVERS) {
       const second = await reconciliation().reconcile();
       expect(second).toMatchObject({ fulfilled: 0, failed: 0, waiting: 1 });
       const [order] = await ordersFor(confirmed.reference);
-      expect((await services.checkout.fulfil(confirmed.reference, { userId: demo.id })).order.id).toBe(order!.id);
+      expect((await services.payments.fulfil(confirmed.reference, { userId: demo.id })).order.id).toBe(order!.id);
       expect(await stock(confirmed.variantId)).toBe(before - 1);
       expect((await services.outbox.list('demo@maisonluxe.ng')).filter((m) => m.subject.startsWith('Your Maison Luxe order'))).toHaveLength(
         confirmations.length,
@@ -217,7 +219,7 @@ for (const driver of DRIVERS) {
         expect(await ordersFor(reference)).toHaveLength(0);
         // Refunded: it never becomes an order, even when stock is back and the webhook comes late.
         await services.db.update(variants).set({ stock: v!.stock }).where(eq(variants.id, variantId));
-        await expect(services.checkout.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed' });
+        await expect(services.payments.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed' });
         expect(await ordersFor(reference)).toHaveLength(0);
         expect(await reconciliation().reconcile()).toMatchObject({ refunded: 0 });
         expect(double.refundCalls.length - calls).toBe(1);
@@ -256,7 +258,7 @@ for (const driver of DRIVERS) {
     }
     it('mails an order confirmation that a crash lost, once', async () => {
       const { reference } = await checkout(9, 'pay');
-      const { order } = await services.checkout.fulfil(reference);
+      const { order } = await services.payments.fulfil(reference);
       const subject = `Your Maison Luxe order ${order.trackingNumber}`;
       const mails = async () => (await services.db.select().from(mailOutbox).where(eq(mailOutbox.subject, subject))).length;
       expect(await mails()).toBe(1);

@@ -1,3 +1,4 @@
+import { Conflict } from '../../src/lib/domain/errors';
 import { parseConfig } from '../../src/lib/server/config';
 import { openDatabase, type Database } from '../../src/lib/server/db/client';
 import { seedIfEmpty } from '../../src/lib/server/db/seed';
@@ -35,8 +36,13 @@ export async function servicesFor(
   };
 }
 
-/** What a shopper's Pay (or Decline) on the simulated payment page records. */
-export async function answerSimulatedPage(db: Database['db'], reference: string, outcome: 'pay' | 'decline' = 'pay'): Promise<boolean> {
-  const { createSimulatedProvider } = await import('../../src/lib/server/payments/simulated');
-  return createSimulatedProvider({ db }).recordOutcome!(reference, outcome);
+/** What a shopper's Pay (or Decline) on the simulated payment page records; false when it was already answered. */
+export async function answerSimulatedPage(services: Pick<Services, 'payments'>, reference: string, outcome: 'pay' | 'decline' = 'pay'): Promise<boolean> {
+  try {
+    await services.payments.answerSimulated(reference, outcome);
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
 }

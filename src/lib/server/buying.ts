@@ -1,6 +1,6 @@
 /** Wires the buying side (shipping, cart, orders, payments, checkout, favourites) from the shared deps. */
 import { createCartService } from './cart';
-import { createCheckoutService } from './checkout';
+import { checkoutFulfilment, createCheckoutService } from './checkout';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { createFavouriteService } from './favourites';
@@ -10,6 +10,7 @@ import { createOrderService } from './orders';
 import { createPaystackProvider } from './payments/paystack';
 import type { PaymentProvider } from './payments/port';
 import { createSimulatedProvider } from './payments/simulated';
+import { createPaymentService, paymentRecords } from './payments/service';
 import { createShippingService } from './shipping';
 import type { PageCacheInvalidator } from './page-cache';
 import type { ReadMemo } from './read-memo';
@@ -20,7 +21,7 @@ export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
     return createPaystackProvider({ secretKeys: config.paystackSecretKeys, baseUrl: config.PAYSTACK_BASE_URL });
   }
-  return createSimulatedProvider({ db });
+  return createSimulatedProvider({ records: paymentRecords(db) });
 }
 
 export function createBuyingServices(deps: {
@@ -48,8 +49,9 @@ export function createBuyingServices(deps: {
     pageCache: deps.pageCache,
     clock,
   });
-  const checkout = createCheckoutService({ db, cart, orders, provider: paymentProvider, log, siteUrl: config.PUBLIC_SITE_URL, clock, pageCache: deps.pageCache });
+  const payments = createPaymentService({ db, provider: paymentProvider, fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache }), log, clock });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
-  const orderRefunds = createOrderRefunds({ orders, checkout, audit: deps.audit });
-  return { shipping, cart, orders, checkout, favourites, paymentProvider, orderRefunds };
+  const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
+  return { shipping, cart, orders, payments, checkout, favourites, paymentProvider, orderRefunds };
 }

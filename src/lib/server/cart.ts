@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   assertQuantityAllowed,
   assertRoomForNewLine,
@@ -284,6 +284,11 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
         totalFee: toMajor(priced.totalMinor),
         currency: priced.currency,
       };
+    },
+
+    /** Takes the lines a paid checkout bought out of its cart, inside the caller's transaction (the payment's fulfil). */
+    async removeBought(tx: Tx, cartId: string, variantIds: number[]): Promise<void> {
+      await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), inArray(cartItems.variantId, variantIds)));
     },
 
     async count(user: SessionUser): Promise<number> {

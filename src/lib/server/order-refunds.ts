@@ -1,14 +1,14 @@
 import { NotFound, PaymentFailed } from '../domain/errors';
 import type { Actor, AuditEntry, AuditLog } from './audit';
-import type { CheckoutService, RefundClaimHook, RefundResult } from './checkout';
 import type { OrderService } from './orders';
+import type { PaymentService, RefundClaimHook, RefundResult } from './payments/service';
 
 /**
  * Staff refunds of an order (the back office's Refund button): full, or partial with an amount,
- * through the one provider refund path (checkout.refund: claimed under a row lock, never twice),
+ * through the one provider refund path (payments.refund: claimed under a row lock, never twice),
  * recorded in the audit log.
  */
-export function createOrderRefunds(deps: { orders: OrderService; checkout: CheckoutService; audit?: AuditLog }) {
+export function createOrderRefunds(deps: { orders: OrderService; payments: PaymentService; audit?: AuditLog }) {
   /**
    * A refund's audit trail: a row for the claim, written in the claim's own transaction (so a
    * refund whose provider answer is lost is still on record), then a row for its outcome:
@@ -39,18 +39,18 @@ export function createOrderRefunds(deps: { orders: OrderService; checkout: Check
     /** A payment in the refund queue (it may have no order: sold out after paying). */
     async refundPayment(reference: string, actor: Actor): Promise<RefundResult> {
       return audited(actor, { action: 'payment.refund', entity: 'payment', entityId: reference, details: {} }, (onClaim) =>
-        deps.checkout.refund(reference, undefined, { onClaim }),
+        deps.payments.refund(reference, undefined, { onClaim }),
       );
     },
 
-    /** `refundedBefore` (minor units): what the staff member saw refunded; see checkout.refund. */
+    /** `refundedBefore` (minor units): what the staff member saw refunded; see payments.refund. */
     async refund(orderId: string, amountMinor: number | undefined, actor: Actor, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
       const { order, payment } = await deps.orders.adminDetail(orderId);
       if (!payment) throw new NotFound('This order has no payment to refund');
       return audited(
         actor,
         { action: 'order.refund', entity: 'order', entityId: order.id, details: { reference: payment.reference, requestedMinor: amountMinor ?? null } },
-        (onClaim) => deps.checkout.refund(payment.reference, amountMinor, { ...opts, onClaim }),
+        (onClaim) => deps.payments.refund(payment.reference, amountMinor, { ...opts, onClaim }),
       );
     },
   };

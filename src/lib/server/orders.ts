@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors';
 import { formatMoney, toMajor, type CurrencyCode } from '../domain/money';
 import {
@@ -14,7 +14,7 @@ import { formatAddress, type AddressDto, type DeliveryOption } from '../domain/s
 import type { Db, Tx } from './db/client';
 import { orderEvents, orderItems, orders, payments, users } from './db/schema';
 import type { Actor, AuditLog } from './audit';
-import { applyStockMoves, recordStockMoves } from './stock';
+import { applyStockMoves } from './stock';
 import { cacheTags, type PageCacheInvalidator } from './page-cache';
 import type { Logger } from './log';
 import { escapeHtml, mailHtml, type Mailer } from './mail';
@@ -176,8 +176,9 @@ export function createOrderService({
 
   return {
     /**
-     * Writes the order of a paid checkout, inside the caller's transaction (checkout.fulfil holds the
-     * payment's row lock): the order, its lines and their stock moves in the ledger. Returns its id.
+     * Writes the order of a paid checkout, inside the caller's transaction (the payment's fulfil holds
+     * its row lock): the order, its lines, and the sale of their stock (applyStockMoves: taken, in the
+     * ledger, counted in sales). Throws OutOfStock when a line's stock has run out. Returns its id.
      */
     async createPaid(
       tx: Tx,
@@ -223,8 +224,7 @@ export function createOrderService({
           lineTotalMinor: l.lineTotalMinor,
         })),
       );
-      // Every stock change is in the ledger (the stock itself was taken under the variants' row locks).
-      await recordStockMoves(tx, lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: row!.id })), clock());
+      await applyStockMoves(tx, lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: row!.id })), clock());
       return row!.id;
     },
 
@@ -411,6 +411,25 @@ export function createOrderService({
       // Sent but not recorded (a crash right here) means one more mail later: at least once, never none.
       await mailed().catch((err) => log.error('could not record the confirmation mail', { err, orderId: order.id }));
       return true;
+    },
+
+    /**
+     * Orders placed before `placedBefore` whose confirmation mail was never recorded as sent (the server
+     * died or lost its database between placing the order and mailing it): mailed now. Returns how many.
+     */
+    async mailLostConfirmations({ placedBefore, limit = 100 }: { placedBefore: Date; limit?: number }): Promise<number> {
+      const rows = await db
+        .select({ id: orders.id, userId: orders.userId })
+        .from(orders)
+        .where(and(isNull(orders.confirmationMailedAt), lte(orders.createdAt, placedBefore)))
+        .orderBy(asc(orders.createdAt))
+        .limit(limit);
+      let sent = 0;
+      for (const row of rows) {
+        const order = await load(row.id);
+        if (order && (await this.sendConfirmation(order, row.userId))) sent++;
+      }
+      return sent;
     },
 
     async sendStatusMail(order: OrderDto): Promise<void> {

@@ -1,8 +1,9 @@
 import { PaymentFailed } from '../domain/errors';
-import type { CheckoutService } from './checkout';
 import type { Db } from './db/client';
 import { runExclusively, scheduleJob, type ScheduledJob } from './jobs';
 import type { Logger } from './log';
+import type { OrderService } from './orders';
+import type { PaymentService } from './payments/service';
 
 /** The advisory lock that lets one app server at a time reconcile payments ("MLRC"). */
 export const RECONCILIATION_LOCK_KEY = 0x4d4c5243;
@@ -30,7 +31,9 @@ interface Deps {
   db: Db;
   clock: () => Date;
   log: Logger;
-  checkout: Pick<CheckoutService, 'unsettled' | 'awaitingRefund' | 'fulfil' | 'abandon' | 'refund' | 'stuckRefunds'> & Partial<Pick<CheckoutService, 'mailLostConfirmations'>>;
+  payments: Pick<PaymentService, 'unsettled' | 'awaitingRefund' | 'fulfil' | 'abandon' | 'refund' | 'stuckRefunds'>;
+  /** Mails order confirmations a crash lost, when given. */
+  orders?: Pick<OrderService, 'mailLostConfirmations'>;
   /** PostgreSQL server: serialise runs across app servers with an advisory lock. PGlite is one process. */
   useAdvisoryLock: boolean;
   afterMinutes: number;
@@ -43,18 +46,18 @@ const MINUTE = 60_000;
  * Payments that are never lost: every payment still unanswered (or paid without an order)
  * some minutes after it started is verified with the provider and fulfilled through the one
  * `fulfil` path, or marked failed or abandoned; payments that could not become an order are
- * refunded through the provider. Only the checkout writes the payments table; this calls it.
+ * refunded through the provider. Only the payment service writes the payments table; this calls it.
  */
 export function createReconciliation(deps: Deps) {
-  const { db, clock, log, checkout } = deps;
+  const { db, clock, log, payments, orders } = deps;
 
   async function reconcileAll(): Promise<ReconcileReport> {
     const report: ReconcileReport = { ran: true, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, mailed: 0, errors: 0 };
     const now = clock().getTime();
-    const unsettled = await checkout.unsettled({ startedBefore: new Date(now - deps.afterMinutes * MINUTE) });
+    const unsettled = await payments.unsettled({ startedBefore: new Date(now - deps.afterMinutes * MINUTE) });
     for (const payment of unsettled) {
       try {
-        const { created } = await checkout.fulfil(payment.reference);
+        const { created } = await payments.fulfil(payment.reference);
         if (created) {
           report.fulfilled++;
           log.warn('reconciliation placed an order no one had placed', { reference: payment.reference });
@@ -63,7 +66,7 @@ export function createReconciliation(deps: Deps) {
         const status = err instanceof PaymentFailed ? err.details?.paymentStatus : undefined;
         if (status === 'failed' || status === 'reversed') report.failed++;
         else if (status === 'abandoned' || status === 'pending' || status === 'unknown') {
-          if (payment.createdAt.getTime() <= now - deps.abandonAfterHours * 60 * MINUTE && (await checkout.abandon(payment.reference))) report.abandoned++;
+          if (payment.createdAt.getTime() <= now - deps.abandonAfterHours * 60 * MINUTE && (await payments.abandon(payment.reference))) report.abandoned++;
           else report.waiting++;
         } else if (err instanceof PaymentFailed) {
           // A final outcome without a verification status: the amount did not match or it sold out; refunded below.
@@ -73,25 +76,25 @@ export function createReconciliation(deps: Deps) {
         }
       }
     }
-    for (const payment of await checkout.awaitingRefund()) {
+    for (const payment of await payments.awaitingRefund()) {
       try {
-        await checkout.refund(payment.reference);
+        await payments.refund(payment.reference);
         report.refunded++;
       } catch (err) {
         report.errors++;
         log.error('reconciliation could not refund a payment', { reference: payment.reference, err });
       }
     }
-    if (checkout.mailLostConfirmations) {
+    if (orders) {
       try {
-        report.mailed = await checkout.mailLostConfirmations({ placedBefore: new Date(now - deps.afterMinutes * MINUTE) });
+        report.mailed = await orders.mailLostConfirmations({ placedBefore: new Date(now - deps.afterMinutes * MINUTE) });
         if (report.mailed) log.warn('reconciliation mailed order confirmations a crash had lost', { count: report.mailed });
       } catch (err) {
         report.errors++;
         log.error('reconciliation could not mail lost confirmations', { err });
       }
     }
-    for (const stuck of await checkout.stuckRefunds(new Date(now - 60 * MINUTE))) {
+    for (const stuck of await payments.stuckRefunds(new Date(now - 60 * MINUTE))) {
       log.error('a refund claim has no recorded outcome; check it with the provider', { reference: stuck.reference, since: stuck.since });
     }
     if (report.fulfilled || report.failed || report.abandoned || report.refunded || report.mailed || report.errors) log.info('payments reconciled', { ...report });
@@ -122,14 +125,16 @@ export function reconciliationFor(services: {
   clock: () => Date;
   log: Logger;
   config: { DATABASE_URL?: string | undefined; PAYMENTS_RECONCILE_AFTER_MINUTES: number; PAYMENTS_ABANDON_AFTER_HOURS: number };
-  checkout: CheckoutService;
+  payments: PaymentService;
+  orders: OrderService;
 }): Reconciliation {
-  const { db, clock, log, checkout, config } = services;
+  const { db, clock, log, payments, orders, config } = services;
   return createReconciliation({
     db,
     clock,
     log,
-    checkout,
+    payments,
+    orders,
     useAdvisoryLock: Boolean(config.DATABASE_URL),
     afterMinutes: config.PAYMENTS_RECONCILE_AFTER_MINUTES,
     abandonAfterHours: config.PAYMENTS_ABANDON_AFTER_HOURS,

@@ -18,9 +18,8 @@ export interface StockMove {
 }
 
 /**
- * Records moves that the caller has already applied to variants.stock in the same transaction
- * (checkout takes stock with a guarded update of its own). Everything else changes stock
- * through applyStockMoves, which does both.
+ * Records moves already applied to variants.stock: only the seed's opening balances (variants
+ * inserted with their stock). Everything else changes stock through applyStockMoves, which does both.
  */
 export async function recordStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date): Promise<void> {
   const rows = moves.filter((m) => m.delta !== 0);
@@ -38,10 +37,24 @@ export async function recordStockMoves(tx: Db | Tx, moves: StockMove[], at?: Dat
   );
 }
 
-/** Changes variants.stock by each move (never below 0: Conflict) and records it in the ledger. */
+/** A sale that cannot be made: the variant has fewer units on hand than the move takes. */
+export class OutOfStock extends Conflict {
+  constructor(readonly variantId: number) {
+    super('Stock cannot go below 0');
+  }
+}
+
+/**
+ * The one way stock changes: each move changes variants.stock (never below 0: OutOfStock, a
+ * Conflict), is recorded in the ledger, and a sale (kind 'order') also counts toward its product's
+ * sales (the best-seller rank), all in the caller's transaction. Sales (orders.createPaid),
+ * cancellations, staff adjustments and new variants' opening stock all come through here, and so
+ * should returns. Variants are locked in id order, so two transactions sharing variants cannot deadlock.
+ */
 export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date): Promise<{ variantId: number; productId: number; stock: number }[]> {
-  const out = [];
-  for (const m of moves) {
+  const out: { variantId: number; productId: number; stock: number }[] = [];
+  const inIdOrder = moves.map((m, i) => ({ m, i })).sort((a, b) => a.m.variantId - b.m.variantId);
+  for (const { m, i } of inIdOrder) {
     if (!Number.isSafeInteger(m.delta)) throw new Invalid('A stock change must be a whole number');
     const [row] = await tx
       .update(variants)
@@ -51,9 +64,15 @@ export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date
     if (!row) {
       const [exists] = await tx.select({ id: variants.id }).from(variants).where(eq(variants.id, m.variantId)).limit(1);
       if (!exists) throw new NotFound('Variant not found');
-      throw new Conflict('Stock cannot go below 0');
+      throw new OutOfStock(m.variantId);
     }
-    out.push(row);
+    if (m.kind === 'order') {
+      await tx
+        .update(products)
+        .set({ salesCount: sql`${products.salesCount} - ${m.delta}` })
+        .where(eq(products.id, row.productId));
+    }
+    out[i] = row;
   }
   await recordStockMoves(tx, moves, at);
   return out;
@@ -69,7 +88,10 @@ export interface LowStockRow {
   stock: number;
 }
 
-/** Stock for staff: adjustments with a reason, the ledger, the low-stock list. Owns the stock_ledger table. */
+/**
+ * Stock for staff: adjustments with a reason, the ledger, the low-stock list. This module owns the
+ * stock facts: the stock_ledger table, variants.stock and products.sales_count (applyStockMoves).
+ */
 export function createStockService({ db, clock, pageCache, audit }: { db: Db; clock: () => Date; pageCache: PageCacheInvalidator; audit: AuditLog }) {
   return {
     async adjust(actor: Actor, input: { variantId: number; delta: number; reason: string }): Promise<{ variantId: number; productId: number; stock: number }> {

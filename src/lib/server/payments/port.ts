@@ -34,9 +34,21 @@ export interface PaymentProvider {
    * be reached (the refund may or may not have been made then).
    */
   refund(reference: string, amountMinor?: number, currency?: string): Promise<Refund>;
-  /**
-   * Only a provider whose payment page runs inside the store (the simulated one): records the
-   * shopper's Pay or Decline; false when the payment was already answered.
-   */
-  recordOutcome?(reference: string, outcome: 'pay' | 'decline'): Promise<boolean>;
+}
+
+/** A payment as the store keeps it (minor units). */
+export interface PaymentRecord {
+  status: string;
+  amountMinor: number;
+  refundedMinor: number;
+  currency: string;
+}
+
+/**
+ * The store's payment records, read-only: what a provider that runs inside the store (the simulated
+ * one) reads back instead of a provider's own state. Only the payment service writes payments
+ * (src/lib/server/payments/service.ts): the simulated page's Pay or Decline goes through it.
+ */
+export interface PaymentRecords {
+  find(reference: string): Promise<PaymentRecord | null>;
 }

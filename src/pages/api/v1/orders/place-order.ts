@@ -18,6 +18,6 @@ export const POST = endpoint(async ({ locals, request }) => {
     const { cartId } = await locals.services.cart.price(user, locals.market);
     if (cartId !== input.cartId) throw new Forbidden('This cart belongs to another account');
   }
-  const { order, created } = await locals.services.checkout.fulfil(input.paymentReference, { userId: user.id });
+  const { order, created } = await locals.services.payments.fulfil(input.paymentReference, { userId: user.id });
   return json({ status: true, message: 'Order placed successfully!', data: order, created });
 });

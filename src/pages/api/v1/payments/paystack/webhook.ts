@@ -1,11 +1,11 @@
 import { Unavailable, type AppError } from '../../../../../lib/domain/errors';
-import { fulfilmentIsFinal } from '../../../../../lib/server/checkout';
+import { fulfilmentIsFinal } from '../../../../../lib/server/payments/service';
 import { errorResponse, json } from '../../../../../lib/server/http';
 import { paystackSignerOf, paystackWebhookEvent } from '../../../../../lib/server/payments/paystack';
 import type { APIRoute } from 'astro';
 
 export const POST: APIRoute = async ({ locals, request }) => {
-  const { config, checkout, log } = locals.services;
+  const { config, payments, log } = locals.services;
   if (config.PAYMENT_PROVIDER !== 'paystack' || Object.keys(config.paystackSecretKeys).length === 0) {
     return json({ status: false, message: 'Paystack is not enabled' }, { status: 404 });
   }
@@ -29,7 +29,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   // No answer before fulfilment has finished: Paystack retries a webhook that is not answered 2xx
   // (or not answered in time), and only a finished fulfilment or a final refusal may stop that.
   try {
-    const { order, created } = await checkout.fulfil(reference, { signedBy: signer });
+    const { order, created } = await payments.fulfil(reference, { signedBy: signer });
     locals.log.info('paystack webhook fulfilled payment', { reference, orderId: order.id, created, market: signer });
     return json({ status: true, message: 'Received' });
   } catch (err) {

@@ -1,0 +1,455 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../../domain/errors';
+import { marketOfCurrency, type MarketCode } from '../../domain/markets';
+import { toMajor, type CurrencyCode } from '../../domain/money';
+import type { OrderDto } from '../../domain/orders';
+import type { Db, Tx } from '../db/client';
+import { orders, payments } from '../db/schema';
+import type { Logger } from '../log';
+import type { PaymentProvider, PaymentRecords } from './port';
+
+/**
+ * Payments: the one owner of the payments table. A payment is started (initiate), turned once into
+ * what it paid for (fulfil), refunded (refund), and reconciled by the job that calls these
+ * (src/lib/server/reconciliation.ts). Providers are adapters behind the port; they never write here.
+ */
+
+/** What was priced and paid for: the order is built from this, not from the cart as it is later. */
+export const paymentSnapshotSchema = z.object({
+  cartId: z.string(),
+  callbackUrl: z.string(),
+  deliveryOption: z.enum(['delivery', 'pickup']),
+  shipTo: z.object({
+    id: z.string(),
+    name: z.string(),
+    country: z.enum(['nigeria', 'south_africa']),
+    state: z.string(),
+    city: z.string(),
+    address: z.string(),
+    zipCode: z.string(),
+  }),
+  lines: z.array(
+    z.object({
+      variantId: z.number().int(),
+      productId: z.number().int(),
+      productName: z.string(),
+      productImage: z.string(),
+      color: z.string().nullable(),
+      size: z.string().nullable(),
+      quantity: z.number().int().min(1),
+      unitPriceMinor: z.number().int(),
+      lineTotalMinor: z.number().int(),
+    }),
+  ),
+  subtotalMinor: z.number().int(),
+  deliveryFeeMinor: z.number().int(),
+  totalMinor: z.number().int(),
+});
+export type PaymentSnapshot = z.infer<typeof paymentSnapshotSchema>;
+
+/** A payment the provider confirmed, as its fulfilment needs it. */
+export interface ConfirmedPayment {
+  id: string;
+  reference: string;
+  userId: string;
+  cartId: string;
+  currency: string;
+  snapshot: PaymentSnapshot;
+}
+
+/** The payment cannot become what it paid for (`label` sold out while paying): it goes to refund. */
+export class CannotFulfil extends Error {
+  constructor(readonly label?: string) {
+    super(label ?? 'cannot fulfil');
+  }
+}
+
+/** What a confirmed payment becomes: the checkout's order (src/lib/server/checkout.ts). */
+export interface Fulfilment {
+  /** The order already made from this payment, if any (in `tx` when given: under the payment's row lock). */
+  orderOf(paymentId: string, tx?: Tx): Promise<OrderDto | null>;
+  /** Inside the payment's row lock: makes the order and returns its id; throws CannotFulfil when it cannot. */
+  place(tx: Tx, payment: ConfirmedPayment): Promise<string>;
+  /** After the commit, once, for the call that made the order (mail, caches): the order as its owner sees it. */
+  placed(orderId: string, payment: ConfirmedPayment): Promise<OrderDto>;
+}
+
+export interface InitiateResult {
+  reference: string;
+  authorization_url: string;
+  amount: number;
+  currency: CurrencyCode;
+}
+
+export interface RefundResult {
+  reference: string;
+  status: 'refunded' | 'partially_refunded';
+  /** Paid, refunded in total so far, and refunded by this call (0 when it was already refunded), in minor units. */
+  amountMinor: number;
+  refundedMinor: number;
+  refundedNowMinor: number;
+  currency: string;
+  refundId: string | null;
+  refundedAt: Date | null;
+}
+
+/** Runs inside a refund claim's transaction, with the amount claimed (see refund). */
+export type RefundClaimHook = (tx: Tx, claim: { amountMinor: number }) => Promise<void>;
+
+/** Payment states that can have an order; an order found for one is the answer to fulfil. */
+const MAY_HAVE_ORDER = ['fulfilled', 'partially_refunded', 'refunded'] as const;
+/** Payment states that will never become an order (their money goes back). */
+const REFUND_STATES = ['needs_refund', 'partially_refunded', 'refunded'] as const;
+/** Payment states a refund can start from. */
+const REFUNDABLE = ['fulfilled', 'needs_refund', 'partially_refunded'] as const;
+
+const includes = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+
+/**
+ * Whether a failed fulfil is a final business outcome (unknown reference, declined, amount
+ * mismatch, sold out and queued for refund): retrying will not change it. Anything else
+ * (provider unreachable, payment still pending, database error) did not finish.
+ */
+export function fulfilmentIsFinal(err: unknown): boolean {
+  if (!(err instanceof AppError) || err.code === 'unavailable') return false;
+  if (err instanceof PaymentFailed) {
+    const status = err.details?.paymentStatus;
+    return status !== 'pending' && status !== 'unknown';
+  }
+  return true;
+}
+
+/** The payment record as a provider that runs inside the store reads it (the port's PaymentRecords). */
+export function paymentRecords(db: Db): PaymentRecords {
+  return {
+    async find(reference) {
+      const [row] = await db
+        .select({ status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor, currency: payments.currency })
+        .from(payments)
+        .where(eq(payments.reference, reference))
+        .limit(1);
+      return row ?? null;
+    },
+  };
+}
+
+export function createPaymentService(deps: { db: Db; provider: PaymentProvider; fulfilment: Fulfilment; log: Logger; clock: () => Date }) {
+  const { db, provider, fulfilment, log, clock } = deps;
+
+  async function markNeedsRefund(paymentId: string) {
+    await db
+      .update(payments)
+      .set({ status: 'needs_refund', updatedAt: clock() })
+      .where(and(eq(payments.id, paymentId), ne(payments.status, 'fulfilled')));
+  }
+
+  const refundMessage = (label?: string) =>
+    label
+      ? `Sorry, ${label} sold out while you were paying. Your payment will be refunded.`
+      : 'This payment could not be turned into an order. It will be refunded.';
+
+  /** What the simulated payment page shows. */
+  async function simulatedPayment(reference: string) {
+    if (provider.name !== 'simulated') throw new NotFound('Payment not found');
+    const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
+    if (!payment) throw new NotFound('Payment not found');
+    const snapshot = paymentSnapshotSchema.parse(payment.snapshot);
+    return {
+      reference,
+      email: payment.email,
+      amount: toMajor(payment.amountMinor),
+      currency: payment.currency as CurrencyCode,
+      status: payment.status,
+      itemCount: snapshot.lines.reduce((n, l) => n + l.quantity, 0),
+      callbackUrl: snapshot.callbackUrl,
+    };
+  }
+
+  return {
+    /** Stores a payment for what the checkout priced (the snapshot), and asks the provider for a payment page. */
+    async initiate(input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot }): Promise<InitiateResult> {
+      const { snapshot } = input;
+      // Paystack allows letters, digits, '-', '.' and '='.
+      const reference = `ML-${clock().getTime().toString(36).toUpperCase()}-${randomBytes(8).toString('hex')}`;
+      await db.insert(payments).values({
+        reference,
+        userId: input.userId,
+        cartId: snapshot.cartId,
+        provider: provider.name,
+        amountMinor: snapshot.totalMinor,
+        currency: input.currency,
+        email: input.email,
+        snapshot,
+        // Reconciliation measures a payment's age on the same clock.
+        createdAt: clock(),
+        updatedAt: clock(),
+      });
+      let authorizationUrl: string;
+      try {
+        ({ authorizationUrl } = await provider.initialize({
+          reference,
+          email: input.email,
+          amountMinor: snapshot.totalMinor,
+          currency: input.currency,
+          callbackUrl: snapshot.callbackUrl,
+        }));
+      } catch (err) {
+        await db.update(payments).set({ status: 'failed', updatedAt: clock() }).where(eq(payments.reference, reference));
+        throw err;
+      }
+      return { reference, authorization_url: authorizationUrl, amount: toMajor(snapshot.totalMinor), currency: input.currency };
+    },
+
+    /**
+     * The one path from a payment to an order, used by place-order, the return page, the webhook and
+     * reconciliation. Verifies with the provider, then under a row lock on the payment has the
+     * fulfilment make the order (its stock, its lines, the cart) and marks the payment fulfilled.
+     * Repeated or concurrent calls get the same order.
+     */
+    async fulfil(reference: string, opts: { userId?: string; signedBy?: MarketCode } = {}): Promise<{ order: OrderDto; created: boolean }> {
+      const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
+      if (!payment) throw new NotFound('Payment reference not found.');
+      if (opts.userId && payment.userId !== opts.userId) throw new Forbidden('This payment belongs to another account');
+      // A webhook speaks for one market's Paystack account; it cannot settle another market's payment.
+      if (opts.signedBy && marketOfCurrency(payment.currency)?.code !== opts.signedBy) {
+        log.warn('payment webhook from another market\'s account', { reference, currency: payment.currency, signedBy: opts.signedBy });
+        throw new Forbidden('This payment belongs to another market\'s account');
+      }
+      if (includes(MAY_HAVE_ORDER, payment.status)) {
+        const existing = await fulfilment.orderOf(payment.id);
+        if (existing) return { order: existing, created: false };
+      }
+      if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
+
+      const verification = await provider.verify(reference, payment.currency);
+      if (verification.status !== 'success') {
+        if (verification.status === 'failed' || verification.status === 'reversed') {
+          await db
+            .update(payments)
+            .set({ status: 'failed', updatedAt: clock() })
+            .where(and(eq(payments.id, payment.id), inArray(payments.status, ['initialized', 'abandoned'])));
+        }
+        throw new PaymentFailed(
+          verification.status === 'failed' ? 'The payment was declined.' : 'The payment has not been completed.',
+          { paymentStatus: verification.status },
+        );
+      }
+      if (verification.amountMinor !== payment.amountMinor || verification.currency.toUpperCase() !== payment.currency) {
+        log.error('payment amount mismatch', {
+          reference,
+          expected: payment.amountMinor,
+          paid: verification.amountMinor,
+          currency: verification.currency,
+        });
+        await markNeedsRefund(payment.id);
+        throw new PaymentFailed('The amount paid does not match the order. The payment will be refunded.');
+      }
+
+      const confirmed: ConfirmedPayment = {
+        id: payment.id,
+        reference,
+        userId: payment.userId,
+        cartId: payment.cartId,
+        currency: payment.currency,
+        snapshot: paymentSnapshotSchema.parse(payment.snapshot),
+      };
+      let outcome: { orderId: string } | { existing: OrderDto } | 'refund';
+      try {
+        outcome = await db.transaction(async (tx) => {
+          const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+          if (includes(MAY_HAVE_ORDER, locked!.status)) {
+            const existing = await fulfilment.orderOf(payment.id, tx);
+            if (existing) return { existing };
+          }
+          // Refunded (or being refunded) without an order: it never becomes one.
+          if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
+          const orderId = await fulfilment.place(tx, confirmed);
+          await tx.update(payments).set({ status: 'fulfilled', updatedAt: clock() }).where(eq(payments.id, payment.id));
+          return { orderId };
+        });
+      } catch (err) {
+        if (err instanceof CannotFulfil) {
+          await markNeedsRefund(payment.id);
+          log.warn('paid checkout ran out of stock; payment needs a refund', { reference, item: err.label });
+          throw new PaymentFailed(refundMessage(err.label));
+        }
+        throw err;
+      }
+      if (outcome === 'refund') throw new PaymentFailed(refundMessage());
+      if ('existing' in outcome) return { order: outcome.existing, created: false };
+      return { order: await fulfilment.placed(outcome.orderId, confirmed), created: true };
+    },
+
+    /** Payments started before `startedBefore` still unanswered, or paid without an order: reconciliation verifies these. Oldest first. */
+    async unsettled({ startedBefore, limit = 100 }: { startedBefore: Date; limit?: number }) {
+      return db
+        .select({ reference: payments.reference, status: payments.status, createdAt: payments.createdAt })
+        .from(payments)
+        .where(and(inArray(payments.status, ['initialized', 'paid']), lte(payments.createdAt, startedBefore)))
+        .orderBy(asc(payments.createdAt))
+        .limit(limit);
+    },
+
+    /** The back office's refund queue: payments waiting for a refund, with what staff need to act on them. */
+    async refundQueue({ limit = 50 }: { limit?: number } = {}) {
+      return db
+        .select({
+          reference: payments.reference,
+          email: payments.email,
+          amountMinor: payments.amountMinor,
+          refundedMinor: payments.refundedMinor,
+          currency: payments.currency,
+          inProgress: sql<boolean>`${payments.refundPendingMinor} is not null`,
+          since: payments.updatedAt,
+          orderId: orders.id,
+        })
+        .from(payments)
+        .leftJoin(orders, eq(orders.paymentId, payments.id))
+        .where(eq(payments.status, 'needs_refund'))
+        .orderBy(asc(payments.updatedAt))
+        .limit(limit);
+    },
+
+    /** Payments that could not become an order and wait for their refund (none in progress). */
+    async awaitingRefund({ limit = 100 }: { limit?: number } = {}) {
+      return db
+        .select({ reference: payments.reference })
+        .from(payments)
+        .where(and(eq(payments.status, 'needs_refund'), isNull(payments.refundPendingMinor)))
+        .orderBy(asc(payments.createdAt))
+        .limit(limit);
+    },
+
+    /** Refunds claimed but never recorded (the provider's answer was lost): staff check these with the provider. */
+    async stuckRefunds(claimedBefore: Date) {
+      return db
+        .select({ reference: payments.reference, pendingMinor: payments.refundPendingMinor, since: payments.updatedAt })
+        .from(payments)
+        .where(and(sql`${payments.refundPendingMinor} is not null`, lte(payments.updatedAt, claimedBefore)));
+    },
+
+    /** Gives up on a payment the shopper never completed. A late payment is still fulfilled by the webhook or the return. */
+    async abandon(reference: string): Promise<boolean> {
+      const rows = await db
+        .update(payments)
+        .set({ status: 'abandoned', updatedAt: clock() })
+        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
+        .returning({ id: payments.id });
+      return rows.length > 0;
+    },
+
+    /**
+     * Refunds a payment through the provider: what is left of it without an amount, otherwise
+     * `amountMinor`. Idempotent: a payment already refunded in full is answered from its record
+     * and the provider is not asked again; a refund in progress blocks a second one (Conflict).
+     * The claim is taken under a row lock before the provider is called and the result recorded
+     * after, so two calls can never both refund. If the provider's answer is lost (unreachable,
+     * timeout) the claim stays: staff check the provider and `npm run payments -- release REF`.
+     *
+     * `refundedBefore`: what the caller saw refunded when it decided (the back office form sends
+     * it), so a form sent twice cannot refund twice: the second finds more refunded and is refused.
+     * `onClaim` runs inside the claim's transaction (the audit row of the claim), so a claim is
+     * never left without it, whatever becomes of the provider's answer.
+     */
+    async refund(
+      reference: string,
+      amountMinor?: number,
+      opts: { refundedBefore?: number; onClaim?: RefundClaimHook } = {},
+    ): Promise<RefundResult> {
+      if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
+        throw new Invalid('The refund amount must be a positive whole number of minor units');
+      }
+      const claim = await db.transaction(async (tx) => {
+        const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
+        if (!p) throw new NotFound('Payment reference not found.');
+        if (p.refundPendingMinor !== null) throw new Conflict('A refund of this payment is already in progress');
+        if (opts.refundedBefore !== undefined && p.refundedMinor !== opts.refundedBefore) {
+          throw new Conflict('This payment has been refunded since the page was opened. Check the amounts and try again.');
+        }
+        const left = p.amountMinor - p.refundedMinor;
+        if (p.status === 'refunded' || (includes(REFUNDABLE, p.status) && left <= 0)) return { done: p };
+        if (!includes(REFUNDABLE, p.status)) throw new Conflict(`A payment that is ${p.status.replace('_', ' ')} cannot be refunded`);
+        const amount = amountMinor ?? left;
+        if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
+        await tx.update(payments).set({ refundPendingMinor: amount, updatedAt: clock() }).where(eq(payments.id, p.id));
+        await opts.onClaim?.(tx, { amountMinor: amount });
+        return { payment: p, amount, whole: amountMinor === undefined && p.refundedMinor === 0 };
+      });
+      const summary = (p: typeof payments.$inferSelect, now: number): RefundResult => ({
+        reference,
+        status: p.status === 'refunded' || p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded',
+        amountMinor: p.amountMinor,
+        refundedMinor: p.refundedMinor,
+        refundedNowMinor: now,
+        currency: p.currency,
+        refundId: p.refundId,
+        refundedAt: p.refundedAt,
+      });
+      if (claim.done) return summary(claim.done, 0);
+
+      const { payment, amount, whole } = claim;
+      let refund;
+      try {
+        // A whole refund leaves the amount to the provider: it returns what was actually charged.
+        refund = await provider.refund(reference, whole ? undefined : amount, payment.currency);
+      } catch (err) {
+        if (err instanceof PaymentFailed) {
+          // Refused: nothing was refunded, so the claim is let go.
+          await db.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, payment.id));
+        } else {
+          log.error('refund outcome unknown; the claim is kept until staff check the provider', { reference, amountMinor: amount, err });
+        }
+        throw err;
+      }
+      const refundedMinor = payment.refundedMinor + refund.amountMinor;
+      const [recorded] = await db
+        .update(payments)
+        .set({
+          status: whole || refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded',
+          refundedMinor,
+          refundPendingMinor: null,
+          refundedAt: clock(),
+          refundId: refund.refundId,
+          updatedAt: clock(),
+        })
+        .where(eq(payments.id, payment.id))
+        .returning();
+      log.info('payment refunded', { reference, refundedMinor: refund.amountMinor, refundId: refund.refundId, provider: provider.name });
+      return summary(recorded!, refund.amountMinor);
+    },
+
+    /** Lets go of a refund claim whose outcome was lost, after staff checked with the provider that nothing was refunded. */
+    async releaseRefundClaim(reference: string): Promise<boolean> {
+      const rows = await db
+        .update(payments)
+        .set({ refundPendingMinor: null, updatedAt: clock() })
+        .where(and(eq(payments.reference, reference), sql`${payments.refundPendingMinor} is not null`))
+        .returning({ id: payments.id });
+      return rows.length > 0;
+    },
+
+    simulatedPayment,
+
+    /**
+     * Pay or Decline on the simulated page, kept on the payment (so every app server sees it; the
+     * simulated provider reads it back through the port). Only an unanswered payment changes.
+     * Returns where to send the shopper (like Paystack: ?trxref=&reference=).
+     */
+    async answerSimulated(reference: string, outcome: 'pay' | 'decline'): Promise<string> {
+      const payment = await simulatedPayment(reference);
+      const answered = await db
+        .update(payments)
+        .set({ status: outcome === 'pay' ? 'paid' : 'failed', updatedAt: clock() })
+        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
+        .returning({ id: payments.id });
+      if (answered.length === 0) throw new Conflict('This payment has already been answered');
+      const back = new URL(payment.callbackUrl);
+      back.searchParams.set('trxref', reference);
+      back.searchParams.set('reference', reference);
+      return back.toString();
+    },
+  };
+}
+export type PaymentService = ReturnType<typeof createPaymentService>;
