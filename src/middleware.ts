@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
 import { errorResponse, isCrossSiteWrite } from './lib/server/http';
+import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from './lib/server/error-pages';
 import { unreachableReason } from './lib/server/db/unreachable';
 import { getServices, lifecycle } from './lib/server/services';
 import { RENDERED_MARKET_HEADER, saveDataRequested } from './lib/server/page-cache';
@@ -10,33 +11,6 @@ import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
 import { getConfig } from './lib/server/config';
 import { localRedirectPath } from './lib/domain/redirects';
-
-const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
-
-/** A cookie-authenticated form post without a same-site Origin and without the form's token. */
-function csrfRefusal(request: Request, requestId: string): Response {
-  const html = (request.headers.get('accept') ?? '').includes('text/html');
-  return new Response(
-    html
-      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe</title><p>${FORM_EXPIRED}</p><p><a href="/">Maison Luxe</a></p>`
-      : JSON.stringify({ status: false, success: false, code: 'forbidden', message: FORM_EXPIRED }),
-    {
-      status: 403,
-      headers: { 'content-type': html ? 'text/html; charset=utf-8' : 'application/json', 'x-request-id': requestId, 'cache-control': 'no-store' },
-    },
-  );
-}
-
-/**
- * A page while the database is out of reach (a failover, a restart): 503 with Retry-After, a
- * plain page that needs nothing from the database, never cached.
- */
-function unavailablePage(requestId: string, path: string): Response {
-  return new Response(
-    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe: back in a moment</title><h1>Back in a moment</h1><p>The store is busy right now. Please try again in a moment.</p><p><a href="${encodeURI(path)}">Try again</a></p></html>`,
-    { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5', 'x-request-id': requestId, 'cache-control': 'no-store' } },
-  );
-}
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);
@@ -51,10 +25,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   // Set by the HTTP server (src/server/server.ts); `astro dev` has no such server: the configured site.
   ctx.locals.publicOrigin ??= new URL(getConfig().PUBLIC_SITE_URL).origin;
   if (isCrossSiteWrite(ctx.request, ctx.locals.publicOrigin)) {
-    return new Response(JSON.stringify({ status: false, message: 'Cross-site requests are not allowed' }), {
-      status: 403,
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-    });
+    return toResponse(crossSiteAnswer(), { 'x-request-id': requestId });
   }
   lifecycle.enter();
   try {
@@ -76,7 +47,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       ctx.locals.csrfToken = viaCookie && ctx.locals.session ? csrfTokenFor(cookieToken!) : null;
       if (ctx.locals.csrfToken && needsCsrfToken(ctx.request, ctx.locals.publicOrigin) && !(await hasValidCsrfToken(ctx.request, ctx.locals.csrfToken))) {
         log.warn('form post without a valid CSRF token', { path: ctx.url.pathname });
-        return csrfRefusal(ctx.request, requestId);
+        return toResponse(formExpiredAnswer(ctx.request.headers.get('accept')), { 'x-request-id': requestId });
       }
       ctx.locals.market = resolveMarket({
         query: ctx.url.searchParams.get('market'),
@@ -89,7 +60,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);
       else if (away !== null) {
         log.warn('page unavailable: database unreachable', { path: ctx.url.pathname, reason: away });
-        response = unavailablePage(requestId, localRedirectPath(ctx.url.pathname + ctx.url.search, ctx.url.origin) ?? '/');
+        // A plain page that needs nothing from the database.
+        response = toResponse(unavailablePage(localRedirectPath(ctx.url.pathname + ctx.url.search, ctx.locals.publicOrigin) ?? '/'), { 'x-request-id': requestId });
       } else {
         // Astro answers with the generic 500 page; the log keeps the details.
         log.error('page failed', { path: ctx.url.pathname, err });

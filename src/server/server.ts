@@ -14,6 +14,7 @@ import { clientAddressFrom } from '../lib/domain/client-address';
 import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
 import { ConfigError, getConfig, type Config } from '../lib/server/config';
 import { createLogger } from '../lib/server/log';
+import { tooLargeAnswer } from '../lib/server/error-pages';
 import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
 
 
@@ -30,15 +31,10 @@ function refuseLargeBody(req: http.IncomingMessage, res: http.ServerResponse): b
   const declared = Number(req.headers['content-length'] ?? 0);
   const path = (req.url ?? '/').split('?')[0]!;
   if (!(declared > bodyLimitFor(path))) return false;
-  const message = 'The request is too large.';
   // A browser's form post (no script) gets a page with a way back; API clients get the JSON error shape.
-  const page = (req.headers.accept ?? '').includes('text/html');
-  res.writeHead(413, { 'content-type': page ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(
-    page
-      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe</title><p>${message} Please go back and choose a smaller file.</p><p><a href="/">Maison Luxe</a></p>`
-      : JSON.stringify({ status: false, success: false, code: 'too_large', message }),
-  );
+  const answer = tooLargeAnswer(req.headers.accept);
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
   // Discard (never buffer) what the client is still sending, so closing does not reset the connection
   // before it has read the answer; then close it for good.
   req.resume();

@@ -72,7 +72,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     it('order pages need a session and hide other users\' orders', async () => {
       const anon = await fetch(`${server.baseUrl}/order-details/${order.id}`, { redirect: 'manual' });
       expect(anon.status).toBe(302);
-      expect(anon.headers.get('location')).toBe('/login');
+      expect(anon.headers.get('location')).toBe(`/login?next=${encodeURIComponent(`/order-details/${order.id}`)}`);
       const mine = await fetch(`${server.baseUrl}/order-details/${order.id}`, { headers: { authorization: `Bearer ${demo.token}` } });
       expect(mine.status).toBe(200);
       expect(await mine.text()).toContain(order.trackingNumber);

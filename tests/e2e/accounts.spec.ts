@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import sharp from 'sharp';
+import { newShopper, SHOPPER_PASSWORD } from './support';
 
 /** Reads the newest 4-digit code mailed to an address from the dev outbox. */
 async function codeFor(page: Page, email: string, kind: 'verification' | 'password reset'): Promise<string> {
@@ -34,8 +35,33 @@ test('pages that need a registered or reset e-mail, or a session, send the shopp
   await expect(page).toHaveURL(/\/forgot-password$/);
   for (const path of ['/profile', '/settings', '/address-history', '/add-address']) {
     await page.goto(path);
-    await expect(page, path).toHaveURL(/\/login$/);
+    await expect(page, path).toHaveURL(`/login?next=${encodeURIComponent(path)}`);
   }
+});
+
+/** Signs in on the login page the browser is on (scripts on or off). */
+async function signInHere(page: Page, email: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+test('a shopper page sends a signed-out shopper to log in, then back to it; a next from elsewhere lands on the store', async ({ page, request }) => {
+  const email = await newShopper(request, false);
+  await page.goto(`/login?next=${encodeURIComponent('/.//evil.example')}`);
+  await hydrated(page, page.getByRole('button', { name: 'Login' }));
+  await signInHere(page, email);
+  await expect(toast(page, 'Login successful!')).toBeVisible();
+  await expect(page).toHaveURL('/');
+  await page.context().clearCookies();
+
+  await page.goto('/order-history?status=delivered');
+  await expect(page).toHaveURL(`/login?next=${encodeURIComponent('/order-history?status=delivered')}`);
+  await hydrated(page, page.getByRole('button', { name: 'Login' }));
+  await signInHere(page, email);
+  await expect(toast(page, 'Login successful!')).toBeVisible();
+  await expect(page).toHaveURL('/order-history?status=delivered');
+  await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
 });
 
 test('a new shopper registers, verifies, manages profile and addresses, changes and resets the password', async ({ page }, info) => {
@@ -186,7 +212,7 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByRole('button', { name: 'LogOut' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/profile');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fprofile$/);
 
   // Forgot and reset
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -248,6 +274,16 @@ test('an unverified shopper is told to verify at login and can ask for a new cod
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
+
+  test('a shopper page sends a signed-out shopper to log in, then back to it', async ({ page, request }) => {
+    const email = await newShopper(request, false);
+    await page.goto('/order-history?status=delivered');
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent('/order-history?status=delivered')}`);
+    await signInHere(page, email);
+    await expect(page).toHaveURL('/order-history?status=delivered&notice=logged-in');
+    await expect(page.getByRole('status').filter({ hasText: 'Login successful!' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
+  });
 
   test('the account forms still register, verify, log in and save an address', async ({ page }, info) => {
     const email = `e2e.nojs.${info.project.name}.${Date.now()}@example.com`;

@@ -239,7 +239,7 @@ test('delivery options link to working pages', async ({ page }) => {
 test('buying pages need a session', async ({ page }) => {
   for (const path of ['/cart', '/place-order', '/order-history', '/orders', '/favourites']) {
     await page.goto(path);
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page, path).toHaveURL(`/login?next=${encodeURIComponent(path)}`);
   }
 });
 

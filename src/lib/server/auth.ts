@@ -1,5 +1,7 @@
 import type { AstroCookies } from 'astro';
 import { Forbidden, Unauthorized } from '../domain/errors';
+import { localRedirectPath } from '../domain/redirects';
+import { notAllowedPage, toResponse } from './error-pages';
 import { SESSION_COOKIE, SESSION_TTL_DAYS, type SessionUser } from './sessions';
 
 export type { SessionUser };
@@ -70,24 +72,38 @@ export function requireStaff(locals: App.Locals, opts: { owner?: boolean } = {})
   return session.user;
 }
 
-/** The same guard for pages: anonymous visitors go to /login?next=…, unconfirmed staff to the code page, others get 403. */
-export function staffPage(
-  ctx: { locals: App.Locals; url: URL; redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response },
-  opts: { owner?: boolean } = {},
-): { user: SessionUser; response?: undefined } | { user?: undefined; response: Response } {
+/** What a page's guard needs of Astro (pass `Astro`). */
+type PageContext = { locals: App.Locals; url: URL; redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response };
+
+/** A guard's verdict: the signed-in user, or the response the page returns instead of rendering. */
+type PageGuard = { user: SessionUser; response?: undefined } | { user?: undefined; response: Response };
+
+/**
+ * `page` (a local path) with this page as its `?next=`, judged by the one redirect judge, so that
+ * signing in (or confirming a browser) brings the visitor back here.
+ */
+function sendOn(ctx: PageContext, page: string): Response {
+  const here = localRedirectPath(ctx.url.pathname + ctx.url.search, ctx.locals.publicOrigin) ?? '/';
+  return ctx.redirect(`${page}?next=${encodeURIComponent(here)}`, 302);
+}
+
+/**
+ * THE guard of shopper pages (profile, cart, orders, addresses…): a visitor without a session
+ * goes to /login?next=<this page>, and lands back here after signing in.
+ */
+export function shopperPage(ctx: PageContext): PageGuard {
+  const user = ctx.locals.session?.user;
+  return user ? { user } : { response: sendOn(ctx, '/login') };
+}
+
+/** The back office's guard for pages: anonymous visitors go to /login?next=…, unconfirmed staff to the code page, others get 403. */
+export function staffPage(ctx: PageContext, opts: { owner?: boolean } = {}): PageGuard {
   try {
     return { user: requireStaff(ctx.locals, opts) };
   } catch (err) {
-    const next = encodeURIComponent(ctx.url.pathname + ctx.url.search);
-    if (err instanceof Unauthorized) return { response: ctx.redirect(`/login?next=${next}`, 302) };
-    if (err instanceof StepUpRequired) return { response: ctx.redirect(`/login/verify-device?next=${next}`, 302) };
-    const message = err instanceof Error ? err.message : 'Not allowed';
-    return {
-      response: new Response(
-        `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Not allowed · Maison Luxe</title><body style="font-family:Georgia,serif;background:#faf7f2;color:#16130e;padding:48px 20px;text-align:center"><h1>Not allowed</h1><p>${message}.</p><p><a href="/" style="color:#16130e">Back to the store</a></p></body></html>`,
-        { status: 403, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
-      ),
-    };
+    if (err instanceof Unauthorized) return { response: sendOn(ctx, '/login') };
+    if (err instanceof StepUpRequired) return { response: sendOn(ctx, '/login/verify-device') };
+    return { response: toResponse(notAllowedPage(err instanceof Error ? err.message : 'Not allowed')) };
   }
 }
 

@@ -4,6 +4,7 @@ import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from 
 import { BODY_LIMITS } from '../../server/http-policy';
 import { fieldMessage } from '../domain/validation';
 import { unreachableReason } from './db/unreachable';
+import { errorBody } from './error-pages';
 import type { Logger } from './log';
 
 /** JSON response helper; every API answer goes through here. */
@@ -33,7 +34,7 @@ export function errorResponse(err: unknown, requestId: string, log: Logger): Res
     if ((err.code === 'rate_limited' || err.code === 'unavailable') && typeof err.details?.retryAfter === 'number') {
       headers['retry-after'] = String(err.details.retryAfter);
     }
-    return json({ status: false, success: false, code: err.code, message: err.message, ...err.details }, { status: httpStatusOf[err.code], headers });
+    return json(errorBody(err), { status: httpStatusOf[err.code], headers });
   }
   if (err instanceof z.ZodError) {
     return json({ status: false, success: false, code: 'invalid', message: zodMessage(err) }, { status: 400 });

@@ -3,6 +3,8 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import { mailOutbox } from './db/schema';
 import type { Logger } from './log';
+import { STORE_NAME } from '../domain/brand';
+import { escapeHtml } from '../domain/html';
 
 export interface MailMessage {
   to: string;
@@ -57,8 +59,6 @@ export function createOutboxReader({ db }: { db: Db }) {
   };
 }
 
-const STORE_NAME = 'Maison Luxe';
-
 /** Wraps a message body in the store's simple, mail-client-safe HTML frame. */
 export function mailHtml(title: string, bodyHtml: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f6f3ee;font-family:Georgia,serif;color:#1b1b1b">
@@ -70,8 +70,4 @@ export function mailHtml(title: string, bodyHtml: string): string {
 </table></td></tr></table></body></html>`;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-export { STORE_NAME };
+export { escapeHtml, STORE_NAME };
