@@ -10,15 +10,17 @@ import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
 import { getConfig } from './lib/server/config';
 import { localRedirectPath } from './lib/domain/redirects';
+import { STORE_NAME } from './lib/domain/brand';
+import { message } from './lib/domain/messages';
 
-const FORM_EXPIRED = 'This form has expired. Please go back, reload the page and try again.';
+const FORM_EXPIRED = message('form-expired');
 
 /** A cookie-authenticated form post without a same-site Origin and without the form's token. */
 function csrfRefusal(request: Request, requestId: string): Response {
   const html = (request.headers.get('accept') ?? '').includes('text/html');
   return new Response(
     html
-      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe</title><p>${FORM_EXPIRED}</p><p><a href="/">Maison Luxe</a></p>`
+      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${STORE_NAME}</title><p>${FORM_EXPIRED}</p><p><a href="/">${STORE_NAME}</a></p>`
       : JSON.stringify({ status: false, success: false, code: 'forbidden', message: FORM_EXPIRED }),
     {
       status: 403,
@@ -33,7 +35,7 @@ function csrfRefusal(request: Request, requestId: string): Response {
  */
 function unavailablePage(requestId: string, path: string): Response {
   return new Response(
-    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe: back in a moment</title><h1>Back in a moment</h1><p>The store is busy right now. Please try again in a moment.</p><p><a href="${encodeURI(path)}">Try again</a></p></html>`,
+    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${STORE_NAME}: back in a moment</title><h1>Back in a moment</h1><p>${message('busy')}</p><p><a href="${encodeURI(path)}">Try again</a></p></html>`,
     { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5', 'x-request-id': requestId, 'cache-control': 'no-store' } },
   );
 }

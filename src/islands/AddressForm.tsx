@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/geo';
+import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY, STATES, type Country } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
@@ -18,7 +18,7 @@ interface Props {
 /** New Address / Edit Address. The 'State or Province' list follows the country and is cleared when it changes. */
 export default function AddressForm({ userId, address, firstAddress = false, csrf }: Props) {
   const editing = Boolean(address);
-  const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
+  const [country, setCountry] = useState<Country>((address?.country as Country) ?? DEFAULT_COUNTRY);
   const [state, setState] = useState(address?.state ?? '');
   const [busy, setBusy] = useState(false);
   // Without scripts the state list cannot follow the country: it offers both, grouped (the server checks the pair).

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { passwordProblem } from '../lib/domain/account-rules';
-import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
+import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
@@ -59,7 +59,7 @@ export default function RegisterForm({ csrf }: { csrf?: string | null }) {
       </div>
       <div className="acct-field">
         <label htmlFor="reg-country">Country</label>
-        <select id="reg-country" name="country" defaultValue="nigeria" required>
+        <select id="reg-country" name="country" defaultValue={DEFAULT_COUNTRY} required>
           {COUNTRIES.map((c) => (
             <option key={c} value={c}>
               {COUNTRY_NAMES[c]}

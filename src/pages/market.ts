@@ -5,7 +5,7 @@ import { localRedirectPath } from '../lib/domain/redirects';
 import { formEndpoint, readInput } from '../lib/server/form-posts';
 
 const input = z.object({
-  market: z.enum(MARKET_CODES as [MarketCode, ...MarketCode[]], { message: 'Choose Nigeria or South Africa' }),
+  market: z.enum(MARKET_CODES, { message: 'Choose Nigeria or South Africa' }),
   /** The page the "Shop in" form was on (a local path). */
   back: z.string().max(2000).optional(),
 });

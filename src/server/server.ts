@@ -11,6 +11,7 @@ import compression from 'compression';
 import sirv from 'sirv';
 import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
+import { STORE_NAME } from '../lib/domain/brand';
 import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
 import { ConfigError, getConfig, type Config } from '../lib/server/config';
 import { createLogger } from '../lib/server/log';
@@ -36,7 +37,7 @@ function refuseLargeBody(req: http.IncomingMessage, res: http.ServerResponse): b
   res.writeHead(413, { 'content-type': page ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(
     page
-      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Maison Luxe</title><p>${message} Please go back and choose a smaller file.</p><p><a href="/">Maison Luxe</a></p>`
+      ? `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${STORE_NAME}</title><p>${message} Please go back and choose a smaller file.</p><p><a href="/">${STORE_NAME}</a></p>`
       : JSON.stringify({ status: false, success: false, code: 'too_large', message }),
   );
   // Discard (never buffer) what the client is still sending, so closing does not reset the connection

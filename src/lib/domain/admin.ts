@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { toMinor } from './money';
 import { Invalid } from './errors';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
+import { ORDER_STATUSES, STAFF_SETTABLE_STATUSES } from './orders';
 import { day as calendarDay, fieldMessage, id, MAX_ID, optionalId, requiredId, text } from './validation';
 
 const optionalText = text('q', 200)
@@ -31,7 +32,7 @@ export const productFilterSchema = z.object({
 
 export const orderFilterSchema = z.object({
   status: z
-    .enum(['pending', 'processed', 'delivered', 'cancelled', ''])
+    .enum([...ORDER_STATUSES, ''])
     .optional()
     .transform((v) => (v ? v : undefined)),
   from: day('from'),
@@ -153,7 +154,7 @@ export const imageEditSchema = z.object({
   alt: text('alt', 300).optional(),
 });
 
-export const statusChangeSchema = z.object({ status: z.enum(['processed', 'delivered', 'cancelled']) });
+export const statusChangeSchema = z.object({ status: z.enum(STAFF_SETTABLE_STATUSES) });
 
 /** A staff refund: empty for all that is left, or an amount in major units (₦ 12500.50). */
 export const refundSchema = z.object({

@@ -1,4 +1,5 @@
 import type { AstroCookies } from 'astro';
+import { STORE_NAME } from '../domain/brand';
 import { Forbidden, Unauthorized } from '../domain/errors';
 import { SESSION_COOKIE, SESSION_TTL_DAYS, type SessionUser } from './sessions';
 
@@ -84,7 +85,7 @@ export function staffPage(
     const message = err instanceof Error ? err.message : 'Not allowed';
     return {
       response: new Response(
-        `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Not allowed · Maison Luxe</title><body style="font-family:Georgia,serif;background:#faf7f2;color:#16130e;padding:48px 20px;text-align:center"><h1>Not allowed</h1><p>${message}.</p><p><a href="/" style="color:#16130e">Back to the store</a></p></body></html>`,
+        `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Not allowed · ${STORE_NAME}</title><body style="font-family:Georgia,serif;background:#faf7f2;color:#16130e;padding:48px 20px;text-align:center"><h1>Not allowed</h1><p>${message}.</p><p><a href="/" style="color:#16130e">Back to the store</a></p></body></html>`,
         { status: 403, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
       ),
     };

@@ -6,7 +6,8 @@ import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from 
 import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, marketOfCurrency, type MarketCode } from '../domain/markets';
 import { toMajor, type CurrencyCode } from '../domain/money';
 import type { OrderDto } from '../domain/orders';
-import type { AddressDto, DeliveryOption } from '../domain/shipping';
+import { COUNTRIES } from '../domain/geo';
+import { DELIVERY_OPTIONS, type AddressDto, type DeliveryOption } from '../domain/shipping';
 import type { CartService } from './cart';
 import type { Db, Tx } from './db/client';
 import { cartItems, orders, payments, products, variants } from './db/schema';
@@ -20,11 +21,11 @@ import { cacheTags, type PageCacheInvalidator } from './page-cache';
 const snapshotSchema = z.object({
   cartId: z.string(),
   callbackUrl: z.string(),
-  deliveryOption: z.enum(['delivery', 'pickup']),
+  deliveryOption: z.enum(DELIVERY_OPTIONS),
   shipTo: z.object({
     id: z.string(),
     name: z.string(),
-    country: z.enum(['nigeria', 'south_africa']),
+    country: z.enum(COUNTRIES),
     state: z.string(),
     city: z.string(),
     address: z.string(),

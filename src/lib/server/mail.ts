@@ -1,4 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
+import { STORE_NAME } from '../domain/brand';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { mailOutbox } from './db/schema';
@@ -57,8 +58,6 @@ export function createOutboxReader({ db }: { db: Db }) {
   };
 }
 
-const STORE_NAME = 'Maison Luxe';
-
 /** Wraps a message body in the store's simple, mail-client-safe HTML frame. */
 export function mailHtml(title: string, bodyHtml: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f6f3ee;font-family:Georgia,serif;color:#1b1b1b">
@@ -74,4 +73,3 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export { STORE_NAME };

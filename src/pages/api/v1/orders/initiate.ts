@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryOptionField } from '../../../../lib/domain/cart-input';
 import { text } from '../../../../lib/domain/validation';
 import { requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
@@ -9,7 +10,7 @@ const initiateSchema = z.object({
   amount: z.unknown().optional(),
   callbackUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), text('callbackUrl', 500).optional()),
   /** The checkout form sends the Delivery / Pickup choice with PAY & PLACE ORDER. */
-  deliveryOption: z.enum(['delivery', 'pickup'], { error: 'deliveryOption must be delivery or pickup' }).optional(),
+  deliveryOption: deliveryOptionField.optional(),
 });
 
 /** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
