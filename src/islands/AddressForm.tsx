@@ -4,6 +4,7 @@ import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY, STATES, type Country } from 
 import { api } from '../lib/client/api';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
+import { MESSAGES } from '../lib/domain/messages';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -44,13 +45,13 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
         ? await api(`/address/edit/${address!.id}`, { method: 'PATCH', body })
         : await api('/address/create', { method: 'POST', body });
       if (ok && res.status) {
-        toast.success(editing ? 'Address updated successfully!' : 'Address saved successfully!');
+        toast.success(res.message);
         setTimeout(() => window.location.assign('/address-history'), 700);
         return;
       }
-      toast.error(res?.message || 'Failed to save address');
+      toast.error(res?.message || MESSAGES['address-save-failed']);
     } catch {
-      toast.error('Failed to save address');
+      toast.error(MESSAGES['address-save-failed']);
     }
     setBusy(false);
   }

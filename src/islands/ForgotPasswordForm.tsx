@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { MESSAGES } from '../lib/domain/messages';
 
 /** Asks for a reset code; remembers the e-mail for /reset-password. */
 export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
@@ -16,13 +17,13 @@ export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
       const { ok, status, body } = await api('/user-auth/forgot-password', { method: 'POST', body: { email } });
       if (ok && (body.success || body.status)) {
         $resetEmail.set(email);
-        toast.success('OTP sent to your email!');
+        toast.success(body.message);
         setTimeout(() => window.location.assign('/reset-password'), 900);
         return;
       }
-      toast.error(status === 404 ? 'Email not found' : body?.message || 'Something went wrong');
+      toast.error(status === 404 ? MESSAGES['email-not-found'] : body?.message || MESSAGES['went-wrong']);
     } catch {
-      toast.error('Something went wrong');
+      toast.error(MESSAGES['went-wrong']);
     }
     setBusy(false);
   }

@@ -7,6 +7,7 @@ import { $cartCount, $cartId } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
+import { failureText, MESSAGES } from '../lib/domain/messages';
 
 /** What the server made of the return from the provider (?reference=), for a page without scripts. */
 export interface ReturnOutcome {
@@ -70,7 +71,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
 
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
-      toast.error('Payment reference not found.');
+      toast.error(MESSAGES['payment-not-found']);
       return;
     }
     setBusy(true);
@@ -82,18 +83,18 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       writeReference(null);
       setReference(null);
       if (ok && body.status) {
-        toast.success('Order placed successfully!');
+        toast.success(body.message ?? MESSAGES['order-placed']);
         $cartCount.set(0);
         setTimeout(() => window.location.assign('/order-history'), 1200);
         return;
       }
       $cartId.set(null);
-      toast.error(body?.message ? `Error placing order. ${body.message}` : 'Error placing order.');
+      toast.error(failureText('order-place-failed', body?.message));
     } catch {
       writeReference(null);
       setReference(null);
       $cartId.set(null);
-      toast.error('Error placing order.');
+      toast.error(failureText('order-place-failed'));
     }
     setBusy(false);
   }
@@ -129,11 +130,11 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: body.data.deliveryFee, total: body.data.totalFee, subtotal: body.data.subtotal }));
       } else {
         setOption(previous);
-        toast.error('Failed to update delivery option.');
+        toast.error(MESSAGES['delivery-update-failed']);
       }
     } catch {
       setOption(previous);
-      toast.error('Failed to update delivery option.');
+      toast.error(MESSAGES['delivery-update-failed']);
     }
     setSwitching(false);
   }
@@ -151,9 +152,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         window.location.assign(body.data.authorization_url);
         return;
       }
-      toast.error(body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.');
+      toast.error(failureText('payment-init-failed', body?.message));
     } catch {
-      toast.error('Error initializing payment.');
+      toast.error(MESSAGES['payment-init-error']);
     }
     setBusy(false);
   }
@@ -168,7 +169,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   if (outcome?.placed && !hydrated) {
     return (
       <div className="po-placed" role="status">
-        <p className="po-placed-title">Order placed successfully!</p>
+        <p className="po-placed-title">{MESSAGES['order-placed']}</p>
         <p>
           Tracking number <strong>{outcome.placed.trackingNumber}</strong>
         </p>
@@ -254,7 +255,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         </button>
         {empty && !reference && (
           <p className="po-hint">
-            Your cart is empty. <a href="/collection">Continue shopping</a>
+            {MESSAGES['cart-empty']}. <a href="/collection">Continue shopping</a>
           </p>
         )}
       </aside>

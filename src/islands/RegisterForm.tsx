@@ -5,6 +5,7 @@ import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { MESSAGES } from '../lib/domain/messages';
 
 /** Sign Up: creates the account, remembers the e-mail for /verify-otp and goes there. */
 export default function RegisterForm({ csrf }: { csrf?: string | null }) {
@@ -20,13 +21,13 @@ export default function RegisterForm({ csrf }: { csrf?: string | null }) {
       const { ok, body } = await api('/user-auth/create', { method: 'POST', body: data });
       if (ok && body.status) {
         $registeredEmail.set(body.data?.user?.email ?? data.email!.trim().toLowerCase());
-        toast.success('Registration successful! Please verify your email.');
+        toast.success(body.message);
         setTimeout(() => window.location.assign('/verify-otp'), 900);
         return;
       }
-      toast.error(body?.message || 'Registration failed');
+      toast.error(body?.message || MESSAGES['registration-failed']);
     } catch {
-      toast.error('Registration failed');
+      toast.error(MESSAGES['registration-failed']);
     }
     setBusy(false);
   }

@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
+import { isValidOtp } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { MESSAGES } from '../lib/domain/messages';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 interface Props {
@@ -30,19 +31,19 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
+    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES['invalid-otp']);
     setBusy(true);
     try {
       const { ok, body } = await api('/user-auth/verify-otp', { method: 'POST', body: { email, otp: otp.trim() } });
       if (ok && body.status) {
-        toast.success('Email verified successfully!');
+        toast.success(body.message);
         $registeredEmail.set(null);
         setTimeout(() => window.location.assign('/login'), 900);
         return;
       }
-      toast.error(body?.message || 'OTP verification failed');
+      toast.error(body?.message || MESSAGES['otp-verify-failed']);
     } catch {
-      toast.error('OTP verification failed');
+      toast.error(MESSAGES['otp-verify-failed']);
     }
     setBusy(false);
   }
@@ -51,10 +52,10 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
     setResending(true);
     try {
       const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email } });
-      if (ok && body.status) toast.success('OTP resent successfully!');
-      else toast.error(body?.message || 'Failed to resend OTP');
+      if (ok && body.status) toast.success(body.message);
+      else toast.error(body?.message || MESSAGES['otp-resend-failed']);
     } catch {
-      toast.error('Failed to resend OTP');
+      toast.error(MESSAGES['otp-resend-failed']);
     }
     setResending(false);
   }

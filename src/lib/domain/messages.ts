@@ -72,10 +72,29 @@ export const MESSAGES = {
   'form-expired': 'This form has expired. Please go back, reload the page and try again.',
   'busy': 'The store is busy right now. Please try again in a moment.',
 
+  // What account islands say when the server gives no answer of its own.
+  'login-failed': 'Login failed',
+  'error-try-again': 'An error occurred. Please try again.',
+  'otp-resend-failed': 'Failed to resend OTP',
+  'otp-verify-failed': 'OTP verification failed',
+  'registration-failed': 'Registration failed',
+  'password-reset-failed': 'Failed to reset password',
+  'profile-update-failed': 'Failed to update profile',
+  'password-change-failed': 'Failed to change password',
+  'password-change-error': 'An error occurred while changing password.',
+  'auth-error': 'Authentication error. Please login again.',
+  'went-wrong': 'Something went wrong',
+
   // Markets
   'market-chosen': 'You are now shopping in {market}.',
   'market-chosen-repriced': 'You are now shopping in {market}. Your cart has been re-priced in {currency}.',
   'market-invalid': 'Choose Nigeria or South Africa',
+
+  // Newsletter
+  'newsletter-subscribed': 'Thank you for subscribing! Watch your inbox for your 20% off.',
+  'newsletter-already': 'You are already subscribed to our newsletter.',
+  'newsletter-failed': 'Subscription failed. Please try again.',
+  'email-missing': 'Please enter your email address',
 
   // Favourites
   'favourite-added': 'Added to favourites',
@@ -90,6 +109,11 @@ export const MESSAGES = {
   'delivery-updated': 'Delivery option updated',
   'delivery-update-failed': 'Failed to update delivery option.',
   'payment-init-failed': 'Failed to initialize payment. {reason}',
+  'payment-init-error': 'Error initializing payment.',
+  'cart-add-failed': 'Failed to add product to cart',
+  'cart-add-error': 'Error adding product to cart',
+  'order-placed': 'Order placed successfully!',
+  'order-place-failed': 'Error placing order. {reason}',
   'product-not-found': 'Product not found',
   'item-not-in-cart': 'Item not found in cart',
   'cart-not-found': 'Cart not found',
@@ -128,6 +152,10 @@ export const MESSAGES = {
   'address-not-found': 'Address not found',
   'address-other-account': 'This address belongs to another account',
   'state-required': 'Please choose a state or province of the selected country',
+  'address-save-failed': 'Failed to save address',
+  'addresses-fetch-failed': 'Failed to fetch addresses',
+  'address-default-failed': 'Failed to update default address',
+  'address-delete-failed': 'Failed to delete address',
 
   // Back office
   'staff-only': 'This page is for store staff',
@@ -278,6 +306,25 @@ export function message(code: MessageCode, ...params: string[]): string {
   const text = render(code, params);
   if (text === null) throw new Error(`message ${code}: invalid parameters ${JSON.stringify(params)}`);
   return text;
+}
+
+/**
+ * A message with its placeholders filled in as given, unchecked: for texts the server writes and
+ * islands show (a link carries `message`'s checked parameters instead).
+ */
+export function fill(code: MessageCode, ...values: (string | number)[]): string {
+  let i = 0;
+  return MESSAGES[code].replace(PLACEHOLDER, () => String(values[i++] ?? ''));
+}
+
+type FailureCode = { [C in MessageCode]: (typeof MESSAGES)[C] extends `${string}{reason}` ? C : never }[MessageCode];
+
+/**
+ * A failure with its reason after it (quantity-update-failed with "Only 2 of this item left in
+ * stock"), or the failure alone when there is no reason (the template's text before `{reason}`).
+ */
+export function failureText(code: FailureCode, reason?: string | null): string {
+  return reason ? fill(code, reason) : MESSAGES[code].replace(/:? ?\{reason\}$/, '');
 }
 
 let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deliveryOptionField } from '../../../../lib/domain/cart-input';
+import { failureText } from '../../../../lib/domain/messages';
 import { text } from '../../../../lib/domain/validation';
 import { requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
@@ -26,5 +27,5 @@ export const POST = formEndpoint(
     });
     return { body: { status: 'success', message: 'Authorization URL created', data }, location: data.authorization_url };
   },
-  { failure: (reason) => `Failed to initialize payment. ${reason}` },
+  { failure: (reason) => failureText('payment-init-failed', reason) },
 );
