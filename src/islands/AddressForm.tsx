@@ -4,7 +4,7 @@ import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY, STATES, type Country } from 
 import { api } from '../lib/client/api';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -49,9 +49,9 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
         setTimeout(() => window.location.assign('/address-history'), 700);
         return;
       }
-      toast.error(res?.message || MESSAGES['address-save-failed']);
+      toast.error(res?.message || TOASTS['address-save-failed']);
     } catch {
-      toast.error(MESSAGES['address-save-failed']);
+      toast.error(TOASTS['address-save-failed']);
     }
     setBusy(false);
   }

@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 export interface AddressView {
   id: string;
@@ -37,7 +37,7 @@ export default function AddressList({ userId, initial, csrf }: Props) {
   async function reload() {
     const { ok, body } = await api(`/address/get-all/${encodeURIComponent(userId)}`);
     if (ok && body.status) setList(body.list);
-    else if (body?.message) toast.error(MESSAGES['addresses-fetch-failed']);
+    else if (body?.message) toast.error(TOASTS['addresses-fetch-failed']);
   }
 
   /** Optimistic: the box ticks at once and is put back if the server refuses. */
@@ -50,11 +50,11 @@ export default function AddressList({ userId, initial, csrf }: Props) {
       if (ok && body.status) toast.success(body.message);
       else {
         setList(before);
-        toast.error(body?.message || MESSAGES['address-default-failed']);
+        toast.error(body?.message || TOASTS['address-default-failed']);
       }
     } catch {
       setList(before);
-      toast.error(MESSAGES['address-default-failed']);
+      toast.error(TOASTS['address-default-failed']);
     }
     setBusyId(null);
   }
@@ -67,9 +67,9 @@ export default function AddressList({ userId, initial, csrf }: Props) {
       if (ok && body.status) {
         toast.success(body.message);
         await reload();
-      } else toast.error(body?.message || MESSAGES['address-delete-failed']);
+      } else toast.error(body?.message || TOASTS['address-delete-failed']);
     } catch {
-      toast.error(MESSAGES['address-delete-failed']);
+      toast.error(TOASTS['address-delete-failed']);
     }
     setBusyId(null);
   }

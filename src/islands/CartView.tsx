@@ -7,7 +7,7 @@ import { $cartCount, $cartId } from '../lib/client/stores';
 import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
 import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
 import { formatMoney } from '../lib/domain/money';
-import { failureText, MESSAGES } from '../lib/domain/messages';
+import { failureText, TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   initialCart: CartDto;
@@ -93,9 +93,9 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
       if (ok && body.status) {
         setCart(body.data);
         toast.success(body.message);
-      } else toast.error(MESSAGES['cart-remove-failed']);
+      } else toast.error(TOASTS['cart-remove-failed']);
     } catch {
-      toast.error(MESSAGES['cart-remove-failed']);
+      toast.error(TOASTS['cart-remove-failed']);
     }
     busy(key, false);
   }
@@ -111,7 +111,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
   if (cart.items.length === 0) {
     return (
       <div className="buy-empty">
-        <p className="buy-empty-title">{MESSAGES['cart-empty']}</p>
+        <p className="buy-empty-title">{TOASTS['cart-empty']}</p>
         <a className="btn" href="/collection">
           Continue shopping
         </a>

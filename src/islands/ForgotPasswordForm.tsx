@@ -3,7 +3,8 @@ import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
+import { MESSAGES as ACCOUNT } from '../lib/domain/account-rules';
 
 /** Asks for a reset code; remembers the e-mail for /reset-password. */
 export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
@@ -21,9 +22,9 @@ export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
         setTimeout(() => window.location.assign('/reset-password'), 900);
         return;
       }
-      toast.error(status === 404 ? MESSAGES['email-not-found'] : body?.message || MESSAGES['went-wrong']);
+      toast.error(status === 404 ? ACCOUNT.emailNotFound : body?.message || TOASTS['went-wrong']);
     } catch {
-      toast.error(MESSAGES['went-wrong']);
+      toast.error(TOASTS['went-wrong']);
     }
     setBusy(false);
   }

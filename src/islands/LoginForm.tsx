@@ -4,7 +4,7 @@ import { api } from '../lib/client/api';
 import { setProfileFromUser } from '../lib/client/session';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** Sign in. Success: the server's message, then home after 1 second. Unverified: offers the code again. */
 export default function LoginForm({ csrf, next }: { csrf?: string | null; next?: string | null }) {
@@ -20,14 +20,14 @@ export default function LoginForm({ csrf, next }: { csrf?: string | null; next?:
       const { ok, body } = await api(next ? `/user-auth/login?next=${encodeURIComponent(next)}` : '/user-auth/login', { method: 'POST', body: data, handle401: false });
       if (ok && body.status) {
         setProfileFromUser(body.data.user);
-        toast.success(body.message || MESSAGES['logged-in'], { duration: 3000 });
+        toast.success(body.message || TOASTS['logged-in'], { duration: 3000 });
         setTimeout(() => window.location.assign(body.data?.next || '/'), 1000);
         return;
       }
       if (body?.needsVerification) setUnverifiedEmail(data.email.trim().toLowerCase());
-      toast.error(body?.message || MESSAGES['login-failed']);
+      toast.error(body?.message || TOASTS['login-failed']);
     } catch {
-      toast.error(MESSAGES['error-try-again']);
+      toast.error(TOASTS['error-try-again']);
     }
     setBusy(false);
   }
@@ -43,9 +43,9 @@ export default function LoginForm({ csrf, next }: { csrf?: string | null; next?:
         setTimeout(() => window.location.assign('/verify-otp'), 900);
         return;
       }
-      toast.error(body?.message || MESSAGES['otp-resend-failed']);
+      toast.error(body?.message || TOASTS['otp-resend-failed']);
     } catch {
-      toast.error(MESSAGES['otp-resend-failed']);
+      toast.error(TOASTS['otp-resend-failed']);
     }
     setResending(false);
   }

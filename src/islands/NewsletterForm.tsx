@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 /**
  * The newsletter box. A real form (POST to the subscribe endpoint) that the island
@@ -22,13 +22,13 @@ export default function NewsletterForm({ csrf }: { csrf?: string | null }) {
         body: { email },
       });
       if (body?.status) {
-        toast.success(body.message ?? MESSAGES['newsletter-subscribed']);
+        toast.success(body.message ?? TOASTS['newsletter-subscribed']);
         setEmail('');
       } else {
-        toast.error(body?.message ?? MESSAGES['newsletter-failed']);
+        toast.error(body?.message ?? TOASTS['newsletter-failed']);
       }
     } catch {
-      toast.error(MESSAGES['newsletter-failed']);
+      toast.error(TOASTS['newsletter-failed']);
     } finally {
       setBusy(false);
     }

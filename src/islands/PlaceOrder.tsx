@@ -7,7 +7,7 @@ import { $cartCount, $cartId } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
-import { failureText, MESSAGES } from '../lib/domain/messages';
+import { failureText, TOASTS } from '../lib/domain/toasts';
 
 /** What the server made of the return from the provider (?reference=), for a page without scripts. */
 export interface ReturnOutcome {
@@ -71,7 +71,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
 
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
-      toast.error(MESSAGES['payment-not-found']);
+      toast.error(TOASTS['payment-not-found']);
       return;
     }
     setBusy(true);
@@ -83,7 +83,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       writeReference(null);
       setReference(null);
       if (ok && body.status) {
-        toast.success(body.message ?? MESSAGES['order-placed']);
+        toast.success(body.message ?? TOASTS['order-placed']);
         $cartCount.set(0);
         setTimeout(() => window.location.assign('/order-history'), 1200);
         return;
@@ -130,11 +130,11 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: body.data.deliveryFee, total: body.data.totalFee, subtotal: body.data.subtotal }));
       } else {
         setOption(previous);
-        toast.error(MESSAGES['delivery-update-failed']);
+        toast.error(TOASTS['delivery-update-failed']);
       }
     } catch {
       setOption(previous);
-      toast.error(MESSAGES['delivery-update-failed']);
+      toast.error(TOASTS['delivery-update-failed']);
     }
     setSwitching(false);
   }
@@ -154,7 +154,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       }
       toast.error(failureText('payment-init-failed', body?.message));
     } catch {
-      toast.error(MESSAGES['payment-init-error']);
+      toast.error(TOASTS['payment-init-error']);
     }
     setBusy(false);
   }
@@ -169,7 +169,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   if (outcome?.placed && !hydrated) {
     return (
       <div className="po-placed" role="status">
-        <p className="po-placed-title">{MESSAGES['order-placed']}</p>
+        <p className="po-placed-title">{TOASTS['order-placed']}</p>
         <p>
           Tracking number <strong>{outcome.placed.trackingNumber}</strong>
         </p>
@@ -255,7 +255,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         </button>
         {empty && !reference && (
           <p className="po-hint">
-            {MESSAGES['cart-empty']}. <a href="/collection">Continue shopping</a>
+            {TOASTS['cart-empty']}. <a href="/collection">Continue shopping</a>
           </p>
         )}
       </aside>

@@ -7,7 +7,7 @@ import type { VariantDto } from '../lib/domain/catalogue';
 import CsrfInput from '../components/CsrfInput';
 import { pictureSources } from '../lib/client/pictures';
 import { hashFromImageUrl, type ImageWidth } from '../lib/domain/images';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** One gallery image: its URL and alt text; the <picture> sources are derived here, not sent twice. */
 export interface GalleryImage {
@@ -97,7 +97,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
   async function addToCart(e: FormEvent) {
     e.preventDefault();
     if (!signedIn) {
-      toast.error(MESSAGES['login-required']);
+      toast.error(TOASTS['login-required']);
       return;
     }
     setBusy(true);
@@ -107,13 +107,13 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         body: { productId: product.id, color: choice.color, size: choice.size, quantity: 1 },
       });
       if (body?.status) {
-        toast.success(body.message ?? MESSAGES['cart-added']);
+        toast.success(body.message ?? TOASTS['cart-added']);
         if (Array.isArray(body.data?.items)) $cartCount.set(body.data.items.length);
       } else {
-        toast.error(body?.message || MESSAGES['cart-add-failed']);
+        toast.error(body?.message || TOASTS['cart-add-failed']);
       }
     } catch {
-      toast.error(MESSAGES['cart-add-error']);
+      toast.error(TOASTS['cart-add-error']);
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,7 @@ import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
 import CsrfInput from '../components/CsrfInput';
-import { failureText } from '../lib/domain/messages';
+import { failureText } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */

@@ -5,7 +5,7 @@ import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** Sign Up: creates the account, remembers the e-mail for /verify-otp and goes there. */
 export default function RegisterForm({ csrf }: { csrf?: string | null }) {
@@ -25,9 +25,9 @@ export default function RegisterForm({ csrf }: { csrf?: string | null }) {
         setTimeout(() => window.location.assign('/verify-otp'), 900);
         return;
       }
-      toast.error(body?.message || MESSAGES['registration-failed']);
+      toast.error(body?.message || TOASTS['registration-failed']);
     } catch {
-      toast.error(MESSAGES['registration-failed']);
+      toast.error(TOASTS['registration-failed']);
     }
     setBusy(false);
   }

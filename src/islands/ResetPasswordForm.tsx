@@ -1,11 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { isValidOtp, passwordProblem } from '../lib/domain/account-rules';
+import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
 interface Props {
@@ -32,8 +32,8 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) 
     const form = new FormData(e.currentTarget);
     const newPassword = String(form.get('newPassword') ?? '');
     const confirmPassword = String(form.get('confirmPassword') ?? '');
-    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES['invalid-otp']);
-    if (newPassword !== confirmPassword) return void toast.error(MESSAGES['passwords-differ']);
+    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
+    if (newPassword !== confirmPassword) return void toast.error(MESSAGES.passwordsDoNotMatch);
     const problem = passwordProblem(newPassword);
     if (problem) return void toast.error(problem);
     setBusy(true);
@@ -48,9 +48,9 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) 
         setTimeout(() => window.location.assign('/login'), 900);
         return;
       }
-      toast.error(body?.message || MESSAGES['password-reset-failed']);
+      toast.error(body?.message || TOASTS['password-reset-failed']);
     } catch {
-      toast.error(MESSAGES['password-reset-failed']);
+      toast.error(TOASTS['password-reset-failed']);
     }
     setBusy(false);
   }

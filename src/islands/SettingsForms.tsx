@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { passwordProblem } from '../lib/domain/account-rules';
+import { MESSAGES, passwordProblem } from '../lib/domain/account-rules';
 import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -29,7 +29,7 @@ export default function SettingsForms({ user, csrf }: Props) {
         toast.success(body.message);
       } else if (body?.message) toast.error(body.message);
     } catch {
-      toast.error(MESSAGES['profile-update-failed']);
+      toast.error(TOASTS['profile-update-failed']);
     }
     setSavingProfile(false);
   }
@@ -40,7 +40,7 @@ export default function SettingsForms({ user, csrf }: Props) {
     const data = new FormData(form);
     const oldPassword = String(data.get('oldPassword') ?? '');
     const newPassword = String(data.get('newPassword') ?? '');
-    if (!oldPassword || !newPassword) return void toast.error(MESSAGES['fill-both-passwords']);
+    if (!oldPassword || !newPassword) return void toast.error(MESSAGES.fillBothPasswords);
     const problem = passwordProblem(newPassword);
     if (problem) return void toast.error(problem);
     setSavingPassword(true);
@@ -54,12 +54,12 @@ export default function SettingsForms({ user, csrf }: Props) {
         form.reset();
       } else if (status === 403) {
         // the session belongs to someone else than this page's account (spec message)
-        toast.error(MESSAGES['auth-error']);
+        toast.error(TOASTS['auth-error']);
       } else if (status !== 401) {
-        toast.error(body?.message || MESSAGES['password-change-failed']);
+        toast.error(body?.message || TOASTS['password-change-failed']);
       }
     } catch {
-      toast.error(MESSAGES['password-change-error']);
+      toast.error(TOASTS['password-change-error']);
     }
     setSavingPassword(false);
   }

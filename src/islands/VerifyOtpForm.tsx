@@ -1,11 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { isValidOtp } from '../lib/domain/account-rules';
+import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
-import { MESSAGES } from '../lib/domain/messages';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 interface Props {
@@ -31,7 +31,7 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES['invalid-otp']);
+    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
     setBusy(true);
     try {
       const { ok, body } = await api('/user-auth/verify-otp', { method: 'POST', body: { email, otp: otp.trim() } });
@@ -41,9 +41,9 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
         setTimeout(() => window.location.assign('/login'), 900);
         return;
       }
-      toast.error(body?.message || MESSAGES['otp-verify-failed']);
+      toast.error(body?.message || TOASTS['otp-verify-failed']);
     } catch {
-      toast.error(MESSAGES['otp-verify-failed']);
+      toast.error(TOASTS['otp-verify-failed']);
     }
     setBusy(false);
   }
@@ -53,9 +53,9 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
     try {
       const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email } });
       if (ok && body.status) toast.success(body.message);
-      else toast.error(body?.message || MESSAGES['otp-resend-failed']);
+      else toast.error(body?.message || TOASTS['otp-resend-failed']);
     } catch {
-      toast.error(MESSAGES['otp-resend-failed']);
+      toast.error(TOASTS['otp-resend-failed']);
     }
     setResending(false);
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES as ACCOUNT } from '../../src/lib/domain/account-rules';
 import { failureText, fill, message, MESSAGES, messageRef, messageText } from '../../src/lib/domain/messages';
+import { TOASTS } from '../../src/lib/domain/toasts';
 import { describeWait } from '../../src/lib/server/rate-limit';
 
 function sources(dir: string, names = /\.(ts|astro)$/): string[] {
@@ -128,5 +129,11 @@ describe('the store messages a link may show, by code', () => {
       }
     }
     expect(repeated).toEqual([]);
+  });
+
+  it("keeps a phone's bundle light: islands and browser code take their texts from toasts.ts, never the whole messages.ts", () => {
+    const heavy = ['src/islands', 'src/lib/client'].flatMap((dir) => sources(dir, /\.tsx?$/)).filter((file) => /domain\/messages'/.test(readFileSync(file, 'utf8')));
+    expect(heavy).toEqual([]);
+    for (const [code, text] of Object.entries(TOASTS)) expect(MESSAGES[code as keyof typeof MESSAGES], code).toBe(text);
   });
 });

@@ -2,7 +2,7 @@
  * The browser's API client. Every island call goes through `api`, so a 401 is handled
  * in one place: the spec's session-expired message and a trip to /login.
  */
-import { MESSAGES } from '../domain/messages';
+import { TOASTS } from '../domain/toasts';
 import { clearSession } from './stores';
 
 export const API_BASE = '/api/v1';
@@ -53,7 +53,7 @@ export async function api<T = any>(
   }
   if (res.status === 401 && init.handle401 !== false) {
     clearSession();
-    notifyError(MESSAGES['session-expired']);
+    notifyError(TOASTS['session-expired']);
     setTimeout(() => window.location.assign('/login'), 1200);
   }
   return { ok: res.ok, status: res.status, body: parsed as T };

@@ -1,4 +1,5 @@
 import { MESSAGES as ACCOUNT } from './account-rules';
+import { TOASTS } from './toasts';
 import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
 
@@ -16,6 +17,9 @@ import { ORDER_STATUSES } from './orders';
  * accepts and how it shows them.
  */
 export const MESSAGES = {
+  // The texts islands show themselves, light enough for a phone's bundle (src/lib/domain/toasts.ts).
+  ...TOASTS,
+
   // Generic outcomes: what a page shows when a server text is missing below (a bug, logged).
   done: 'Done.',
   'form-unreadable': 'The form could not be read',
@@ -26,7 +30,6 @@ export const MESSAGES = {
   'otp-resent': 'OTP resent successfully!',
   'otp-sent': 'OTP sent to your email!',
   'email-verified': 'Email verified successfully!',
-  'logged-in': 'Login successful!',
   'device-code-sent': 'We e-mailed you a code to confirm this browser',
   'device-code-resent': 'We sent you a new code',
   'device-confirmed': 'This browser is confirmed',
@@ -63,27 +66,11 @@ export const MESSAGES = {
   'image-too-large': ACCOUNT.imageTooLarge,
   'image-invalid': 'The file is not a valid image',
   'image-too-many-pixels': 'Image dimensions are too large (at most 40 megapixels)',
-  'upload-failed': 'Failed to upload image: {reason}',
   'upload-not-multipart': 'Send the picture as multipart/form-data in the field "image"',
-  'session-expired': 'Session expired. Please log in again.',
-  'login-required': 'Please create an account or login',
   'not-allowed': 'You are not allowed to do that',
   'own-account-only': 'You can only access your own account',
   'form-expired': 'This form has expired. Please go back, reload the page and try again.',
   'busy': 'The store is busy right now. Please try again in a moment.',
-
-  // What account islands say when the server gives no answer of its own.
-  'login-failed': 'Login failed',
-  'error-try-again': 'An error occurred. Please try again.',
-  'otp-resend-failed': 'Failed to resend OTP',
-  'otp-verify-failed': 'OTP verification failed',
-  'registration-failed': 'Registration failed',
-  'password-reset-failed': 'Failed to reset password',
-  'profile-update-failed': 'Failed to update profile',
-  'password-change-failed': 'Failed to change password',
-  'password-change-error': 'An error occurred while changing password.',
-  'auth-error': 'Authentication error. Please login again.',
-  'went-wrong': 'Something went wrong',
 
   // Markets
   'market-chosen': 'You are now shopping in {market}.',
@@ -91,9 +78,7 @@ export const MESSAGES = {
   'market-invalid': 'Choose Nigeria or South Africa',
 
   // Newsletter
-  'newsletter-subscribed': 'Thank you for subscribing! Watch your inbox for your 20% off.',
   'newsletter-already': 'You are already subscribed to our newsletter.',
-  'newsletter-failed': 'Subscription failed. Please try again.',
   'email-missing': 'Please enter your email address',
 
   // Favourites
@@ -101,19 +86,9 @@ export const MESSAGES = {
   'favourite-removed': 'Removed from favourites',
 
   // Cart and checkout
-  'cart-added': 'Product added to cart successfully!',
   'cart-item-removed': 'Item removed',
-  'cart-remove-failed': 'Failed to remove item',
   'quantity-updated': 'Quantity updated',
-  'quantity-update-failed': 'Failed to update quantity: {reason}',
   'delivery-updated': 'Delivery option updated',
-  'delivery-update-failed': 'Failed to update delivery option.',
-  'payment-init-failed': 'Failed to initialize payment. {reason}',
-  'payment-init-error': 'Error initializing payment.',
-  'cart-add-failed': 'Failed to add product to cart',
-  'cart-add-error': 'Error adding product to cart',
-  'order-placed': 'Order placed successfully!',
-  'order-place-failed': 'Error placing order. {reason}',
   'product-not-found': 'Product not found',
   'item-not-in-cart': 'Item not found in cart',
   'cart-not-found': 'Cart not found',
@@ -132,7 +107,6 @@ export const MESSAGES = {
   'item-not-sold': 'This product is not sold in {country}',
   'item-not-sold-remove': 'An item in your cart is not sold in {country}. Please remove it to continue.',
   'quantity-in-cart': 'You already have {count} in your cart; you can add {count} more',
-  'cart-empty': 'Your cart is empty',
   'cart-other-account': 'This cart belongs to another account',
   'delivery-needs-address': 'Add a default shipping address to choose delivery',
   'payments-unavailable': 'Card payments in {currency} are not available at the moment.',
@@ -142,7 +116,6 @@ export const MESSAGES = {
   'payment-declined': 'The payment was declined.',
   'payment-incomplete': 'The payment has not been completed.',
   'payment-amount-mismatch': 'The amount paid does not match the order. The payment will be refunded.',
-  'payment-not-found': 'Payment reference not found.',
 
   // Addresses
   'address-saved': 'Address saved successfully!',
@@ -152,10 +125,6 @@ export const MESSAGES = {
   'address-not-found': 'Address not found',
   'address-other-account': 'This address belongs to another account',
   'state-required': 'Please choose a state or province of the selected country',
-  'address-save-failed': 'Failed to save address',
-  'addresses-fetch-failed': 'Failed to fetch addresses',
-  'address-default-failed': 'Failed to update default address',
-  'address-delete-failed': 'Failed to delete address',
 
   // Back office
   'staff-only': 'This page is for store staff',
@@ -308,6 +277,9 @@ export function message(code: MessageCode, ...params: string[]): string {
   return text;
 }
 
+/** The failure texts islands also show (src/lib/domain/toasts.ts), for endpoints' failure answers. */
+export { failureText } from './toasts';
+
 /**
  * A message with its placeholders filled in as given, unchecked: for texts the server writes and
  * islands show (a link carries `message`'s checked parameters instead).
@@ -315,16 +287,6 @@ export function message(code: MessageCode, ...params: string[]): string {
 export function fill(code: MessageCode, ...values: (string | number)[]): string {
   let i = 0;
   return MESSAGES[code].replace(PLACEHOLDER, () => String(values[i++] ?? ''));
-}
-
-type FailureCode = { [C in MessageCode]: (typeof MESSAGES)[C] extends `${string}{reason}` ? C : never }[MessageCode];
-
-/**
- * A failure with its reason after it (quantity-update-failed with "Only 2 of this item left in
- * stock"), or the failure alone when there is no reason (the template's text before `{reason}`).
- */
-export function failureText(code: FailureCode, reason?: string | null): string {
-  return reason ? fill(code, reason) : MESSAGES[code].replace(/:? ?\{reason\}$/, '');
 }
 
 let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;
