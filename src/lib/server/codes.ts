@@ -160,7 +160,7 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
         if (!match) {
           wrong = true;
           const left = MAX_CODE_ATTEMPTS - claimed.attempts;
-          throw new WrongCode(left > 0 ? left === 1 ? MESSAGES['otp-wrong-last'] : fill('otp-wrong', left) : MESSAGES['otp-exhausted'], paused);
+          throw new WrongCode(left > 0 ? (left === 1 ? MESSAGES['otp-wrong-last'] : fill('otp-wrong', left)) : MESSAGES['otp-exhausted'], paused);
         }
         const [used] = await db
           .update(oneTimeCodes)
