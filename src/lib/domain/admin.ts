@@ -1,5 +1,6 @@
 /** Back office input schemas (pure; shared by pages and endpoints). */
 import { z } from 'zod';
+import { ROLES } from './account-rules';
 import { toMinor } from './money';
 import { Invalid } from './errors';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
@@ -168,5 +169,5 @@ export const refundSchema = z.object({
 
 export const staffChangeSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter an e-mail address')),
-  role: z.enum(['staff', 'owner', 'customer']),
+  role: z.enum(ROLES),
 });

@@ -1,4 +1,4 @@
-import { MESSAGES as ACCOUNT } from './account-rules';
+import { MESSAGES as ACCOUNT, ROLES } from './account-rules';
 import { TOASTS } from './toasts';
 import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
@@ -221,7 +221,6 @@ const WAIT = /^\d{1,6} (?:seconds?|minutes?|hours|days)$/;
 // A plain address: no spaces, no markup, one @, a host of letters, digits, dots and hyphens.
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
 const CURRENCIES = ALL_MARKETS.map((m) => m.currency);
-const ROLES = ['customer', 'staff', 'owner'] as const;
 const OPTIONS = ['size', 'colour'] as const;
 
 const KINDS: Record<string, ParamKind> = {

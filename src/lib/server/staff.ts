@@ -11,7 +11,9 @@ import type { Logger } from './log';
 import { escapeHtml, mailHtml, type Mailer } from './mail';
 import type { SessionService, SessionUser } from './sessions';
 
-export type Role = 'customer' | 'staff' | 'owner';
+import type { Role } from '../domain/account-rules';
+
+export type { Role };
 export const STAFF_ROLES = ['staff', 'owner'] as const;
 export const isStaffRole = (role: string): role is 'staff' | 'owner' => role === 'staff' || role === 'owner';
 

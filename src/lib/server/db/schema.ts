@@ -15,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ROLES } from '../../domain/account-rules';
 import { COUNTRIES } from '../../domain/geo';
 import { DEFAULT_MARKET, MARKET_CODES } from '../../domain/markets';
 import { ORDER_STATUSES } from '../../domain/orders';
@@ -160,7 +161,7 @@ export const users = pgTable('users', {
   createdAt: createdAt(),
   // ---- back office (issue 10): roles
   /** customer (default), staff (catalogue, stock, orders, customers) or owner (also staff and the audit log). */
-  role: text('role', { enum: ['customer', 'staff', 'owner'] }).notNull().default('customer'),
+  role: text('role', { enum: ROLES }).notNull().default('customer'),
   // ---- end back office
 });
 
