@@ -10,7 +10,6 @@ import { staffDevices, users } from './db/schema';
 import type { Logger } from './log';
 import { escapeHtml, mailHtml, type Mailer } from './mail';
 import type { SessionService, SessionUser } from './sessions';
-
 import type { Role } from '../domain/account-rules';
 
 export type { Role };
