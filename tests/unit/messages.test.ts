@@ -118,7 +118,7 @@ describe('the store messages a link may show, by code', () => {
   });
 
   it('is the one place a message is written: islands, pages, endpoints and the browser code repeat none of its texts', () => {
-    const texts = new Set(Object.values(MESSAGES).filter((t) => !t.includes('{') && t.length >= 12));
+    const texts = new Set<string>(Object.values(MESSAGES).filter((t) => !t.includes('{') && t.length >= 12));
     const repeated: string[] = [];
     const files = ['src/pages', 'src/islands', 'src/lib/client', 'src/components', 'src/layouts'].flatMap((dir) => sources(dir, /\.(tsx?|astro)$/)).concat('src/middleware.ts');
     for (const file of files) {

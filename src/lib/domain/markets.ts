@@ -28,7 +28,7 @@ export const MARKETS = {
     countryName: COUNTRY_NAMES.south_africa,
     pickupCity: 'Johannesburg',
   },
-} as const satisfies Record<string, { code: string; country: Country; countryName: string }>;
+} as const satisfies Record<string, Record<string, string> & { country: Country }>;
 
 export type MarketCode = keyof typeof MARKETS;
 export type Market = (typeof MARKETS)[MarketCode];

@@ -135,7 +135,7 @@ export const variantPrices = pgTable(
       .notNull()
       .references(() => variants.id, { onDelete: 'cascade' }),
     /** A market code of src/lib/domain/markets.ts (NG, ZA). */
-    market: text('market', { enum: MARKET_CODES }).notNull(),
+    market: text('market').notNull(),
     priceMinor: money('price_minor'),
   },
   (t) => [
