@@ -11,6 +11,8 @@ import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
 import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
 import { getConfig } from './lib/server/config';
 import { localRedirectPath } from './lib/domain/redirects';
+import { STORE_NAME } from './lib/domain/brand';
+import { message } from './lib/domain/messages';
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/geo';
+import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY, STATES, type Country } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -18,7 +19,7 @@ interface Props {
 /** New Address / Edit Address. The 'State or Province' list follows the country and is cleared when it changes. */
 export default function AddressForm({ userId, address, firstAddress = false, csrf }: Props) {
   const editing = Boolean(address);
-  const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
+  const [country, setCountry] = useState<Country>((address?.country as Country) ?? DEFAULT_COUNTRY);
   const [state, setState] = useState(address?.state ?? '');
   const [busy, setBusy] = useState(false);
   // Without scripts the state list cannot follow the country: it offers both, grouped (the server checks the pair).
@@ -44,13 +45,13 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
         ? await api(`/address/edit/${address!.id}`, { method: 'PATCH', body })
         : await api('/address/create', { method: 'POST', body });
       if (ok && res.status) {
-        toast.success(editing ? 'Address updated successfully!' : 'Address saved successfully!');
+        toast.success(res.message);
         setTimeout(() => window.location.assign('/address-history'), 700);
         return;
       }
-      toast.error(res?.message || 'Failed to save address');
+      toast.error(res?.message || TOASTS['address-save-failed']);
     } catch {
-      toast.error('Failed to save address');
+      toast.error(TOASTS['address-save-failed']);
     }
     setBusy(false);
   }

@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
 export interface AddressView {
   id: string;
@@ -36,7 +37,7 @@ export default function AddressList({ userId, initial, csrf }: Props) {
   async function reload() {
     const { ok, body } = await api(`/address/get-all/${encodeURIComponent(userId)}`);
     if (ok && body.status) setList(body.list);
-    else if (body?.message) toast.error('Failed to fetch addresses');
+    else if (body?.message) toast.error(TOASTS['addresses-fetch-failed']);
   }
 
   /** Optimistic: the box ticks at once and is put back if the server refuses. */
@@ -46,14 +47,14 @@ export default function AddressList({ userId, initial, csrf }: Props) {
     setBusyId(id);
     try {
       const { ok, body } = await api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } });
-      if (ok && body.status) toast.success('Default address updated!');
+      if (ok && body.status) toast.success(body.message);
       else {
         setList(before);
-        toast.error(body?.message || 'Failed to update default address');
+        toast.error(body?.message || TOASTS['address-default-failed']);
       }
     } catch {
       setList(before);
-      toast.error('Failed to update default address');
+      toast.error(TOASTS['address-default-failed']);
     }
     setBusyId(null);
   }
@@ -64,11 +65,11 @@ export default function AddressList({ userId, initial, csrf }: Props) {
     try {
       const { ok, body } = await api(`/address/delete/${id}`, { method: 'DELETE' });
       if (ok && body.status) {
-        toast.success('Address deleted successfully!');
+        toast.success(body.message);
         await reload();
-      } else toast.error(body?.message || 'Failed to delete address');
+      } else toast.error(body?.message || TOASTS['address-delete-failed']);
     } catch {
-      toast.error('Failed to delete address');
+      toast.error(TOASTS['address-delete-failed']);
     }
     setBusyId(null);
   }

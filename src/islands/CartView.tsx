@@ -7,6 +7,7 @@ import { $cartCount, $cartId } from '../lib/client/stores';
 import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
 import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
 import { formatMoney } from '../lib/domain/money';
+import { failureText, TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   initialCart: CartDto;
@@ -72,11 +73,11 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
       if (ok && body.status) setCart(body.data);
       else {
         setCart((c) => withQuantity(c, item, item.quantity));
-        toast.error(body?.message ? `Failed to update quantity: ${body.message}` : 'Failed to update quantity');
+        toast.error(failureText('quantity-update-failed', body?.message));
       }
     } catch {
       setCart((c) => withQuantity(c, item, item.quantity));
-      toast.error('Failed to update quantity');
+      toast.error(failureText('quantity-update-failed'));
     }
     busy(key, false);
   }
@@ -85,16 +86,16 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
     const key = keyOf(item);
     busy(key, true);
     try {
-      const { ok, body } = await api<{ status: boolean; data: CartDto }>('/cart/remove-product', {
+      const { ok, body } = await api<{ status: boolean; data: CartDto; message: string }>('/cart/remove-product', {
         method: 'DELETE',
         body: { productId: item.productId, color: item.color, size: item.size },
       });
       if (ok && body.status) {
         setCart(body.data);
-        toast.success('Item removed');
-      } else toast.error('Failed to remove item');
+        toast.success(body.message);
+      } else toast.error(TOASTS['cart-remove-failed']);
     } catch {
-      toast.error('Failed to remove item');
+      toast.error(TOASTS['cart-remove-failed']);
     }
     busy(key, false);
   }
@@ -110,7 +111,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
   if (cart.items.length === 0) {
     return (
       <div className="buy-empty">
-        <p className="buy-empty-title">Your cart is empty</p>
+        <p className="buy-empty-title">{TOASTS['cart-empty']}</p>
         <a className="btn" href="/collection">
           Continue shopping
         </a>

@@ -3,6 +3,8 @@ import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
+import { MESSAGES as ACCOUNT } from '../lib/domain/account-rules';
 
 /** Asks for a reset code; remembers the e-mail for /reset-password. */
 export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
@@ -16,13 +18,13 @@ export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
       const { ok, status, body } = await api('/user-auth/forgot-password', { method: 'POST', body: { email } });
       if (ok && (body.success || body.status)) {
         $resetEmail.set(email);
-        toast.success('OTP sent to your email!');
+        toast.success(body.message);
         setTimeout(() => window.location.assign('/reset-password'), 900);
         return;
       }
-      toast.error(status === 404 ? 'Email not found' : body?.message || 'Something went wrong');
+      toast.error(status === 404 ? ACCOUNT.emailNotFound : body?.message || TOASTS['went-wrong']);
     } catch {
-      toast.error('Something went wrong');
+      toast.error(TOASTS['went-wrong']);
     }
     setBusy(false);
   }

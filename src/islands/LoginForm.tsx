@@ -4,8 +4,9 @@ import { api } from '../lib/client/api';
 import { setProfileFromUser } from '../lib/client/session';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
-/** Sign in. Success: 'Login successful!' then home after 1 second. Unverified: offers the code again. */
+/** Sign in. Success: the server's message, then home after 1 second. Unverified: offers the code again. */
 export default function LoginForm({ csrf, next }: { csrf?: string | null; next?: string | null }) {
   const [busy, setBusy] = useState(false);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
@@ -19,14 +20,14 @@ export default function LoginForm({ csrf, next }: { csrf?: string | null; next?:
       const { ok, body } = await api(next ? `/user-auth/login?next=${encodeURIComponent(next)}` : '/user-auth/login', { method: 'POST', body: data, handle401: false });
       if (ok && body.status) {
         setProfileFromUser(body.data.user);
-        toast.success(body.message || 'Login successful!', { duration: 3000 });
+        toast.success(body.message || TOASTS['logged-in'], { duration: 3000 });
         setTimeout(() => window.location.assign(body.data?.next || '/'), 1000);
         return;
       }
       if (body?.needsVerification) setUnverifiedEmail(data.email.trim().toLowerCase());
-      toast.error(body?.message || 'Login failed');
+      toast.error(body?.message || TOASTS['login-failed']);
     } catch {
-      toast.error('An error occurred. Please try again.');
+      toast.error(TOASTS['error-try-again']);
     }
     setBusy(false);
   }
@@ -37,14 +38,14 @@ export default function LoginForm({ csrf, next }: { csrf?: string | null; next?:
     try {
       const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email: unverifiedEmail } });
       if (ok && body.status) {
-        toast.success('OTP resent successfully!');
+        toast.success(body.message);
         $registeredEmail.set(unverifiedEmail);
         setTimeout(() => window.location.assign('/verify-otp'), 900);
         return;
       }
-      toast.error(body?.message || 'Failed to resend OTP');
+      toast.error(body?.message || TOASTS['otp-resend-failed']);
     } catch {
-      toast.error('Failed to resend OTP');
+      toast.error(TOASTS['otp-resend-failed']);
     }
     setResending(false);
   }

@@ -2,8 +2,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { api } from '../lib/client/api';
 import CsrfInput from '../components/CsrfInput';
-
-const FAILED = 'Subscription failed. Please try again.';
+import { TOASTS } from '../lib/domain/toasts';
 
 /**
  * The newsletter box. A real form (POST to the subscribe endpoint) that the island
@@ -23,13 +22,13 @@ export default function NewsletterForm({ csrf }: { csrf?: string | null }) {
         body: { email },
       });
       if (body?.status) {
-        toast.success(body.message ?? 'Thank you for subscribing!');
+        toast.success(body.message ?? TOASTS['newsletter-subscribed']);
         setEmail('');
       } else {
-        toast.error(body?.message ?? FAILED);
+        toast.error(body?.message ?? TOASTS['newsletter-failed']);
       }
     } catch {
-      toast.error(FAILED);
+      toast.error(TOASTS['newsletter-failed']);
     } finally {
       setBusy(false);
     }

@@ -7,6 +7,7 @@ import { $cartCount, $cartId } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
+import { failureText, TOASTS } from '../lib/domain/toasts';
 
 /** What the server made of the return from the provider (?reference=), shown with or without scripts. */
 export interface ReturnOutcome {
@@ -87,7 +88,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
 
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
-      toast.error('Payment reference not found.');
+      toast.error(TOASTS['payment-not-found']);
       return;
     }
     setBusy(true);
@@ -96,9 +97,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         method: 'POST',
         body: { cartId: $cartId.get() ?? cart.id, paymentReference },
       });
-      if (settle(ok && body.status ? null : body?.message ? `Error placing order. ${body.message}` : 'Error placing order.')) return;
+      if (settle(ok && body.status ? null : failureText('order-place-failed', body?.message))) return;
     } catch {
-      settle('Error placing order.');
+      settle(failureText('order-place-failed'));
     }
     setBusy(false);
   }
@@ -136,11 +137,11 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: body.data.deliveryFee, total: body.data.totalFee, subtotal: body.data.subtotal }));
       } else {
         setOption(previous);
-        toast.error('Failed to update delivery option.');
+        toast.error(TOASTS['delivery-update-failed']);
       }
     } catch {
       setOption(previous);
-      toast.error('Failed to update delivery option.');
+      toast.error(TOASTS['delivery-update-failed']);
     }
     setSwitching(false);
   }
@@ -158,9 +159,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         window.location.assign(body.data.authorization_url);
         return;
       }
-      toast.error(body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.');
+      toast.error(failureText('payment-init-failed', body?.message));
     } catch {
-      toast.error('Error initializing payment.');
+      toast.error(TOASTS['payment-init-error']);
     }
     setBusy(false);
   }
@@ -175,7 +176,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   if (outcome?.placed && !hydrated) {
     return (
       <div className="po-placed" role="status">
-        <p className="po-placed-title">Order placed successfully!</p>
+        <p className="po-placed-title">{TOASTS['order-placed']}</p>
         <p>
           Tracking number <strong>{outcome.placed.trackingNumber}</strong>
         </p>
@@ -261,7 +262,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
         </button>
         {empty && !reference && (
           <p className="po-hint">
-            Your cart is empty. <a href="/collection">Continue shopping</a>
+            {TOASTS['cart-empty']}. <a href="/collection">Continue shopping</a>
           </p>
         )}
       </aside>

@@ -7,6 +7,7 @@ import type { VariantDto } from '../lib/domain/catalogue';
 import CsrfInput from '../components/CsrfInput';
 import { pictureSources } from '../lib/client/pictures';
 import { hashFromImageUrl, type ImageWidth } from '../lib/domain/images';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** One gallery image: its URL and alt text; the <picture> sources are derived here, not sent twice. */
 export interface GalleryImage {
@@ -96,7 +97,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
   async function addToCart(e: FormEvent) {
     e.preventDefault();
     if (!signedIn) {
-      toast.error('Please create an account or login');
+      toast.error(TOASTS['login-required']);
       return;
     }
     setBusy(true);
@@ -106,13 +107,13 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         body: { productId: product.id, color: choice.color, size: choice.size, quantity: 1 },
       });
       if (body?.status) {
-        toast.success('Product added to cart successfully!');
+        toast.success(body.message ?? TOASTS['cart-added']);
         if (Array.isArray(body.data?.items)) $cartCount.set(body.data.items.length);
       } else {
-        toast.error(body?.message || 'Failed to add product to cart');
+        toast.error(body?.message || TOASTS['cart-add-failed']);
       }
     } catch {
-      toast.error('Error adding product to cart');
+      toast.error(TOASTS['cart-add-error']);
     } finally {
       setBusy(false);
     }

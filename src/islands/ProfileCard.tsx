@@ -5,6 +5,7 @@ import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
 import CsrfInput from '../components/CsrfInput';
+import { failureText } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -36,12 +37,12 @@ export default function ProfileCard({ user: initial, csrf }: Props) {
       if (ok && body.status) {
         setUser({ ...user, image: body.data.image });
         setProfileFromUser(body.data);
-        toast.success('Profile picture updated!');
+        toast.success(body.message);
       } else {
-        toast.error(`Failed to upload image: ${body?.message ?? 'please try again'}`);
+        toast.error(failureText('upload-failed', body?.message ?? 'please try again'));
       }
     } catch (err) {
-      toast.error(`Failed to upload image: ${err instanceof Error ? err.message : 'network error'}`);
+      toast.error(failureText('upload-failed', err instanceof Error ? err.message : 'network error'));
     }
     setUploading(false);
   }

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { passwordProblem } from '../lib/domain/account-rules';
-import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
+import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** Sign Up: creates the account, remembers the e-mail for /verify-otp and goes there. */
 export default function RegisterForm({ csrf }: { csrf?: string | null }) {
@@ -20,13 +21,13 @@ export default function RegisterForm({ csrf }: { csrf?: string | null }) {
       const { ok, body } = await api('/user-auth/create', { method: 'POST', body: data });
       if (ok && body.status) {
         $registeredEmail.set(body.data?.user?.email ?? data.email!.trim().toLowerCase());
-        toast.success('Registration successful! Please verify your email.');
+        toast.success(body.message);
         setTimeout(() => window.location.assign('/verify-otp'), 900);
         return;
       }
-      toast.error(body?.message || 'Registration failed');
+      toast.error(body?.message || TOASTS['registration-failed']);
     } catch {
-      toast.error('Registration failed');
+      toast.error(TOASTS['registration-failed']);
     }
     setBusy(false);
   }
@@ -59,7 +60,7 @@ export default function RegisterForm({ csrf }: { csrf?: string | null }) {
       </div>
       <div className="acct-field">
         <label htmlFor="reg-country">Country</label>
-        <select id="reg-country" name="country" defaultValue="nigeria" required>
+        <select id="reg-country" name="country" defaultValue={DEFAULT_COUNTRY} required>
           {COUNTRIES.map((c) => (
             <option key={c} value={c}>
               {COUNTRY_NAMES[c]}

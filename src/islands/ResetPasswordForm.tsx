@@ -5,6 +5,7 @@ import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rul
 import { api } from '../lib/client/api';
 import { $resetEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
 interface Props {
@@ -42,14 +43,14 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) 
         body: { email, otp: otp.trim(), newPassword, confirmPassword },
       });
       if (ok && body.status) {
-        toast.success('Password reset successful!');
+        toast.success(body.message);
         $resetEmail.set(null);
         setTimeout(() => window.location.assign('/login'), 900);
         return;
       }
-      toast.error(body?.message || 'Failed to reset password');
+      toast.error(body?.message || TOASTS['password-reset-failed']);
     } catch {
-      toast.error('Failed to reset password');
+      toast.error(TOASTS['password-reset-failed']);
     }
     setBusy(false);
   }

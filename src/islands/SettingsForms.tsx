@@ -5,6 +5,7 @@ import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -25,10 +26,10 @@ export default function SettingsForms({ user, csrf }: Props) {
       const { ok, body } = await api('/user-auth/profile', { method: 'PATCH', body: data });
       if (ok && body.status) {
         setProfileFromUser(body.data);
-        toast.success('Profile updated successfully!');
+        toast.success(body.message);
       } else if (body?.message) toast.error(body.message);
     } catch {
-      toast.error('Failed to update profile');
+      toast.error(TOASTS['profile-update-failed']);
     }
     setSavingProfile(false);
   }
@@ -49,16 +50,16 @@ export default function SettingsForms({ user, csrf }: Props) {
         body: { oldPassword, newPassword },
       });
       if (ok && body.status) {
-        toast.success('Password changed successfully!');
+        toast.success(body.message);
         form.reset();
       } else if (status === 403) {
         // the session belongs to someone else than this page's account (spec message)
-        toast.error('Authentication error. Please login again.');
+        toast.error(TOASTS['auth-error']);
       } else if (status !== 401) {
-        toast.error(body?.message || 'Failed to change password');
+        toast.error(body?.message || TOASTS['password-change-failed']);
       }
     } catch {
-      toast.error('An error occurred while changing password.');
+      toast.error(TOASTS['password-change-error']);
     }
     setSavingPassword(false);
   }

@@ -5,6 +5,7 @@ import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
 import { $registeredEmail } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import { TOASTS } from '../lib/domain/toasts';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 interface Props {
@@ -35,14 +36,14 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
     try {
       const { ok, body } = await api('/user-auth/verify-otp', { method: 'POST', body: { email, otp: otp.trim() } });
       if (ok && body.status) {
-        toast.success('Email verified successfully!');
+        toast.success(body.message);
         $registeredEmail.set(null);
         setTimeout(() => window.location.assign('/login'), 900);
         return;
       }
-      toast.error(body?.message || 'OTP verification failed');
+      toast.error(body?.message || TOASTS['otp-verify-failed']);
     } catch {
-      toast.error('OTP verification failed');
+      toast.error(TOASTS['otp-verify-failed']);
     }
     setBusy(false);
   }
@@ -51,10 +52,10 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
     setResending(true);
     try {
       const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email } });
-      if (ok && body.status) toast.success('OTP resent successfully!');
-      else toast.error(body?.message || 'Failed to resend OTP');
+      if (ok && body.status) toast.success(body.message);
+      else toast.error(body?.message || TOASTS['otp-resend-failed']);
     } catch {
-      toast.error('Failed to resend OTP');
+      toast.error(TOASTS['otp-resend-failed']);
     }
     setResending(false);
   }

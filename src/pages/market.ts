@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { MARKET_CODES, MARKET_COOKIE, marketLabel, type MarketCode } from '../lib/domain/markets';
+import { MARKET_CODES, MARKET_COOKIE, type MarketCode } from '../lib/domain/markets';
 import { isHttpsOrigin } from '../lib/domain/public-origin';
 import { localRedirectPath } from '../lib/domain/redirects';
 import { formEndpoint, readInput } from '../lib/server/form-posts';
+import { message } from '../lib/domain/messages';
 
 const input = z.object({
-  market: z.enum(MARKET_CODES as [MarketCode, ...MarketCode[]], { message: 'Choose Nigeria or South Africa' }),
+  market: z.enum(MARKET_CODES, { message: message('market-invalid') }),
   /** The page the "Shop in" form was on (a local path). */
   back: z.string().max(2000).optional(),
 });
@@ -29,11 +30,11 @@ export const POST = formEndpoint(async ({ locals, request, cookies }) => {
   const { market, back } = await readInput(request, input);
   cookies.set(MARKET_COOKIE, market, { path: '/', maxAge: 365 * 86_400, httpOnly: true, sameSite: 'lax', secure: isHttpsOrigin(locals.publicOrigin) });
   locals.market = market;
-  let message = `You are now shopping in ${marketLabel(market)}.`;
+  let text = message('market-chosen', market);
   const user = locals.session?.user;
   if (user) {
     const priced = await locals.services.cart.price(user, market);
-    if (priced.repricedFrom) message = `You are now shopping in ${marketLabel(market)}. Your cart has been re-priced in ${priced.currency}.`;
+    if (priced.repricedFrom) text = message('market-chosen-repriced', market, priced.currency);
   }
-  return { body: { status: true, message, data: { market } }, next: backTo(back, market, locals.publicOrigin) };
+  return { body: { status: true, message: text, data: { market } }, next: backTo(back, market, locals.publicOrigin) };
 });

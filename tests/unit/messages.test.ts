@@ -2,14 +2,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES as ACCOUNT } from '../../src/lib/domain/account-rules';
-import { message, MESSAGES, messageRef, messageText } from '../../src/lib/domain/messages';
-import { CODE_MESSAGES } from '../../src/lib/server/codes';
+import { failureText, fill, message, MESSAGES, messageRef, messageText } from '../../src/lib/domain/messages';
+import { TOASTS } from '../../src/lib/domain/toasts';
 import { describeWait } from '../../src/lib/server/rate-limit';
 
-function sources(dir: string): string[] {
+function sources(dir: string, names = /\.(ts|astro)$/): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : /\.(ts|astro)$/.test(name) ? [path] : [];
+    return statSync(path).isDirectory() ? sources(path, names) : names.test(name) ? [path] : [];
   });
 }
 
@@ -45,7 +45,7 @@ describe('the store messages a link may show, by code', () => {
     }
     expect(messageRef('You are now shopping in South Africa (R ZAR). Your cart has been re-priced in ZAR.')).toBe('market-chosen-repriced:ZA:ZAR');
     expect(messageRef(`Too many attempts. Please try again in ${describeWait(90)}.`)).toBe('too-many-attempts:2 minutes');
-    expect(messageRef(`${CODE_MESSAGES.wrong} 3 tries left.`)).toBe('otp-wrong:3');
+    expect(messageRef('Invalid OTP. Please check the code and try again. 3 tries left.')).toBe('otp-wrong:3');
     expect(messageRef('Failed to upload image: The file is not a valid image')).toBe('upload-failed:image-invalid');
     expect(messageRef('Your account is suspended. Call +234')).toBeNull();
     // A product's name (or an option the shopper typed) is never carried: the message says it without.
@@ -65,8 +65,9 @@ describe('the store messages a link may show, by code', () => {
   });
 
   it('knows the account and code messages, and every message a form post answers with', () => {
-    // (CODE_MESSAGES.wrong is only ever sent with the tries left, checked above.)
-    for (const text of [...Object.values(ACCOUNT), CODE_MESSAGES.expired, CODE_MESSAGES.exhausted]) expect(messageRef(text), text).not.toBeNull();
+    // (A wrong code is only ever answered with the tries left, checked above.)
+    const codeTexts = ['This code has expired or was already used. Please request a new one.', 'Too many wrong attempts. Please request a new code.'];
+    for (const text of [...Object.values(ACCOUNT), ...codeTexts]) expect(messageRef(text), text).not.toBeNull();
     // Every fixed success message of a form endpoint (a no-script form post shows it inline).
     const missing: string[] = [];
     for (const file of sources('src/pages')) {
@@ -105,5 +106,34 @@ describe('the store messages a link may show, by code', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('fills a server text with free text, and says a failure with or without its reason', () => {
+    expect(fill('stock-now', 12)).toBe('Stock is now 12');
+    expect(failureText('quantity-update-failed', 'Only 2 of this item left in stock')).toBe('Failed to update quantity: Only 2 of this item left in stock');
+    expect(failureText('quantity-update-failed')).toBe('Failed to update quantity');
+    expect(failureText('payment-init-failed', null)).toBe('Failed to initialize payment.');
+    expect(failureText('order-place-failed')).toBe('Error placing order.');
+    expect(failureText('upload-failed', 'network error')).toBe('Failed to upload image: network error');
+  });
+
+  it('is the one place a message is written: islands, pages, endpoints and the browser code repeat none of its texts', () => {
+    const texts = new Set<string>(Object.values(MESSAGES).filter((t) => !t.includes('{') && t.length >= 12));
+    const repeated: string[] = [];
+    const files = ['src/pages', 'src/islands', 'src/lib/client', 'src/components', 'src/layouts'].flatMap((dir) => sources(dir, /\.(tsx?|astro)$/)).concat('src/middleware.ts');
+    for (const file of files) {
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/'((?:[^'\\\n]|\\.)+)'|"([^"\n]+)"|`([^`$]+)`/g)) {
+        const text = (m[1] ?? m[2] ?? m[3])!.replace(/\\(.)/g, '$1');
+        if (texts.has(text)) repeated.push(`${file}: ${text}`);
+      }
+    }
+    expect(repeated).toEqual([]);
+  });
+
+  it("keeps a phone's bundle light: islands and browser code take their texts from toasts.ts, never the whole messages.ts", () => {
+    const heavy = ['src/islands', 'src/lib/client'].flatMap((dir) => sources(dir, /\.tsx?$/)).filter((file) => /domain\/messages'/.test(readFileSync(file, 'utf8')));
+    expect(heavy).toEqual([]);
+    for (const [code, text] of Object.entries(TOASTS)) expect(MESSAGES[code as keyof typeof MESSAGES], code).toBe(text);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The browser's API client. Every island call goes through `api`, so a 401 is handled
- * in one place: the spec's 'Session expired. Please log in again.' and a trip to /login.
+ * in one place: the spec's session-expired message and a trip to /login.
  */
+import { TOASTS } from '../domain/toasts';
 import { clearSession } from './stores';
 
 export const API_BASE = '/api/v1';
@@ -52,7 +53,7 @@ export async function api<T = any>(
   }
   if (res.status === 401 && init.handle401 !== false) {
     clearSession();
-    notifyError('Session expired. Please log in again.');
+    notifyError(TOASTS['session-expired']);
     setTimeout(() => window.location.assign('/login'), 1200);
   }
   return { ok: res.ok, status: res.status, body: parsed as T };

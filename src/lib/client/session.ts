@@ -4,6 +4,7 @@
  */
 import { api } from './api';
 import { $profile, clearSession, type Profile } from './stores';
+import type { Country } from '../domain/geo';
 
 export interface ApiUser {
   id: string;
@@ -12,7 +13,7 @@ export interface ApiUser {
   lastName: string;
   email: string;
   image: string | null;
-  country: 'nigeria' | 'south_africa';
+  country: Country;
   phoneNumber?: string;
 }
 

@@ -1,5 +1,6 @@
 import { persistentJSON } from '@nanostores/persistent';
 import { atom, computed } from 'nanostores';
+import type { Country } from '../domain/geo';
 
 /**
  * State shared by islands and the header script. Persistent stores hold only
@@ -11,7 +12,7 @@ export interface Profile {
   lastName: string;
   email: string;
   image: string | null;
-  country: 'nigeria' | 'south_africa';
+  country: Country;
 }
 
 /** The signed-in shopper's public profile, or null when logged out. */

@@ -11,6 +11,10 @@ export const AVATAR_MAX_PIXELS = 40_000_000;
 /** Profile-picture changes per shopper per day (each is decoded, re-encoded and stored). */
 export const AVATAR_CHANGES_PER_DAY = 10;
 
+/** An account's role: a shopper (customer), staff (catalogue, stock, orders, customers) or an owner (also staff and the audit log). */
+export const ROLES = ['customer', 'staff', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
 export const MESSAGES = {
   invalidOtp: 'Please enter a valid 4-digit OTP',
   passwordsDoNotMatch: 'Passwords do not match!',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
-import { COUNTRIES, isStateOf } from './geo';
+import { COUNTRIES, DEFAULT_COUNTRY, isStateOf } from './geo';
 import { text } from './validation';
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
@@ -42,7 +42,7 @@ export const registerSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
   phoneNumber: phoneSchema,
-  country: countrySchema.default('nigeria'),
+  country: countrySchema.default(DEFAULT_COUNTRY),
 });
 export type RegisterInput = z.output<typeof registerSchema>;
 

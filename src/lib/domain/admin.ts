@@ -1,8 +1,10 @@
 /** Back office input schemas (pure; shared by pages and endpoints). */
 import { z } from 'zod';
+import { ROLES } from './account-rules';
 import { toMinor } from './money';
 import { Invalid } from './errors';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
+import { ORDER_STATUSES, STAFF_SETTABLE_STATUSES } from './orders';
 import { day as calendarDay, fieldMessage, id, MAX_ID, optionalId, requiredId, text } from './validation';
 
 const optionalText = text('q', 200)
@@ -31,7 +33,7 @@ export const productFilterSchema = z.object({
 
 export const orderFilterSchema = z.object({
   status: z
-    .enum(['pending', 'processed', 'delivered', 'cancelled', ''])
+    .enum([...ORDER_STATUSES, ''])
     .optional()
     .transform((v) => (v ? v : undefined)),
   from: day('from'),
@@ -153,7 +155,7 @@ export const imageEditSchema = z.object({
   alt: text('alt', 300).optional(),
 });
 
-export const statusChangeSchema = z.object({ status: z.enum(['processed', 'delivered', 'cancelled']) });
+export const statusChangeSchema = z.object({ status: z.enum(STAFF_SETTABLE_STATUSES) });
 
 /** A staff refund: empty for all that is left, or an amount in major units (₦ 12500.50). */
 export const refundSchema = z.object({
@@ -167,5 +169,5 @@ export const refundSchema = z.object({
 
 export const staffChangeSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('Enter an e-mail address')),
-  role: z.enum(['staff', 'owner', 'customer']),
+  role: z.enum(ROLES),
 });

@@ -1,2 +1,2 @@
-/** The store's name, as shoppers read it in titles, mail and the small error pages. */
+/** The store's name, as pages, mails, structured data and error pages show it. */
 export const STORE_NAME = 'Maison Luxe';

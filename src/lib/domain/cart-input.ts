@@ -1,6 +1,7 @@
 /** Request shapes of the cart API (zod), kept apart from the cart rules so islands do not ship zod. */
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
+import { DELIVERY_OPTIONS } from './shipping';
 import { requiredId, text } from './validation';
 
 const optionalName = (label: string) =>
@@ -33,7 +34,8 @@ export const changeQuantitySchema = lineKeySchema.extend({
 });
 export type ChangeQuantityInput = z.output<typeof changeQuantitySchema>;
 
-export const deliveryOptionSchema = z.object({
-  deliveryOption: z.enum(['delivery', 'pickup'], { error: 'deliveryOption must be delivery or pickup' }),
-});
+/** A delivery option as a form or the API sends it. */
+export const deliveryOptionField = z.enum(DELIVERY_OPTIONS, { error: `deliveryOption must be ${DELIVERY_OPTIONS.join(' or ')}` });
+
+export const deliveryOptionSchema = z.object({ deliveryOption: deliveryOptionField });
 

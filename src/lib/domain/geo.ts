@@ -1,6 +1,8 @@
 /** Countries the store ships to, and their first-level divisions (for address forms and checks). */
 export const COUNTRIES = ['nigeria', 'south_africa'] as const;
 export type Country = (typeof COUNTRIES)[number];
+/** Where a shopper lives when they have not said (the default market's country). */
+export const DEFAULT_COUNTRY: Country = 'nigeria';
 
 export const COUNTRY_NAMES: Record<Country, string> = {
   nigeria: 'Nigeria',

@@ -4,6 +4,9 @@
  * Adding a market means adding an entry here (and its prices and a PAYSTACK_SECRET_KEY_<CODE>),
  * not code: everything else reads this table.
  */
+import { COUNTRY_NAMES, type Country } from './geo';
+
+export type { Country } from './geo';
 
 export const MARKETS = {
   NG: {
@@ -13,7 +16,7 @@ export const MARKETS = {
     locale: 'en-NG',
     /** The value of addresses.country / users.country for this market's country. */
     country: 'nigeria',
-    countryName: 'Nigeria',
+    countryName: COUNTRY_NAMES.nigeria,
     pickupCity: 'Lagos',
   },
   ZA: {
@@ -22,19 +25,18 @@ export const MARKETS = {
     symbol: 'R',
     locale: 'en-ZA',
     country: 'south_africa',
-    countryName: 'South Africa',
+    countryName: COUNTRY_NAMES.south_africa,
     pickupCity: 'Johannesburg',
   },
-} as const;
+} as const satisfies Record<string, Record<string, string> & { country: Country }>;
 
 export type MarketCode = keyof typeof MARKETS;
 export type Market = (typeof MARKETS)[MarketCode];
 export type CurrencyCode = Market['currency'];
-export type Country = Market['country'];
 
 /** Nigeria: where a shopper is when nothing else says otherwise. */
 export const DEFAULT_MARKET: MarketCode = 'NG';
-export const MARKET_CODES = Object.keys(MARKETS) as MarketCode[];
+export const MARKET_CODES = Object.keys(MARKETS) as [MarketCode, ...MarketCode[]];
 export const ALL_MARKETS: readonly Market[] = Object.values(MARKETS);
 /** The cookie that keeps a shopper's explicit choice. */
 export const MARKET_COOKIE = 'ml_market';

@@ -1,4 +1,5 @@
-import { MESSAGES as ACCOUNT } from './account-rules';
+import { MESSAGES as ACCOUNT, ROLES } from './account-rules';
+import { TOASTS } from './toasts';
 import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
 
@@ -16,6 +17,9 @@ import { ORDER_STATUSES } from './orders';
  * accepts and how it shows them.
  */
 export const MESSAGES = {
+  // The texts islands show themselves, light enough for a phone's bundle (src/lib/domain/toasts.ts).
+  ...TOASTS,
+
   // Generic outcomes: what a page shows when a server text is missing below (a bug, logged).
   done: 'Done.',
   'form-unreadable': 'The form could not be read',
@@ -26,7 +30,6 @@ export const MESSAGES = {
   'otp-resent': 'OTP resent successfully!',
   'otp-sent': 'OTP sent to your email!',
   'email-verified': 'Email verified successfully!',
-  'logged-in': 'Login successful!',
   'device-code-sent': 'We e-mailed you a code to confirm this browser',
   'device-code-resent': 'We sent you a new code',
   'device-confirmed': 'This browser is confirmed',
@@ -63,10 +66,7 @@ export const MESSAGES = {
   'image-too-large': ACCOUNT.imageTooLarge,
   'image-invalid': 'The file is not a valid image',
   'image-too-many-pixels': 'Image dimensions are too large (at most 40 megapixels)',
-  'upload-failed': 'Failed to upload image: {reason}',
   'upload-not-multipart': 'Send the picture as multipart/form-data in the field "image"',
-  'session-expired': 'Session expired. Please log in again.',
-  'login-required': 'Please create an account or login',
   'not-allowed': 'You are not allowed to do that',
   'own-account-only': 'You can only access your own account',
   'form-expired': 'This form has expired. Please go back, reload the page and try again.',
@@ -77,19 +77,18 @@ export const MESSAGES = {
   'market-chosen-repriced': 'You are now shopping in {market}. Your cart has been re-priced in {currency}.',
   'market-invalid': 'Choose Nigeria or South Africa',
 
+  // Newsletter
+  'newsletter-already': 'You are already subscribed to our newsletter.',
+  'email-missing': 'Please enter your email address',
+
   // Favourites
   'favourite-added': 'Added to favourites',
   'favourite-removed': 'Removed from favourites',
 
   // Cart and checkout
-  'cart-added': 'Product added to cart successfully!',
   'cart-item-removed': 'Item removed',
-  'cart-remove-failed': 'Failed to remove item',
   'quantity-updated': 'Quantity updated',
-  'quantity-update-failed': 'Failed to update quantity: {reason}',
   'delivery-updated': 'Delivery option updated',
-  'delivery-update-failed': 'Failed to update delivery option.',
-  'payment-init-failed': 'Failed to initialize payment. {reason}',
   'product-not-found': 'Product not found',
   'item-not-in-cart': 'Item not found in cart',
   'cart-not-found': 'Cart not found',
@@ -108,7 +107,6 @@ export const MESSAGES = {
   'item-not-sold': 'This product is not sold in {country}',
   'item-not-sold-remove': 'An item in your cart is not sold in {country}. Please remove it to continue.',
   'quantity-in-cart': 'You already have {count} in your cart; you can add {count} more',
-  'cart-empty': 'Your cart is empty',
   'cart-other-account': 'This cart belongs to another account',
   'delivery-needs-address': 'Add a default shipping address to choose delivery',
   'payments-unavailable': 'Card payments in {currency} are not available at the moment.',
@@ -118,7 +116,6 @@ export const MESSAGES = {
   'payment-declined': 'The payment was declined.',
   'payment-incomplete': 'The payment has not been completed.',
   'payment-amount-mismatch': 'The amount paid does not match the order. The payment will be refunded.',
-  'payment-not-found': 'Payment reference not found.',
 
   // Addresses
   'address-saved': 'Address saved successfully!',
@@ -224,7 +221,6 @@ const WAIT = /^\d{1,6} (?:seconds?|minutes?|hours|days)$/;
 // A plain address: no spaces, no markup, one @, a host of letters, digits, dots and hyphens.
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
 const CURRENCIES = ALL_MARKETS.map((m) => m.currency);
-const ROLES = ['customer', 'staff', 'owner'] as const;
 const OPTIONS = ['size', 'colour'] as const;
 
 const KINDS: Record<string, ParamKind> = {
@@ -278,6 +274,18 @@ export function message(code: MessageCode, ...params: string[]): string {
   const text = render(code, params);
   if (text === null) throw new Error(`message ${code}: invalid parameters ${JSON.stringify(params)}`);
   return text;
+}
+
+/** The failure texts islands also show (src/lib/domain/toasts.ts), for endpoints' failure answers. */
+export { failureText } from './toasts';
+
+/**
+ * A message with its placeholders filled in as given, unchecked: for texts the server writes and
+ * islands show (a link carries `message`'s checked parameters instead).
+ */
+export function fill(code: MessageCode, ...values: (string | number)[]): string {
+  let i = 0;
+  return MESSAGES[code].replace(PLACEHOLDER, () => String(values[i++] ?? ''));
 }
 
 let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;

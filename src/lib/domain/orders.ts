@@ -21,6 +21,12 @@ export function allowedNextStatuses(from: OrderStatus): readonly OrderStatus[] {
   return TRANSITIONS[from];
 }
 
+/** The statuses staff may set: every status some transition leads to (all but the first). */
+export const STAFF_SETTABLE_STATUSES = ORDER_STATUSES.filter((s) => ORDER_STATUSES.some((from) => TRANSITIONS[from].includes(s)));
+
+/** "pending, processed, delivered or cancelled": the statuses as a sentence says them. */
+export const ORDER_STATUS_LIST = `${ORDER_STATUSES.slice(0, -1).join(', ')} or ${ORDER_STATUSES.at(-1)}`;
+
 export function isOrderStatus(s: string): s is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(s);
 }
@@ -28,19 +34,11 @@ export function isOrderStatus(s: string): s is OrderStatus {
 export type StatusColour = 'yellow' | 'blue' | 'green' | 'red' | 'grey';
 
 /** Spec: pending yellow, processed blue, delivered green, cancelled red, anything else grey. */
+const STATUS_COLOURS: Record<OrderStatus, StatusColour> = { pending: 'yellow', processed: 'blue', delivered: 'green', cancelled: 'red' };
+
 export function statusColour(status: string): StatusColour {
-  switch (status.toLowerCase()) {
-    case 'pending':
-      return 'yellow';
-    case 'processed':
-      return 'blue';
-    case 'delivered':
-      return 'green';
-    case 'cancelled':
-      return 'red';
-    default:
-      return 'grey';
-  }
+  const s = status.toLowerCase();
+  return isOrderStatus(s) ? STATUS_COLOURS[s] : 'grey';
 }
 
 /** Filter chips of /order-history, in the spec's order; 'all' shows everything. */
@@ -50,7 +48,7 @@ export const STATUS_FILTERS = [
   { value: 'delivered', label: 'Delivered' },
   { value: 'cancelled', label: 'Cancelled' },
   { value: 'pending', label: 'Pending' },
-] as const;
+] as const satisfies readonly { value: OrderStatus | 'all'; label: string }[];
 
 /** Case-insensitive status filter; unknown or empty filters count as 'all'. */
 export function matchesStatusFilter(status: string, filter: string | null | undefined): boolean {

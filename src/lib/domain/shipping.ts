@@ -3,10 +3,12 @@
  * country, the pickup locations, and the delivery speeds shown on /delivery-options.
  * Fees are integer minor units of the store currency.
  */
-import { MARKETS, type Country, type MarketCode } from './markets';
+import { STORE_NAME } from './brand';
+import { countryName, type Country } from './geo';
+import { MARKETS, type MarketCode } from './markets';
 import type { CurrencyCode } from './money';
 
-export type { Country } from './markets';
+export type { Country } from './geo';
 export const DELIVERY_OPTIONS = ['delivery', 'pickup'] as const;
 export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
 
@@ -31,7 +33,7 @@ export interface AddressDto {
 export const PICKUP_LOCATIONS: readonly AddressDto[] = [
   {
     id: 'pickup-lagos',
-    name: 'Maison Luxe Ikoyi',
+    name: `${STORE_NAME} Ikoyi`,
     country: 'nigeria',
     state: 'Lagos',
     city: 'Ikoyi',
@@ -40,7 +42,7 @@ export const PICKUP_LOCATIONS: readonly AddressDto[] = [
   },
   {
     id: 'pickup-johannesburg',
-    name: 'Maison Luxe Rosebank',
+    name: `${STORE_NAME} Rosebank`,
     country: 'south_africa',
     state: 'Gauteng',
     city: 'Johannesburg',
@@ -108,6 +110,5 @@ export function deliverySpeed(id: string): DeliverySpeed | undefined {
 }
 
 export function formatAddress(a: Pick<AddressDto, 'address' | 'city' | 'state' | 'zipCode' | 'country'>): string {
-  const country = a.country === 'south_africa' ? 'South Africa' : 'Nigeria';
-  return [a.address, a.city, a.state, a.zipCode, country].filter(Boolean).join(', ');
+  return [a.address, a.city, a.state, a.zipCode, countryName(a.country)].filter(Boolean).join(', ');
 }

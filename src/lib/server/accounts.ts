@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { AVATAR_CHANGES_PER_DAY, MESSAGES } from '../domain/account-rules';
+import { STORE_NAME } from '../domain/brand';
 import type { ProfileUpdate, RegisterInput } from '../domain/accounts';
 import { AppError, Conflict, Invalid, NotFound, RateLimited, Unauthorized } from '../domain/errors';
 import { processAvatar } from './avatars';
@@ -7,11 +8,12 @@ import { CodeEntryPaused, WrongCode, type CodePurpose, type CodeService, type Gu
 import type { Db } from './db/client';
 import { users } from './db/schema';
 import type { Logger } from './log';
-import { escapeHtml, mailHtml, STORE_NAME, type Mailer } from './mail';
+import { escapeHtml, mailHtml, type Mailer } from './mail';
 import type { MediaService } from './media';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { describeWait, LIMITS, type Limit, type RateLimiter } from './rate-limit';
 import type { SessionService, SessionUser } from './sessions';
+import type { Country } from '../domain/geo';
 
 /** The user as the API shows it (spec: id, firstName, lastName, email, image, country, phoneNumber). */
 export interface UserDto {
@@ -21,7 +23,7 @@ export interface UserDto {
   lastName: string;
   email: string;
   image: string | null;
-  country: 'nigeria' | 'south_africa';
+  country: Country;
   phoneNumber: string;
   verified: boolean;
 }

@@ -3,11 +3,12 @@ import type { AddressInput } from '../domain/accounts';
 import { Forbidden, NotFound } from '../domain/errors';
 import type { Db, Tx } from './db/client';
 import { addresses, users } from './db/schema';
+import type { Country } from '../domain/geo';
 
 export interface AddressDto {
   id: string;
   name: string;
-  country: 'nigeria' | 'south_africa';
+  country: Country;
   state: string;
   city: string;
   address: string;

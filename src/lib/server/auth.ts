@@ -1,4 +1,5 @@
 import type { AstroCookies } from 'astro';
+import { STORE_NAME } from '../domain/brand';
 import { Forbidden, Unauthorized } from '../domain/errors';
 import { localRedirectPath } from '../domain/redirects';
 import { notAllowedPage, toResponse } from './error-pages';

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Invalid, RateLimited } from '../domain/errors';
+import { fill, MESSAGES } from '../domain/messages';
 import type { Db } from './db/client';
 import { oneTimeCodes } from './db/schema';
 import { describeWait, LIMITS, type RateLimiter } from './rate-limit';
@@ -9,12 +10,6 @@ export type CodePurpose = 'verify' | 'reset' | 'staff-device';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
-
-export const CODE_MESSAGES = {
-  wrong: 'Invalid OTP. Please check the code and try again.',
-  expired: 'This code has expired or was already used. Please request a new one.',
-  exhausted: 'Too many wrong attempts. Please request a new code.',
-} as const;
 
 export type GuessCap = 'day' | 'month';
 
@@ -25,7 +20,7 @@ export class CodeEntryPaused extends RateLimited {
     retryAfterSeconds: number,
   ) {
     super(
-      `Too many wrong codes were entered for this account, so code entry and password reset are paused. Please try again in ${describeWait(retryAfterSeconds)}.`,
+      fill('code-entry-paused', describeWait(retryAfterSeconds)),
       retryAfterSeconds,
     );
   }
@@ -90,7 +85,7 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
     /** Refuses (429) when a new code for this e-mail would break the send limits; counts the send otherwise. */
     async allowSend(email: string, purpose: CodePurpose, ip: string | null): Promise<void> {
       const wait = (seconds: number) =>
-        new RateLimited(`Please wait ${describeWait(seconds)} before requesting another code.`, seconds);
+        new RateLimited(fill('code-wait', describeWait(seconds)), seconds);
       await limiter.consume(`code-send-minute:${purpose}:${email}`, LIMITS.codeSendsPerMinute, wait);
       await limiter.consume(`code-send-hour:${purpose}:${email}`, LIMITS.codeSendsPerHour, wait);
       if (ip) await limiter.consume(`code-send-ip:${ip}`, LIMITS.codeSendsPerIp, wait);
@@ -142,7 +137,7 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
         .where(and(eq(oneTimeCodes.email, email), eq(oneTimeCodes.purpose, purpose)))
         .orderBy(desc(oneTimeCodes.createdAt), desc(oneTimeCodes.id))
         .limit(1);
-      if (!latest || latest.consumedAt || latest.expiresAt.getTime() <= now.getTime()) throw new Invalid(CODE_MESSAGES.expired);
+      if (!latest || latest.consumedAt || latest.expiresAt.getTime() <= now.getTime()) throw new Invalid(MESSAGES['otp-expired']);
       const paused = await reserveGuess(email);
       let wrong = false;
       try {
@@ -158,21 +153,21 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
             ),
           )
           .returning({ attempts: oneTimeCodes.attempts });
-        if (!claimed) throw new Invalid(latest.attempts >= MAX_CODE_ATTEMPTS ? CODE_MESSAGES.exhausted : CODE_MESSAGES.expired);
+        if (!claimed) throw new Invalid(latest.attempts >= MAX_CODE_ATTEMPTS ? MESSAGES['otp-exhausted'] : MESSAGES['otp-expired']);
         const [salt, expected] = latest.codeHash.split('$');
         const given = Buffer.from(hashCode(code, salt!), 'hex');
         const match = given.length === Buffer.from(expected!, 'hex').length && timingSafeEqual(given, Buffer.from(expected!, 'hex'));
         if (!match) {
           wrong = true;
           const left = MAX_CODE_ATTEMPTS - claimed.attempts;
-          throw new WrongCode(left > 0 ? `${CODE_MESSAGES.wrong} ${left} ${left === 1 ? 'try' : 'tries'} left.` : CODE_MESSAGES.exhausted, paused);
+          throw new WrongCode(left > 0 ? (left === 1 ? MESSAGES['otp-wrong-last'] : fill('otp-wrong', left)) : MESSAGES['otp-exhausted'], paused);
         }
         const [used] = await db
           .update(oneTimeCodes)
           .set({ consumedAt: now })
           .where(and(eq(oneTimeCodes.id, latest.id), isNull(oneTimeCodes.consumedAt)))
           .returning({ id: oneTimeCodes.id });
-        if (!used) throw new Invalid(CODE_MESSAGES.expired);
+        if (!used) throw new Invalid(MESSAGES['otp-expired']);
       } finally {
         if (!wrong) await releaseGuess(email);
       }

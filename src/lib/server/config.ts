@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STORE_NAME } from '../domain/brand';
 import { parseProxyTrust, type ProxyTrust } from '../domain/client-address';
 import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '../domain/markets';
 import { LIMITS } from './rate-limit';
@@ -45,7 +46,7 @@ const configSchema = z
     PAYSTACK_SECRET_KEY_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
     PAYSTACK_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.paystack.co')),
     SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
-    MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Maison Luxe <hello@maisonluxe.example>')),
+    MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default(`${STORE_NAME} <hello@maisonluxe.example>`)),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */

@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from '../domain/errors';
 import { BODY_LIMITS } from '../../server/http-policy';
+import { MESSAGES } from '../domain/messages';
 import { fieldMessage } from '../domain/validation';
 import { unreachableReason } from './db/unreachable';
 import { errorBody } from './error-pages';
@@ -44,13 +45,13 @@ export function errorResponse(err: unknown, requestId: string, log: Logger): Res
     // Not a bug: the database is away for a moment (a failover, a restart). Clients may retry.
     log.warn('database unreachable', { reason: away });
     return json(
-      { status: false, success: false, code: 'unavailable', message: 'The store is busy right now. Please try again in a moment.', requestId },
+      { status: false, success: false, code: 'unavailable', message: MESSAGES.busy, requestId },
       { status: 503, headers: { 'retry-after': '5' } },
     );
   }
   log.error('unexpected error', { err });
   return json(
-    { status: false, success: false, code: 'internal', message: 'Something went wrong. Please try again.', requestId },
+    { status: false, success: false, code: 'internal', message: MESSAGES['something-went-wrong'], requestId },
     { status: 500 },
   );
 }

@@ -1,9 +1,9 @@
 import { desc, eq } from 'drizzle-orm';
+import { STORE_NAME } from '../domain/brand';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { mailOutbox } from './db/schema';
 import type { Logger } from './log';
-import { STORE_NAME } from '../domain/brand';
 import { escapeHtml } from '../domain/html';
 
 export interface MailMessage {
@@ -70,4 +70,4 @@ export function mailHtml(title: string, bodyHtml: string): string {
 </table></td></tr></table></body></html>`;
 }
 
-export { escapeHtml, STORE_NAME };
+export { escapeHtml };

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { STORE_NAME } from '../domain/brand';
 import { Conflict, Forbidden, Invalid, NotFound } from '../domain/errors';
 import { formatMoney, toMajor, type CurrencyCode } from '../domain/money';
 import {
   canTransition,
   itemCount,
   isOrderStatus,
+  ORDER_STATUS_LIST,
   trackingNumberFrom,
   type OrderDto,
   type OrderStatus,
@@ -257,7 +259,7 @@ export function createOrderService({
      */
     async setStatus(idOrTracking: string, to: string, actor?: Actor): Promise<{ order: OrderDto; from: OrderStatus }> {
       const next = to.trim().toLowerCase();
-      if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use pending, processed, delivered or cancelled`);
+      if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use ${ORDER_STATUS_LIST}`);
       const key = idOrTracking.trim();
       const byId = UUID.test(key);
       const result = await db.transaction(async (tx) => {
@@ -397,7 +399,7 @@ export function createOrderService({
       try {
         await mailer.send({
           to: owner.email,
-          subject: `Your Maison Luxe order ${order.trackingNumber}`,
+          subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
           text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\nShipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
           html: mailHtml(
             'Thank you for your order',

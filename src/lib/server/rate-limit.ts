@@ -1,6 +1,7 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { AVATAR_CHANGES_PER_DAY } from '../domain/account-rules';
 import { RateLimited } from '../domain/errors';
+import { fill } from '../domain/messages';
 import type { Db } from './db/client';
 import { rateLimits } from './db/schema';
 
@@ -47,7 +48,7 @@ export function describeWait(seconds: number): string {
 }
 
 export function tooManyAttempts(retryAfterSeconds: number): RateLimited {
-  return new RateLimited(`Too many attempts. Please try again in ${describeWait(retryAfterSeconds)}.`, retryAfterSeconds);
+  return new RateLimited(fill('too-many-attempts', describeWait(retryAfterSeconds)), retryAfterSeconds);
 }
 
 /**

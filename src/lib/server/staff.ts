@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
+import { STORE_NAME } from '../domain/brand';
 import { Conflict, Invalid, NotFound, RateLimited } from '../domain/errors';
 import { message } from '../domain/messages';
 import type { Actor, AuditLog } from './audit';
@@ -7,10 +8,11 @@ import type { CodeService } from './codes';
 import type { Db, Tx } from './db/client';
 import { staffDevices, users } from './db/schema';
 import type { Logger } from './log';
-import { escapeHtml, mailHtml, STORE_NAME, type Mailer } from './mail';
+import { escapeHtml, mailHtml, type Mailer } from './mail';
 import type { SessionService, SessionUser } from './sessions';
+import type { Role } from '../domain/account-rules';
 
-export type Role = 'customer' | 'staff' | 'owner';
+export type { Role };
 export const STAFF_ROLES = ['staff', 'owner'] as const;
 export const isStaffRole = (role: string): role is 'staff' | 'owner' => role === 'staff' || role === 'owner';
 

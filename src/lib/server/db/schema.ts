@@ -15,6 +15,11 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ROLES } from '../../domain/account-rules';
+import { COUNTRIES } from '../../domain/geo';
+import { DEFAULT_MARKET, MARKET_CODES } from '../../domain/markets';
+import { ORDER_STATUSES } from '../../domain/orders';
+import { DELIVERY_OPTIONS } from '../../domain/shipping';
 
 /** Raw bytes (images). PGlite and pg both hand back Uint8Array/Buffer. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -150,13 +155,13 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
   phoneNumber: text('phone_number').notNull(),
-  country: text('country', { enum: ['nigeria', 'south_africa'] }).notNull(),
+  country: text('country', { enum: COUNTRIES }).notNull(),
   imageHash: text('image_hash').references(() => media.hash),
   verifiedAt: timestamp('verified_at', { withTimezone: true }),
   createdAt: createdAt(),
   // ---- back office (issue 10): roles
   /** customer (default), staff (catalogue, stock, orders, customers) or owner (also staff and the audit log). */
-  role: text('role', { enum: ['customer', 'staff', 'owner'] }).notNull().default('customer'),
+  role: text('role', { enum: ROLES }).notNull().default('customer'),
   // ---- end back office
 });
 
@@ -209,7 +214,7 @@ export const addresses = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    country: text('country', { enum: ['nigeria', 'south_africa'] }).notNull(),
+    country: text('country', { enum: COUNTRIES }).notNull(),
     state: text('state').notNull(),
     city: text('city').notNull(),
     address: text('address').notNull(),
@@ -232,9 +237,9 @@ export const carts = pgTable('carts', {
     .unique()
     .references(() => users.id, { onDelete: 'cascade' }),
   /** null: not chosen yet, the default applies (delivery when a default address exists). */
-  deliveryOption: text('delivery_option', { enum: ['delivery', 'pickup'] }),
+  deliveryOption: text('delivery_option', { enum: DELIVERY_OPTIONS }),
   /** The market the cart was last priced in; a shopper who changes market is told the cart was re-priced. */
-  market: text('market').notNull().default('NG'),
+  market: text('market', { enum: MARKET_CODES }).notNull().default(DEFAULT_MARKET),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -306,10 +311,10 @@ export const orders = pgTable(
       .notNull()
       .unique()
       .references(() => payments.id),
-    status: text('status', { enum: ['pending', 'processed', 'delivered', 'cancelled'] })
+    status: text('status', { enum: ORDER_STATUSES })
       .notNull()
       .default('pending'),
-    deliveryOption: text('delivery_option', { enum: ['delivery', 'pickup'] }).notNull(),
+    deliveryOption: text('delivery_option', { enum: DELIVERY_OPTIONS }).notNull(),
     subtotalMinor: money('subtotal_minor'),
     deliveryFeeMinor: money('delivery_fee_minor'),
     totalMinor: money('total_minor'),

@@ -5,6 +5,8 @@ import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from 
 import { marketOfCurrency, type MarketCode } from '../../domain/markets';
 import { toMajor, type CurrencyCode } from '../../domain/money';
 import type { OrderDto } from '../../domain/orders';
+import { COUNTRIES } from '../../domain/geo';
+import { DELIVERY_OPTIONS } from '../../domain/shipping';
 import type { Db, Tx } from '../db/client';
 import { orders, payments } from '../db/schema';
 import type { Logger } from '../log';
@@ -20,11 +22,11 @@ import type { PaymentProvider, PaymentRecords } from './port';
 export const paymentSnapshotSchema = z.object({
   cartId: z.string(),
   callbackUrl: z.string(),
-  deliveryOption: z.enum(['delivery', 'pickup']),
+  deliveryOption: z.enum(DELIVERY_OPTIONS),
   shipTo: z.object({
     id: z.string(),
     name: z.string(),
-    country: z.enum(['nigeria', 'south_africa']),
+    country: z.enum(COUNTRIES),
     state: z.string(),
     city: z.string(),
     address: z.string(),

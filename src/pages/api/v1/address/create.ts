@@ -1,11 +1,12 @@
 import { addressInputSchema } from '../../../../lib/domain/accounts';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { message } from '../../../../lib/domain/messages';
 
 export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireUser(locals);
   const input = await readInput(request, addressInputSchema);
   assertSameUser(user, input.userId);
   const data = await locals.services.addresses.create(user.id, input);
-  return { body: { status: true, statusCode: 201, message: 'Address saved successfully!', data }, status: 201, next: '/address-history' };
+  return { body: { status: true, statusCode: 201, message: message('address-saved'), data }, status: 201, next: '/address-history' };
 });

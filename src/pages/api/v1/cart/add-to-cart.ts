@@ -1,15 +1,16 @@
 import { addToCartSchema } from '../../../../lib/domain/cart-input';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { message } from '../../../../lib/domain/messages';
 
 /**
  * Adds a product x colour x size; a client price is ignored: the server prices the line.
  * JSON for the island and API clients; the product page's plain form post goes on to /cart.
  */
 export const POST = formEndpoint(async ({ locals, request }) => {
-  const user = requireUser(locals, 'Please create an account or login');
+  const user = requireUser(locals, message('login-required'));
   const input = await readInput(request, addToCartSchema);
   assertSameUser(user, input.userId);
   const data = await locals.services.cart.add(user, input, locals.market);
-  return { body: { status: true, message: 'Product added to cart successfully!', data }, next: '/cart' };
+  return { body: { status: true, message: message('cart-added'), data }, next: '/cart' };
 });

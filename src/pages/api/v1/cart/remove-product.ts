@@ -1,6 +1,7 @@
 import { lineKeySchema } from '../../../../lib/domain/cart-input';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { message } from '../../../../lib/domain/messages';
 
 export const DELETE = formEndpoint(
   async ({ locals, request }) => {
@@ -8,9 +9,9 @@ export const DELETE = formEndpoint(
     const input = await readInput(request, lineKeySchema);
     assertSameUser(user, input.userId);
     const data = await locals.services.cart.remove(user, input, locals.market);
-    return { body: { status: true, message: 'Item removed', data }, next: '/cart' };
+    return { body: { status: true, message: message('cart-item-removed'), data }, next: '/cart' };
   },
-  { failure: () => 'Failed to remove item' },
+  { failure: () => message('cart-remove-failed') },
 );
 /** HTML forms can only POST: the cart's remove button without scripts. */
 export const POST = DELETE;

@@ -1,6 +1,7 @@
 import { changeQuantitySchema } from '../../../../lib/domain/cart-input';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { failureText, message } from '../../../../lib/domain/messages';
 
 /** Sets a line's quantity (body.quantity is the new quantity; without it, one more). */
 export const PATCH = formEndpoint(
@@ -9,9 +10,9 @@ export const PATCH = formEndpoint(
     const input = await readInput(request, changeQuantitySchema);
     assertSameUser(user, input.userId);
     const data = await locals.services.cart.changeQuantity(user, input, 'increase', locals.market);
-    return { body: { status: true, message: 'Quantity updated', data }, next: '/cart' };
+    return { body: { status: true, message: message('quantity-updated'), data }, next: '/cart' };
   },
-  { failure: (reason) => `Failed to update quantity: ${reason}` },
+  { failure: (reason) => failureText('quantity-update-failed', reason) },
 );
 /** HTML forms can only POST: the cart's minus and plus buttons without scripts. */
 export const POST = PATCH;

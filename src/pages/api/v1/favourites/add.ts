@@ -1,12 +1,13 @@
 import { favouriteSchema } from '../../../../lib/domain/favourites';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { message } from '../../../../lib/domain/messages';
 
 /** JSON for the heart's script; its plain form post goes back to the page (the action's ?back=). */
 export const POST = formEndpoint(async ({ locals, request }) => {
-  const user = requireUser(locals, 'Please create an account or login');
+  const user = requireUser(locals, message('login-required'));
   const { productId, userId } = await readInput(request, favouriteSchema);
   assertSameUser(user, userId);
   await locals.services.favourites.add(user.id, productId);
-  return { body: { status: true, message: 'Added to favourites', data: { productId, favourite: true } } };
+  return { body: { status: true, message: message('favourite-added'), data: { productId, favourite: true } } };
 });

@@ -1,14 +1,15 @@
 import { favouriteSchema } from '../../../../lib/domain/favourites';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { message } from '../../../../lib/domain/messages';
 
 /** JSON for the heart's script; its plain form post goes back to the page (the action's ?back=). */
 const remove = formEndpoint(async ({ locals, request }) => {
-  const user = requireUser(locals, 'Please create an account or login');
+  const user = requireUser(locals, message('login-required'));
   const { productId, userId } = await readInput(request, favouriteSchema);
   assertSameUser(user, userId);
   await locals.services.favourites.remove(user.id, productId);
-  return { body: { status: true, message: 'Removed from favourites', data: { productId, favourite: false } } };
+  return { body: { status: true, message: message('favourite-removed'), data: { productId, favourite: false } } };
 });
 export const DELETE = remove;
 export const POST = remove;

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { endpoint, json, readJson } from '../../../../lib/server/http';
-
-export const NEWSLETTER_SUBSCRIBED = 'Thank you for subscribing! Watch your inbox for your 20% off.';
-export const NEWSLETTER_ALREADY = 'You are already subscribed to our newsletter.';
+import { message } from '../../../../lib/domain/messages';
 
 const bodySchema = z.object({
   email: z
-    .string({ error: 'Please enter your email address' })
+    .string({ error: message('email-missing') })
     .trim()
-    .min(1, 'Please enter your email address')
-    .max(254, 'Please enter a valid email address')
-    .pipe(z.email({ error: 'Please enter a valid email address' })),
+    .min(1, message('email-missing'))
+    .max(254, message('invalid-email'))
+    .pipe(z.email({ error: message('invalid-email') })),
 });
 
 /**
@@ -29,7 +27,7 @@ export const POST = endpoint(async ({ request, locals, redirect }) => {
   const { email } = await readJson(request, bodySchema);
   const { created } = await locals.services.newsletter.subscribe(email);
   return json(
-    { status: true, data: { email: email.toLowerCase(), alreadySubscribed: !created }, message: created ? NEWSLETTER_SUBSCRIBED : NEWSLETTER_ALREADY },
+    { status: true, data: { email: email.toLowerCase(), alreadySubscribed: !created }, message: message(created ? 'newsletter-subscribed' : 'newsletter-already') },
     { status: created ? 201 : 200 },
   );
 });

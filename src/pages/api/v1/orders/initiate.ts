@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { deliveryOptionField } from '../../../../lib/domain/cart-input';
+import { failureText } from '../../../../lib/domain/messages';
 import { text } from '../../../../lib/domain/validation';
 import { requireUser } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
@@ -9,7 +11,7 @@ const initiateSchema = z.object({
   amount: z.unknown().optional(),
   callbackUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), text('callbackUrl', 500).optional()),
   /** The checkout form sends the Delivery / Pickup choice with PAY & PLACE ORDER. */
-  deliveryOption: z.enum(['delivery', 'pickup'], { error: 'deliveryOption must be delivery or pickup' }).optional(),
+  deliveryOption: deliveryOptionField.optional(),
 });
 
 /** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
@@ -25,5 +27,5 @@ export const POST = formEndpoint(
     });
     return { body: { status: 'success', message: 'Authorization URL created', data }, location: data.authorization_url };
   },
-  { failure: (reason) => `Failed to initialize payment. ${reason}` },
+  { failure: (reason) => failureText('payment-init-failed', reason) },
 );

@@ -3,9 +3,10 @@ import { keyParam, text } from '../../../../lib/domain/validation';
 import { Forbidden } from '../../../../lib/domain/errors';
 import { assertSameUser, requireUser } from '../../../../lib/server/auth';
 import { endpoint, json, readJson } from '../../../../lib/server/http';
+import { message } from '../../../../lib/domain/messages';
 
 const placeOrderSchema = z.object({
-  paymentReference: keyParam('Payment reference not found.').pipe(text('paymentReference', 100).min(1, 'Payment reference not found.')),
+  paymentReference: keyParam(message('payment-not-found')).pipe(text('paymentReference', 100).min(1, message('payment-not-found'))),
   cartId: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(64).optional()),
   userId: z.string().max(64).optional(),
 });
@@ -16,8 +17,8 @@ export const POST = endpoint(async ({ locals, request }) => {
   assertSameUser(user, input.userId);
   if (input.cartId) {
     const { cartId } = await locals.services.cart.price(user, locals.market);
-    if (cartId !== input.cartId) throw new Forbidden('This cart belongs to another account');
+    if (cartId !== input.cartId) throw new Forbidden(message('cart-other-account'));
   }
   const { order, created } = await locals.services.payments.fulfil(input.paymentReference, { userId: user.id });
-  return json({ status: true, message: 'Order placed successfully!', data: order, created });
+  return json({ status: true, message: message('order-placed'), data: order, created });
 });

@@ -5,6 +5,7 @@ import { clientIp, setSessionCookie } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 import { hashToken } from '../../../../lib/server/sessions';
 import { DEVICE_COOKIE } from '../../../../lib/server/staff';
+import { message } from '../../../../lib/domain/messages';
 
 /**
  * Returns the token for API clients and sets it as an HttpOnly cookie for the web client.
@@ -19,5 +20,5 @@ export const POST = formEndpoint(async (ctx) => {
   const { stepUp } = await services.staff.afterLogin({ user, tokenHash: hashToken(token), deviceId: ctx.cookies.get(DEVICE_COOKIE)?.value, ip });
   const wanted = localRedirectPath(ctx.url.searchParams.get('next'), ctx.url.origin);
   const next = stepUp ? `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}` : (wanted ?? '/');
-  return { body: { status: true, statusCode: 200, message: stepUp ? 'We e-mailed you a code to confirm this browser' : 'Login successful!', data: { token, user, next, stepUp } }, next };
+  return { body: { status: true, statusCode: 200, message: stepUp ? message('device-code-sent') : message('logged-in'), data: { token, user, next, stepUp } }, next };
 });

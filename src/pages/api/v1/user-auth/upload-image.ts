@@ -3,6 +3,7 @@ import { Invalid, TooLarge } from '../../../../lib/domain/errors';
 import { requireUser } from '../../../../lib/server/auth';
 import { formEndpoint } from '../../../../lib/server/form-posts';
 import { readBodyLimited } from '../../../../lib/server/http';
+import { failureText, message } from '../../../../lib/domain/messages';
 
 /** Room for the multipart envelope around a picture just under the limit. */
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
@@ -24,7 +25,7 @@ export const PUT = formEndpoint(
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
   if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) {
-    throw new Invalid('Send the picture as multipart/form-data in the field "image"');
+    throw new Invalid(message('upload-not-multipart'));
   }
   let form: FormData;
   try {
@@ -33,15 +34,15 @@ export const PUT = formEndpoint(
     }).formData();
   } catch (err) {
     if (err instanceof Invalid) throw err;
-    throw new Invalid('Send the picture as multipart/form-data in the field "image"');
+    throw new Invalid(message('upload-not-multipart'));
   }
   const file = form.get('image');
   if (!(file instanceof File)) throw new Invalid(MESSAGES.notAnImage);
   if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
   const data = await locals.services.accounts.uploadImage(user, new Uint8Array(await file.arrayBuffer()));
-  return { body: { status: true, statusCode: 200, message: 'Profile picture updated!', data }, next: '/profile' };
+  return { body: { status: true, statusCode: 200, message: message('picture-updated'), data }, next: '/profile' };
   },
-  { failure: (reason) => `Failed to upload image: ${reason}` },
+  { failure: (reason) => failureText('upload-failed', reason) },
 );
 /** HTML forms can only POST: the profile picture form without scripts. */
 export const POST = PUT;

@@ -6,6 +6,7 @@ import { localRedirectPath } from '../../../../lib/domain/redirects';
 import { requireUser, setDeviceCookie } from '../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from '../../../../lib/server/staff';
+import { message } from '../../../../lib/domain/messages';
 
 /** Step-up of a staff sign-in: the e-mailed code confirms this session and remembers the browser. */
 export const POST = formEndpoint(async (ctx) => {
@@ -17,5 +18,5 @@ export const POST = formEndpoint(async (ctx) => {
   const { deviceId } = await services.staff.confirmDevice(user, session.tokenHash, code);
   setDeviceCookie(ctx.cookies, DEVICE_COOKIE, deviceId, isHttpsOrigin(ctx.locals.publicOrigin), DEVICE_COOKIE_DAYS);
   const next = localRedirectPath(ctx.url.searchParams.get('next'), ctx.url.origin) ?? '/admin';
-  return { body: { status: true, message: 'This browser is confirmed', data: { next } }, next };
+  return { body: { status: true, message: message('device-confirmed'), data: { next } }, next };
 });

@@ -3,6 +3,7 @@ import { categorySchema } from '../../../../../lib/domain/admin';
 import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
 import { endpoint, json } from '../../../../../lib/server/http';
+import { message } from '../../../../../lib/domain/messages';
 
 export const GET = endpoint(async ({ locals }) => {
   requireStaff(locals);
@@ -15,5 +16,5 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const input = await readInput(request, categorySchema.extend({ id: optionalId }));
   const { id, ...rest } = input;
   const saved = await locals.services.catalogueAdmin.saveCategory(asActor(user), id ?? null, rest);
-  return { body: { status: true, message: typeof id === 'number' ? 'Category saved' : 'Category created', data: saved }, next: '/admin/categories' };
+  return { body: { status: true, message: typeof id === 'number' ? message('category-saved') : message('category-created'), data: saved }, next: '/admin/categories' };
 });

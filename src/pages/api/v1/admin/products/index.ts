@@ -2,6 +2,7 @@ import { otherMarketPrices, productFilterSchema, productSchema, variantSchema } 
 import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
 import { endpoint, json, parseWith, readQuery } from '../../../../../lib/server/http';
+import { message } from '../../../../../lib/domain/messages';
 
 /** GET: the product list (JSON). POST: a new product with its first variant, priced per market; then its edit page. */
 export const GET = endpoint(async ({ locals, url }) => {
@@ -19,5 +20,5 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   // Prices belong to variants, so a new product always has its first variant (no stock yet unless given).
   const first = parseWith(variantSchema, { colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock === undefined || raw.stock === '' ? 0 : raw.stock, sku: raw.sku });
   const { id } = await locals.services.catalogueAdmin.createProduct(asActor(user), product, first);
-  return { body: { status: true, message: 'Product created', data: { id } }, status: 201, next: `/admin/products/${id}` };
+  return { body: { status: true, message: message('product-created'), data: { id } }, status: 201, next: `/admin/products/${id}` };
 });

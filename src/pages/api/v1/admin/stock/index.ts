@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { stockAdjustSchema } from '../../../../../lib/domain/admin';
+import { fill } from '../../../../../lib/domain/messages';
 import { asActor, requireStaff } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
 import { endpoint, json, readQuery } from '../../../../../lib/server/http';
@@ -15,5 +16,5 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireStaff(locals);
   const input = await readInput(request, stockAdjustSchema);
   const data = await locals.services.stock.adjust(asActor(user), input);
-  return { body: { status: true, message: `Stock is now ${data.stock}`, data } };
+  return { body: { status: true, message: fill('stock-now', data.stock), data } };
 });

@@ -1,6 +1,7 @@
 import { changePasswordSchema } from '../../../../../lib/domain/accounts';
 import { assertSameUser, requireUser } from '../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
+import { message } from '../../../../../lib/domain/messages';
 
 /** Changes the password and signs the user out everywhere else. */
 export const PATCH = formEndpoint(async ({ locals, request, params }) => {
@@ -9,7 +10,7 @@ export const PATCH = formEndpoint(async ({ locals, request, params }) => {
   const { oldPassword, newPassword, userId } = await readInput(request, changePasswordSchema);
   assertSameUser(user, userId);
   await locals.services.accounts.changePassword(user, locals.session!.tokenHash, oldPassword, newPassword);
-  return { body: { status: true, statusCode: 200, message: 'Password changed successfully!' }, next: '/settings' };
+  return { body: { status: true, statusCode: 200, message: message('password-changed') }, next: '/settings' };
 });
 /** HTML forms can only POST: the settings form before scripts load. */
 export const POST = PATCH;

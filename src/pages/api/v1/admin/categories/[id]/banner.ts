@@ -3,15 +3,16 @@ import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { readImageUpload } from '../../../../../../lib/server/admin/upload';
 import { formEndpoint } from '../../../../../../lib/server/form-posts';
 import { parseWith } from '../../../../../../lib/server/http';
+import { failureText, message } from '../../../../../../lib/domain/messages';
 
 /** A category's banner image (multipart field "image"), checked and re-encoded with sharp. */
 export const POST = formEndpoint(
   async ({ locals, request, params }) => {
     const user = requireStaff(locals);
-    const id = parseWith(idParam('Category not found'), params.id);
+    const id = parseWith(idParam(message('category-not-found')), params.id);
     const { bytes } = await readImageUpload(request);
     const data = await locals.services.catalogueAdmin.setCategoryBanner(asActor(user), id, bytes);
-    return { body: { status: true, message: 'Banner uploaded', data }, next: '/admin/categories' };
+    return { body: { status: true, message: message('banner-uploaded'), data }, next: '/admin/categories' };
   },
-  { failure: (reason) => `Failed to upload image: ${reason}` },
+  { failure: (reason) => failureText('upload-failed', reason) },
 );

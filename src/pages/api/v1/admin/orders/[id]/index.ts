@@ -1,8 +1,9 @@
 import { requireStaff } from '../../../../../../lib/server/auth';
 import { keyParam } from '../../../../../../lib/domain/validation';
 import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
+import { message } from '../../../../../../lib/domain/messages';
 
 export const GET = endpoint(async ({ locals, params }) => {
   requireStaff(locals);
-  return json({ status: true, data: await locals.services.orders.adminDetail(parseWith(keyParam('Order not found'), params.id)) });
+  return json({ status: true, data: await locals.services.orders.adminDetail(parseWith(keyParam(message('order-not-found')), params.id)) });
 });

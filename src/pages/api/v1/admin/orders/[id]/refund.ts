@@ -4,16 +4,17 @@ import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
 import { parseWith } from '../../../../../../lib/server/http';
 import { keyParam } from '../../../../../../lib/domain/validation';
+import { message } from '../../../../../../lib/domain/messages';
 
 /** Refunds an order's payment through the provider: all that is left, or `amount` (major units). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const { amount, refundedBefore } = await readInput(request, refundSchema);
-  const r = await locals.services.orderRefunds.refund(parseWith(keyParam('Order not found'), params.id), amount === undefined ? undefined : toMinor(amount), asActor(user), { refundedBefore });
+  const r = await locals.services.orderRefunds.refund(parseWith(keyParam(message('order-not-found')), params.id), amount === undefined ? undefined : toMinor(amount), asActor(user), { refundedBefore });
   const money = (minor: number) => formatMoney(toMajor(minor), r.currency as CurrencyCode);
-  const message = r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)} (${money(r.refundedMinor)} of ${money(r.amountMinor)} in all)` : 'Already refunded in full';
+  const text = r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)} (${money(r.refundedMinor)} of ${money(r.amountMinor)} in all)` : message('already-refunded');
   return {
-    body: { status: true, message, data: { ...r, amount: toMajor(r.amountMinor), refunded: toMajor(r.refundedMinor), refundedNow: toMajor(r.refundedNowMinor) } },
+    body: { status: true, message: text, data: { ...r, amount: toMajor(r.amountMinor), refunded: toMajor(r.refundedMinor), refundedNow: toMajor(r.refundedNowMinor) } },
     next: `/admin/orders/${params.id}`,
   };
 });

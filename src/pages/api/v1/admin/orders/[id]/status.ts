@@ -3,14 +3,15 @@ import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
 import { parseWith } from '../../../../../../lib/server/http';
 import { keyParam } from '../../../../../../lib/domain/validation';
+import { message } from '../../../../../../lib/domain/messages';
 
 /** Moves the order along the allowed transitions (e-mails the shopper; cancelling returns the stock). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const { status } = await readInput(request, statusChangeSchema);
-  const { order, from } = await locals.services.orders.setStatus(parseWith(keyParam('Order not found'), params.id), status, asActor(user));
+  const { order, from } = await locals.services.orders.setStatus(parseWith(keyParam(message('order-not-found')), params.id), status, asActor(user));
   return {
-    body: { status: true, message: status === 'cancelled' ? 'Order cancelled; stock returned' : `Order is now ${order.status}`, data: { from, to: order.status } },
+    body: { status: true, message: status === 'cancelled' ? message('order-cancelled') : message('order-now', order.status), data: { from, to: order.status } },
     next: `/admin/orders/${order.id}`,
   };
 });

@@ -3,6 +3,7 @@ import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint } from '../../../../../../lib/server/form-posts';
 import { parseWith } from '../../../../../../lib/server/http';
 import { keyParam } from '../../../../../../lib/domain/validation';
+import { message } from '../../../../../../lib/domain/messages';
 
 /** Refunds a payment from the refund queue in full, through the provider (never twice). */
 export const POST = formEndpoint(async ({ locals, params }) => {
@@ -10,7 +11,7 @@ export const POST = formEndpoint(async ({ locals, params }) => {
   const r = await locals.services.orderRefunds.refundPayment(parseWith(keyParam('Payment not found'), params.reference), asActor(user));
   const money = (minor: number) => formatMoney(toMajor(minor), r.currency as CurrencyCode);
   return {
-    body: { status: true, message: r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)}` : 'Already refunded in full', data: { ...r, refunded: toMajor(r.refundedMinor) } },
+    body: { status: true, message: r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)}` : message('already-refunded'), data: { ...r, refunded: toMajor(r.refundedMinor) } },
     next: '/admin/orders',
   };
 });

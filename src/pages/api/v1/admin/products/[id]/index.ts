@@ -4,8 +4,9 @@ import { otherMarketPrices, parseProductForm } from '../../../../../../lib/domai
 import { asActor, requireStaff } from '../../../../../../lib/server/auth';
 import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
 import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
+import { message } from '../../../../../../lib/domain/messages';
 
-const idSchema = idParam('Product not found');
+const idSchema = idParam(message('product-not-found'));
 
 export const GET = endpoint(async ({ locals, params }) => {
   requireStaff(locals);
@@ -25,5 +26,5 @@ export const POST = formEndpoint(async ({ locals, request, params }) => {
     { name: product.name, description: product.description, priceMinor: product.price, prices: otherMarketPrices(input), categoryId: product.categoryId, active: product.active },
     grid,
   );
-  return { body: { status: true, message: 'Saved' }, next: `/admin/products/${id}` };
+  return { body: { status: true, message: message('saved') }, next: `/admin/products/${id}` };
 });

@@ -1,0 +1,61 @@
+/**
+ * The store's messages that islands show themselves: the server's answer when one is missing (a
+ * network failure, an empty body) and what a page says before it asks the server. These are the
+ * spec's texts, word for word; src/lib/domain/messages.ts registers them with every other message,
+ * so endpoints, links and islands use the same words. Kept apart so a phone's bundle carries only
+ * these (islands never import messages.ts, with its link machinery and every server text).
+ */
+export const TOASTS = {
+  // Accounts
+  'session-expired': 'Session expired. Please log in again.',
+  'logged-in': 'Login successful!',
+  'login-failed': 'Login failed',
+  'error-try-again': 'An error occurred. Please try again.',
+  'otp-resend-failed': 'Failed to resend OTP',
+  'otp-verify-failed': 'OTP verification failed',
+  'registration-failed': 'Registration failed',
+  'password-reset-failed': 'Failed to reset password',
+  'profile-update-failed': 'Failed to update profile',
+  'password-change-failed': 'Failed to change password',
+  'password-change-error': 'An error occurred while changing password.',
+  'auth-error': 'Authentication error. Please login again.',
+  'went-wrong': 'Something went wrong',
+
+  // Shopping
+  'login-required': 'Please create an account or login',
+  'newsletter-subscribed': 'Thank you for subscribing! Watch your inbox for your 20% off.',
+  'newsletter-failed': 'Subscription failed. Please try again.',
+
+  // Cart and checkout
+  'cart-added': 'Product added to cart successfully!',
+  'cart-add-failed': 'Failed to add product to cart',
+  'cart-add-error': 'Error adding product to cart',
+  'cart-remove-failed': 'Failed to remove item',
+  'quantity-update-failed': 'Failed to update quantity: {reason}',
+  'cart-empty': 'Your cart is empty',
+  'delivery-update-failed': 'Failed to update delivery option.',
+  'payment-init-failed': 'Failed to initialize payment. {reason}',
+  'payment-init-error': 'Error initializing payment.',
+  'payment-not-found': 'Payment reference not found.',
+  'order-placed': 'Order placed successfully!',
+  'order-place-failed': 'Error placing order. {reason}',
+  'upload-failed': 'Failed to upload image: {reason}',
+
+  // Addresses
+  'address-save-failed': 'Failed to save address',
+  'addresses-fetch-failed': 'Failed to fetch addresses',
+  'address-default-failed': 'Failed to update default address',
+  'address-delete-failed': 'Failed to delete address',
+} as const satisfies Record<string, string>;
+
+export type ToastCode = keyof typeof TOASTS;
+
+type FailureCode = { [C in ToastCode]: (typeof TOASTS)[C] extends `${string}{reason}` ? C : never }[ToastCode];
+
+/**
+ * A failure with its reason after it (quantity-update-failed with "Only 2 of this item left in
+ * stock"), or the failure alone when there is no reason (the template's text before `{reason}`).
+ */
+export function failureText(code: FailureCode, reason?: string | null): string {
+  return reason ? TOASTS[code].replace('{reason}', reason) : TOASTS[code].replace(/:? ?\{reason\}$/, '');
+}
