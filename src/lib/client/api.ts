@@ -2,7 +2,8 @@
  * The browser's API client. Every island call goes through `api`, so a 401 is handled
  * in one place: the spec's 'Session expired. Please log in again.' and a trip to /login.
  */
-import { clearSession } from './stores';
+import { navigateAfterToast } from './navigate';
+import { signedOut } from './stores';
 
 export const API_BASE = '/api/v1';
 
@@ -51,9 +52,9 @@ export async function api<T = any>(
     parsed = { status: false, message: res.statusText };
   }
   if (res.status === 401 && init.handle401 !== false) {
-    clearSession();
+    signedOut();
     notifyError('Session expired. Please log in again.');
-    setTimeout(() => window.location.assign('/login'), 1200);
+    navigateAfterToast('/login');
   }
   return { ok: res.ok, status: res.status, body: parsed as T };
 }
