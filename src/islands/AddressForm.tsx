@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { useEffect, useState } from 'react';
 import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/geo';
-import { api } from '../lib/client/api';
+import { useFormSubmit } from '../lib/client/forms';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
+import Field from '../components/Field';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -20,40 +20,25 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
   const editing = Boolean(address);
   const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
   const [state, setState] = useState(address?.state ?? '');
-  const [busy, setBusy] = useState(false);
   // Without scripts the state list cannot follow the country: it offers both, grouped (the server checks the pair).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const body = {
+  const { busy, onSubmit } = useFormSubmit({
+    failed: 'Failed to save address',
+    method: editing ? 'PATCH' : 'POST',
+    body: (values) => ({
       userId,
-      name: String(form.get('name') ?? ''),
-      country,
-      state,
-      city: String(form.get('city') ?? ''),
-      address: String(form.get('address') ?? ''),
-      zipCode: String(form.get('zipCode') ?? ''),
-      active: form.get('active') === 'on',
-    };
-    setBusy(true);
-    try {
-      const { ok, body: res } = editing
-        ? await api(`/address/edit/${address!.id}`, { method: 'PATCH', body })
-        : await api('/address/create', { method: 'POST', body });
-      if (ok && res.status) {
-        toast.success(editing ? 'Address updated successfully!' : 'Address saved successfully!');
-        setTimeout(() => window.location.assign('/address-history'), 700);
-        return;
-      }
-      toast.error(res?.message || 'Failed to save address');
-    } catch {
-      toast.error('Failed to save address');
-    }
-    setBusy(false);
-  }
+      name: values.name ?? '',
+      country: values.country ?? '',
+      state: values.state ?? '',
+      city: values.city ?? '',
+      address: values.address ?? '',
+      zipCode: values.zipCode ?? '',
+      active: values.active === 'on',
+    }),
+    onSuccess: () => ({ toast: editing ? 'Address updated successfully!' : 'Address saved successfully!', next: '/address-history' }),
+  });
 
   return (
     <form
@@ -63,13 +48,9 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
       onSubmit={onSubmit}
     >
       <CsrfInput token={csrf} />
-      <div className="acct-field">
-        <label htmlFor="addr-name">Full Name</label>
-        <input id="addr-name" name="name" autoComplete="name" required maxLength={100} defaultValue={address?.name} />
-      </div>
+      <Field id="addr-name" label="Full Name" name="name" autoComplete="name" required maxLength={100} defaultValue={address?.name} />
       <div className="acct-row">
-        <div className="acct-field">
-          <label htmlFor="addr-country">Country</label>
+        <Field id="addr-country" label="Country">
           <select
             id="addr-country"
             name="country"
@@ -86,9 +67,8 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
               </option>
             ))}
           </select>
-        </div>
-        <div className="acct-field">
-          <label htmlFor="addr-state">State or Province</label>
+        </Field>
+        <Field id="addr-state" label="State or Province">
           <select id="addr-state" name="state" required value={state} onChange={(e) => setState(e.target.value)}>
             <option value="" disabled>
               Select…
@@ -109,22 +89,13 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
                   </optgroup>
                 ))}
           </select>
-        </div>
+        </Field>
       </div>
       <div className="acct-row">
-        <div className="acct-field">
-          <label htmlFor="addr-city">City</label>
-          <input id="addr-city" name="city" autoComplete="address-level2" required maxLength={80} defaultValue={address?.city} />
-        </div>
-        <div className="acct-field">
-          <label htmlFor="addr-zip">Zip Code</label>
-          <input id="addr-zip" name="zipCode" autoComplete="postal-code" required maxLength={12} defaultValue={address?.zipCode} />
-        </div>
+        <Field id="addr-city" label="City" name="city" autoComplete="address-level2" required maxLength={80} defaultValue={address?.city} />
+        <Field id="addr-zip" label="Zip Code" name="zipCode" autoComplete="postal-code" required maxLength={12} defaultValue={address?.zipCode} />
       </div>
-      <div className="acct-field">
-        <label htmlFor="addr-street">Address</label>
-        <input id="addr-street" name="address" autoComplete="street-address" required maxLength={200} defaultValue={address?.address} />
-      </div>
+      <Field id="addr-street" label="Address" name="address" autoComplete="street-address" required maxLength={200} defaultValue={address?.address} />
       <label className="acct-check">
         <input
           type="checkbox"

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
+import { sendAndShow } from '../lib/client/forms';
 import CsrfInput from '../components/CsrfInput';
 
 export interface AddressView {
@@ -44,32 +45,22 @@ export default function AddressList({ userId, initial, csrf }: Props) {
     const before = list;
     setList((l) => l.map((a) => ({ ...a, active: a.id === id })));
     setBusyId(id);
-    try {
-      const { ok, body } = await api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } });
-      if (ok && body.status) toast.success('Default address updated!');
-      else {
-        setList(before);
-        toast.error(body?.message || 'Failed to update default address');
-      }
-    } catch {
-      setList(before);
-      toast.error('Failed to update default address');
-    }
+    await sendAndShow(() => api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } }), {
+      failed: 'Failed to update default address',
+      onSuccess: () => ({ toast: 'Default address updated!' }),
+      onFailure: () => setList(before),
+    });
     setBusyId(null);
   }
 
   async function remove(id: string) {
     if (!window.confirm('Are you sure you want to delete this address?')) return;
     setBusyId(id);
-    try {
-      const { ok, body } = await api(`/address/delete/${id}`, { method: 'DELETE' });
-      if (ok && body.status) {
-        toast.success('Address deleted successfully!');
-        await reload();
-      } else toast.error(body?.message || 'Failed to delete address');
-    } catch {
-      toast.error('Failed to delete address');
-    }
+    const sent = await sendAndShow(() => api(`/address/delete/${id}`, { method: 'DELETE' }), {
+      failed: 'Failed to delete address',
+      onSuccess: () => ({ toast: 'Address deleted successfully!' }),
+    });
+    if (sent === 'succeeded') await reload();
     setBusyId(null);
   }
 

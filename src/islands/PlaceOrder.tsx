@@ -3,7 +3,8 @@ import toast from 'react-hot-toast';
 import CheckoutTotals from '../components/CheckoutTotals';
 import CsrfInput from '../components/CsrfInput';
 import { api } from '../lib/client/api';
-import { $cartCount, $cartId } from '../lib/client/stores';
+import { sendAndShow } from '../lib/client/forms';
+import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
@@ -68,40 +69,39 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const returned = useRef(false);
   const money = (n: number) => formatMoney(n, cart.currency);
 
+  function forgetReference() {
+    writeReference(null);
+    setReference(null);
+  }
+
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
       toast.error('Payment reference not found.');
       return;
     }
     setBusy(true);
-    try {
-      const { ok, body } = await api<{ status: boolean; message?: string }>('/orders/place-order', {
-        method: 'POST',
-        body: { cartId: $cartId.get() ?? cart.id, paymentReference },
-      });
-      writeReference(null);
-      setReference(null);
-      if (ok && body.status) {
-        toast.success('Order placed successfully!');
-        $cartCount.set(0);
-        setTimeout(() => window.location.assign('/order-history'), 1200);
-        return;
-      }
-      $cartId.set(null);
-      toast.error(body?.message ? `Error placing order. ${body.message}` : 'Error placing order.');
-    } catch {
-      writeReference(null);
-      setReference(null);
-      $cartId.set(null);
-      toast.error('Error placing order.');
-    }
-    setBusy(false);
+    const sent = await sendAndShow<{ status: boolean; message?: string }>(
+      () => api('/orders/place-order', { method: 'POST', body: { cartId: $cartId.get() ?? cart.id, paymentReference } }),
+      {
+        failed: 'Error placing order.',
+        onSuccess: () => {
+          forgetReference();
+          cartEmptied();
+          return { toast: 'Order placed successfully!', next: '/order-history' };
+        },
+        onFailure: () => {
+          forgetReference();
+          cartIdForgotten();
+        },
+        refusal: ({ body }) => (body?.message ? `Error placing order. ${body.message}` : 'Error placing order.'),
+      },
+    );
+    if (sent !== 'navigating') setBusy(false);
   }
 
   useEffect(() => {
     setHydrated(true);
-    $cartId.set(cart.id);
-    $cartCount.set(cart.items.length);
+    cartChanged(cart);
     const stored = readReference();
     setReference(stored);
     const params = new URLSearchParams(window.location.search);
@@ -120,42 +120,39 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
     const previous = option;
     setOption(next);
     setSwitching(true);
-    try {
-      const { ok, body } = await api<{ status: boolean; data: { deliveryFee: number; totalFee: number; subtotal: number } }>(
-        `/cart/delivery-option/${encodeURIComponent(cart.id)}`,
-        { method: 'PUT', body: { deliveryOption: next } },
-      );
-      if (ok && body.status) {
-        setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: body.data.deliveryFee, total: body.data.totalFee, subtotal: body.data.subtotal }));
-      } else {
-        setOption(previous);
-        toast.error('Failed to update delivery option.');
-      }
-    } catch {
-      setOption(previous);
-      toast.error('Failed to update delivery option.');
-    }
+    await sendAndShow<{ status: boolean; data: { deliveryFee: number; totalFee: number; subtotal: number } }>(
+      () => api(`/cart/delivery-option/${encodeURIComponent(cart.id)}`, { method: 'PUT', body: { deliveryOption: next } }),
+      {
+        failed: 'Failed to update delivery option.',
+        onSuccess: ({ data }) => {
+          setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: data.deliveryFee, total: data.totalFee, subtotal: data.subtotal }));
+          return { toast: null };
+        },
+        onFailure: () => setOption(previous),
+        refusal: () => 'Failed to update delivery option.',
+      },
+    );
     setSwitching(false);
   }
 
   async function pay() {
     setBusy(true);
-    try {
-      const { ok, body } = await api<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
-        '/orders/initiate',
-        { method: 'POST', body: {} },
-      );
-      if (ok && body.status === 'success' && body.data) {
-        writeReference(body.data.reference);
-        setReference(body.data.reference);
-        window.location.assign(body.data.authorization_url);
-        return;
-      }
-      toast.error(body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.');
-    } catch {
-      toast.error('Error initializing payment.');
-    }
-    setBusy(false);
+    const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
+      () => api('/orders/initiate', { method: 'POST', body: {} }),
+      {
+        failed: 'Failed to initialize payment.',
+        unreachable: 'Error initializing payment.',
+        succeeded: ({ ok, body }) => ok && body.status === 'success' && Boolean(body.data),
+        onSuccess: ({ data }) => {
+          writeReference(data!.reference);
+          setReference(data!.reference);
+          // To the provider at once: there is no toast to read first.
+          return { toast: null, next: data!.authorization_url };
+        },
+        refusal: ({ body }) => (body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.'),
+      },
+    );
+    if (sent !== 'navigating') setBusy(false);
   }
 
   function onSubmit(e: React.FormEvent) {

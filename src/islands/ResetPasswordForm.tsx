@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { useEffect, useState } from 'react';
 import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { api } from '../lib/client/api';
-import { $resetEmail } from '../lib/client/stores';
+import { keepDigits, useFormSubmit } from '../lib/client/forms';
+import { $resetEmail, resetDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import Field from '../components/Field';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
 interface Props {
@@ -17,8 +17,6 @@ interface Props {
 export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) {
   const stored = useStore($resetEmail);
   const email = stored ?? initialEmail;
-  const [otp, setOtp] = useState('');
-  const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(Boolean(initialEmail));
 
   useEffect(() => {
@@ -26,33 +24,19 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) 
     else setReady(true);
   }, [initialEmail]);
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const newPassword = String(form.get('newPassword') ?? '');
-    const confirmPassword = String(form.get('confirmPassword') ?? '');
-    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
-    if (newPassword !== confirmPassword) return void toast.error(MESSAGES.passwordsDoNotMatch);
-    const problem = passwordProblem(newPassword);
-    if (problem) return void toast.error(problem);
-    setBusy(true);
-    try {
-      const { ok, body } = await api('/user-auth/reset-password', {
-        method: 'POST',
-        body: { email, otp: otp.trim(), newPassword, confirmPassword },
-      });
-      if (ok && body.status) {
-        toast.success('Password reset successful!');
-        $resetEmail.set(null);
-        setTimeout(() => window.location.assign('/login'), 900);
-        return;
-      }
-      toast.error(body?.message || 'Failed to reset password');
-    } catch {
-      toast.error('Failed to reset password');
-    }
-    setBusy(false);
-  }
+  const { busy, onSubmit } = useFormSubmit({
+    failed: 'Failed to reset password',
+    check: ({ otp = '', newPassword = '', confirmPassword = '' }) => {
+      if (!isValidOtp(otp.trim())) return MESSAGES.invalidOtp;
+      if (newPassword !== confirmPassword) return MESSAGES.passwordsDoNotMatch;
+      return passwordProblem(newPassword);
+    },
+    body: ({ email = '', otp = '', newPassword, confirmPassword }) => ({ email, otp: otp.trim(), newPassword, confirmPassword }),
+    onSuccess: () => {
+      resetDone();
+      return { toast: 'Password reset successful!', next: '/login' };
+    },
+  });
 
   if (!ready) return <p className="acct-lead">Loading…</p>;
   return (
@@ -62,28 +46,19 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) 
         Enter the code we sent to <strong>{email}</strong> and choose a new password.
       </p>
       <input type="hidden" name="email" value={email ?? ''} />
-      <div className="acct-field">
-        <label htmlFor="reset-otp">Reset Code</label>
-        <input
-          id="reset-otp"
-          name="otp"
-          className="acct-otp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={4}
-          required
-          value={otp}
-          onChange={(e) => setOtp(e.target.value.replace(/\D/g, '').slice(0, 4))}
-        />
-      </div>
-      <div className="acct-field">
-        <label htmlFor="reset-new">New Password</label>
-        <input id="reset-new" name="newPassword" type="password" autoComplete="new-password" required minLength={8} maxLength={128} />
-      </div>
-      <div className="acct-field">
-        <label htmlFor="reset-confirm">Confirm Password</label>
-        <input id="reset-confirm" name="confirmPassword" type="password" autoComplete="new-password" required maxLength={128} />
-      </div>
+      <Field
+        id="reset-otp"
+        label="Reset Code"
+        name="otp"
+        className="acct-otp"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={4}
+        required
+        onInput={keepDigits}
+      />
+      <Field id="reset-new" label="New Password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} maxLength={128} />
+      <Field id="reset-confirm" label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required maxLength={128} />
       <button className="btn" type="submit" disabled={busy}>
         {busy ? 'Saving…' : 'Reset Password'}
       </button>

@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { useEffect, useState } from 'react';
 import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
-import { $registeredEmail } from '../lib/client/stores';
+import { keepDigits, sendAndShow, useFormSubmit } from '../lib/client/forms';
+import { $registeredEmail, verificationDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import Field from '../components/Field';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 interface Props {
@@ -17,8 +18,6 @@ interface Props {
 export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
   const stored = useStore($registeredEmail);
   const email = stored ?? initialEmail;
-  const [otp, setOtp] = useState('');
-  const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
   const [ready, setReady] = useState(Boolean(initialEmail));
 
@@ -28,34 +27,22 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
     else setReady(true);
   }, [initialEmail]);
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
-    setBusy(true);
-    try {
-      const { ok, body } = await api('/user-auth/verify-otp', { method: 'POST', body: { email, otp: otp.trim() } });
-      if (ok && body.status) {
-        toast.success('Email verified successfully!');
-        $registeredEmail.set(null);
-        setTimeout(() => window.location.assign('/login'), 900);
-        return;
-      }
-      toast.error(body?.message || 'OTP verification failed');
-    } catch {
-      toast.error('OTP verification failed');
-    }
-    setBusy(false);
-  }
+  const { busy, onSubmit } = useFormSubmit({
+    failed: 'OTP verification failed',
+    check: ({ otp = '' }) => (isValidOtp(otp.trim()) ? null : MESSAGES.invalidOtp),
+    body: ({ email = '', otp = '' }) => ({ email, otp: otp.trim() }),
+    onSuccess: () => {
+      verificationDone();
+      return { toast: 'Email verified successfully!', next: '/login' };
+    },
+  });
 
   async function resend() {
     setResending(true);
-    try {
-      const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email } });
-      if (ok && body.status) toast.success('OTP resent successfully!');
-      else toast.error(body?.message || 'Failed to resend OTP');
-    } catch {
-      toast.error('Failed to resend OTP');
-    }
+    await sendAndShow(() => api('/user-auth/resend-otp', { method: 'POST', body: { email } }), {
+      failed: 'Failed to resend OTP',
+      onSuccess: () => ({ toast: 'OTP resent successfully!' }),
+    });
     setResending(false);
   }
 
@@ -67,21 +54,18 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
         We sent a 4-digit code to <strong>{email}</strong>.
       </p>
       <input type="hidden" name="email" value={email ?? ''} />
-      <div className="acct-field">
-        <label htmlFor="otp">Verification Code</label>
-        <input
-          id="otp"
-          name="otp"
-          className="acct-otp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{4}"
-          maxLength={4}
-          required
-          value={otp}
-          onChange={(e) => setOtp(e.target.value.replace(/\D/g, '').slice(0, 4))}
-        />
-      </div>
+      <Field
+        id="otp"
+        label="Verification Code"
+        name="otp"
+        className="acct-otp"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]{4}"
+        maxLength={4}
+        required
+        onInput={keepDigits}
+      />
       <button className="btn" type="submit" disabled={busy}>
         {busy ? 'Verifying…' : 'Verify'}
       </button>
