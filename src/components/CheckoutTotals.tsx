@@ -1,18 +1,16 @@
-import type { CurrencyCode } from '../lib/domain/money';
+import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 
 interface Props {
-  subtotal: number;
-  deliveryFee: number;
-  total: number;
-  currency: CurrencyCode;
+  /** The cart's figures (the checkout's follow the delivery choice). */
+  totals: Pick<CartDto, 'subtotal' | 'deliveryFee' | 'total' | 'currency'>;
   pickup: boolean;
   /** test id of the total, so the cart and the checkout can be told apart */
   totalTestId: string;
 }
 
 /** Subtotal / Shipping Fee / Total, shared by the cart and the checkout (spec: pickup shows 'Free shipping'). */
-export default function CheckoutTotals({ subtotal, deliveryFee, total, currency, pickup, totalTestId }: Props) {
+export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency }, pickup, totalTestId }: Props) {
   const money = (n: number) => formatMoney(n, currency);
   return (
     <dl>

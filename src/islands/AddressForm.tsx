@@ -3,6 +3,7 @@ import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/ge
 import { useFormSubmit } from '../lib/client/forms';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
+import CountryOptions from '../components/CountryOptions';
 import Field from '../components/Field';
 
 interface Props {
@@ -61,11 +62,7 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
               setState('');
             }}
           >
-            {COUNTRIES.map((c) => (
-              <option key={c} value={c}>
-                {COUNTRY_NAMES[c]}
-              </option>
-            ))}
+            <CountryOptions />
           </select>
         </Field>
         <Field id="addr-state" label="State or Province">

@@ -209,10 +209,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
         </ul>
         <aside className="buy-summary" aria-label="Cart total">
           <CheckoutTotals
-            subtotal={cart.subtotal}
-            deliveryFee={cart.deliveryFee}
-            total={cart.total}
-            currency={cart.currency}
+            totals={cart}
             pickup={cart.deliveryOption === 'pickup'}
             totalTestId="cart-total"
           />

@@ -239,10 +239,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       </section>
       <aside className="buy-summary" aria-label="Order summary">
         <CheckoutTotals
-          subtotal={cart.subtotal}
-          deliveryFee={cart.deliveryFee}
-          total={cart.total}
-          currency={cart.currency}
+          totals={cart}
           pickup={option === 'pickup'}
           totalTestId="order-total"
         />

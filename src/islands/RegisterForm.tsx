@@ -1,8 +1,8 @@
 import { passwordProblem } from '../lib/domain/account-rules';
-import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
 import { useFormSubmit } from '../lib/client/forms';
 import { verificationPending } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import CountryOptions from '../components/CountryOptions';
 import Field from '../components/Field';
 
 /** Sign Up: creates the account, remembers the e-mail for /verify-otp and goes there. */
@@ -48,11 +48,7 @@ export default function RegisterForm({ csrf }: { csrf?: string | null }) {
       />
       <Field id="reg-country" label="Country">
         <select id="reg-country" name="country" defaultValue="nigeria" required>
-          {COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {COUNTRY_NAMES[c]}
-            </option>
-          ))}
+          <CountryOptions />
         </select>
       </Field>
       <button className="btn" type="submit" disabled={busy}>

@@ -1,28 +1,12 @@
-import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
 import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { keepDigits, useFormSubmit } from '../lib/client/forms';
+import { keepDigits, useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
 import { $resetEmail, resetDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
 import Field from '../components/Field';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
-interface Props {
-  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
-  csrf?: string | null;
-  /** From ?email= after a form posted without scripts. */
-  initialEmail?: string | null;
-}
-
-export default function ResetPasswordForm({ initialEmail = null, csrf }: Props) {
-  const stored = useStore($resetEmail);
-  const email = stored ?? initialEmail;
-  const [ready, setReady] = useState(Boolean(initialEmail));
-
-  useEffect(() => {
-    if (!$resetEmail.get() && !initialEmail) window.location.replace('/forgot-password');
-    else setReady(true);
-  }, [initialEmail]);
+export default function ResetPasswordForm({ initialEmail = null, csrf }: CodeFormProps) {
+  const { email, ready } = usePendingEmail($resetEmail, initialEmail, '/forgot-password');
 
   const { busy, onSubmit } = useFormSubmit({
     failed: 'Failed to reset password',

@@ -1,8 +1,8 @@
 import { MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
 import { useFormSubmit } from '../lib/client/forms';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
 import CsrfInput from '../components/CsrfInput';
+import CountryOptions from '../components/CountryOptions';
 import Field from '../components/Field';
 
 interface Props {
@@ -54,11 +54,7 @@ export default function SettingsForms({ user, csrf }: Props) {
             <Field id="set-phone" label="Phone Number" name="phoneNumber" type="tel" autoComplete="tel" required maxLength={20} defaultValue={user.phoneNumber} />
             <Field id="set-country" label="Country">
               <select id="set-country" name="country" defaultValue={user.country}>
-                {COUNTRIES.map((c) => (
-                  <option key={c} value={c}>
-                    {COUNTRY_NAMES[c]}
-                  </option>
-                ))}
+                <CountryOptions />
               </select>
             </Field>
           </div>

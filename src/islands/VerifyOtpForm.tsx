@@ -1,31 +1,15 @@
-import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
-import { keepDigits, sendAndShow, useFormSubmit } from '../lib/client/forms';
+import { keepDigits, sendAndShow, useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
 import { $registeredEmail, verificationDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
 import Field from '../components/Field';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
-interface Props {
-  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
-  csrf?: string | null;
-  /** From ?email= after a form posted without scripts. */
-  initialEmail?: string | null;
-}
-
-export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
-  const stored = useStore($registeredEmail);
-  const email = stored ?? initialEmail;
+export default function VerifyOtpForm({ initialEmail = null, csrf }: CodeFormProps) {
+  const { email, ready } = usePendingEmail($registeredEmail, initialEmail, '/register');
   const [resending, setResending] = useState(false);
-  const [ready, setReady] = useState(Boolean(initialEmail));
-
-  useEffect(() => {
-    // Read after hydration: the persistent store is only known in the browser.
-    if (!$registeredEmail.get() && !initialEmail) window.location.replace('/register');
-    else setReady(true);
-  }, [initialEmail]);
 
   const { busy, onSubmit } = useFormSubmit({
     failed: 'OTP verification failed',
