@@ -207,16 +207,11 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
             );
           })}
         </ul>
-        <aside className="buy-summary" aria-label="Cart total">
-          <CheckoutTotals
-            totals={cart}
-            pickup={cart.deliveryOption === 'pickup'}
-            totalTestId="cart-total"
-          />
+        <CheckoutTotals label="Cart total" totals={cart} pickup={cart.deliveryOption === 'pickup'} totalTestId="cart-total">
           <a className="btn buy-cta" href="/place-order">
             PROCEED TO CHECKOUT
           </a>
-        </aside>
+        </CheckoutTotals>
       </div>
     </>
   );

@@ -237,12 +237,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
           ))}
         </ul>
       </section>
-      <aside className="buy-summary" aria-label="Order summary">
-        <CheckoutTotals
-          totals={cart}
-          pickup={option === 'pickup'}
-          totalTestId="order-total"
-        />
+      <CheckoutTotals label="Order summary" totals={cart} pickup={option === 'pickup'} totalTestId="order-total">
         <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
           {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
         </button>
@@ -251,7 +246,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
             Your cart is empty. <a href="/collection">Continue shopping</a>
           </p>
         )}
-      </aside>
+      </CheckoutTotals>
     </form>
   );
 }

@@ -1,8 +1,9 @@
 import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { keepDigits, useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
+import { useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
 import { $resetEmail, resetDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
 import Field from '../components/Field';
+import OtpField from '../components/OtpField';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
 export default function ResetPasswordForm({ initialEmail = null, csrf }: CodeFormProps) {
@@ -30,17 +31,7 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: CodeFor
         Enter the code we sent to <strong>{email}</strong> and choose a new password.
       </p>
       <input type="hidden" name="email" value={email ?? ''} />
-      <Field
-        id="reset-otp"
-        label="Reset Code"
-        name="otp"
-        className="acct-otp"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={4}
-        required
-        onInput={keepDigits}
-      />
+      <OtpField id="reset-otp" label="Reset Code" />
       <Field id="reset-new" label="New Password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} maxLength={128} />
       <Field id="reset-confirm" label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required maxLength={128} />
       <button className="btn" type="submit" disabled={busy}>

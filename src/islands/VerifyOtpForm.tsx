@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
-import { keepDigits, sendAndShow, useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
+import { sendAndShow, useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
 import { $registeredEmail, verificationDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
-import Field from '../components/Field';
+import OtpField from '../components/OtpField';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 export default function VerifyOtpForm({ initialEmail = null, csrf }: CodeFormProps) {
@@ -38,18 +38,7 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: CodeFormPro
         We sent a 4-digit code to <strong>{email}</strong>.
       </p>
       <input type="hidden" name="email" value={email ?? ''} />
-      <Field
-        id="otp"
-        label="Verification Code"
-        name="otp"
-        className="acct-otp"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]{4}"
-        maxLength={4}
-        required
-        onInput={keepDigits}
-      />
+      <OtpField id="otp" label="Verification Code" />
       <button className="btn" type="submit" disabled={busy}>
         {busy ? 'Verifying…' : 'Verify'}
       </button>
