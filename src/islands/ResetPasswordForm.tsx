@@ -1,5 +1,6 @@
 import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
+import { useFormSubmit } from '../lib/client/forms';
+import { usePendingEmail, type CodeFormProps } from '../lib/client/pending-email';
 import { $resetEmail, resetDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
 import Field from '../components/Field';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
-import { sendAndShow, useFormSubmit, usePendingEmail, type CodeFormProps } from '../lib/client/forms';
+import { sendAndShow, useFormSubmit } from '../lib/client/forms';
+import { usePendingEmail, type CodeFormProps } from '../lib/client/pending-email';
 import { $registeredEmail, verificationDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
 import OtpField from '../components/OtpField';

@@ -4,9 +4,7 @@
  * page shows even before hydration; a busy flag; the server's message as the toast; then, on
  * success, the next page after the one shared pause (navigate.ts).
  */
-import { useStore } from '@nanostores/react';
-import type { ReadableAtom } from 'nanostores';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { api, type ApiResult } from './api';
 import { navigateAfterToast } from './navigate';
@@ -138,27 +136,4 @@ export function keepDigits(e: FormEvent<HTMLInputElement>): void {
   const input = e.currentTarget;
   const digits = input.value.replace(/\D/g, '');
   if (digits !== input.value) input.value = input.maxLength > 0 ? digits.slice(0, input.maxLength) : digits;
-}
-
-/** The props of a form that works on a code sent to an e-mail (verification, reset). */
-export interface CodeFormProps {
-  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
-  csrf?: string | null;
-  /** From ?email= after a form posted without scripts. */
-  initialEmail?: string | null;
-}
-
-/**
- * The e-mail such a form works for: the one remembered in the browser, or ?email= after a post
- * without scripts. With neither, the shopper is sent to `elsewhere` (where a code is asked for).
- */
-export function usePendingEmail(store: ReadableAtom<string | null>, initialEmail: string | null, elsewhere: string) {
-  const stored = useStore(store);
-  const [ready, setReady] = useState(Boolean(initialEmail));
-  useEffect(() => {
-    // Read after hydration: the persistent store is only known in the browser.
-    if (!store.get() && !initialEmail) window.location.replace(elsewhere);
-    else setReady(true);
-  }, [store, initialEmail, elsewhere]);
-  return { email: stored ?? initialEmail, ready };
 }
