@@ -1,33 +1,39 @@
-import type { CurrencyCode } from '../lib/domain/money';
+import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
+import type { ReactNode } from 'react';
 
 interface Props {
-  subtotal: number;
-  deliveryFee: number;
-  total: number;
-  currency: CurrencyCode;
+  /** The cart's figures (the checkout's follow the delivery choice). */
+  totals: Pick<CartDto, 'subtotal' | 'deliveryFee' | 'total' | 'currency'>;
   pickup: boolean;
   /** test id of the total, so the cart and the checkout can be told apart */
   totalTestId: string;
+  /** The summary's accessible name ('Cart total', 'Order summary'). */
+  label: string;
+  /** What follows the figures: the way on (checkout link, pay button). */
+  children?: ReactNode;
 }
 
-/** Subtotal / Shipping Fee / Total, shared by the cart and the checkout (spec: pickup shows 'Free shipping'). */
-export default function CheckoutTotals({ subtotal, deliveryFee, total, currency, pickup, totalTestId }: Props) {
+/** The summary beside the cart and the checkout: Subtotal / Shipping Fee / Total (spec: pickup shows 'Free shipping'), then the way on. */
+export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency }, pickup, totalTestId, label, children }: Props) {
   const money = (n: number) => formatMoney(n, currency);
   return (
-    <dl>
-      <div>
-        <dt>Subtotal</dt>
-        <dd>{money(subtotal)}</dd>
-      </div>
-      <div>
-        <dt>Shipping Fee</dt>
-        <dd>{pickup ? 'Free shipping' : money(deliveryFee)}</dd>
-      </div>
-      <div className="buy-total">
-        <dt>Total</dt>
-        <dd data-testid={totalTestId}>{money(total)}</dd>
-      </div>
-    </dl>
+    <aside className="buy-summary" aria-label={label}>
+      <dl>
+        <div>
+          <dt>Subtotal</dt>
+          <dd>{money(subtotal)}</dd>
+        </div>
+        <div>
+          <dt>Shipping Fee</dt>
+          <dd>{pickup ? 'Free shipping' : money(deliveryFee)}</dd>
+        </div>
+        <div className="buy-total">
+          <dt>Total</dt>
+          <dd data-testid={totalTestId}>{money(total)}</dd>
+        </div>
+      </dl>
+      {children}
+    </aside>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
-import { COUNTRIES, COUNTRY_NAMES, DEFAULT_COUNTRY, STATES, type Country } from '../lib/domain/geo';
-import { api } from '../lib/client/api';
+import { useEffect, useState } from 'react';
+import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/geo';
+import { useFormSubmit } from '../lib/client/forms';
 import type { AddressView } from './AddressList';
 import CsrfInput from '../components/CsrfInput';
+import CountryOptions from '../components/CountryOptions';
+import Field from '../components/Field';
 import { TOASTS } from '../lib/domain/toasts';
 
 interface Props {
@@ -19,42 +20,27 @@ interface Props {
 /** New Address / Edit Address. The 'State or Province' list follows the country and is cleared when it changes. */
 export default function AddressForm({ userId, address, firstAddress = false, csrf }: Props) {
   const editing = Boolean(address);
-  const [country, setCountry] = useState<Country>((address?.country as Country) ?? DEFAULT_COUNTRY);
+  const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
   const [state, setState] = useState(address?.state ?? '');
-  const [busy, setBusy] = useState(false);
   // Without scripts the state list cannot follow the country: it offers both, grouped (the server checks the pair).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const body = {
+  const { busy, onSubmit } = useFormSubmit({
+    failed: TOASTS['address-save-failed'],
+    method: editing ? 'PATCH' : 'POST',
+    body: (values) => ({
       userId,
-      name: String(form.get('name') ?? ''),
-      country,
-      state,
-      city: String(form.get('city') ?? ''),
-      address: String(form.get('address') ?? ''),
-      zipCode: String(form.get('zipCode') ?? ''),
-      active: form.get('active') === 'on',
-    };
-    setBusy(true);
-    try {
-      const { ok, body: res } = editing
-        ? await api(`/address/edit/${address!.id}`, { method: 'PATCH', body })
-        : await api('/address/create', { method: 'POST', body });
-      if (ok && res.status) {
-        toast.success(res.message);
-        setTimeout(() => window.location.assign('/address-history'), 700);
-        return;
-      }
-      toast.error(res?.message || TOASTS['address-save-failed']);
-    } catch {
-      toast.error(TOASTS['address-save-failed']);
-    }
-    setBusy(false);
-  }
+      name: values.name ?? '',
+      country: values.country ?? '',
+      state: values.state ?? '',
+      city: values.city ?? '',
+      address: values.address ?? '',
+      zipCode: values.zipCode ?? '',
+      active: values.active === 'on',
+    }),
+    onSuccess: () => ({ next: '/address-history' }),
+  });
 
   return (
     <form
@@ -64,13 +50,9 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
       onSubmit={onSubmit}
     >
       <CsrfInput token={csrf} />
-      <div className="acct-field">
-        <label htmlFor="addr-name">Full Name</label>
-        <input id="addr-name" name="name" autoComplete="name" required maxLength={100} defaultValue={address?.name} />
-      </div>
+      <Field id="addr-name" label="Full Name" name="name" autoComplete="name" required maxLength={100} defaultValue={address?.name} />
       <div className="acct-row">
-        <div className="acct-field">
-          <label htmlFor="addr-country">Country</label>
+        <Field id="addr-country" label="Country">
           <select
             id="addr-country"
             name="country"
@@ -81,15 +63,10 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
               setState('');
             }}
           >
-            {COUNTRIES.map((c) => (
-              <option key={c} value={c}>
-                {COUNTRY_NAMES[c]}
-              </option>
-            ))}
+            <CountryOptions />
           </select>
-        </div>
-        <div className="acct-field">
-          <label htmlFor="addr-state">State or Province</label>
+        </Field>
+        <Field id="addr-state" label="State or Province">
           <select id="addr-state" name="state" required value={state} onChange={(e) => setState(e.target.value)}>
             <option value="" disabled>
               Select…
@@ -110,22 +87,13 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
                   </optgroup>
                 ))}
           </select>
-        </div>
+        </Field>
       </div>
       <div className="acct-row">
-        <div className="acct-field">
-          <label htmlFor="addr-city">City</label>
-          <input id="addr-city" name="city" autoComplete="address-level2" required maxLength={80} defaultValue={address?.city} />
-        </div>
-        <div className="acct-field">
-          <label htmlFor="addr-zip">Zip Code</label>
-          <input id="addr-zip" name="zipCode" autoComplete="postal-code" required maxLength={12} defaultValue={address?.zipCode} />
-        </div>
+        <Field id="addr-city" label="City" name="city" autoComplete="address-level2" required maxLength={80} defaultValue={address?.city} />
+        <Field id="addr-zip" label="Zip Code" name="zipCode" autoComplete="postal-code" required maxLength={12} defaultValue={address?.zipCode} />
       </div>
-      <div className="acct-field">
-        <label htmlFor="addr-street">Address</label>
-        <input id="addr-street" name="address" autoComplete="street-address" required maxLength={200} defaultValue={address?.address} />
-      </div>
+      <Field id="addr-street" label="Address" name="address" autoComplete="street-address" required maxLength={200} defaultValue={address?.address} />
       <label className="acct-check">
         <input
           type="checkbox"

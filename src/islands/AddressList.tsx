@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { countryName } from '../lib/domain/geo';
 import { api } from '../lib/client/api';
+import { sendAndShow } from '../lib/client/forms';
 import CsrfInput from '../components/CsrfInput';
 import { TOASTS } from '../lib/domain/toasts';
 
@@ -45,32 +46,22 @@ export default function AddressList({ userId, initial, csrf }: Props) {
     const before = list;
     setList((l) => l.map((a) => ({ ...a, active: a.id === id })));
     setBusyId(id);
-    try {
-      const { ok, body } = await api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } });
-      if (ok && body.status) toast.success(body.message);
-      else {
-        setList(before);
-        toast.error(body?.message || TOASTS['address-default-failed']);
-      }
-    } catch {
-      setList(before);
-      toast.error(TOASTS['address-default-failed']);
-    }
+    await sendAndShow(() => api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } }), {
+      failed: TOASTS['address-default-failed'],
+      onSuccess: () => ({ toast: 'Default address updated!' }),
+      onFailure: () => setList(before),
+    });
     setBusyId(null);
   }
 
   async function remove(id: string) {
     if (!window.confirm('Are you sure you want to delete this address?')) return;
     setBusyId(id);
-    try {
-      const { ok, body } = await api(`/address/delete/${id}`, { method: 'DELETE' });
-      if (ok && body.status) {
-        toast.success(body.message);
-        await reload();
-      } else toast.error(body?.message || TOASTS['address-delete-failed']);
-    } catch {
-      toast.error(TOASTS['address-delete-failed']);
-    }
+    const sent = await sendAndShow(() => api(`/address/delete/${id}`, { method: 'DELETE' }), {
+      failed: TOASTS['address-delete-failed'],
+      onSuccess: () => ({}),
+    });
+    if (sent === 'succeeded') await reload();
     setBusyId(null);
   }
 

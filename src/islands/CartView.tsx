@@ -3,11 +3,12 @@ import toast from 'react-hot-toast';
 import CheckoutTotals from '../components/CheckoutTotals';
 import CsrfInput from '../components/CsrfInput';
 import { api } from '../lib/client/api';
-import { $cartCount, $cartId } from '../lib/client/stores';
+import { formValues, sendAndShow } from '../lib/client/forms';
+import { cartChanged } from '../lib/client/stores';
 import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
 import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
 import { formatMoney } from '../lib/domain/money';
-import { failureText, TOASTS } from '../lib/domain/toasts';
+import { TOASTS } from '../lib/domain/toasts';
 
 interface Props {
   initialCart: CartDto;
@@ -33,8 +34,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
   latest.current = cart;
 
   useEffect(() => {
-    $cartCount.set(cart.items.length);
-    $cartId.set(cart.id);
+    cartChanged(cart);
   }, [cart]);
 
   // Without scripts the notice stays inline; once hydrated it becomes the store's usual toast.
@@ -65,38 +65,35 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
     setCart(withQuantity(before, item, quantity));
     busy(key, true);
     const path = quantity > item.quantity ? '/cart/update-quantity' : '/cart/decrease-quantity';
-    try {
-      const { ok, body } = await api<{ status: boolean; data: CartDto; message?: string }>(path, {
-        method: 'PATCH',
-        body: { productId: item.productId, color: item.color, size: item.size, quantity },
-      });
-      if (ok && body.status) setCart(body.data);
-      else {
-        setCart((c) => withQuantity(c, item, item.quantity));
-        toast.error(failureText('quantity-update-failed', body?.message));
-      }
-    } catch {
-      setCart((c) => withQuantity(c, item, item.quantity));
-      toast.error(failureText('quantity-update-failed'));
-    }
+    await sendAndShow<{ status: boolean; data: CartDto; message?: string }>(
+      () => api(path, { method: 'PATCH', body: { productId: item.productId, color: item.color, size: item.size, quantity } }),
+      {
+        failed: 'Failed to update quantity',
+        onSuccess: (body) => {
+          setCart(body.data);
+          return { toast: null };
+        },
+        onFailure: () => setCart((c) => withQuantity(c, item, item.quantity)),
+        refusal: ({ body }) => (body?.message ? `Failed to update quantity: ${body.message}` : 'Failed to update quantity'),
+      },
+    );
     busy(key, false);
   }
 
   async function remove(item: CartItemDto) {
     const key = keyOf(item);
     busy(key, true);
-    try {
-      const { ok, body } = await api<{ status: boolean; data: CartDto; message: string }>('/cart/remove-product', {
-        method: 'DELETE',
-        body: { productId: item.productId, color: item.color, size: item.size },
-      });
-      if (ok && body.status) {
-        setCart(body.data);
-        toast.success(body.message);
-      } else toast.error(TOASTS['cart-remove-failed']);
-    } catch {
-      toast.error(TOASTS['cart-remove-failed']);
-    }
+    await sendAndShow<{ status: boolean; data: CartDto }>(
+      () => api('/cart/remove-product', { method: 'DELETE', body: { productId: item.productId, color: item.color, size: item.size } }),
+      {
+        failed: TOASTS['cart-remove-failed'],
+        onSuccess: (body) => {
+          setCart(body.data);
+          return { toast: 'Item removed' };
+        },
+        refusal: () => TOASTS['cart-remove-failed'],
+      },
+    );
     busy(key, false);
   }
 
@@ -105,13 +102,14 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
     const button = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     if (!button || pending.has(keyOf(item))) return;
     if (button.dataset.act === 'remove') void remove(item);
-    else void changeQuantity(item, Number(button.value));
+    // The quantity the pressed button posts, read from the form as the browser would send it.
+    else void changeQuantity(item, Number(formValues(e.currentTarget, button).quantity));
   }
 
   if (cart.items.length === 0) {
     return (
       <div className="buy-empty">
-        <p className="buy-empty-title">{TOASTS['cart-empty']}</p>
+        <p className="buy-empty-title">Your cart is empty</p>
         <a className="btn" href="/collection">
           Continue shopping
         </a>
@@ -210,19 +208,11 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
             );
           })}
         </ul>
-        <aside className="buy-summary" aria-label="Cart total">
-          <CheckoutTotals
-            subtotal={cart.subtotal}
-            deliveryFee={cart.deliveryFee}
-            total={cart.total}
-            currency={cart.currency}
-            pickup={cart.deliveryOption === 'pickup'}
-            totalTestId="cart-total"
-          />
+        <CheckoutTotals label="Cart total" totals={cart} pickup={cart.deliveryOption === 'pickup'} totalTestId="cart-total">
           <a className="btn buy-cta" href="/place-order">
             PROCEED TO CHECKOUT
           </a>
-        </aside>
+        </CheckoutTotals>
       </div>
     </>
   );

@@ -1,38 +1,22 @@
-import { useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
-import { api } from '../lib/client/api';
+import { useFormSubmit } from '../lib/client/forms';
 import CsrfInput from '../components/CsrfInput';
 import { TOASTS } from '../lib/domain/toasts';
 
 /**
  * The newsletter box. A real form (POST to the subscribe endpoint) that the island
- * upgrades to an in-place request with toasts.
+ * upgrades to an in-place request with toasts. Its one input has a visually hidden label
+ * beside the button, so it is not a Field.
  */
 export default function NewsletterForm({ csrf }: { csrf?: string | null }) {
-  const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (!e.currentTarget.reportValidity()) return;
-    setBusy(true);
-    try {
-      const { body } = await api<{ status?: boolean; message?: string; data?: { alreadySubscribed?: boolean } }>('/api/v1/newsletter/subscribe', {
-        method: 'POST',
-        body: { email },
-      });
-      if (body?.status) {
-        toast.success(body.message ?? TOASTS['newsletter-subscribed']);
-        setEmail('');
-      } else {
-        toast.error(body?.message ?? TOASTS['newsletter-failed']);
-      }
-    } catch {
-      toast.error(TOASTS['newsletter-failed']);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string }>({
+    failed: TOASTS['newsletter-failed'],
+    succeeded: ({ body }) => Boolean(body?.status),
+    body: ({ email }) => ({ email }),
+    onSuccess: (body, _values, form) => {
+      form.reset();
+      return { toast: body.message ?? 'Thank you for subscribing!' };
+    },
+  });
 
   return (
     <form className="newsletter-form" method="post" action="/api/v1/newsletter/subscribe" onSubmit={onSubmit}>
@@ -40,16 +24,7 @@ export default function NewsletterForm({ csrf }: { csrf?: string | null }) {
       <label htmlFor="newsletter-email" className="visually-hidden">
         Email address
       </label>
-      <input
-        id="newsletter-email"
-        type="email"
-        name="email"
-        required
-        autoComplete="email"
-        placeholder="Enter your email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-      />
+      <input id="newsletter-email" type="email" name="email" required autoComplete="email" placeholder="Enter your email" />
       <button type="submit" className="btn" disabled={busy}>
         SUBSCRIBE
       </button>

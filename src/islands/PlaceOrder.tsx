@@ -3,25 +3,24 @@ import toast from 'react-hot-toast';
 import CheckoutTotals from '../components/CheckoutTotals';
 import CsrfInput from '../components/CsrfInput';
 import { api } from '../lib/client/api';
-import { $cartCount, $cartId } from '../lib/client/stores';
+import { sendAndShow } from '../lib/client/forms';
+import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
-import { failureText, TOASTS } from '../lib/domain/toasts';
+import { TOASTS } from '../lib/domain/toasts';
 
-/** What the server made of the return from the provider (?reference=), shown with or without scripts. */
+/** What the server made of the return from the provider (?reference=), for a page without scripts. */
 export interface ReturnOutcome {
   placed?: { id: string; trackingNumber: string };
   error?: string;
-  /** The server ran fulfil(reference) for this return: the island shows the outcome and does not place the order again. */
-  answered: boolean;
 }
 
 interface Props {
   initialCart: CartDto;
   /** The session's CSRF token for the checkout form. */
   csrf?: string | null;
-  /** Set on the return from the provider: what the server made of it. */
+  /** Set on the return from the provider: the server has already run fulfil(reference). */
   outcome?: ReturnOutcome | null;
 }
 
@@ -71,19 +70,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const returned = useRef(false);
   const money = (n: number) => formatMoney(n, cart.currency);
 
-  /** The end of a placement (spec): the reference is cleared; success goes to the orders, a failure clears the cart id too. */
-  function settle(error: string | null): boolean {
+  function forgetReference() {
     writeReference(null);
     setReference(null);
-    if (error === null) {
-      toast.success('Order placed successfully!');
-      $cartCount.set(0);
-      setTimeout(() => window.location.assign('/order-history'), 1200);
-      return true;
-    }
-    $cartId.set(null);
-    toast.error(error);
-    return false;
   }
 
   async function placeOrder(paymentReference: string | null) {
@@ -92,22 +81,28 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       return;
     }
     setBusy(true);
-    try {
-      const { ok, body } = await api<{ status: boolean; message?: string }>('/orders/place-order', {
-        method: 'POST',
-        body: { cartId: $cartId.get() ?? cart.id, paymentReference },
-      });
-      if (settle(ok && body.status ? null : failureText('order-place-failed', body?.message))) return;
-    } catch {
-      settle(failureText('order-place-failed'));
-    }
-    setBusy(false);
+    const sent = await sendAndShow<{ status: boolean; message?: string }>(
+      () => api('/orders/place-order', { method: 'POST', body: { cartId: $cartId.get() ?? cart.id, paymentReference } }),
+      {
+        failed: 'Error placing order.',
+        onSuccess: () => {
+          forgetReference();
+          cartEmptied();
+          return { toast: TOASTS['order-placed'], next: '/order-history' };
+        },
+        onFailure: () => {
+          forgetReference();
+          cartIdForgotten();
+        },
+        refusal: ({ body }) => (body?.message ? `Error placing order. ${body.message}` : 'Error placing order.'),
+      },
+    );
+    if (sent !== 'navigating') setBusy(false);
   }
 
   useEffect(() => {
     setHydrated(true);
-    $cartId.set(cart.id);
-    $cartCount.set(cart.items.length);
+    cartChanged(cart);
     const stored = readReference();
     setReference(stored);
     const params = new URLSearchParams(window.location.search);
@@ -116,9 +111,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       returned.current = true;
       // Leave a clean URL so a reload does not try again.
       history.replaceState(null, '', '/place-order');
-      // One fulfilment per return: the server ran it for this page when the URL carried the reference.
-      if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
-      else void placeOrder(stored ?? params.get('reference'));
+      void placeOrder(stored ?? params.get('reference'));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -128,42 +121,39 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
     const previous = option;
     setOption(next);
     setSwitching(true);
-    try {
-      const { ok, body } = await api<{ status: boolean; data: { deliveryFee: number; totalFee: number; subtotal: number } }>(
-        `/cart/delivery-option/${encodeURIComponent(cart.id)}`,
-        { method: 'PUT', body: { deliveryOption: next } },
-      );
-      if (ok && body.status) {
-        setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: body.data.deliveryFee, total: body.data.totalFee, subtotal: body.data.subtotal }));
-      } else {
-        setOption(previous);
-        toast.error(TOASTS['delivery-update-failed']);
-      }
-    } catch {
-      setOption(previous);
-      toast.error(TOASTS['delivery-update-failed']);
-    }
+    await sendAndShow<{ status: boolean; data: { deliveryFee: number; totalFee: number; subtotal: number } }>(
+      () => api(`/cart/delivery-option/${encodeURIComponent(cart.id)}`, { method: 'PUT', body: { deliveryOption: next } }),
+      {
+        failed: TOASTS['delivery-update-failed'],
+        onSuccess: ({ data }) => {
+          setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: data.deliveryFee, total: data.totalFee, subtotal: data.subtotal }));
+          return { toast: null };
+        },
+        onFailure: () => setOption(previous),
+        refusal: () => TOASTS['delivery-update-failed'],
+      },
+    );
     setSwitching(false);
   }
 
   async function pay() {
     setBusy(true);
-    try {
-      const { ok, body } = await api<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
-        '/orders/initiate',
-        { method: 'POST', body: {} },
-      );
-      if (ok && body.status === 'success' && body.data) {
-        writeReference(body.data.reference);
-        setReference(body.data.reference);
-        window.location.assign(body.data.authorization_url);
-        return;
-      }
-      toast.error(failureText('payment-init-failed', body?.message));
-    } catch {
-      toast.error(TOASTS['payment-init-error']);
-    }
-    setBusy(false);
+    const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
+      () => api('/orders/initiate', { method: 'POST', body: {} }),
+      {
+        failed: 'Failed to initialize payment.',
+        unreachable: TOASTS['payment-init-error'],
+        succeeded: ({ ok, body }) => ok && body.status === 'success' && Boolean(body.data),
+        onSuccess: ({ data }) => {
+          writeReference(data!.reference);
+          setReference(data!.reference);
+          // To the provider at once: there is no toast to read first.
+          return { toast: null, next: data!.authorization_url };
+        },
+        refusal: ({ body }) => (body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.'),
+      },
+    );
+    if (sent !== 'navigating') setBusy(false);
   }
 
   function onSubmit(e: React.FormEvent) {
@@ -248,24 +238,16 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
           ))}
         </ul>
       </section>
-      <aside className="buy-summary" aria-label="Order summary">
-        <CheckoutTotals
-          subtotal={cart.subtotal}
-          deliveryFee={cart.deliveryFee}
-          total={cart.total}
-          currency={cart.currency}
-          pickup={option === 'pickup'}
-          totalTestId="order-total"
-        />
+      <CheckoutTotals label="Order summary" totals={cart} pickup={option === 'pickup'} totalTestId="order-total">
         <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
           {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
         </button>
         {empty && !reference && (
           <p className="po-hint">
-            {TOASTS['cart-empty']}. <a href="/collection">Continue shopping</a>
+            Your cart is empty. <a href="/collection">Continue shopping</a>
           </p>
         )}
-      </aside>
+      </CheckoutTotals>
     </form>
   );
 }

@@ -1,7 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import toast, { Toaster } from 'react-hot-toast';
-import { api, setErrorNotifier } from '../lib/client/api';
-import { $cartCount } from '../lib/client/stores';
+import { useState, type ReactNode } from 'react';
+import { useFormSubmit } from '../lib/client/forms';
+import { cartChanged } from '../lib/client/stores';
+import Toaster from './Toaster';
 import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '../lib/domain/variants';
 import type { VariantDto } from '../lib/domain/catalogue';
 import CsrfInput from '../components/CsrfInput';
@@ -49,10 +49,6 @@ export interface ProductPurchaseProps {
   children?: ReactNode;
 }
 
-// This island hosts the product page's one toaster (same settings as src/islands/Toaster.tsx,
-// inlined so the page loads one island fewer and stays within its JavaScript budget).
-setErrorNotifier((message) => toast.error(message));
-
 const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
 
 /**
@@ -66,7 +62,6 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
   const images = product.gallery;
   const [imageIndex, setImageIndex] = useState(0);
   const [choice, setChoice] = useState<VariantChoice>(() => firstInStock(product.variants));
-  const [busy, setBusy] = useState(false);
 
   const sizes = optionAvailability(product.variants, 'size', product.sizeNames);
   const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
@@ -94,37 +89,25 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
     });
   };
 
-  async function addToCart(e: FormEvent) {
-    e.preventDefault();
-    if (!signedIn) {
-      toast.error(TOASTS['login-required']);
-      return;
-    }
-    setBusy(true);
-    try {
-      const { body } = await api<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>('/api/v1/cart/add-to-cart', {
-        method: 'POST',
-        body: { productId: product.id, color: choice.color, size: choice.size, quantity: 1 },
-      });
-      if (body?.status) {
-        toast.success(body.message ?? TOASTS['cart-added']);
-        if (Array.isArray(body.data?.items)) $cartCount.set(body.data.items.length);
-      } else {
-        toast.error(body?.message || TOASTS['cart-add-failed']);
-      }
-    } catch {
-      toast.error(TOASTS['cart-add-error']);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>({
+    failed: TOASTS['cart-add-failed'],
+    unreachable: TOASTS['cart-add-error'],
+    check: () => (signedIn ? null : TOASTS['login-required']),
+    succeeded: ({ body }) => Boolean(body?.status),
+    body: (values) => ({ productId: Number(values.productId), color: values.color ?? null, size: values.size ?? null, quantity: 1 }),
+    onSuccess: (body) => {
+      if (Array.isArray(body.data?.items)) cartChanged({ items: body.data.items });
+      return { toast: TOASTS['cart-added'] };
+    },
+  });
 
   const mainImage = images[imageIndex]!;
   const main = { ...pictureSources(mainImage.url, MAIN_WIDTHS, 960, { saveData: product.saveData }), alt: mainImage.alt, hash: hashFromImageUrl(mainImage.url) ?? '' };
 
   return (
     <div className="product-layout">
-      <Toaster position="top-right" toastOptions={{ duration: 5000, className: 'ml-toast' }} />
+      {/* The product page's one toaster, rendered here so the page loads one island fewer (its JavaScript budget). */}
+      <Toaster />
       <div className="gallery">
         <div className="gallery-main">
           <picture key={main.src}>
@@ -182,7 +165,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         </p>
         <p className="product-description">{product.description}</p>
 
-        <form method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={addToCart}>
+        <form method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit}>
           <CsrfInput token={csrf} />
           <input type="hidden" name="productId" value={product.id} />
           <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} priceOf={priceOf('size')} />

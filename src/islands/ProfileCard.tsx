@@ -1,11 +1,9 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import toast from 'react-hot-toast';
+import { useEffect, useState, type ChangeEvent } from 'react';
 import { avatarFileProblem } from '../lib/domain/account-rules';
 import { countryName } from '../lib/domain/geo';
-import { api } from '../lib/client/api';
+import { useFormSubmit } from '../lib/client/forms';
 import { setProfileFromUser, type ApiUser } from '../lib/client/session';
 import CsrfInput from '../components/CsrfInput';
-import { failureText } from '../lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
@@ -16,35 +14,34 @@ interface Props {
 /** Avatar with the camera button, the shopper's details and the account links. */
 export default function ProfileCard({ user: initial, csrf }: Props) {
   const [user, setUser] = useState(initial);
-  const [uploading, setUploading] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   // Without scripts the picture is sent by the form's own Upload button (multipart post).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const initials = `${user.firstName[0] ?? ''}${user.lastName[0] ?? ''}`.toUpperCase();
 
-  async function onFile(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
-    e.target.value = '';
-    if (!file) return;
-    const problem = avatarFileProblem(file);
-    if (problem) return void toast.error(problem);
-    const form = new FormData();
-    form.append('image', file);
-    setUploading(true);
-    try {
-      const { ok, body } = await api('/user-auth/upload-image', { method: 'PUT', form });
-      if (ok && body.status) {
-        setUser({ ...user, image: body.data.image });
-        setProfileFromUser(body.data);
-        toast.success(body.message);
-      } else {
-        toast.error(failureText('upload-failed', body?.message ?? 'please try again'));
-      }
-    } catch (err) {
-      toast.error(failureText('upload-failed', err instanceof Error ? err.message : 'network error'));
-    }
-    setUploading(false);
+  const { busy: uploading, onSubmit } = useFormSubmit({
+    failed: 'Failed to upload image: please try again',
+    unreachable: (err) => `Failed to upload image: ${err instanceof Error ? err.message : 'network error'}`,
+    method: 'PUT',
+    check: (_values, form) => {
+      const file = new FormData(form).get('image');
+      return file instanceof File ? avatarFileProblem(file) : null;
+    },
+    // The picture itself: multipart, as the plain form posts it.
+    body: (_values, form) => new FormData(form),
+    onSuccess: (body) => {
+      setUser({ ...user, image: body.data.image });
+      setProfileFromUser(body.data);
+      return { toast: 'Profile picture updated!' };
+    },
+    refusal: ({ body }) => `Failed to upload image: ${body?.message ?? 'please try again'}`,
+  });
+
+  /** Choosing a picture sends the form; the input is then emptied so the same file can be chosen again. */
+  function onFile(e: ChangeEvent<HTMLInputElement>) {
+    const input = e.currentTarget;
+    if (input.files?.length) input.form?.requestSubmit();
+    input.value = '';
   }
 
   return (
@@ -54,7 +51,7 @@ export default function ProfileCard({ user: initial, csrf }: Props) {
         method="post"
         action="/api/v1/user-auth/upload-image"
         encType="multipart/form-data"
-        onSubmit={(e) => e.preventDefault()}
+        onSubmit={onSubmit}
       >
         <CsrfInput token={csrf} />
         <div className="profile-avatar">
@@ -72,7 +69,6 @@ export default function ProfileCard({ user: initial, csrf }: Props) {
               <circle cx="12" cy="13" r="3.5" />
             </svg>
             <input
-              ref={input}
               className="visually-hidden"
               type="file"
               name="image"

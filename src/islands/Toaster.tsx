@@ -9,8 +9,8 @@ export default function Toaster() {
   return (
     <HotToaster
       position="top-right"
-      // Colours live in global.css (.ml-toast) to keep this island small. ProductPurchase.tsx hosts
-      // the product page's toaster with these same settings.
+      // Colours live in global.css (.ml-toast) to keep this island small. On the product page
+      // ProductPurchase.tsx renders this same component instead of a second island.
       toastOptions={{ duration: 5000, className: 'ml-toast' }}
     />
   );

@@ -1,62 +1,34 @@
-import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { useState } from 'react';
 import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
 import { api } from '../lib/client/api';
-import { $registeredEmail } from '../lib/client/stores';
+import { sendAndShow, useFormSubmit } from '../lib/client/forms';
+import { usePendingEmail, type CodeFormProps } from '../lib/client/pending-email';
+import { $registeredEmail, verificationDone } from '../lib/client/stores';
 import CsrfInput from '../components/CsrfInput';
+import OtpField from '../components/OtpField';
 import { TOASTS } from '../lib/domain/toasts';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
-interface Props {
-  /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
-  csrf?: string | null;
-  /** From ?email= after a form posted without scripts. */
-  initialEmail?: string | null;
-}
-
-export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
-  const stored = useStore($registeredEmail);
-  const email = stored ?? initialEmail;
-  const [otp, setOtp] = useState('');
-  const [busy, setBusy] = useState(false);
+export default function VerifyOtpForm({ initialEmail = null, csrf }: CodeFormProps) {
+  const { email, ready } = usePendingEmail($registeredEmail, initialEmail, '/register');
   const [resending, setResending] = useState(false);
-  const [ready, setReady] = useState(Boolean(initialEmail));
 
-  useEffect(() => {
-    // Read after hydration: the persistent store is only known in the browser.
-    if (!$registeredEmail.get() && !initialEmail) window.location.replace('/register');
-    else setReady(true);
-  }, [initialEmail]);
-
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (!isValidOtp(otp.trim())) return void toast.error(MESSAGES.invalidOtp);
-    setBusy(true);
-    try {
-      const { ok, body } = await api('/user-auth/verify-otp', { method: 'POST', body: { email, otp: otp.trim() } });
-      if (ok && body.status) {
-        toast.success(body.message);
-        $registeredEmail.set(null);
-        setTimeout(() => window.location.assign('/login'), 900);
-        return;
-      }
-      toast.error(body?.message || TOASTS['otp-verify-failed']);
-    } catch {
-      toast.error(TOASTS['otp-verify-failed']);
-    }
-    setBusy(false);
-  }
+  const { busy, onSubmit } = useFormSubmit({
+    failed: TOASTS['otp-verify-failed'],
+    check: ({ otp = '' }) => (isValidOtp(otp.trim()) ? null : MESSAGES.invalidOtp),
+    body: ({ email = '', otp = '' }) => ({ email, otp: otp.trim() }),
+    onSuccess: () => {
+      verificationDone();
+      return { next: '/login' };
+    },
+  });
 
   async function resend() {
     setResending(true);
-    try {
-      const { ok, body } = await api('/user-auth/resend-otp', { method: 'POST', body: { email } });
-      if (ok && body.status) toast.success(body.message);
-      else toast.error(body?.message || TOASTS['otp-resend-failed']);
-    } catch {
-      toast.error(TOASTS['otp-resend-failed']);
-    }
+    await sendAndShow(() => api('/user-auth/resend-otp', { method: 'POST', body: { email } }), {
+      failed: TOASTS['otp-resend-failed'],
+      onSuccess: () => ({}),
+    });
     setResending(false);
   }
 
@@ -68,21 +40,7 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: Props) {
         We sent a 4-digit code to <strong>{email}</strong>.
       </p>
       <input type="hidden" name="email" value={email ?? ''} />
-      <div className="acct-field">
-        <label htmlFor="otp">Verification Code</label>
-        <input
-          id="otp"
-          name="otp"
-          className="acct-otp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{4}"
-          maxLength={4}
-          required
-          value={otp}
-          onChange={(e) => setOtp(e.target.value.replace(/\D/g, '').slice(0, 4))}
-        />
-      </div>
+      <OtpField id="otp" label="Verification Code" />
       <button className="btn" type="submit" disabled={busy}>
         {busy ? 'Verifying…' : 'Verify'}
       </button>

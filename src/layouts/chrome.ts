@@ -4,7 +4,9 @@
  * Everything here enhances server-rendered HTML that already works without it.
  */
 import { bindImageFallback } from '../lib/client/image-fallback';
-import { $cartCount, $profile, clearSession, type Profile } from '../lib/client/stores';
+import { api } from '../lib/client/api';
+import { logout } from '../lib/client/session';
+import { $cartCount, $profile, cartChanged, signedIn, signedOut, type Profile } from '../lib/client/stores';
 
 const MENU_REOPEN_KEY = 'ml:menu-reopen';
 
@@ -21,20 +23,18 @@ function readServerProfile(): Profile | null {
 function syncSession(): void {
   const serverProfile = readServerProfile();
   if (serverProfile) {
-    const current = $profile.get();
-    if (JSON.stringify(current) !== JSON.stringify(serverProfile)) $profile.set(serverProfile);
+    signedIn(serverProfile);
     void refreshCartCount(serverProfile.userId);
   } else if ($profile.get()) {
-    clearSession();
+    signedOut();
   }
 }
 
 async function refreshCartCount(userId: string): Promise<void> {
   try {
-    const res = await fetch(`/api/v1/cart/${encodeURIComponent(userId)}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
-    if (!res.ok) return;
-    const body = (await res.json()) as { status?: boolean; data?: { items?: unknown[] } };
-    if (body.status && Array.isArray(body.data?.items)) $cartCount.set(body.data.items.length);
+    // Through the one API client, so an expired session is handled here as everywhere else.
+    const { ok, body } = await api<{ status?: boolean; data?: { items?: unknown[] } }>(`/cart/${encodeURIComponent(userId)}`);
+    if (ok && body.status && Array.isArray(body.data?.items)) cartChanged({ items: body.data.items });
   } catch {
     // The badge keeps its last known value when the cart cannot be read.
   }
@@ -170,15 +170,10 @@ function bindSearch(): void {
 
 function bindLogout(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>('form[data-logout]')) {
-    form.addEventListener('submit', async (e) => {
+    form.addEventListener('submit', (e) => {
       e.preventDefault();
-      try {
-        await fetch(form.action, { method: 'POST', headers: { accept: 'application/json' }, credentials: 'same-origin' });
-      } catch {
-        // Signing out locally still happens; the session expires on its own.
-      }
-      clearSession();
-      location.assign('/');
+      // Signing out locally happens even when the request fails; the session then expires on its own.
+      void logout('/');
     });
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The browser's API client. Every island call goes through `api`, so a 401 is handled
- * in one place: the spec's session-expired message and a trip to /login.
+ * in one place: the spec's TOASTS['session-expired'] and a trip to /login.
  */
+import { navigateAfterToast } from './navigate';
+import { signedOut } from './stores';
 import { TOASTS } from '../domain/toasts';
-import { clearSession } from './stores';
 
 export const API_BASE = '/api/v1';
 
@@ -52,9 +53,9 @@ export async function api<T = any>(
     parsed = { status: false, message: res.statusText };
   }
   if (res.status === 401 && init.handle401 !== false) {
-    clearSession();
+    signedOut();
     notifyError(TOASTS['session-expired']);
-    setTimeout(() => window.location.assign('/login'), 1200);
+    navigateAfterToast('/login');
   }
   return { ok: res.ok, status: res.status, body: parsed as T };
 }

@@ -3,8 +3,7 @@
  * persistent $profile store keeps the non-secret fields the header and islands show.
  */
 import { api } from './api';
-import { $profile, clearSession, type Profile } from './stores';
-import type { Country } from '../domain/geo';
+import { signedIn, signedOut, type Profile } from './stores';
 
 export interface ApiUser {
   id: string;
@@ -13,7 +12,7 @@ export interface ApiUser {
   lastName: string;
   email: string;
   image: string | null;
-  country: Country;
+  country: 'nigeria' | 'south_africa';
   phoneNumber?: string;
 }
 
@@ -30,15 +29,16 @@ export function profileFromUser(user: ApiUser): Profile {
 
 /** After a successful login (or a profile change): remember who is signed in, without the token. */
 export function setProfileFromUser(user: ApiUser): void {
-  $profile.set(profileFromUser(user));
+  signedIn(profileFromUser(user));
 }
 
 /** Ends the server session, forgets the local profile and goes home. */
 export async function logout(redirectTo = '/'): Promise<void> {
   try {
     await api('/user-auth/logout', { method: 'POST', handle401: false });
-  } finally {
-    clearSession();
-    window.location.assign(redirectTo);
+  } catch {
+    // Signing out locally still happens; the session expires on its own.
   }
+  signedOut();
+  window.location.assign(redirectTo);
 }
