@@ -70,6 +70,7 @@ export const MESSAGES = {
   'not-allowed': 'You are not allowed to do that',
   'own-account-only': 'You can only access your own account',
   'form-expired': 'This form has expired. Please go back, reload the page and try again.',
+  'cross-site': 'Cross-site requests are not allowed',
   'busy': 'The store is busy right now. Please try again in a moment.',
 
   // Markets

@@ -80,7 +80,7 @@ export function tooLargeAnswer(accept: string | null | undefined): PlainAnswer {
 
 /** 403: a write from another site (its Origin is not the store's). JSON: the store's own pages never send one. */
 export function crossSiteAnswer(): PlainAnswer {
-  return jsonAnswer(new Forbidden('Cross-site requests are not allowed'));
+  return jsonAnswer(new Forbidden(message('cross-site')));
 }
 
 /**
