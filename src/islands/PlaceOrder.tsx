@@ -4,23 +4,26 @@ import CheckoutTotals from '../components/CheckoutTotals';
 import CsrfInput from '../components/CsrfInput';
 import { api } from '../lib/client/api';
 import { sendAndShow } from '../lib/client/forms';
+import { navigateAfterToast } from '../lib/client/navigate';
 import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '../lib/client/stores';
 import type { CartDto } from '../lib/domain/cart';
 import { formatMoney } from '../lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
 import { TOASTS } from '../lib/domain/toasts';
 
-/** What the server made of the return from the provider (?reference=), for a page without scripts. */
+/** What the server made of the return from the provider (?reference=), shown with or without scripts. */
 export interface ReturnOutcome {
   placed?: { id: string; trackingNumber: string };
   error?: string;
+  /** The server ran fulfil(reference) for this return: the island shows the outcome and does not place the order again. */
+  answered: boolean;
 }
 
 interface Props {
   initialCart: CartDto;
   /** The session's CSRF token for the checkout form. */
   csrf?: string | null;
-  /** Set on the return from the provider: the server has already run fulfil(reference). */
+  /** Set on the return from the provider: what the server made of it. */
   outcome?: ReturnOutcome | null;
 }
 
@@ -75,6 +78,19 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
     setReference(null);
   }
 
+  /** The end of a placement the server already answered (spec): the reference is cleared; success goes to the orders, a failure clears the cart id too. */
+  function settle(error: string | null) {
+    forgetReference();
+    if (error === null) {
+      cartEmptied();
+      toast.success(TOASTS['order-placed']);
+      navigateAfterToast('/order-history');
+      return;
+    }
+    cartIdForgotten();
+    toast.error(error);
+  }
+
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
       toast.error(TOASTS['payment-not-found']);
@@ -111,7 +127,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       returned.current = true;
       // Leave a clean URL so a reload does not try again.
       history.replaceState(null, '', '/place-order');
-      void placeOrder(stored ?? params.get('reference'));
+      // One fulfilment per return: the server ran it for this page when the URL carried the reference.
+      if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
+      else void placeOrder(stored ?? params.get('reference'));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
