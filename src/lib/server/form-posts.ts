@@ -63,13 +63,13 @@ function withParams(path: string, params: Record<string, string | undefined>, or
  * path; for browsers that send no Referer), else a Referer on the store's public origin, else home.
  */
 function backPath(ctx: APIContext): string {
-  const back = localRedirectPath(ctx.url.searchParams.get('back'), ctx.url.origin);
+  const back = localRedirectPath(ctx.url.searchParams.get('back'), ctx.locals.publicOrigin);
   if (back) return back;
   const referer = ctx.request.headers.get('referer');
   if (referer) {
     try {
       const url = new URL(referer);
-      if (url.origin === ctx.locals.publicOrigin) return localRedirectPath(url.pathname + url.search, ctx.url.origin) ?? '/';
+      if (url.origin === ctx.locals.publicOrigin) return localRedirectPath(url.pathname + url.search, ctx.locals.publicOrigin) ?? '/';
     } catch {
       // ignore a malformed referer
     }
@@ -117,7 +117,7 @@ export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>, 
       if (!page) return json(result.body, { status: result.status ?? 200 });
       if (result.location) return redirect(result.location);
       const notice = linkMessage(ctx, result.body.message, 'done');
-      return redirect(withParams(result.next ?? backPath(ctx), { ...result.nextParams, notice }, ctx.url.origin));
+      return redirect(withParams(result.next ?? backPath(ctx), { ...result.nextParams, notice }, ctx.locals.publicOrigin));
     } catch (err) {
       if (!page) return errorResponse(err, ctx.locals.requestId, ctx.locals.log);
       const known = err instanceof AppError || err instanceof z.ZodError;
@@ -126,7 +126,7 @@ export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>, 
       const text = options.failure ? options.failure(reason) : reason;
       // A reason with a part no link may carry (a product's name) still gets the form's own failure text.
       const fallback = (options.failure && messageRef(options.failure(GENERIC_REASON))) || 'something-went-wrong';
-      return redirect(withParams(backPath(ctx), { error: linkMessage(ctx, text, fallback) }, ctx.url.origin));
+      return redirect(withParams(backPath(ctx), { error: linkMessage(ctx, text, fallback) }, ctx.locals.publicOrigin));
     }
   };
 }

@@ -18,7 +18,7 @@ export const POST = formEndpoint(async (ctx) => {
   const { token, user } = await services.accounts.login(email, password, ip);
   setSessionCookie(ctx.cookies, token, isHttpsOrigin(ctx.locals.publicOrigin));
   const { stepUp } = await services.staff.afterLogin({ user, tokenHash: hashToken(token), deviceId: ctx.cookies.get(DEVICE_COOKIE)?.value, ip });
-  const wanted = localRedirectPath(ctx.url.searchParams.get('next'), ctx.url.origin);
+  const wanted = localRedirectPath(ctx.url.searchParams.get('next'), ctx.locals.publicOrigin);
   const next = stepUp ? `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}` : (wanted ?? '/');
   return { body: { status: true, statusCode: 200, message: stepUp ? message('device-code-sent') : message('logged-in'), data: { token, user, next, stepUp } }, next };
 });

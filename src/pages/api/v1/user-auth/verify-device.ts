@@ -17,6 +17,6 @@ export const POST = formEndpoint(async (ctx) => {
   const { services } = ctx.locals;
   const { deviceId } = await services.staff.confirmDevice(user, session.tokenHash, code);
   setDeviceCookie(ctx.cookies, DEVICE_COOKIE, deviceId, isHttpsOrigin(ctx.locals.publicOrigin), DEVICE_COOKIE_DAYS);
-  const next = localRedirectPath(ctx.url.searchParams.get('next'), ctx.url.origin) ?? '/admin';
+  const next = localRedirectPath(ctx.url.searchParams.get('next'), ctx.locals.publicOrigin) ?? '/admin';
   return { body: { status: true, message: message('device-confirmed'), data: { next } }, next };
 });
