@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { commonUse, phoneProject } from './tests/support/playwright-common';
+import { commonRun, commonUse, phoneProject } from './tests/support/playwright-common';
 
 const PORT = Number(process.env.E2E_PORT ?? 4400);
 export const baseURL = `http://127.0.0.1:${PORT}`;
@@ -15,12 +15,8 @@ const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: `test-results/e2e-${driver}-${PORT}`,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  fullyParallel: false,
+  ...commonRun,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
-  reporter: [['list']],
   use: {
     baseURL,
     ...commonUse,

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { commonUse, phoneProject } from './tests/support/playwright-common';
+import { commonRun, commonUse, phoneProject } from './tests/support/playwright-common';
 
 const PORT = Number(process.env.E2E_PORT ?? 4400);
 /** The store's public origin: nginx terminating TLS (tests/support/tls-server.ts). */
@@ -15,12 +15,8 @@ const REDIRECT_PORT = PORT + 1;
 export default defineConfig({
   testDir: 'tests/e2e-tls',
   outputDir: `test-results/e2e-tls-${PORT}`,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  fullyParallel: false,
+  ...commonRun,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
-  reporter: [['list']],
   use: {
     baseURL,
     ignoreHTTPSErrors: true,

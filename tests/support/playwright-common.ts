@@ -11,3 +11,12 @@ export const commonUse = { trace: 'retain-on-failure', screenshot: 'only-on-fail
 
 /** A cheap Android phone's width. */
 export const phoneProject = { name: 'phone', use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true } };
+
+/** How every end-to-end run is paced and reported (one retry in CI for a slow shared machine). */
+export const commonRun = {
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']] as [string][],
+};
