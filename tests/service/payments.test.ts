@@ -112,7 +112,9 @@ for (const driver of DRIVERS) {
       await services.payments.fulfil(reference);
       const paid = await payment(reference);
       const calls = double.refundCalls.length;
-      double.slowRefunds(50);
+      // The provider takes long enough that all five asks arrive while the first is in progress,
+      // even on a loaded 2-core machine (at 50 ms a late one found the refund already done).
+      double.slowRefunds(500);
       const results = await Promise.allSettled(Array.from({ length: 5 }, () => services.payments.refund(reference)));
       double.slowRefunds(0);
       // One refund reached the provider; the others were refused while it was in progress.
