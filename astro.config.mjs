@@ -33,8 +33,8 @@ export default defineConfig({
       styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
     },
   },
-  // Anonymous catalogue pages come from the route cache; see src/lib/server/page-cache.ts.
-  cache: { provider: { name: 'maison-route-cache', entrypoint: new URL('./src/lib/server/route-cache-provider.ts', import.meta.url) } },
+  // Anonymous catalogue pages come from the route cache; see src/lib/server/infra/page-cache.ts.
+  cache: { provider: { name: 'maison-route-cache', entrypoint: new URL('./src/lib/server/infra/route-cache-provider.ts', import.meta.url) } },
   // No code blocks in the content pages; Shiki's inline styles would fight the CSP.
   markdown: { syntaxHighlight: false },
   server: { port: 4321, host: true },

@@ -48,7 +48,7 @@ export default [
   {
     files: ['src/lib/domain/**'],
     rules: restrict(
-      [...IO_MODULES, '**/lib/server/**', '../server/**', '../client/**', '**/lib/client/**', 'astro', 'astro:*', 'react'],
+      [...IO_MODULES, '**/lib/server/**', '@/lib/server/**', '@/server/**', '../server/**', '../client/**', '**/lib/client/**', '@/lib/client/**', 'astro', 'astro:*', 'react'],
       'Domain code is pure: no I/O, no server or browser modules (pass what it needs in).',
     ),
   },

@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The `@/` alias of tsconfig.json (Astro, tsx and Playwright read it from there).
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/service/**/*.test.ts', 'tests/api/**/*.test.ts'],
     globalSetup: ['tests/api/global-setup.ts'],

@@ -5,8 +5,8 @@
  *   npm run catalogue -- set-stock 345 8            (a variant's stock)
  * Cached pages showing the change are invalidated on every app server (PostgreSQL NOTIFY).
  */
-import { DEFAULT_MARKET, parseMarket } from '../src/lib/domain/markets';
-import { toMinor } from '../src/lib/domain/money';
+import { DEFAULT_MARKET, parseMarket } from '@/lib/domain/markets';
+import { toMinor } from '@/lib/domain/money';
 import { runStaffCommand } from './staff-command';
 
 const usage = 'usage: npm run catalogue -- set-price <productId> <price> [NG|ZA] | set-stock <variantId> <stock>';

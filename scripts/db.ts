@@ -2,11 +2,11 @@
  * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset]`.
  * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
  */
-import { ConfigError, getConfig } from '../src/lib/server/config';
-import { openDatabase } from '../src/lib/server/db/client';
-import { resetDatabase, seed, seedIfEmpty } from '../src/lib/server/db/seed';
-import { createLogger } from '../src/lib/server/log';
-import { createServices } from '../src/lib/server/services';
+import { ConfigError, getConfig } from '@/lib/server/infra/config';
+import { openDatabase } from '@/lib/server/db/client';
+import { resetDatabase, seed, seedIfEmpty } from '@/lib/server/db/seed';
+import { createLogger } from '@/lib/server/infra/log';
+import { createServices } from '@/lib/server/services';
 
 const [command, ...flags] = process.argv.slice(2);
 let config: ReturnType<typeof getConfig>;

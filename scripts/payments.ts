@@ -7,8 +7,8 @@
  *   npm run payments -- release REFERENCE           let go of a refund whose outcome was lost, after checking
  *                                                  with the provider that nothing was refunded
  */
-import { formatMoney, toMajor, toMinor, type CurrencyCode } from '../src/lib/domain/money';
-import { reconciliationFor } from '../src/lib/server/reconciliation';
+import { formatMoney, toMajor, toMinor, type CurrencyCode } from '@/lib/domain/money';
+import { reconciliationFor } from '@/lib/server/payments/reconciliation';
 import { runStaffCommand } from './staff-command';
 
 const usage = 'usage: npm run payments -- refund <reference> [amount] | reconcile | release <reference>';

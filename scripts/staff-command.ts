@@ -3,11 +3,11 @@
  * changes reach every app server's cached pages) and services; a refusal (AppError) is printed
  * and exits 1, anything else is a crash.
  */
-import { AppError } from '../src/lib/domain/errors';
-import { ConfigError, getConfig } from '../src/lib/server/config';
-import { openDatabase } from '../src/lib/server/db/client';
-import { createLogger } from '../src/lib/server/log';
-import { createServices, openCacheBus, type Services } from '../src/lib/server/services';
+import { AppError } from '@/lib/domain/errors';
+import { ConfigError, getConfig } from '@/lib/server/infra/config';
+import { openDatabase } from '@/lib/server/db/client';
+import { createLogger } from '@/lib/server/infra/log';
+import { createServices, openCacheBus, type Services } from '@/lib/server/services';
 
 export async function runStaffCommand(work: (services: Services) => Promise<void>): Promise<void> {
   let config: ReturnType<typeof getConfig>;

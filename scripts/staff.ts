@@ -5,11 +5,11 @@
  *   npm run staff -- list
  * Each change is written to the audit log as done by "staff command".
  */
-import { AppError } from '../src/lib/domain/errors';
-import { getConfig } from '../src/lib/server/config';
-import { openDatabase } from '../src/lib/server/db/client';
-import { createLogger } from '../src/lib/server/log';
-import { createServices } from '../src/lib/server/services';
+import { AppError } from '@/lib/domain/errors';
+import { getConfig } from '@/lib/server/infra/config';
+import { openDatabase } from '@/lib/server/db/client';
+import { createLogger } from '@/lib/server/infra/log';
+import { createServices } from '@/lib/server/services';
 
 const usage = 'usage: npm run staff -- grant <email> --role staff|owner | revoke <email> | list';
 const args = process.argv.slice(2);

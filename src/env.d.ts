@@ -3,10 +3,10 @@
 declare namespace App {
   interface Locals {
     requestId: string;
-    log: import('./lib/server/log').Logger;
-    services: import('./lib/server/services').Services;
+    log: import('@/lib/server/infra/log').Logger;
+    services: import('@/lib/server/services').Services;
     /** The signed-in shopper, resolved from the session cookie or bearer token. */
-    session: import('./lib/server/sessions').ActiveSession | null;
+    session: import('@/lib/server/accounts/sessions').ActiveSession | null;
     /** The request carries `Save-Data: on`: smaller images, no carousel slides beyond the first. */
     saveData: boolean;
     /** Set by the HTTP server (src/server/server.ts) from the socket and TRUST_PROXY. */
@@ -19,7 +19,7 @@ declare namespace App {
     /** CSRF token of a cookie session, rendered into its forms (null without one). */
     csrfToken: string | null;
     /** The market this request is in (src/lib/domain/markets.ts resolveMarket): its prices, currency and pickup store. */
-    market: import('./lib/domain/markets').MarketCode;
+    market: import('@/lib/domain/markets').MarketCode;
     /** The signed-in shopper's favourite product ids, loaded once per page by the hearts. */
     favouriteIds?: Promise<number[]>;
   }

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
-import { errorResponse, isCrossSiteWrite } from './lib/server/http';
-import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from './lib/server/error-pages';
-import { unreachableReason } from './lib/server/db/unreachable';
-import { getServices, lifecycle } from './lib/server/services';
-import { RENDERED_MARKET_HEADER, saveDataRequested } from './lib/server/page-cache';
-import { requestCookie } from './lib/server/cookies';
-import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from './lib/server/csrf';
-import { SESSION_COOKIE, tokenFromRequest } from './lib/server/sessions';
-import { MARKET_COOKIE, resolveMarket } from './lib/domain/markets';
-import { getConfig } from './lib/server/config';
-import { localRedirectPath } from './lib/domain/redirects';
-import { STORE_NAME } from './lib/domain/brand';
-import { message } from './lib/domain/messages';
+import { errorResponse, isCrossSiteWrite } from '@/lib/server/infra/http';
+import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from '@/lib/server/infra/error-pages';
+import { unreachableReason } from '@/lib/server/db/unreachable';
+import { getServices, lifecycle } from '@/lib/server/services';
+import { RENDERED_MARKET_HEADER, saveDataRequested } from '@/lib/server/infra/page-cache';
+import { requestCookie } from '@/lib/server/infra/cookies';
+import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/lib/server/infra/csrf';
+import { SESSION_COOKIE, tokenFromRequest } from '@/lib/server/accounts/sessions';
+import { MARKET_COOKIE, resolveMarket } from '@/lib/domain/markets';
+import { getConfig } from '@/lib/server/infra/config';
+import { localRedirectPath } from '@/lib/domain/redirects';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { message } from '@/lib/domain/messages';
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);

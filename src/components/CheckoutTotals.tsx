@@ -1,5 +1,5 @@
-import type { CartDto } from '../lib/domain/cart';
-import { formatMoney } from '../lib/domain/money';
+import type { CartDto } from '@/lib/domain/cart';
+import { formatMoney } from '@/lib/domain/money';
 import type { ReactNode } from 'react';
 
 interface Props {

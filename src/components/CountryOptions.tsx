@@ -1,4 +1,4 @@
-import { COUNTRIES, COUNTRY_NAMES } from '../lib/domain/geo';
+import { COUNTRIES, COUNTRY_NAMES } from '@/lib/domain/geo';
 
 /** The <option>s of a country <select>: sign-up, settings and addresses offer the same list. */
 export default function CountryOptions() {

@@ -1,4 +1,4 @@
-import { keepDigits } from '../lib/client/forms';
+import { keepDigits } from '@/lib/client/forms';
 import Field from './Field';
 
 /** The 4-digit code of the verification and reset forms: digits only, offered by the phone's keyboard and autofill. */

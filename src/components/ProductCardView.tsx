@@ -1,6 +1,6 @@
-import type { ProductDto } from '../lib/domain/catalogue';
-import { formatMoney } from '../lib/domain/money';
-import { CARD_SIZES, CARD_WIDTHS, pictureSources } from '../lib/client/pictures';
+import type { ProductDto } from '@/lib/domain/catalogue';
+import { formatMoney } from '@/lib/domain/money';
+import { CARD_SIZES, CARD_WIDTHS, pictureSources } from '@/lib/client/pictures';
 
 /** What a card shows; islands receive only this from the server (smaller pages). */
 export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images'>;

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '../lib/domain/geo';
-import { useFormSubmit } from '../lib/client/forms';
+import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '@/lib/domain/geo';
+import { useFormSubmit } from '@/lib/client/forms';
 import type { AddressView } from './AddressList';
-import CsrfInput from '../components/CsrfInput';
-import CountryOptions from '../components/CountryOptions';
-import Field from '../components/Field';
-import { TOASTS } from '../lib/domain/toasts';
+import CsrfInput from '@/components/CsrfInput';
+import CountryOptions from '@/components/CountryOptions';
+import Field from '@/components/Field';
+import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
-import { countryName } from '../lib/domain/geo';
-import { api } from '../lib/client/api';
-import { sendAndShow } from '../lib/client/forms';
-import CsrfInput from '../components/CsrfInput';
-import { TOASTS } from '../lib/domain/toasts';
+import { countryName } from '@/lib/domain/geo';
+import { api } from '@/lib/client/api';
+import { sendAndShow } from '@/lib/client/forms';
+import CsrfInput from '@/components/CsrfInput';
+import { TOASTS } from '@/lib/domain/toasts';
 
 export interface AddressView {
   id: string;

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import CheckoutTotals from '../components/CheckoutTotals';
-import CsrfInput from '../components/CsrfInput';
-import { api } from '../lib/client/api';
-import { formValues, sendAndShow } from '../lib/client/forms';
-import { cartChanged } from '../lib/client/stores';
-import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '../lib/domain/cart';
-import { PLACEHOLDER_IMAGE } from '../lib/domain/images';
-import { formatMoney } from '../lib/domain/money';
-import { TOASTS } from '../lib/domain/toasts';
+import CheckoutTotals from '@/components/CheckoutTotals';
+import CsrfInput from '@/components/CsrfInput';
+import { api } from '@/lib/client/api';
+import { formValues, sendAndShow } from '@/lib/client/forms';
+import { cartChanged } from '@/lib/client/stores';
+import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '@/lib/domain/cart';
+import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
+import { formatMoney } from '@/lib/domain/money';
+import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {
   initialCart: CartDto;

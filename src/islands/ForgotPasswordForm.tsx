@@ -1,9 +1,9 @@
-import { useFormSubmit } from '../lib/client/forms';
-import { resetRequested } from '../lib/client/stores';
-import CsrfInput from '../components/CsrfInput';
-import Field from '../components/Field';
-import { TOASTS } from '../lib/domain/toasts';
-import { MESSAGES as ACCOUNT } from '../lib/domain/account-rules';
+import { useFormSubmit } from '@/lib/client/forms';
+import { resetRequested } from '@/lib/client/stores';
+import CsrfInput from '@/components/CsrfInput';
+import Field from '@/components/Field';
+import { TOASTS } from '@/lib/domain/toasts';
+import { MESSAGES as ACCOUNT } from '@/lib/domain/account-rules';
 
 const normalEmail = (email: string | undefined) => (email ?? '').trim().toLowerCase();
 

@@ -3,7 +3,7 @@ import Swiper from 'swiper';
 import { A11y, Autoplay, Keyboard, Pagination } from 'swiper/modules';
 import 'swiper/css';
 import 'swiper/css/pagination';
-import { pictureSources } from '../lib/client/pictures';
+import { pictureSources } from '@/lib/client/pictures';
 
 export interface HeroSlide {
   id: number;

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { api } from '../lib/client/api';
-import { sendAndShow, useFormSubmit } from '../lib/client/forms';
-import { setProfileFromUser } from '../lib/client/session';
-import { verificationPending } from '../lib/client/stores';
-import CsrfInput from '../components/CsrfInput';
-import Field from '../components/Field';
-import { TOASTS } from '../lib/domain/toasts';
+import { api } from '@/lib/client/api';
+import { sendAndShow, useFormSubmit } from '@/lib/client/forms';
+import { setProfileFromUser } from '@/lib/client/session';
+import { verificationPending } from '@/lib/client/stores';
+import CsrfInput from '@/components/CsrfInput';
+import Field from '@/components/Field';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /** Sign in. Success: TOASTS['logged-in'] then home (or ?next=). Unverified: offers the code again. */
 export default function LoginForm({ csrf, next }: { csrf?: string | null; next?: string | null }) {

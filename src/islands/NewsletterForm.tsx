@@ -1,6 +1,6 @@
-import { useFormSubmit } from '../lib/client/forms';
-import CsrfInput from '../components/CsrfInput';
-import { TOASTS } from '../lib/domain/toasts';
+import { useFormSubmit } from '@/lib/client/forms';
+import CsrfInput from '@/components/CsrfInput';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /**
  * The newsletter box. A real form (POST to the subscribe endpoint) that the island

@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import CheckoutTotals from '../components/CheckoutTotals';
-import CsrfInput from '../components/CsrfInput';
-import { api } from '../lib/client/api';
-import { sendAndShow } from '../lib/client/forms';
-import { navigateAfterToast } from '../lib/client/navigate';
-import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '../lib/client/stores';
-import type { CartDto } from '../lib/domain/cart';
-import { formatMoney } from '../lib/domain/money';
-import { formatAddress, type AddressDto, type DeliveryOption } from '../lib/domain/shipping';
-import { TOASTS } from '../lib/domain/toasts';
+import CheckoutTotals from '@/components/CheckoutTotals';
+import CsrfInput from '@/components/CsrfInput';
+import { api } from '@/lib/client/api';
+import { sendAndShow } from '@/lib/client/forms';
+import { navigateAfterToast } from '@/lib/client/navigate';
+import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '@/lib/client/stores';
+import type { CartDto } from '@/lib/domain/cart';
+import { formatMoney } from '@/lib/domain/money';
+import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /** What the server made of the return from the provider (?reference=), shown with or without scripts. */
 export interface ReturnOutcome {

@@ -1,13 +1,13 @@
 import { useState, type ReactNode } from 'react';
-import { useFormSubmit } from '../lib/client/forms';
-import { cartChanged } from '../lib/client/stores';
+import { useFormSubmit } from '@/lib/client/forms';
+import { cartChanged } from '@/lib/client/stores';
 import Toaster from './Toaster';
-import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '../lib/domain/variants';
-import type { VariantDto } from '../lib/domain/catalogue';
-import CsrfInput from '../components/CsrfInput';
-import { pictureSources } from '../lib/client/pictures';
-import { hashFromImageUrl, type ImageWidth } from '../lib/domain/images';
-import { TOASTS } from '../lib/domain/toasts';
+import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '@/lib/domain/variants';
+import type { VariantDto } from '@/lib/domain/catalogue';
+import CsrfInput from '@/components/CsrfInput';
+import { pictureSources } from '@/lib/client/pictures';
+import { hashFromImageUrl, type ImageWidth } from '@/lib/domain/images';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /** One gallery image: its URL and alt text; the <picture> sources are derived here, not sent twice. */
 export interface GalleryImage {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
-import { api, NetworkError } from '../lib/client/api';
-import type { ProductDto } from '../lib/domain/catalogue';
-import { ProductCardSkeleton, ProductCardView, type CardProduct } from '../components/ProductCardView';
+import { api, NetworkError } from '@/lib/client/api';
+import type { ProductDto } from '@/lib/domain/catalogue';
+import { ProductCardSkeleton, ProductCardView, type CardProduct } from '@/components/ProductCardView';
 
 export interface ShowcaseProps {
   /** Section id, also used for the heading id. */

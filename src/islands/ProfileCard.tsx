@@ -1,9 +1,9 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { avatarFileProblem } from '../lib/domain/account-rules';
-import { countryName } from '../lib/domain/geo';
-import { useFormSubmit } from '../lib/client/forms';
-import { setProfileFromUser, type ApiUser } from '../lib/client/session';
-import CsrfInput from '../components/CsrfInput';
+import { avatarFileProblem } from '@/lib/domain/account-rules';
+import { countryName } from '@/lib/domain/geo';
+import { useFormSubmit } from '@/lib/client/forms';
+import { setProfileFromUser, type ApiUser } from '@/lib/client/session';
+import CsrfInput from '@/components/CsrfInput';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */

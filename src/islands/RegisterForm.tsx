@@ -1,10 +1,10 @@
-import { passwordProblem } from '../lib/domain/account-rules';
-import { useFormSubmit } from '../lib/client/forms';
-import { verificationPending } from '../lib/client/stores';
-import CsrfInput from '../components/CsrfInput';
-import CountryOptions from '../components/CountryOptions';
-import Field from '../components/Field';
-import { TOASTS } from '../lib/domain/toasts';
+import { passwordProblem } from '@/lib/domain/account-rules';
+import { useFormSubmit } from '@/lib/client/forms';
+import { verificationPending } from '@/lib/client/stores';
+import CsrfInput from '@/components/CsrfInput';
+import CountryOptions from '@/components/CountryOptions';
+import Field from '@/components/Field';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /** Sign Up: creates the account, remembers the e-mail for /verify-otp and goes there. */
 export default function RegisterForm({ csrf }: { csrf?: string | null }) {

@@ -1,11 +1,11 @@
-import { isValidOtp, MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { useFormSubmit } from '../lib/client/forms';
-import { usePendingEmail, type CodeFormProps } from '../lib/client/pending-email';
-import { $resetEmail, resetDone } from '../lib/client/stores';
-import CsrfInput from '../components/CsrfInput';
-import Field from '../components/Field';
-import OtpField from '../components/OtpField';
-import { TOASTS } from '../lib/domain/toasts';
+import { isValidOtp, MESSAGES, passwordProblem } from '@/lib/domain/account-rules';
+import { useFormSubmit } from '@/lib/client/forms';
+import { usePendingEmail, type CodeFormProps } from '@/lib/client/pending-email';
+import { $resetEmail, resetDone } from '@/lib/client/stores';
+import CsrfInput from '@/components/CsrfInput';
+import Field from '@/components/Field';
+import OtpField from '@/components/OtpField';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */
 export default function ResetPasswordForm({ initialEmail = null, csrf }: CodeFormProps) {

@@ -1,10 +1,10 @@
-import { MESSAGES, passwordProblem } from '../lib/domain/account-rules';
-import { useFormSubmit } from '../lib/client/forms';
-import { setProfileFromUser, type ApiUser } from '../lib/client/session';
-import CsrfInput from '../components/CsrfInput';
-import CountryOptions from '../components/CountryOptions';
-import Field from '../components/Field';
-import { TOASTS } from '../lib/domain/toasts';
+import { MESSAGES, passwordProblem } from '@/lib/domain/account-rules';
+import { useFormSubmit } from '@/lib/client/forms';
+import { setProfileFromUser, type ApiUser } from '@/lib/client/session';
+import CsrfInput from '@/components/CsrfInput';
+import CountryOptions from '@/components/CountryOptions';
+import Field from '@/components/Field';
+import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */

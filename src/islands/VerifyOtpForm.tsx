@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { isValidOtp, MESSAGES } from '../lib/domain/account-rules';
-import { api } from '../lib/client/api';
-import { sendAndShow, useFormSubmit } from '../lib/client/forms';
-import { usePendingEmail, type CodeFormProps } from '../lib/client/pending-email';
-import { $registeredEmail, verificationDone } from '../lib/client/stores';
-import CsrfInput from '../components/CsrfInput';
-import OtpField from '../components/OtpField';
-import { TOASTS } from '../lib/domain/toasts';
+import { isValidOtp, MESSAGES } from '@/lib/domain/account-rules';
+import { api } from '@/lib/client/api';
+import { sendAndShow, useFormSubmit } from '@/lib/client/forms';
+import { usePendingEmail, type CodeFormProps } from '@/lib/client/pending-email';
+import { $registeredEmail, verificationDone } from '@/lib/client/stores';
+import CsrfInput from '@/components/CsrfInput';
+import OtpField from '@/components/OtpField';
+import { TOASTS } from '@/lib/domain/toasts';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */
 export default function VerifyOtpForm({ initialEmail = null, csrf }: CodeFormProps) {

@@ -3,10 +3,10 @@
  * session sync, cart badge, side menu, profile menu, search toggle and logout.
  * Everything here enhances server-rendered HTML that already works without it.
  */
-import { bindImageFallback } from '../lib/client/image-fallback';
-import { api } from '../lib/client/api';
-import { logout } from '../lib/client/session';
-import { $cartCount, $profile, cartChanged, signedIn, signedOut, type Profile } from '../lib/client/stores';
+import { bindImageFallback } from '@/lib/client/image-fallback';
+import { api } from '@/lib/client/api';
+import { logout } from '@/lib/client/session';
+import { $cartCount, $profile, cartChanged, signedIn, signedOut, type Profile } from '@/lib/client/stores';
 
 const MENU_REOPEN_KEY = 'ml:menu-reopen';
 

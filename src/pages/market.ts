@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MARKET_CODES, MARKET_COOKIE, type MarketCode } from '../lib/domain/markets';
-import { isHttpsOrigin } from '../lib/domain/public-origin';
-import { localRedirectPath } from '../lib/domain/redirects';
-import { formEndpoint, readInput } from '../lib/server/form-posts';
-import { message } from '../lib/domain/messages';
+import { MARKET_CODES, MARKET_COOKIE, type MarketCode } from '@/lib/domain/markets';
+import { isHttpsOrigin } from '@/lib/domain/public-origin';
+import { localRedirectPath } from '@/lib/domain/redirects';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 const input = z.object({
   market: z.enum(MARKET_CODES, { message: message('market-invalid') }),

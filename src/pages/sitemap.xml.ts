@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { ALL_MARKETS, DEFAULT_MARKET, MARKETS, type MarketCode } from '../lib/domain/markets';
-import { cacheForAnonymous, cacheTags } from '../lib/server/page-cache';
+import { ALL_MARKETS, DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
+import { cacheForAnonymous, cacheTags } from '@/lib/server/infra/page-cache';
 
 /** A page's URL in a market: Nigeria's has no ?market= (it is the default), the others' do. */
 function inMarket(loc: string, market: MarketCode): string {

@@ -13,9 +13,9 @@ import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
 import { STORE_NAME } from '../lib/domain/brand';
 import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
-import { ConfigError, getConfig, type Config } from '../lib/server/config';
-import { createLogger } from '../lib/server/log';
-import { tooLargeAnswer } from '../lib/server/error-pages';
+import { ConfigError, getConfig, type Config } from '../lib/server/infra/config';
+import { createLogger } from '../lib/server/infra/log';
+import { tooLargeAnswer } from '../lib/server/infra/error-pages';
 import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
 
 
@@ -26,7 +26,7 @@ const compress = compression({ threshold: 0, filter: (req, res) => shouldCompres
 /**
  * A body declared larger than its route takes is refused with 413 before a byte of it is kept;
  * the connection is then closed so the client cannot keep sending. Bodies without Content-Length
- * are cut off where they are read (src/lib/server/http.ts) and by the adapter's ceiling.
+ * are cut off where they are read (src/lib/server/infra/http.ts) and by the adapter's ceiling.
  */
 function refuseLargeBody(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   const declared = Number(req.headers['content-length'] ?? 0);

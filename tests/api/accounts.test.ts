@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AVATAR_CHANGES_PER_DAY } from '../../src/lib/domain/account-rules';
+import { AVATAR_CHANGES_PER_DAY } from '@/lib/domain/account-rules';
 import { startServer, type RunningServer } from '../support/server';
 import { accountClient, otherCode } from './account-client';
 

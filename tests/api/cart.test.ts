@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CART_FULL_MESSAGE, MAX_CART_LINES } from '../../src/lib/domain/cart';
+import { CART_FULL_MESSAGE, MAX_CART_LINES } from '@/lib/domain/cart';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, type Variant } from './buying-client';
 

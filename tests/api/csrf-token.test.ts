@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 
 /**
- * The CSRF token rule (src/lib/server/csrf.ts, checked in src/middleware.ts): a cookie-authenticated
+ * The CSRF token rule (src/lib/server/infra/csrf.ts, checked in src/middleware.ts): a cookie-authenticated
  * form post that carries no same-site Origin / Sec-Fetch-Site (some proxy browsers send neither)
  * must carry the session's token in `_csrf` (or an X-CSRF-Token header); any other cookie-only write is
  * refused. Bearer-token clients are unaffected.

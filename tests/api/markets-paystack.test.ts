@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMoney } from '../../src/lib/domain/money';
-import { paystackSignature } from '../../src/lib/server/payments/paystack';
+import { formatMoney } from '@/lib/domain/money';
+import { paystackSignature } from '@/lib/server/payments/paystack';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';

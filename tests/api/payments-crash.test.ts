@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paystackSignature } from '../../src/lib/server/payments/paystack';
+import { paystackSignature } from '@/lib/server/payments/paystack';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, DEMO } from './buying-client';

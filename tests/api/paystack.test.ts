@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaystackProvider, isValidPaystackSignature, paystackSignature } from '../../src/lib/server/payments/paystack';
+import { createPaystackProvider, isValidPaystackSignature, paystackSignature } from '@/lib/server/payments/paystack';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '../../src/lib/server/db/seed';
-import { LIMITS } from '../../src/lib/server/rate-limit';
+import { DEMO_USER } from '@/lib/server/db/seed';
+import { LIMITS } from '@/lib/server/infra/rate-limit';
 import { startServer, type Driver, type RunningServer } from '../support/server';
 import { accountClient } from './account-client';
 

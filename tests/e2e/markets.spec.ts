@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { formatMoney } from '../../src/lib/domain/money';
+import { formatMoney } from '@/lib/domain/money';
 import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/lib/domain/errors';
-import { LIMITS } from '../../src/lib/server/rate-limit';
-import type { Services } from '../../src/lib/server/services';
+import { AppError } from '@/lib/domain/errors';
+import { LIMITS } from '@/lib/server/infra/rate-limit';
+import type { Services } from '@/lib/server/services';
 import { DRIVERS, servicesFor, testClock } from '../support/services';
 
 const PASSWORD = 'Lagos-2026!';

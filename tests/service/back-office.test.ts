@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, orderEvents, stockLedger, users, variants } from '../../src/lib/server/db/schema';
-import type { Services } from '../../src/lib/server/services';
-import type { SessionUser } from '../../src/lib/server/sessions';
+import { auditLog, orderEvents, stockLedger, users, variants } from '@/lib/server/db/schema';
+import type { Services } from '@/lib/server/services';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 
 /** See checkout.test.ts: let pg's sockets close before the database is dropped. */
@@ -119,7 +119,7 @@ for (const driver of DRIVERS) {
 
     it('grants and revokes staff; step-up needs the e-mailed code unless the browser is known', async () => {
       const { token } = await services.sessions.create(owner.id);
-      const { hashToken } = await import('../../src/lib/server/sessions');
+      const { hashToken } = await import('@/lib/server/accounts/sessions');
       const tokenHash = hashToken(token);
       expect((await services.sessions.resolve(token))!.staffVerified).toBe(false);
       expect(await services.staff.afterLogin({ user: owner, tokenHash, deviceId: undefined, ip: null })).toEqual({ stepUp: true });

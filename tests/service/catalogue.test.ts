@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productQuerySchema } from '../../src/lib/domain/catalogue';
+import { productQuerySchema } from '@/lib/domain/catalogue';
 import { DRIVERS, servicesFor } from '../support/services';
 
 for (const driver of DRIVERS) {

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments, users, variants } from '../../src/lib/server/db/schema';
-import type { Services } from '../../src/lib/server/services';
-import type { SessionUser } from '../../src/lib/server/sessions';
+import { payments, users, variants } from '@/lib/server/db/schema';
+import type { Services } from '@/lib/server/services';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 
 /**

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, users, variants } from '../../src/lib/server/db/schema';
-import type { Services } from '../../src/lib/server/services';
-import type { SessionUser } from '../../src/lib/server/sessions';
+import { orders, users, variants } from '@/lib/server/db/schema';
+import type { Services } from '@/lib/server/services';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { answerSimulatedPage, DRIVERS, servicesFor } from '../support/services';
 
 /** The back-office dashboard's figures against a known set of orders, placed and then dated. */

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, rateLimits, sessions } from '../../src/lib/server/db/schema';
-import { createHousekeeping, HOUSEKEEPING_LOCK_KEY, scheduleHousekeeping } from '../../src/lib/server/housekeeping';
-import { createLogger } from '../../src/lib/server/log';
-import type { Services } from '../../src/lib/server/services';
-import { hashToken } from '../../src/lib/server/sessions';
+import { oneTimeCodes, rateLimits, sessions } from '@/lib/server/db/schema';
+import { createHousekeeping, HOUSEKEEPING_LOCK_KEY, scheduleHousekeeping } from '@/lib/server/infra/housekeeping';
+import { createLogger } from '@/lib/server/infra/log';
+import type { Services } from '@/lib/server/services';
+import { hashToken } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, testClock } from '../support/services';
 
 const MINUTE = 60_000;

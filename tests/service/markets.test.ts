@@ -1,11 +1,11 @@
 import { and, eq, min } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productQuerySchema } from '../../src/lib/domain/catalogue';
-import { NotFound } from '../../src/lib/domain/errors';
-import { NOT_IN_SOUTH_AFRICA_EVERY, PREMIUM_COLOURS_EVERY, seedRandPrice, seedVariantNaira } from '../../src/lib/server/db/seed';
-import { colors, products, sizes, users, variantPrices, variants } from '../../src/lib/server/db/schema';
-import type { Services } from '../../src/lib/server/services';
-import type { SessionUser } from '../../src/lib/server/sessions';
+import { productQuerySchema } from '@/lib/domain/catalogue';
+import { NotFound } from '@/lib/domain/errors';
+import { NOT_IN_SOUTH_AFRICA_EVERY, PREMIUM_COLOURS_EVERY, seedRandPrice, seedVariantNaira } from '@/lib/server/db/seed';
+import { colors, products, sizes, users, variantPrices, variants } from '@/lib/server/db/schema';
+import type { Services } from '@/lib/server/services';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor } from '../support/services';
 
 for (const driver of DRIVERS) {

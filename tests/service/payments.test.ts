@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, orders, payments, users, variants } from '../../src/lib/server/db/schema';
-import { createLogger } from '../../src/lib/server/log';
-import type { PaymentProvider, Refund, VerificationStatus } from '../../src/lib/server/payments/port';
-import { paymentRecords } from '../../src/lib/server/payments/service';
-import { createSimulatedProvider } from '../../src/lib/server/payments/simulated';
-import { createReconciliation, RECONCILIATION_LOCK_KEY, scheduleReconciliation } from '../../src/lib/server/reconciliation';
-import { createServices, type Services } from '../../src/lib/server/services';
-import type { SessionUser } from '../../src/lib/server/sessions';
+import { mailOutbox, orders, payments, users, variants } from '@/lib/server/db/schema';
+import { createLogger } from '@/lib/server/infra/log';
+import type { PaymentProvider, Refund, VerificationStatus } from '@/lib/server/payments/port';
+import { paymentRecords } from '@/lib/server/payments/service';
+import { createSimulatedProvider } from '@/lib/server/payments/simulated';
+import { createReconciliation, RECONCILIATION_LOCK_KEY, scheduleReconciliation } from '@/lib/server/payments/reconciliation';
+import { createServices, type Services } from '@/lib/server/services';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, testClock, answerSimulatedPage } from '../support/services';
 
 const MINUTE = 60_000;

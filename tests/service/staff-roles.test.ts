@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/lib/server/db/schema';
-import type { Services } from '../../src/lib/server/services';
-import { LAST_OWNER_MESSAGE } from '../../src/lib/server/staff';
+import { users } from '@/lib/server/db/schema';
+import type { Services } from '@/lib/server/services';
+import { LAST_OWNER_MESSAGE } from '@/lib/server/backoffice/staff';
 import { DRIVERS, servicesFor } from '../support/services';
 
 for (const driver of DRIVERS) {

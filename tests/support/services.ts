@@ -1,9 +1,9 @@
-import { Conflict } from '../../src/lib/domain/errors';
-import { parseConfig } from '../../src/lib/server/config';
-import { openDatabase, type Database } from '../../src/lib/server/db/client';
-import { seedIfEmpty } from '../../src/lib/server/db/seed';
-import { createLogger } from '../../src/lib/server/log';
-import { createServices, type Services } from '../../src/lib/server/services';
+import { Conflict } from '@/lib/domain/errors';
+import { parseConfig } from '@/lib/server/infra/config';
+import { openDatabase, type Database } from '@/lib/server/db/client';
+import { seedIfEmpty } from '@/lib/server/db/seed';
+import { createLogger } from '@/lib/server/infra/log';
+import { createServices, type Services } from '@/lib/server/services';
 import { createFreshDatabase } from './pg';
 
 export type Driver = 'pglite' | 'pg';

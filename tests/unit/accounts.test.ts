@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { avatarFileProblem, isValidOtp, MESSAGES, passwordProblem } from '../../src/lib/domain/account-rules';
+import { avatarFileProblem, isValidOtp, MESSAGES, passwordProblem } from '@/lib/domain/account-rules';
 import {
   addressInputSchema,
   changePasswordSchema,
@@ -9,10 +9,10 @@ import {
   registerSchema,
   resetPasswordSchema,
   verifyOtpSchema,
-} from '../../src/lib/domain/accounts';
-import { COUNTRIES, isStateOf, STATES } from '../../src/lib/domain/geo';
-import { processAvatar } from '../../src/lib/server/avatars';
-import { describeWait } from '../../src/lib/server/rate-limit';
+} from '@/lib/domain/accounts';
+import { COUNTRIES, isStateOf, STATES } from '@/lib/domain/geo';
+import { processAvatar } from '@/lib/server/accounts/avatars';
+import { describeWait } from '@/lib/server/infra/rate-limit';
 
 const messageOf = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 

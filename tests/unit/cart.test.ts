@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addToCartSchema, changeQuantitySchema } from '../../src/lib/domain/cart-input';
+import { addToCartSchema, changeQuantitySchema } from '@/lib/domain/cart-input';
 import {
   assertQuantityAllowed,
   cartTotals,
@@ -8,14 +8,14 @@ import {
   MAX_LINE_QUANTITY,
   sameLine,
   variantLabel,
-} from '../../src/lib/domain/cart';
+} from '@/lib/domain/cart';
 import {
   defaultDeliveryOption,
   deliveryFeeMinor,
   deliverySpeed,
   DELIVERY_SPEEDS,
   pickupLocationFor,
-} from '../../src/lib/domain/shipping';
+} from '@/lib/domain/shipping';
 
 describe('cart rules', () => {
   it('prices a line as unit price times quantity', () => {

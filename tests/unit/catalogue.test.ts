@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectionQueryFromSearch, productQuerySchema, sortProducts } from '../../src/lib/domain/catalogue';
-import { hashFromImageUrl, imageUrl, isImageWidth, srcset } from '../../src/lib/domain/images';
+import { collectionQueryFromSearch, productQuerySchema, sortProducts } from '@/lib/domain/catalogue';
+import { hashFromImageUrl, imageUrl, isImageWidth, srcset } from '@/lib/domain/images';
 
 describe('product query', () => {
   it('applies defaults and coerces ids', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddressFrom, parseProxyTrust } from '../../src/lib/domain/client-address';
+import { clientAddressFrom, parseProxyTrust } from '@/lib/domain/client-address';
 
 describe('client address behind proxies (TRUST_PROXY)', () => {
   it('ignores X-Forwarded-For when no proxy is trusted', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/lib/server/config';
+import { ConfigError, parseConfig } from '@/lib/server/infra/config';
 
 describe('configuration', () => {
   it('has working defaults for the embedded store', () => {
@@ -55,7 +55,7 @@ describe('configuration', () => {
 });
 
 describe('HTTP delivery policy', async () => {
-  const { assetCacheControl, shouldCompress } = await import('../../src/server/http-policy');
+  const { assetCacheControl, shouldCompress } = await import('@/server/http-policy');
   it('makes hashed assets immutable and other files revalidate daily', () => {
     expect(assetCacheControl('/_astro/client.Ab12.js')).toBe('public, max-age=31536000, immutable');
     expect(assetCacheControl('/favicon.svg')).toMatch(/^public, max-age=86400/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCrossSiteWrite } from '../../src/lib/server/http';
+import { isCrossSiteWrite } from '@/lib/server/infra/http';
 
 const url = new URL('https://shop.example/api/v1/address/delete/1');
 const req = (method: string, headers: Record<string, string> = {}) => new Request(url, { method, headers });
@@ -23,7 +23,7 @@ describe('isCrossSiteWrite', () => {
 });
 
 describe('needsCsrfToken (cookie-authenticated form posts without a same-site Origin)', async () => {
-  const { needsCsrfToken, csrfTokenFor } = await import('../../src/lib/server/csrf');
+  const { needsCsrfToken, csrfTokenFor } = await import('@/lib/server/infra/csrf');
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   it('asks a form post with neither Origin nor Sec-Fetch-Site for the token', () => {
     expect(needsCsrfToken(req('POST', form), url.origin)).toBe(true);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { STORE_NAME } from '../../src/lib/domain/brand';
-import { Forbidden, TooLarge } from '../../src/lib/domain/errors';
-import { crossSiteAnswer, formExpiredAnswer, notAllowedPage, tooLargeAnswer, unavailablePage } from '../../src/lib/server/error-pages';
-import { errorResponse } from '../../src/lib/server/http';
-import { createLogger } from '../../src/lib/server/log';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { Forbidden, TooLarge } from '@/lib/domain/errors';
+import { crossSiteAnswer, formExpiredAnswer, notAllowedPage, tooLargeAnswer, unavailablePage } from '@/lib/server/infra/error-pages';
+import { errorResponse } from '@/lib/server/infra/http';
+import { createLogger } from '@/lib/server/infra/log';
 
 const log = createLogger('silent');
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';

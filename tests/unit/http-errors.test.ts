@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NotFound } from '../../src/lib/domain/errors';
-import { isDatabaseUnreachable, unreachableReason } from '../../src/lib/server/db/unreachable';
-import { errorResponse } from '../../src/lib/server/http';
-import { createLogger } from '../../src/lib/server/log';
+import { NotFound } from '@/lib/domain/errors';
+import { isDatabaseUnreachable, unreachableReason } from '@/lib/server/db/unreachable';
+import { errorResponse } from '@/lib/server/infra/http';
+import { createLogger } from '@/lib/server/infra/log';
 
 const log = createLogger('silent');
 

@@ -10,9 +10,9 @@ vi.mock('react-hot-toast', () => ({
   },
 }));
 
-const { sendAndShow } = await import('../../src/lib/client/forms');
-const { TOAST_THEN_NAVIGATE_MS } = await import('../../src/lib/client/navigate');
-const stores = await import('../../src/lib/client/stores');
+const { sendAndShow } = await import('@/lib/client/forms');
+const { TOAST_THEN_NAVIGATE_MS } = await import('@/lib/client/navigate');
+const stores = await import('@/lib/client/stores');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

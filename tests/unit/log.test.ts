@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, redact, REDACTED } from '../../src/lib/server/log';
+import { createLogger, redact, REDACTED } from '@/lib/server/infra/log';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_MARKETS, DEFAULT_MARKET, marketLabel, MARKETS, parseMarket, resolveMarket } from '../../src/lib/domain/markets';
-import { addMoney, CurrencyMismatch, formatMoney, money, sumMoney, timesMoney } from '../../src/lib/domain/money';
-import { pickupLocationForMarket } from '../../src/lib/domain/shipping';
+import { ALL_MARKETS, DEFAULT_MARKET, marketLabel, MARKETS, parseMarket, resolveMarket } from '@/lib/domain/markets';
+import { addMoney, CurrencyMismatch, formatMoney, money, sumMoney, timesMoney } from '@/lib/domain/money';
+import { pickupLocationForMarket } from '@/lib/domain/shipping';
 
 describe('markets', () => {
   it('has Nigeria in naira and South Africa in rand, Nigeria by default', () => {
@@ -58,7 +58,7 @@ describe('money never mixes currencies', () => {
 
 describe('the route cache keys on the market', () => {
   it('keeps NG and ZA pages apart whether the market comes from the URL or the cookie', async () => {
-    const { cacheKey } = await import('../../src/lib/server/page-cache');
+    const { cacheKey } = await import('@/lib/server/infra/page-cache');
     const req = (url: string, cookie?: string) => new Request(`http://localhost${url}`, cookie ? { headers: { cookie } } : {});
     expect(cacheKey(req('/collection?page=2'))).toBe(cacheKey(req('/collection?page=2&market=NG')));
     expect(cacheKey(req('/collection?page=2'))).not.toBe(cacheKey(req('/collection?page=2&market=ZA')));
@@ -70,14 +70,14 @@ describe('the route cache keys on the market', () => {
 
 describe("each market's Paystack account", () => {
   it('reads PAYSTACK_SECRET_KEY_<MARKET>, with PAYSTACK_SECRET_KEY as Nigeria fallback', async () => {
-    const { parseConfig } = await import('../../src/lib/server/config');
+    const { parseConfig } = await import('@/lib/server/infra/config');
     expect(parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_ng_old' }).paystackSecretKeys).toEqual({ NG: 'sk_ng_old' });
     expect(parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'old', PAYSTACK_SECRET_KEY_NG: 'ng', PAYSTACK_SECRET_KEY_ZA: 'za' }).paystackSecretKeys).toEqual({ NG: 'ng', ZA: 'za' });
     expect(() => parseConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_ZA: 'za' })).toThrow(/PAYSTACK_SECRET_KEY/);
   });
 
   it('finds the account that signed a webhook by trying every market key', async () => {
-    const { paystackSignature, paystackSignerOf } = await import('../../src/lib/server/payments/paystack');
+    const { paystackSignature, paystackSignerOf } = await import('@/lib/server/payments/paystack');
     const keys = { NG: 'sk_ng', ZA: 'sk_za' };
     const body = '{"event":"charge.success"}';
     expect(paystackSignerOf(body, paystackSignature(body, 'sk_za'), keys)).toBe('ZA');

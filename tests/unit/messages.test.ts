@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES as ACCOUNT } from '../../src/lib/domain/account-rules';
-import { failureText, fill, message, MESSAGES, messageRef, messageText } from '../../src/lib/domain/messages';
-import { TOASTS } from '../../src/lib/domain/toasts';
-import { describeWait } from '../../src/lib/server/rate-limit';
+import { MESSAGES as ACCOUNT } from '@/lib/domain/account-rules';
+import { failureText, fill, message, MESSAGES, messageRef, messageText } from '@/lib/domain/messages';
+import { TOASTS } from '@/lib/domain/toasts';
+import { describeWait } from '@/lib/server/infra/rate-limit';
 
 function sources(dir: string, names = /\.(ts|astro)$/): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencySymbol, formatMoney, toMajor, toMinor } from '../../src/lib/domain/money';
+import { currencySymbol, formatMoney, toMajor, toMinor } from '@/lib/domain/money';
 
 describe('money', () => {
   it('converts between minor and major units without float drift', () => {

@@ -9,8 +9,8 @@ import {
   statusColour,
   trackingNumberFrom,
   TRACKING_NUMBER_PATTERN,
-} from '../../src/lib/domain/orders';
-import { newTrackingNumber } from '../../src/lib/server/orders';
+} from '@/lib/domain/orders';
+import { newTrackingNumber } from '@/lib/server/orders/orders';
 
 describe('order statuses', () => {
   it('allows only pending -> processed -> delivered and cancelling before delivery', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProxyTrust } from '../../src/lib/domain/client-address';
-import { forwardedOrigin, publicOriginFor, type PublicOriginInput } from '../../src/lib/domain/public-origin';
+import { parseProxyTrust } from '@/lib/domain/client-address';
+import { forwardedOrigin, publicOriginFor, type PublicOriginInput } from '@/lib/domain/public-origin';
 
 const proxied = { host: 'shop.example', xForwardedProto: 'https' };
 const input = (over: Partial<PublicOriginInput>): PublicOriginInput => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localRedirectPath } from '../../src/lib/domain/redirects';
+import { localRedirectPath } from '@/lib/domain/redirects';
 
 const ORIGIN = 'https://shop.example';
 

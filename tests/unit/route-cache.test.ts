@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import routeCacheProvider from '../../src/lib/server/route-cache-provider';
-import { cacheKey, hasSession, marketCookie, processPageCache, RENDERED_MARKET_HEADER } from '../../src/lib/server/page-cache';
-import { requestCookie } from '../../src/lib/server/cookies';
+import routeCacheProvider from '@/lib/server/infra/route-cache-provider';
+import { cacheKey, hasSession, marketCookie, processPageCache, RENDERED_MARKET_HEADER } from '@/lib/server/infra/page-cache';
+import { requestCookie } from '@/lib/server/infra/cookies';
 
 const request = (path: string, cookie?: string) => new Request(`http://localhost${path}`, cookie ? { headers: { cookie } } : {});
 

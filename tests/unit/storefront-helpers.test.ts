@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { toggleParam } from '../../src/lib/client/filters';
-import { CARD_WIDTHS, pictureSources } from '../../src/lib/client/pictures';
-import type { VariantDto } from '../../src/lib/domain/catalogue';
-import { PLACEHOLDER_IMAGE } from '../../src/lib/domain/images';
-import { firstInStock, isAvailable, optionAvailability } from '../../src/lib/domain/variants';
+import { toggleParam } from '@/lib/client/filters';
+import { CARD_WIDTHS, pictureSources } from '@/lib/client/pictures';
+import type { VariantDto } from '@/lib/domain/catalogue';
+import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
+import { firstInStock, isAvailable, optionAvailability } from '@/lib/domain/variants';
 
 const HASH = 'a'.repeat(32);
 

@@ -13,31 +13,31 @@ const SERVER = 'src/lib/server';
 
 /** Each table (by its SQL name) and the module that writes it. */
 const TABLE_OWNERS: Record<string, string> = {
-  addresses: 'addresses',
-  audit_log: 'audit',
-  cart_items: 'cart',
-  carts: 'cart',
-  categories: 'catalogue-admin',
+  addresses: 'accounts/addresses',
+  audit_log: 'backoffice/audit',
+  cart_items: 'cart/cart',
+  carts: 'cart/cart',
+  categories: 'catalogue/catalogue-admin',
   colors: 'db/seed',
-  favourites: 'favourites',
-  mail_outbox: 'mail',
-  media: 'media',
-  newsletter_subscriptions: 'newsletter',
-  one_time_codes: 'codes',
-  order_events: 'orders',
-  order_items: 'orders',
-  orders: 'orders',
+  favourites: 'accounts/favourites',
+  mail_outbox: 'infra/mail',
+  media: 'infra/media',
+  newsletter_subscriptions: 'newsletter/newsletter',
+  one_time_codes: 'accounts/codes',
+  order_events: 'orders/orders',
+  order_items: 'orders/orders',
+  orders: 'orders/orders',
   payments: 'payments/service',
-  product_images: 'catalogue-admin',
-  products: 'catalogue-admin',
-  rate_limits: 'rate-limit',
-  sessions: 'sessions',
+  product_images: 'catalogue/catalogue-admin',
+  products: 'catalogue/catalogue-admin',
+  rate_limits: 'infra/rate-limit',
+  sessions: 'accounts/sessions',
   sizes: 'db/seed',
-  staff_devices: 'staff',
-  stock_ledger: 'stock',
-  users: 'accounts',
-  variant_prices: 'catalogue-admin',
-  variants: 'catalogue-admin',
+  staff_devices: 'backoffice/staff',
+  stock_ledger: 'catalogue/stock',
+  users: 'accounts/accounts',
+  variant_prices: 'catalogue/catalogue-admin',
+  variants: 'catalogue/catalogue-admin',
 };
 
 /**
@@ -46,9 +46,9 @@ const TABLE_OWNERS: Record<string, string> = {
  * call), an account's role to the staff module (grant and revoke). `table.column`, as in the schema.
  */
 const COLUMN_OWNERS: Record<string, string> = {
-  'variants.stock': 'stock',
-  'products.salesCount': 'stock',
-  'users.role': 'staff',
+  'variants.stock': 'catalogue/stock',
+  'products.salesCount': 'catalogue/stock',
+  'users.role': 'backoffice/staff',
 };
 
 /** Code that is not a module of the running store: the seed fills an empty database; migrations are SQL. */
@@ -172,8 +172,8 @@ describe('one owner per table', () => {
     expect(literalKeys('{ role, updatedAt: new Date() })')).toEqual(['role', 'updatedAt']);
     expect(literalKeys("{ ...input, passwordHash: await hash('a,b') })")).toEqual(['*', 'passwordHash']);
     expect(literalKeys('patch)')).toEqual(['*']);
-    expect(ownerOf('products', 'products', 'salesCount')).toBe('stock');
-    expect(ownerOf('products', 'products', 'name')).toBe('catalogue-admin');
-    expect(ownerOf('users', 'users', '*')).toBe('accounts');
+    expect(ownerOf('products', 'products', 'salesCount')).toBe('catalogue/stock');
+    expect(ownerOf('products', 'products', 'name')).toBe('catalogue/catalogue-admin');
+    expect(ownerOf('users', 'users', '*')).toBe('accounts/accounts');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { day, fieldMessage, id, isCalendarDay, isPlainText, MAX_ID, optionalId, text } from '../../src/lib/domain/validation';
+import { day, fieldMessage, id, isCalendarDay, isPlainText, MAX_ID, optionalId, text } from '@/lib/domain/validation';
 
 const messageOf = (schema: z.ZodType, input: unknown) => schema.safeParse(input, { error: fieldMessage }).error?.issues[0]?.message;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/lib/domain/errors';
-import { passwordQueue, PASSWORD_QUEUE_BOUNDS, verifyPassword, hashPassword } from '../../src/lib/server/passwords';
-import { createBoundedQueue } from '../../src/lib/server/work-queue';
+import { AppError } from '@/lib/domain/errors';
+import { passwordQueue, PASSWORD_QUEUE_BOUNDS, verifyPassword, hashPassword } from '@/lib/server/accounts/passwords';
+import { createBoundedQueue } from '@/lib/server/infra/work-queue';
 
 function deferred() {
   let resolve!: () => void;

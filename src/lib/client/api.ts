@@ -4,7 +4,7 @@
  */
 import { navigateAfterToast } from './navigate';
 import { signedOut } from './stores';
-import { TOASTS } from '../domain/toasts';
+import { TOASTS } from '@/lib/domain/toasts';
 
 export const API_BASE = '/api/v1';
 

@@ -1,4 +1,4 @@
-import { PLACEHOLDER_IMAGE } from '../domain/images';
+import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 
 /**
  * Broken catalogue images become the placeholder, on every page, from one listener in the chrome

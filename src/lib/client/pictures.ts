@@ -1,4 +1,4 @@
-import { hashFromImageUrl, imageUrl, IMAGE_WIDTHS, PLACEHOLDER_IMAGE, srcset, type ImageWidth } from '../domain/images';
+import { hashFromImageUrl, imageUrl, IMAGE_WIDTHS, PLACEHOLDER_IMAGE, srcset, type ImageWidth } from '@/lib/domain/images';
 
 /**
  * What a <picture> needs for one catalogue image. Our own images (/media/{hash}/...)

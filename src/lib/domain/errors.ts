@@ -1,6 +1,6 @@
 /**
  * Typed errors with a stable code. Services throw them; one function
- * (src/lib/server/http.ts: errorResponse) maps them to HTTP responses.
+ * (src/lib/server/infra/http.ts: errorResponse) maps them to HTTP responses.
  */
 export type ErrorCode =
   | 'invalid'

@@ -5,7 +5,7 @@ import { ORDER_STATUSES } from './orders';
 
 /**
  * The store's own messages, by code: the texts a page may show from a link (`?notice=` and
- * `?error=`, the answers to forms posted without scripts, src/lib/server/form-posts.ts). A link
+ * `?error=`, the answers to forms posted without scripts, src/lib/server/infra/form-posts.ts). A link
  * carries a code and, for a message with a variable part, only parameters of a known kind that are
  * valid for it (a market code, a number, an order status…), never text: a link that says "Your
  * account is suspended. Call +234…" shows nothing.

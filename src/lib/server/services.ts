@@ -1,29 +1,29 @@
 import { sql } from 'drizzle-orm';
-import { createAccountService } from './accounts';
-import { createAddressService } from './addresses';
-import { createCatalogueService } from './catalogue';
-import { createCodeService } from './codes';
-import { startHousekeeping } from './housekeeping';
-import { startReconciliation } from './reconciliation';
-import { getConfig, type Config } from './config';
-import { openDatabase, type Database, type Db } from './db/client';
-import { createLogger, type Logger } from './log';
-import { createMailer, createOutboxReader, type Mailer } from './mail';
-import { createMediaService } from './media';
-import { createNewsletterService } from './newsletter';
-import { createRateLimiter, LIMITS } from './rate-limit';
-import { createSessionService } from './sessions';
-import { createBuyingServices } from './buying';
-import { localCacheBus, pgCacheBus, type CacheBus } from './cache-bus';
-import { createCatalogueAdmin } from './catalogue-admin';
-import { noPageCache, processPageCache, type PageCacheInvalidator } from './page-cache';
-import { ReadMemo } from './read-memo';
-import type { PaymentProvider } from './payments/port';
+import { createAccountService } from '@/lib/server/accounts/accounts';
+import { createAddressService } from '@/lib/server/accounts/addresses';
+import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
+import { createCodeService } from '@/lib/server/accounts/codes';
+import { startHousekeeping } from '@/lib/server/infra/housekeeping';
+import { startReconciliation } from '@/lib/server/payments/reconciliation';
+import { getConfig, type Config } from '@/lib/server/infra/config';
+import { openDatabase, type Database, type Db } from '@/lib/server/db/client';
+import { createLogger, type Logger } from '@/lib/server/infra/log';
+import { createMailer, createOutboxReader, type Mailer } from '@/lib/server/infra/mail';
+import { createMediaService } from '@/lib/server/infra/media';
+import { createNewsletterService } from '@/lib/server/newsletter/newsletter';
+import { createRateLimiter, LIMITS } from '@/lib/server/infra/rate-limit';
+import { createSessionService } from '@/lib/server/accounts/sessions';
+import { createBuyingServices } from '@/lib/server/checkout/buying';
+import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/infra/cache-bus';
+import { createCatalogueAdmin } from '@/lib/server/catalogue/catalogue-admin';
+import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { ReadMemo } from '@/lib/server/infra/read-memo';
+import type { PaymentProvider } from '@/lib/server/payments/port';
 // ---- back office (issue 10)
-import { createAuditLog } from './audit';
-import { createStaffService } from './staff';
-import { createStockService } from './stock';
-import { createAdminReports } from './admin-reports';
+import { createAuditLog } from '@/lib/server/backoffice/audit';
+import { createStaffService } from '@/lib/server/backoffice/staff';
+import { createStockService } from '@/lib/server/catalogue/stock';
+import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
 // ---- end back office
 
 /**
@@ -142,7 +142,7 @@ async function boot(): Promise<Runtime> {
   processPageCache().onInvalidate((tags) => services.readMemo.invalidate(tags));
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
-    const { seedIfEmpty } = await import('./db/seed');
+    const { seedIfEmpty } = await import('@/lib/server/db/seed');
     await seedIfEmpty(services);
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { toMinor } from '../../domain/money';
-import { createMediaService } from '../media';
-import { hashPassword } from '../passwords';
-import type { Services } from '../services';
+import { toMinor } from '@/lib/domain/money';
+import { createMediaService } from '@/lib/server/infra/media';
+import { hashPassword } from '@/lib/server/accounts/passwords';
+import type { Services } from '@/lib/server/services';
 import type { Db, Tx } from './client';
-import { recordStockMoves } from '../stock';
+import { recordStockMoves } from '@/lib/server/catalogue/stock';
 import { addresses, categories, colors, productImages, products, sizes, users, variantPrices, variants } from './schema';
 import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, PaymentFailed } from '../../domain/errors';
-import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '../../domain/markets';
+import { AppError, PaymentFailed } from '@/lib/domain/errors';
+import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import type { PaymentProvider, Refund, Verification, VerificationStatus } from './port';
 
 /** Paystack's envelope: {status, message, data}. Only the fields we use are checked. */

@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '../../domain/errors';
-import { marketOfCurrency, type MarketCode } from '../../domain/markets';
-import { toMajor, type CurrencyCode } from '../../domain/money';
-import type { OrderDto } from '../../domain/orders';
-import { COUNTRIES } from '../../domain/geo';
-import { DELIVERY_OPTIONS } from '../../domain/shipping';
-import type { Db, Tx } from '../db/client';
-import { orders, payments } from '../db/schema';
-import type { Logger } from '../log';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
+import { toMajor, type CurrencyCode } from '@/lib/domain/money';
+import type { OrderDto } from '@/lib/domain/orders';
+import { COUNTRIES } from '@/lib/domain/geo';
+import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
+import type { Db, Tx } from '@/lib/server/db/client';
+import { orders, payments } from '@/lib/server/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentProvider, PaymentRecords } from './port';
 
 /**
  * Payments: the one owner of the payments table. A payment is started (initiate), turned once into
  * what it paid for (fulfil), refunded (refund), and reconciled by the job that calls these
- * (src/lib/server/reconciliation.ts). Providers are adapters behind the port; they never write here.
+ * (src/lib/server/payments/reconciliation.ts). Providers are adapters behind the port; they never write here.
  */
 
 /** What was priced and paid for: the order is built from this, not from the cart as it is later. */
@@ -68,7 +68,7 @@ export class CannotFulfil extends Error {
   }
 }
 
-/** What a confirmed payment becomes: the checkout's order (src/lib/server/checkout.ts). */
+/** What a confirmed payment becomes: the checkout's order (src/lib/server/checkout/checkout.ts). */
 export interface Fulfilment {
   /** The order already made from this payment, if any (in `tx` when given: under the payment's row lock). */
   orderOf(paymentId: string, tx?: Tx): Promise<OrderDto | null>;

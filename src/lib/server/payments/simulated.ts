@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PaymentFailed } from '../../domain/errors';
+import { PaymentFailed } from '@/lib/domain/errors';
 import type { PaymentProvider, PaymentRecords, Refund, Verification } from './port';
 
 /**
@@ -7,7 +7,7 @@ import type { PaymentProvider, PaymentRecords, Refund, Verification } from './po
  * shopper's choice there (Pay or Decline) is kept on the payment row by the payment service
  * (answerSimulated), so it works across several app servers; this adapter only reads it back through
  * the port. The page is on the origin of the callback URL: the store's public origin that the
- * shopper uses (src/lib/server/checkout.ts).
+ * shopper uses (src/lib/server/checkout/checkout.ts).
  */
 export function createSimulatedProvider({ records }: { records: PaymentRecords }): PaymentProvider {
   return {

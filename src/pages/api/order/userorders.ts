@@ -1,5 +1,5 @@
-import { requireUser } from '../../../lib/server/auth';
-import { endpoint, json } from '../../../lib/server/http';
+import { requireUser } from '@/lib/server/accounts/auth';
+import { endpoint, json } from '@/lib/server/infra/http';
 
 /**
  * Legacy call of the older /orders screen: POST with an empty body and a `token` header

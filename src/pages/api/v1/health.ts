@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { json } from '../../../lib/server/http';
+import { json } from '@/lib/server/infra/http';
 
 export const GET: APIRoute = async ({ locals }) => {
   const { database } = await locals.services.health();

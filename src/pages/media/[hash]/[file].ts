@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { IMAGE_FORMATS, isImageWidth, type ImageFormat } from '../../../lib/domain/images';
-import { errorResponse } from '../../../lib/server/http';
+import { IMAGE_FORMATS, isImageWidth, type ImageFormat } from '@/lib/domain/images';
+import { errorResponse } from '@/lib/server/infra/http';
 
 const immutable = 'public, max-age=31536000, immutable';
 

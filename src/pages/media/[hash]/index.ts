@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { errorResponse } from '../../../lib/server/http';
+import { errorResponse } from '@/lib/server/infra/http';
 
 /** /media/{hash}: an uploaded picture as stored (always re-encoded WebP), or a rendition source. */
 export const GET: APIRoute = async ({ params, locals }) => {

@@ -1,7 +1,7 @@
-import { addressInputSchema } from '../../../../lib/domain/accounts';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { addressInputSchema } from '@/lib/domain/accounts';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireUser(locals);

@@ -1,5 +1,5 @@
-import { requireStaff } from '../../../../lib/server/auth';
-import { endpoint, json } from '../../../../lib/server/http';
+import { requireStaff } from '@/lib/server/accounts/auth';
+import { endpoint, json } from '@/lib/server/infra/http';
 
 export const GET = endpoint(async ({ locals }) => {
   requireStaff(locals);

@@ -1,7 +1,7 @@
-import { staffChangeSchema } from '../../../../lib/domain/admin';
-import { asActor, requireStaff } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { endpoint, json } from '../../../../lib/server/http';
+import { staffChangeSchema } from '@/lib/domain/admin';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { endpoint, json } from '@/lib/server/infra/http';
 
 /** Owners manage staff: GET the list, POST {email, role: staff|owner|customer}. */
 export const GET = endpoint(async ({ locals }) => {

@@ -1,7 +1,7 @@
-import { addToCartSchema } from '../../../../lib/domain/cart-input';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { addToCartSchema } from '@/lib/domain/cart-input';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 /**
  * Adds a product x colour x size; a client price is ignored: the server prices the line.

@@ -1,7 +1,7 @@
-import { changeQuantitySchema } from '../../../../lib/domain/cart-input';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { failureText, message } from '../../../../lib/domain/messages';
+import { changeQuantitySchema } from '@/lib/domain/cart-input';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { failureText, message } from '@/lib/domain/messages';
 
 /** Lowers a line's quantity (body.quantity is the new quantity; without it, one less), never below 1. */
 export const PATCH = formEndpoint(

@@ -1,7 +1,7 @@
-import { lineKeySchema } from '../../../../lib/domain/cart-input';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { lineKeySchema } from '@/lib/domain/cart-input';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 export const DELETE = formEndpoint(
   async ({ locals, request }) => {

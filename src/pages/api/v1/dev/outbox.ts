@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text } from '../../../../lib/domain/validation';
-import { endpoint, json, readQuery } from '../../../../lib/server/http';
+import { text } from '@/lib/domain/validation';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 
 const MISSING_TO = 'Add ?to=EMAIL to read one recipient\'s mail';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readQuery } from '../../../../lib/server/http';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 
 /** The session user's favourites; ?ids=true answers just the product ids (for the hearts). */
 export const GET = endpoint(async ({ locals, url }) => {

@@ -1,7 +1,7 @@
-import { favouriteSchema } from '../../../../lib/domain/favourites';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { favouriteSchema } from '@/lib/domain/favourites';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 /** JSON for the heart's script; its plain form post goes back to the page (the action's ?back=). */
 const remove = formEndpoint(async ({ locals, request }) => {

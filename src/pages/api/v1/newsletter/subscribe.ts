@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
-import { message } from '../../../../lib/domain/messages';
+import { endpoint, json, readJson } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 const bodySchema = z.object({
   email: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readQuery } from '../../../../lib/server/http';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 
 const querySchema = z.object({
   userId: z.string().max(64).optional(),

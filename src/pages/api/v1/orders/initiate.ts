@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { deliveryOptionField } from '../../../../lib/domain/cart-input';
-import { failureText } from '../../../../lib/domain/messages';
-import { text } from '../../../../lib/domain/validation';
-import { requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
+import { deliveryOptionField } from '@/lib/domain/cart-input';
+import { failureText } from '@/lib/domain/messages';
+import { text } from '@/lib/domain/validation';
+import { requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 
 /** email and amount are accepted for old clients and ignored: the payer is the session user, the amount comes from the cart. */
 const initiateSchema = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { keyParam, text } from '../../../../lib/domain/validation';
-import { Forbidden } from '../../../../lib/domain/errors';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readJson } from '../../../../lib/server/http';
-import { message } from '../../../../lib/domain/messages';
+import { keyParam, text } from '@/lib/domain/validation';
+import { Forbidden } from '@/lib/domain/errors';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { endpoint, json, readJson } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 const placeOrderSchema = z.object({
   paymentReference: keyParam(message('payment-not-found')).pipe(text('paymentReference', 100).min(1, message('payment-not-found'))),

@@ -1,6 +1,6 @@
-import { productQuerySchema } from '../../../../lib/domain/catalogue';
-import { endpoint, json, readQuery } from '../../../../lib/server/http';
-import { cacheForAnonymous, cacheTags } from '../../../../lib/server/page-cache';
+import { productQuerySchema } from '@/lib/domain/catalogue';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
+import { cacheForAnonymous, cacheTags } from '@/lib/server/infra/page-cache';
 
 export const GET = endpoint(async (ctx) => {
   const { locals, url } = ctx;

@@ -1,6 +1,6 @@
-import { userIdQuerySchema } from '../../../../lib/domain/accounts';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { endpoint, json, readQuery } from '../../../../lib/server/http';
+import { userIdQuerySchema } from '@/lib/domain/accounts';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 
 export const GET = endpoint(async ({ locals, url }) => {
   const user = requireUser(locals);

@@ -1,11 +1,11 @@
-import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
-import { loginSchema } from '../../../../lib/domain/accounts';
-import { localRedirectPath } from '../../../../lib/domain/redirects';
-import { clientIp, setSessionCookie } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { hashToken } from '../../../../lib/server/sessions';
-import { DEVICE_COOKIE } from '../../../../lib/server/staff';
-import { message } from '../../../../lib/domain/messages';
+import { isHttpsOrigin } from '@/lib/domain/public-origin';
+import { loginSchema } from '@/lib/domain/accounts';
+import { localRedirectPath } from '@/lib/domain/redirects';
+import { clientIp, setSessionCookie } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { hashToken } from '@/lib/server/accounts/sessions';
+import { DEVICE_COOKIE } from '@/lib/server/backoffice/staff';
+import { message } from '@/lib/domain/messages';
 
 /**
  * Returns the token for API clients and sets it as an HttpOnly cookie for the web client.

@@ -1,6 +1,6 @@
-import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
-import { clearSessionCookie } from '../../../../lib/server/auth';
-import { endpoint, json } from '../../../../lib/server/http';
+import { isHttpsOrigin } from '@/lib/domain/public-origin';
+import { clearSessionCookie } from '@/lib/server/accounts/auth';
+import { endpoint, json } from '@/lib/server/infra/http';
 
 /** Ends this session. Answers success without a session too, so a stale tab can always log out. */
 export const POST = endpoint(async ({ locals, cookies, request }) => {

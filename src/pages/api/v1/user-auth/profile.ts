@@ -1,7 +1,7 @@
-import { profileUpdateSchema } from '../../../../lib/domain/accounts';
-import { assertSameUser, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { profileUpdateSchema } from '@/lib/domain/accounts';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 /** Saves the settings profile fields (names, phone, country). E-mail changes are not offered. */
 export const PATCH = formEndpoint(async ({ locals, request }) => {

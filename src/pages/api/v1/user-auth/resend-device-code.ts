@@ -1,6 +1,6 @@
-import { clientIp, requireUser } from '../../../../lib/server/auth';
-import { formEndpoint } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { clientIp, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 /** Sends a new step-up code to the signed-in staff user (at most once a minute). */
 export const POST = formEndpoint(async (ctx) => {

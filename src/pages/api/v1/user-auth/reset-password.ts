@@ -1,7 +1,7 @@
-import { resetPasswordSchema } from '../../../../lib/domain/accounts';
-import { clientIp } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { message } from '../../../../lib/domain/messages';
+import { resetPasswordSchema } from '@/lib/domain/accounts';
+import { clientIp } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 export const POST = formEndpoint(async (ctx) => {
   const { email, otp, newPassword } = await readInput(ctx.request, resetPasswordSchema);

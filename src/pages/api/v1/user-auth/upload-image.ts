@@ -1,9 +1,9 @@
-import { AVATAR_MAX_BYTES, MESSAGES } from '../../../../lib/domain/account-rules';
-import { Invalid, TooLarge } from '../../../../lib/domain/errors';
-import { requireUser } from '../../../../lib/server/auth';
-import { formEndpoint } from '../../../../lib/server/form-posts';
-import { readBodyLimited } from '../../../../lib/server/http';
-import { failureText, message } from '../../../../lib/domain/messages';
+import { AVATAR_MAX_BYTES, MESSAGES } from '@/lib/domain/account-rules';
+import { Invalid, TooLarge } from '@/lib/domain/errors';
+import { requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint } from '@/lib/server/infra/form-posts';
+import { readBodyLimited } from '@/lib/server/infra/http';
+import { failureText, message } from '@/lib/domain/messages';
 
 /** Room for the multipart envelope around a picture just under the limit. */
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES + 64 * 1024;

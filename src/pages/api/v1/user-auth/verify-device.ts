@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { isHttpsOrigin } from '../../../../lib/domain/public-origin';
-import { otpSchema } from '../../../../lib/domain/accounts';
-import { Unauthorized } from '../../../../lib/domain/errors';
-import { localRedirectPath } from '../../../../lib/domain/redirects';
-import { requireUser, setDeviceCookie } from '../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../lib/server/form-posts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from '../../../../lib/server/staff';
-import { message } from '../../../../lib/domain/messages';
+import { isHttpsOrigin } from '@/lib/domain/public-origin';
+import { otpSchema } from '@/lib/domain/accounts';
+import { Unauthorized } from '@/lib/domain/errors';
+import { localRedirectPath } from '@/lib/domain/redirects';
+import { requireUser, setDeviceCookie } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from '@/lib/server/backoffice/staff';
+import { message } from '@/lib/domain/messages';
 
 /** Step-up of a staff sign-in: the e-mailed code confirms this session and remembers the browser. */
 export const POST = formEndpoint(async (ctx) => {

@@ -1,8 +1,8 @@
-import { uuidParam } from '../../../../../lib/domain/accounts';
-import { requireUser } from '../../../../../lib/server/auth';
-import { formEndpoint } from '../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../lib/server/http';
-import { message } from '../../../../../lib/domain/messages';
+import { uuidParam } from '@/lib/domain/accounts';
+import { requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 export const DELETE = formEndpoint(async ({ locals, params }) => {
   const user = requireUser(locals);

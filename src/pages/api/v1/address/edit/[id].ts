@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { addressInputSchema, isMakeDefaultEdit, makeDefaultSchema, uuidParam } from '../../../../../lib/domain/accounts';
-import { assertSameUser, requireUser } from '../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../lib/server/http';
-import { message } from '../../../../../lib/domain/messages';
+import { addressInputSchema, isMakeDefaultEdit, makeDefaultSchema, uuidParam } from '@/lib/domain/accounts';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 /** Replaces the address fields, or with only `{active: true}` makes it the default. */
 export const PATCH = formEndpoint(async ({ locals, request, params }) => {

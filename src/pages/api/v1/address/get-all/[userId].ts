@@ -1,5 +1,5 @@
-import { assertSameUser, requireUser } from '../../../../../lib/server/auth';
-import { endpoint, json } from '../../../../../lib/server/http';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { endpoint, json } from '@/lib/server/infra/http';
 
 export const GET = endpoint(async ({ locals, params }) => {
   const user = requireUser(locals);

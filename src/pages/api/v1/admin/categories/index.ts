@@ -1,9 +1,9 @@
-import { optionalId } from '../../../../../lib/domain/validation';
-import { categorySchema } from '../../../../../lib/domain/admin';
-import { asActor, requireStaff } from '../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { endpoint, json } from '../../../../../lib/server/http';
-import { message } from '../../../../../lib/domain/messages';
+import { optionalId } from '@/lib/domain/validation';
+import { categorySchema } from '@/lib/domain/admin';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { endpoint, json } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 export const GET = endpoint(async ({ locals }) => {
   requireStaff(locals);

@@ -1,6 +1,6 @@
-import { pageQuerySchema } from '../../../../../lib/domain/admin';
-import { requireStaff } from '../../../../../lib/server/auth';
-import { endpoint, json, readQuery } from '../../../../../lib/server/http';
+import { pageQuerySchema } from '@/lib/domain/admin';
+import { requireStaff } from '@/lib/server/accounts/auth';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 
 export const GET = endpoint(async ({ locals, url }) => {
   requireStaff(locals);

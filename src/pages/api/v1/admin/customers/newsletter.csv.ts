@@ -1,5 +1,5 @@
-import { requireStaff } from '../../../../../lib/server/auth';
-import { endpoint } from '../../../../../lib/server/http';
+import { requireStaff } from '@/lib/server/accounts/auth';
+import { endpoint } from '@/lib/server/infra/http';
 
 /** Export CSV of the newsletter subscribers. */
 export const GET = endpoint(async ({ locals }) => {

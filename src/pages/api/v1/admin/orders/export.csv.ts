@@ -1,6 +1,6 @@
-import { orderFilterSchema } from '../../../../../lib/domain/admin';
-import { requireStaff } from '../../../../../lib/server/auth';
-import { endpoint, readQuery } from '../../../../../lib/server/http';
+import { orderFilterSchema } from '@/lib/domain/admin';
+import { requireStaff } from '@/lib/server/accounts/auth';
+import { endpoint, readQuery } from '@/lib/server/infra/http';
 
 /** Export CSV: every order matching the list's filters. */
 export const GET = endpoint(async ({ locals, url }) => {

@@ -1,8 +1,8 @@
-import { otherMarketPrices, productFilterSchema, productSchema, variantSchema } from '../../../../../lib/domain/admin';
-import { asActor, requireStaff } from '../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { endpoint, json, parseWith, readQuery } from '../../../../../lib/server/http';
-import { message } from '../../../../../lib/domain/messages';
+import { otherMarketPrices, productFilterSchema, productSchema, variantSchema } from '@/lib/domain/admin';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { endpoint, json, parseWith, readQuery } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 /** GET: the product list (JSON). POST: a new product with its first variant, priced per market; then its edit page. */
 export const GET = endpoint(async ({ locals, url }) => {

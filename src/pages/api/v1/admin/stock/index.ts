@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { stockAdjustSchema } from '../../../../../lib/domain/admin';
-import { fill } from '../../../../../lib/domain/messages';
-import { asActor, requireStaff } from '../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { endpoint, json, readQuery } from '../../../../../lib/server/http';
+import { stockAdjustSchema } from '@/lib/domain/admin';
+import { fill } from '@/lib/domain/messages';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 
 /** GET: the low-stock list (?threshold=, default 3). POST: an adjustment with a reason. */
 export const GET = endpoint(async ({ locals, url }) => {

@@ -1,9 +1,9 @@
-import { deliveryOptionSchema } from '../../../../../lib/domain/cart-input';
-import { requireUser } from '../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../lib/server/http';
-import { keyParam } from '../../../../../lib/domain/validation';
-import { message } from '../../../../../lib/domain/messages';
+import { deliveryOptionSchema } from '@/lib/domain/cart-input';
+import { requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { keyParam } from '@/lib/domain/validation';
+import { message } from '@/lib/domain/messages';
 
 export const PUT = formEndpoint(
   async ({ locals, request, params }) => {

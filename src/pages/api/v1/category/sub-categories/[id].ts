@@ -1,7 +1,7 @@
-import { idParam } from '../../../../../lib/domain/validation';
-import { endpoint, json, parseWith } from '../../../../../lib/server/http';
-import { cacheForAnonymous } from '../../../../../lib/server/page-cache';
-import { message } from '../../../../../lib/domain/messages';
+import { idParam } from '@/lib/domain/validation';
+import { endpoint, json, parseWith } from '@/lib/server/infra/http';
+import { cacheForAnonymous } from '@/lib/server/infra/page-cache';
+import { message } from '@/lib/domain/messages';
 
 export const GET = endpoint(async (ctx) => {
   const { locals, params } = ctx;

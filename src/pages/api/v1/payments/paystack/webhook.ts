@@ -1,7 +1,7 @@
-import { Unavailable, type AppError } from '../../../../../lib/domain/errors';
-import { fulfilmentIsFinal } from '../../../../../lib/server/payments/service';
-import { errorResponse, json } from '../../../../../lib/server/http';
-import { paystackSignerOf, paystackWebhookEvent } from '../../../../../lib/server/payments/paystack';
+import { Unavailable, type AppError } from '@/lib/domain/errors';
+import { fulfilmentIsFinal } from '@/lib/server/payments/service';
+import { errorResponse, json } from '@/lib/server/infra/http';
+import { paystackSignerOf, paystackWebhookEvent } from '@/lib/server/payments/paystack';
 import type { APIRoute } from 'astro';
 
 export const POST: APIRoute = async ({ locals, request }) => {

@@ -1,5 +1,5 @@
-import { endpoint, json } from '../../../../../lib/server/http';
-import { cacheForAnonymous, cacheTags } from '../../../../../lib/server/page-cache';
+import { endpoint, json } from '@/lib/server/infra/http';
+import { cacheForAnonymous, cacheTags } from '@/lib/server/infra/page-cache';
 
 export const GET = endpoint(async (ctx) => {
   const { locals } = ctx;

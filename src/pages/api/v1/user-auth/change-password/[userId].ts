@@ -1,7 +1,7 @@
-import { changePasswordSchema } from '../../../../../lib/domain/accounts';
-import { assertSameUser, requireUser } from '../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../lib/server/form-posts';
-import { message } from '../../../../../lib/domain/messages';
+import { changePasswordSchema } from '@/lib/domain/accounts';
+import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { message } from '@/lib/domain/messages';
 
 /** Changes the password and signs the user out everywhere else. */
 export const PATCH = formEndpoint(async ({ locals, request, params }) => {

@@ -1,9 +1,9 @@
-import { idParam } from '../../../../../../lib/domain/validation';
-import { asActor, requireStaff } from '../../../../../../lib/server/auth';
-import { readImageUpload } from '../../../../../../lib/server/admin/upload';
-import { formEndpoint } from '../../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../../lib/server/http';
-import { failureText, message } from '../../../../../../lib/domain/messages';
+import { idParam } from '@/lib/domain/validation';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { readImageUpload } from '@/lib/server/backoffice/upload';
+import { formEndpoint } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { failureText, message } from '@/lib/domain/messages';
 
 /** A category's banner image (multipart field "image"), checked and re-encoded with sharp. */
 export const POST = formEndpoint(

@@ -1,7 +1,7 @@
-import { requireStaff } from '../../../../../../lib/server/auth';
-import { keyParam } from '../../../../../../lib/domain/validation';
-import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
-import { message } from '../../../../../../lib/domain/messages';
+import { requireStaff } from '@/lib/server/accounts/auth';
+import { keyParam } from '@/lib/domain/validation';
+import { endpoint, json, parseWith } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 export const GET = endpoint(async ({ locals, params }) => {
   requireStaff(locals);

@@ -1,10 +1,10 @@
-import { refundSchema } from '../../../../../../lib/domain/admin';
-import { formatMoney, toMajor, toMinor, type CurrencyCode } from '../../../../../../lib/domain/money';
-import { asActor, requireStaff } from '../../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../../lib/server/http';
-import { keyParam } from '../../../../../../lib/domain/validation';
-import { message } from '../../../../../../lib/domain/messages';
+import { refundSchema } from '@/lib/domain/admin';
+import { formatMoney, toMajor, toMinor, type CurrencyCode } from '@/lib/domain/money';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { keyParam } from '@/lib/domain/validation';
+import { message } from '@/lib/domain/messages';
 
 /** Refunds an order's payment through the provider: all that is left, or `amount` (major units). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {

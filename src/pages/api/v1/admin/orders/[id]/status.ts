@@ -1,9 +1,9 @@
-import { statusChangeSchema } from '../../../../../../lib/domain/admin';
-import { asActor, requireStaff } from '../../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../../lib/server/http';
-import { keyParam } from '../../../../../../lib/domain/validation';
-import { message } from '../../../../../../lib/domain/messages';
+import { statusChangeSchema } from '@/lib/domain/admin';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { keyParam } from '@/lib/domain/validation';
+import { message } from '@/lib/domain/messages';
 
 /** Moves the order along the allowed transitions (e-mails the shopper; cancelling returns the stock). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {

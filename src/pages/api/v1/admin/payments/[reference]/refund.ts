@@ -1,9 +1,9 @@
-import { formatMoney, toMajor, type CurrencyCode } from '../../../../../../lib/domain/money';
-import { asActor, requireStaff } from '../../../../../../lib/server/auth';
-import { formEndpoint } from '../../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../../lib/server/http';
-import { keyParam } from '../../../../../../lib/domain/validation';
-import { message } from '../../../../../../lib/domain/messages';
+import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { keyParam } from '@/lib/domain/validation';
+import { message } from '@/lib/domain/messages';
 
 /** Refunds a payment from the refund queue in full, through the provider (never twice). */
 export const POST = formEndpoint(async ({ locals, params }) => {

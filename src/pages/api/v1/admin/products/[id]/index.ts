@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { idParam } from '../../../../../../lib/domain/validation';
-import { otherMarketPrices, parseProductForm } from '../../../../../../lib/domain/admin';
-import { asActor, requireStaff } from '../../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
-import { endpoint, json, parseWith } from '../../../../../../lib/server/http';
-import { message } from '../../../../../../lib/domain/messages';
+import { idParam } from '@/lib/domain/validation';
+import { otherMarketPrices, parseProductForm } from '@/lib/domain/admin';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { endpoint, json, parseWith } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 const idSchema = idParam(message('product-not-found'));
 

@@ -1,9 +1,9 @@
-import { idParam } from '../../../../../../lib/domain/validation';
-import { priceField, pricesFromForm, variantSchema } from '../../../../../../lib/domain/admin';
-import { asActor, requireStaff } from '../../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../../lib/server/http';
-import { message } from '../../../../../../lib/domain/messages';
+import { idParam } from '@/lib/domain/validation';
+import { priceField, pricesFromForm, variantSchema } from '@/lib/domain/admin';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 /** Add variant: a colour x size cell with its opening stock, SKU and prices per market. */
 export const POST = formEndpoint(async ({ locals, request, params }) => {

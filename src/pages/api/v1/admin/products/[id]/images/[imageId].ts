@@ -1,10 +1,10 @@
-import { idParam } from '../../../../../../../lib/domain/validation';
-import { imageEditSchema } from '../../../../../../../lib/domain/admin';
-import { Invalid } from '../../../../../../../lib/domain/errors';
-import { asActor, requireStaff } from '../../../../../../../lib/server/auth';
-import { formEndpoint, readInput } from '../../../../../../../lib/server/form-posts';
-import { parseWith } from '../../../../../../../lib/server/http';
-import { message } from '../../../../../../../lib/domain/messages';
+import { idParam } from '@/lib/domain/validation';
+import { imageEditSchema } from '@/lib/domain/admin';
+import { Invalid } from '@/lib/domain/errors';
+import { asActor, requireStaff } from '@/lib/server/accounts/auth';
+import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 
 /** One image: op=alt (with alt), up, down or delete. */
 export const POST = formEndpoint(async ({ locals, request, params }) => {

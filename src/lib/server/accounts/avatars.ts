@@ -1,0 +1,75 @@
+import sharp from 'sharp';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, MESSAGES } from '@/lib/domain/account-rules';
+import { Invalid } from '@/lib/domain/errors';
+
+export const AVATAR_SIZE = 512;
+/** Raster formats a phone or camera produces; SVG is refused (it is a document, not a picture). */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+
+export interface Avatar {
+  bytes: Uint8Array;
+  contentType: 'image/webp';
+  width: number;
+  height: number;
+}
+
+/**
+ * Checks an uploaded picture by its content (the declared type and file name are ignored),
+ * then re-encodes it as a square WebP. Re-encoding drops EXIF/GPS and any payload hidden in the file.
+ */
+/**
+ * Checks an uploaded picture by its content (the declared type and file name are ignored):
+ * size, a raster format a phone or camera produces, dimensions. Shared by avatars and product images.
+ */
+export async function checkUploadedImage(input: Uint8Array): Promise<void> {
+  if (input.byteLength === 0) throw new Invalid(MESSAGES.notAnImage);
+  if (input.byteLength >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  let format: string | undefined;
+  let pixels = 0;
+  try {
+    // Reading the header only; the decode that follows is capped by limitInputPixels as well.
+    const meta = await sharp(input, { failOn: 'error', limitInputPixels: false }).metadata();
+    format = meta.format;
+    pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  } catch {
+    throw new Invalid('The file is not a valid image');
+  }
+  if (!format || !ACCEPTED_FORMATS.has(format)) throw new Invalid('The file is not a valid image');
+  if (pixels > AVATAR_MAX_PIXELS) throw new Invalid('Image dimensions are too large (at most 40 megapixels)');
+}
+
+export const UPLOAD_DECODE_OPTIONS = { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' as const };
+
+/**
+ * Checks an uploaded picture, then re-encodes it as a square WebP. Re-encoding drops EXIF/GPS
+ * and any payload hidden in the file.
+ */
+export async function processAvatar(input: Uint8Array): Promise<Avatar> {
+  await checkUploadedImage(input);
+  try {
+    const out = await sharp(input, UPLOAD_DECODE_OPTIONS)
+      .rotate() // apply the camera's orientation before the metadata is dropped
+      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 82 })
+      .toBuffer();
+    return { bytes: new Uint8Array(out), contentType: 'image/webp', width: AVATAR_SIZE, height: AVATAR_SIZE };
+  } catch {
+    throw new Invalid('The file is not a valid image');
+  }
+}
+
+/** Product and banner pictures: checked like avatars, re-encoded as WebP at most `maxWidth` wide (4:5 for products). */
+export async function processCatalogueImage(input: Uint8Array, shape: 'product' | 'banner'): Promise<Avatar> {
+  await checkUploadedImage(input);
+  const [width, height] = shape === 'product' ? [1200, 1500] : [1600, 700];
+  try {
+    const out = await sharp(input, UPLOAD_DECODE_OPTIONS)
+      .rotate()
+      .resize(width, height, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 82 })
+      .toBuffer();
+    return { bytes: new Uint8Array(out), contentType: 'image/webp', width, height };
+  } catch {
+    throw new Invalid('The file is not a valid image');
+  }
+}

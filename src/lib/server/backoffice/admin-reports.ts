@@ -1,0 +1,94 @@
+import { and, asc, count, desc, eq, gte, ilike, ne, or, sql, sum } from 'drizzle-orm';
+import { NotFound } from '@/lib/domain/errors';
+import type { Db } from '@/lib/server/db/client';
+import { orderItems, orders, users } from '@/lib/server/db/schema';
+
+const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+
+export interface PeriodFigures {
+  label: string;
+  orders: number;
+  /** Revenue in minor units, per currency (never mixed), cancelled orders left out. */
+  revenue: { currency: string; minor: number }[];
+}
+
+/** Read-only figures for the back office: dashboard, customers. */
+export function createAdminReports({ db, clock }: { db: Db; clock: () => Date }) {
+  return {
+    async dashboard() {
+      const now = clock();
+      const startOfToday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      const periods = [
+        { label: 'Today', since: startOfToday },
+        { label: '7 days', since: new Date(startOfToday.getTime() - 6 * 86_400_000) },
+        { label: '30 days', since: new Date(startOfToday.getTime() - 29 * 86_400_000) },
+      ];
+      const figures: PeriodFigures[] = [];
+      for (const p of periods) {
+        const rows = await db
+          .select({ currency: orders.currency, n: count(), minor: sum(orders.totalMinor).mapWith(Number) })
+          .from(orders)
+          .where(and(gte(orders.createdAt, p.since), ne(orders.status, 'cancelled')))
+          .groupBy(orders.currency)
+          .orderBy(asc(orders.currency));
+        figures.push({ label: p.label, orders: rows.reduce((n, r) => n + r.n, 0), revenue: rows.map((r) => ({ currency: r.currency, minor: r.minor ?? 0 })) });
+      }
+      const byStatus = await db.select({ status: orders.status, n: count() }).from(orders).groupBy(orders.status).orderBy(asc(orders.status));
+      const since30 = periods[2]!.since;
+      const topProducts = await db
+        .select({ productId: orderItems.productId, name: orderItems.productName, units: sum(orderItems.quantity).mapWith(Number) })
+        .from(orderItems)
+        .innerJoin(orders, eq(orders.id, orderItems.orderId))
+        .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')))
+        .groupBy(orderItems.productId, orderItems.productName)
+        .orderBy(desc(sum(orderItems.quantity)), asc(orderItems.productId))
+        .limit(5);
+      // One sales chart: orders' revenue per day over 30 days (store currency first).
+      const daily = await db
+        .select({ day: sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`, currency: orders.currency, minor: sum(orders.totalMinor).mapWith(Number) })
+        .from(orders)
+        .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')))
+        .groupBy(sql`1`, orders.currency);
+      const days = Array.from({ length: 30 }, (_, i) => new Date(since30.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+      return { figures, byStatus, topProducts, days, daily };
+    },
+
+    async customers(opts: { q?: string | undefined; page?: number | undefined }) {
+      const pageSize = 25;
+      const page = Math.max(1, opts.page ?? 1);
+      const q = opts.q?.trim();
+      const where = q ? or(ilike(users.email, escapeLike(q)), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, escapeLike(q)), ilike(users.phoneNumber, escapeLike(q))) : undefined;
+      const rows = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          country: users.country,
+          role: users.role,
+          verified: sql<boolean>`${users.verifiedAt} is not null`,
+          createdAt: users.createdAt,
+          orders: sql<number>`(select count(*)::int from ${orders} where ${orders.userId} = ${users.id})`,
+        })
+        .from(users)
+        .where(where)
+        .orderBy(desc(users.createdAt), asc(users.email))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize);
+      const [t] = await db.select({ n: count() }).from(users).where(where);
+      return { rows, total: t?.n ?? 0, page, pageSize };
+    },
+
+    async customer(id: string) {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound('Customer not found');
+      const [u] = await db
+        .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, phoneNumber: users.phoneNumber, country: users.country, role: users.role, createdAt: users.createdAt })
+        .from(users)
+        .where(eq(users.id, id))
+        .limit(1);
+      if (!u) throw new NotFound('Customer not found');
+      return u;
+    },
+  };
+}
+export type AdminReports = ReturnType<typeof createAdminReports>;

@@ -1,0 +1,304 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  assertQuantityAllowed,
+  assertRoomForNewLine,
+  lineTotalMinor,
+  sameLine,
+  variantLabel,
+  type CartDto,
+} from '@/lib/domain/cart';
+import type { AddToCartInput, ChangeQuantityInput, LineKey } from '@/lib/domain/cart-input';
+import { Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
+import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
+import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } from '@/lib/domain/markets';
+import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import type { AddressDto, DeliveryOption } from '@/lib/domain/shipping';
+import type { Db, Tx } from '@/lib/server/db/client';
+import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/db/schema';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
+import type { ShippingService } from './shipping';
+
+/** One priced cart line, minor units; what a payment snapshot and an order item are made from. */
+export interface PricedLine {
+  variantId: number;
+  productId: number;
+  productName: string;
+  productImage: string;
+  color: string | null;
+  size: string | null;
+  quantity: number;
+  stock: number;
+  active: boolean;
+  /** Sold in the cart's market: the variant has a price there. */
+  priced: boolean;
+  unitPriceMinor: number;
+  lineTotalMinor: number;
+}
+
+export interface PricedCart {
+  cartId: string;
+  lines: PricedLine[];
+  deliveryOption: DeliveryOption;
+  deliveryAddress: AddressDto | null;
+  pickupAddress: AddressDto;
+  subtotalMinor: number;
+  deliveryFeeMinor: number;
+  totalMinor: number;
+  currency: CurrencyCode;
+  market: MarketCode;
+  /** The market the cart was priced in before this read, when the shopper has just changed market. */
+  repricedFrom: MarketCode | null;
+}
+
+const CART_IMAGE_WIDTH = 320;
+
+const firstImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`;
+
+/** The shopper's cart: one per user, priced from the database on every read. */
+export function createCartService({ db, shipping }: { db: Db; shipping: ShippingService }) {
+  async function cartRow(userId: string, tx: Db | Tx = db) {
+    await tx.insert(carts).values({ userId }).onConflictDoNothing({ target: carts.userId });
+    const [row] = await tx.select().from(carts).where(eq(carts.userId, userId)).limit(1);
+    return row!;
+  }
+
+  async function lines(cartId: string, market: MarketCode, tx: Db | Tx = db): Promise<PricedLine[]> {
+    const rows = await tx
+      .select({
+        variantId: variants.id,
+        productId: products.id,
+        productName: products.name,
+        priceMinor: variantPrices.priceMinor,
+        active: products.active,
+        imageHash: firstImageHash,
+        color: colors.name,
+        size: sizes.name,
+        stock: variants.stock,
+        quantity: cartItems.quantity,
+      })
+      .from(cartItems)
+      .innerJoin(variants, eq(variants.id, cartItems.variantId))
+      .innerJoin(products, eq(products.id, variants.productId))
+      .leftJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+      .leftJoin(colors, eq(colors.id, variants.colorId))
+      .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+      .where(eq(cartItems.cartId, cartId))
+      .orderBy(asc(cartItems.createdAt), asc(cartItems.id));
+    return rows.map((r) => ({
+      variantId: r.variantId,
+      productId: r.productId,
+      productName: r.productName,
+      productImage: r.imageHash ? imageUrl(r.imageHash, CART_IMAGE_WIDTH) : PLACEHOLDER_IMAGE,
+      color: r.color,
+      size: r.size,
+      quantity: r.quantity,
+      stock: r.stock,
+      active: r.active,
+      // A variant without a price in this market is not sold here (it stays in the cart, unpriced).
+      priced: r.priceMinor !== null,
+      unitPriceMinor: r.priceMinor ?? 0,
+      lineTotalMinor: lineTotalMinor(r.priceMinor ?? 0, r.quantity),
+    }));
+  }
+
+  /**
+   * Prices the cart in the shopper's market. When the market differs from the one the cart was
+   * last priced in, the cart moves to it (re-priced from that market's prices) and says so.
+   */
+  async function price(user: SessionUser, market: MarketCode = DEFAULT_MARKET, tx: Db | Tx = db): Promise<PricedCart> {
+    const cart = await cartRow(user.id, tx);
+    let repricedFrom: MarketCode | null = null;
+    if (cart.market !== market) {
+      await tx.update(carts).set({ market }).where(eq(carts.id, cart.id));
+      repricedFrom = parseMarket(cart.market);
+    }
+    const currency = MARKETS[market].currency;
+    const priced = await lines(cart.id, market, tx);
+    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx);
+    // Money arithmetic refuses to mix currencies (src/lib/domain/money.ts).
+    const subtotal = sumMoney(currency, priced.map((l) => timesMoney(money(l.unitPriceMinor, currency), l.quantity)));
+    const total = addMoney(subtotal, money(quote.feeMinor, currency));
+    return {
+      cartId: cart.id,
+      lines: priced,
+      deliveryOption: quote.option,
+      deliveryAddress: quote.deliveryAddress,
+      pickupAddress: quote.pickupAddress,
+      subtotalMinor: subtotal.minor,
+      deliveryFeeMinor: quote.feeMinor,
+      totalMinor: total.minor,
+      currency,
+      market,
+      repricedFrom: priced.length > 0 ? repricedFrom : null,
+    };
+  }
+
+  function toDto(p: PricedCart): CartDto {
+    return {
+      id: p.cartId,
+      items: p.lines.map((l) => ({
+        productId: l.productId,
+        productName: l.productName,
+        productImage: l.productImage,
+        color: l.color,
+        size: l.size,
+        quantity: l.quantity,
+        price: toMajor(l.lineTotalMinor),
+        unitPrice: toMajor(l.unitPriceMinor),
+        stock: l.stock,
+      })),
+      deliveryAddress: p.deliveryAddress,
+      pickupAddress: p.pickupAddress,
+      deliveryOption: p.deliveryOption,
+      deliveryFee: toMajor(p.deliveryFeeMinor),
+      subtotal: toMajor(p.subtotalMinor),
+      total: toMajor(p.totalMinor),
+      currency: p.currency,
+      market: p.market,
+      ...(p.repricedFrom ? { notice: `Your cart is now priced for ${marketLabel(p.market)}.` } : {}),
+    };
+  }
+
+  /** Finds the variant a shopper means. A size or colour may be left out only where there is no choice. */
+  async function resolveVariant(key: Pick<LineKey, 'productId' | 'color' | 'size'>, market: MarketCode) {
+    const [product] = await db
+      .select({ id: products.id, name: products.name })
+      .from(products)
+      .where(and(eq(products.id, key.productId), eq(products.active, true)))
+      .limit(1);
+    if (!product) throw new NotFound('Product not found');
+    // Only the variants with a price in the market are sold there.
+    const options = await db
+      .select({ id: variants.id, stock: variants.stock, color: colors.name, size: sizes.name })
+      .from(variants)
+      .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+      .leftJoin(colors, eq(colors.id, variants.colorId))
+      .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+      .where(eq(variants.productId, product.id));
+    if (options.length === 0) throw new Invalid(`${product.name} is not sold in ${MARKETS[market].countryName}`);
+    const pick = (field: 'color' | 'size', wanted: string | undefined, what: string): string | null => {
+      const names = [...new Set(options.map((o) => o[field]).filter((n): n is string => n !== null))];
+      if (names.length === 0) {
+        if (wanted) throw new Invalid(`This product has no ${what} to choose`);
+        return null;
+      }
+      if (!wanted) {
+        if (names.length === 1) return names[0]!;
+        throw new Invalid(`Please select a ${what}`);
+      }
+      const match = names.find((n) => n.toLowerCase() === wanted.toLowerCase());
+      if (!match) throw new Invalid(`${what[0]!.toUpperCase()}${what.slice(1)} ${wanted} is not available for this product`);
+      return match;
+    };
+    const color = pick('color', key.color, 'colour');
+    const size = pick('size', key.size, 'size');
+    const variant = options.find((o) => o.color === color && o.size === size);
+    if (!variant) throw new Invalid('This size and colour combination is not available');
+    return { ...variant, productName: product.name, label: variantLabel(product.name, color, size) };
+  }
+
+  async function findLine(user: SessionUser, key: Pick<LineKey, 'productId' | 'color' | 'size'>) {
+    const cart = await cartRow(user.id);
+    const all = await lines(cart.id, parseMarket(cart.market) ?? DEFAULT_MARKET);
+    const line = all.find((l) => sameLine(l, { productId: key.productId, color: key.color ?? null, size: key.size ?? null }));
+    if (!line) throw new NotFound('Item not found in cart');
+    return { cart, line };
+  }
+
+  return {
+    price,
+    toDto,
+
+    async view(user: SessionUser, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      return toDto(await price(user, market));
+    },
+
+    /** Adds to the line (product x colour x size), never past the stock or 10 per line. */
+    async add(user: SessionUser, input: AddToCartInput, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const variant = await resolveVariant(input, market);
+      await db.transaction(async (tx) => {
+        const cart = await cartRow(user.id, tx);
+        // Adds to one cart take turns (the cart row is locked), so parallel adds cannot pass the line limit.
+        await tx.select({ id: carts.id }).from(carts).where(eq(carts.id, cart.id)).for('update');
+        const [existing] = await tx
+          .select({ quantity: cartItems.quantity })
+          .from(cartItems)
+          .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.variantId, variant.id)))
+          .for('update');
+        const quantity = (existing?.quantity ?? 0) + input.quantity;
+        if (existing && quantity > Math.min(variant.stock, 10) && variant.stock > 0) {
+          const more = Math.min(variant.stock, 10) - existing.quantity;
+          throw new Invalid(
+            more > 0
+              ? `You already have ${existing.quantity} in your cart; you can add ${more} more`
+              : `You already have the most you can buy of ${variant.label} in your cart`,
+          );
+        }
+        assertQuantityAllowed(quantity, variant.stock, variant.label);
+        if (!existing) {
+          const [held] = await tx.select({ n: sql<number>`count(*)::int` }).from(cartItems).where(eq(cartItems.cartId, cart.id));
+          assertRoomForNewLine(held?.n ?? 0);
+        }
+        await tx
+          .insert(cartItems)
+          .values({ cartId: cart.id, variantId: variant.id, quantity })
+          .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.variantId], set: { quantity } });
+        await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id));
+      });
+      return toDto(await price(user, market));
+    },
+
+    /** Sets a line's quantity (or moves it by one); increases are checked against stock. */
+    async changeQuantity(user: SessionUser, input: ChangeQuantityInput, direction: 'increase' | 'decrease', market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const { cart, line } = await findLine(user, input);
+      const quantity = input.quantity ?? line.quantity + (direction === 'increase' ? 1 : -1);
+      if (quantity < 1) throw new Invalid('Quantity cannot go below 1');
+      if (quantity > line.quantity) assertQuantityAllowed(quantity, line.stock, variantLabel(line.productName, line.color, line.size));
+      await db
+        .update(cartItems)
+        .set({ quantity })
+        .where(and(eq(cartItems.cartId, cart.id), eq(cartItems.variantId, line.variantId)));
+      return toDto(await price(user, market));
+    },
+
+    async remove(user: SessionUser, key: LineKey, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const { cart, line } = await findLine(user, key);
+      await db.delete(cartItems).where(and(eq(cartItems.cartId, cart.id), eq(cartItems.variantId, line.variantId)));
+      return toDto(await price(user, market));
+    },
+
+    /** Chooses delivery or pickup for the user's own cart; returns the new fee and total (major units). */
+    async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption, market: MarketCode = DEFAULT_MARKET) {
+      const [cart] = await db.select().from(carts).where(sql`${carts.id}::text = ${cartId}`).limit(1);
+      if (!cart) throw new NotFound('Cart not found');
+      if (cart.userId !== user.id) throw new Forbidden('This cart belongs to another account');
+      if (option === 'delivery' && !(await shipping.defaultAddress(user.id))) {
+        throw new Invalid('Add a default shipping address to choose delivery');
+      }
+      await db.update(carts).set({ deliveryOption: option, updatedAt: new Date() }).where(eq(carts.id, cart.id));
+      const priced = await price(user, market);
+      return {
+        deliveryOption: priced.deliveryOption,
+        deliveryFee: toMajor(priced.deliveryFeeMinor),
+        subtotal: toMajor(priced.subtotalMinor),
+        totalFee: toMajor(priced.totalMinor),
+        currency: priced.currency,
+      };
+    },
+
+    /** Takes the lines a paid checkout bought out of its cart, inside the caller's transaction (the payment's fulfil). */
+    async removeBought(tx: Tx, cartId: string, variantIds: number[]): Promise<void> {
+      await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), inArray(cartItems.variantId, variantIds)));
+    },
+
+    async count(user: SessionUser): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(cartItems)
+        .innerJoin(carts, eq(carts.id, cartItems.cartId))
+        .where(eq(carts.userId, user.id));
+      return row?.n ?? 0;
+    },
+  };
+}
+export type CartService = ReturnType<typeof createCartService>;

@@ -1,0 +1,43 @@
+import { and, eq } from 'drizzle-orm';
+import { MARKETS, type MarketCode } from '@/lib/domain/markets';
+import { defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
+import type { Db, Tx } from '@/lib/server/db/client';
+import { addresses } from '@/lib/server/db/schema';
+
+export interface ShippingQuote {
+  option: DeliveryOption;
+  feeMinor: number;
+  deliveryAddress: AddressDto | null;
+  pickupAddress: AddressDto;
+}
+
+/** Applies the shipping rules of src/lib/domain/shipping.ts to a shopper's default address. */
+export function createShippingService({ db }: { db: Db }) {
+  async function defaultAddress(userId: string, tx: Db | Tx = db): Promise<AddressDto | null> {
+    const [row] = await tx
+      .select()
+      .from(addresses)
+      .where(and(eq(addresses.userId, userId), eq(addresses.active, true)))
+      .limit(1);
+    if (!row) return null;
+    return { id: row.id, name: row.name, country: row.country, state: row.state, city: row.city, address: row.address, zipCode: row.zipCode };
+  }
+
+  return {
+    defaultAddress,
+    /**
+     * The fee and addresses for a chosen option (or the default one when none was chosen).
+     * Delivery without a default address falls back to pickup: there is nowhere to deliver.
+     * The fee is in the market's currency and the pickup store is the market's.
+     */
+    async quote(userId: string, chosen: DeliveryOption | null, market: MarketCode, tx: Db | Tx = db): Promise<ShippingQuote> {
+      const deliveryAddress = await defaultAddress(userId, tx);
+      const pickupAddress = pickupLocationForMarket(market);
+      let option = chosen ?? defaultDeliveryOption(deliveryAddress !== null);
+      if (option === 'delivery' && !deliveryAddress) option = 'pickup';
+      const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null) ?? 0;
+      return { option, feeMinor, deliveryAddress, pickupAddress };
+    },
+  };
+}
+export type ShippingService = ReturnType<typeof createShippingService>;

@@ -1,0 +1,406 @@
+import { aliasedTable, and, asc, desc, eq, exists, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type {
+  CategoryDto,
+  NamedRef,
+  ParentCategoryDto,
+  ProductDetailDto,
+  ProductDto,
+  ProductListDto,
+  ProductQuery,
+} from '@/lib/domain/catalogue';
+import { NotFound } from '@/lib/domain/errors';
+import { imageUrl } from '@/lib/domain/images';
+import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
+import { toMajor } from '@/lib/domain/money';
+import type { Db } from '@/lib/server/db/client';
+import { cacheTags } from '@/lib/server/infra/page-cache';
+import type { ReadMemo } from '@/lib/server/infra/read-memo';
+import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/db/schema';
+import { productMarketsSql, productPricesIn } from './prices';
+
+const parent = aliasedTable(categories, 'parent');
+
+/** Width used for the plain image URLs in API responses; pages build srcsets from the hash. */
+const API_IMAGE_WIDTH = 640;
+const BANNER_WIDTH = 1280;
+
+/** A product's columns with its "from" price in the market (the lowest of its variants' there). */
+const productColumns = (price: ReturnType<typeof productPricesIn>) => ({
+  id: products.id,
+  name: products.name,
+  slug: products.slug,
+  description: products.description,
+  priceMinor: price.priceMinor,
+  createdAt: products.createdAt,
+  subCategoryId: categories.id,
+  subCategoryName: categories.name,
+  categoryId: parent.id,
+  categoryName: parent.name,
+});
+type ProductRow = {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  priceMinor: number;
+  createdAt: Date;
+  subCategoryId: number;
+  subCategoryName: string;
+  categoryId: number;
+  categoryName: string;
+};
+
+function categoryDto(row: typeof categories.$inferSelect): CategoryDto {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    image: row.imageHash ? imageUrl(row.imageHash, BANNER_WIDTH) : null,
+    parentId: row.parentId,
+  };
+}
+
+interface VariantFacts {
+  size: string | null;
+  sizePos: number | null;
+  color: string | null;
+  stock: number;
+}
+
+/** A product row, its image hashes in order and its variants, as the API and pages show it. */
+function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], variantFacts: VariantFacts[]): ProductDto {
+  const sizeNames = new Map<string, number>();
+  const colorNames = new Set<string>();
+  let stock = 0;
+  for (const v of variantFacts) {
+    if (v.size) sizeNames.set(v.size, v.sizePos ?? 0);
+    if (v.color) colorNames.add(v.color);
+    stock += v.stock;
+  }
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    price: toMajor(r.priceMinor),
+    currency: MARKETS[market].currency,
+    description: r.description,
+    images: imageHashes.map((hash) => imageUrl(hash, API_IMAGE_WIDTH)),
+    sizeNames: [...sizeNames.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n),
+    colorNames: [...colorNames].sort(),
+    categoryNames: [r.categoryName, r.subCategoryName],
+    categoryId: r.categoryId,
+    subCategoryId: r.subCategoryId,
+    inStock: stock > 0,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Catalogue reads. With a memo (the app server's), the product, its related products and the menu
+ * are kept in memory and dropped by the same tags as the route cache (read-memo.ts).
+ */
+export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }) {
+  const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> =>
+    memo ? memo.get(key, load, tagsOf) : load();
+
+  /** Loads images and the names of the variants sold in the market for many products in two queries (no N+1). */
+  async function hydrate(rows: ProductRow[], market: MarketCode): Promise<ProductDto[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [imageRows, variantRows] = await Promise.all([
+      db
+        .select({ productId: productImages.productId, hash: productImages.mediaHash })
+        .from(productImages)
+        .where(inArray(productImages.productId, ids))
+        .orderBy(asc(productImages.productId), asc(productImages.position)),
+      db
+        .select({
+          productId: variants.productId,
+          size: sizes.name,
+          sizePos: sizes.position,
+          color: colors.name,
+          stock: variants.stock,
+        })
+        .from(variants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+        .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+        .leftJoin(colors, eq(colors.id, variants.colorId))
+        .where(inArray(variants.productId, ids)),
+    ]);
+    const images = new Map<number, string[]>();
+    for (const r of imageRows) {
+      const list = images.get(r.productId) ?? [];
+      list.push(r.hash);
+      images.set(r.productId, list);
+    }
+    const byProduct = new Map<number, VariantFacts[]>();
+    for (const v of variantRows) {
+      const list = byProduct.get(v.productId) ?? [];
+      list.push(v);
+      byProduct.set(v.productId, list);
+    }
+    return rows.map((r) => toProductDto(r, market, images.get(r.id) ?? [], byProduct.get(r.id) ?? []));
+  }
+
+  async function loadParentCategories(): Promise<ParentCategoryDto[]> {
+    const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
+    const parents = rows.filter((r) => r.parentId === null);
+    return parents.map((p) => ({
+      ...categoryDto(p),
+      subCategories: rows.filter((r) => r.parentId === p.id).map((r) => ({ id: r.id, name: r.name })),
+    }));
+  }
+
+  async function loadProduct(id: number, market: MarketCode): Promise<ProductDetailDto> {
+    const price = productPricesIn(db, market);
+    const [rows, imageRows, variantRows] = await Promise.all([
+      db
+        .select({ ...productColumns(price), markets: productMarketsSql })
+        .from(products)
+        .innerJoin(price, eq(price.productId, products.id))
+        .innerJoin(categories, eq(categories.id, products.categoryId))
+        .innerJoin(parent, eq(parent.id, categories.parentId))
+        .where(and(eq(products.id, id), eq(products.active, true)))
+        .limit(1),
+      db
+        .select({ hash: productImages.mediaHash, alt: productImages.alt })
+        .from(productImages)
+        .where(eq(productImages.productId, id))
+        .orderBy(asc(productImages.position)),
+      db
+        // Only the variants sold in the market, each at its own price there.
+        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor })
+        .from(variants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+        .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+        .leftJoin(colors, eq(colors.id, variants.colorId))
+        .where(eq(variants.productId, id))
+        .orderBy(asc(sizes.position), asc(colors.name)),
+    ]);
+    const row = rows[0];
+    if (!row) throw new NotFound('Product not found');
+    const colorHex = new Map<string, string>();
+    for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
+    return {
+      ...toProductDto(
+        row,
+        market,
+        imageRows.map((i) => i.hash),
+        variantRows,
+      ),
+      variants: variantRows.map(({ id: vid, size, color, stock, priceMinor }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor) })),
+      imageAlts: imageRows.map((a) => a.alt),
+      colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
+      markets: row.markets.filter((m) => m in MARKETS),
+    };
+  }
+
+  async function loadRelated(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit: number, market: MarketCode): Promise<ProductDto[]> {
+    const rows = await baseProductQuery(market)
+      .query.where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
+      .orderBy(desc(products.salesCount), asc(products.id))
+      .limit(limit);
+    return hydrate(rows, market);
+  }
+
+  /** Products sold in the market (a variant has a price there), with their "from" price. */
+  function baseProductQuery(market: MarketCode) {
+    const price = productPricesIn(db, market);
+    const query = db
+      .select(productColumns(price))
+      .from(products)
+      .innerJoin(price, eq(price.productId, products.id))
+      .innerJoin(categories, eq(categories.id, products.categoryId))
+      .innerJoin(parent, eq(parent.id, categories.parentId));
+    return { price, query };
+  }
+
+  async function facetsFor(categoryId: number | undefined, market: MarketCode): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
+    // Facets describe the chosen category (or the whole store) in the market, not the current
+    // filter, so a shopper can always switch to another colour or size that is sold there.
+    const inCategory = categoryId
+      ? sql`${products.categoryId} in (select ${categories.id} from ${categories} where ${categories.id} = ${categoryId} or ${categories.parentId} = ${categoryId})`
+      : sql`true`;
+    const [colorRows, sizeRows, subRows] = await Promise.all([
+      db
+        .selectDistinct({ id: colors.id, name: colors.name })
+        .from(colors)
+        .innerJoin(variants, eq(variants.colorId, colors.id))
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+        .innerJoin(products, eq(products.id, variants.productId))
+        .where(and(eq(products.active, true), inCategory))
+        .orderBy(asc(colors.name)),
+      db
+        .selectDistinct({ id: sizes.id, name: sizes.name, position: sizes.position })
+        .from(sizes)
+        .innerJoin(variants, eq(variants.sizeId, sizes.id))
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+        .innerJoin(products, eq(products.id, variants.productId))
+        .where(and(eq(products.active, true), inCategory))
+        .orderBy(asc(sizes.position)),
+      categoryId
+        ? db
+            .select({ id: categories.id, name: categories.name })
+            .from(categories)
+            .where(
+              or(
+                eq(categories.parentId, categoryId),
+                // a sub-category id shows its siblings
+                eq(categories.parentId, sql`(select ${categories.parentId} from ${categories} where ${categories.id} = ${categoryId})`),
+              ),
+            )
+            .orderBy(asc(categories.position))
+        : db
+            .select({ id: categories.id, name: categories.name })
+            .from(categories)
+            .where(sql`${categories.parentId} is not null`)
+            .orderBy(asc(categories.position)),
+    ]);
+    return {
+      colors: colorRows,
+      sizes: sizeRows.map(({ id, name }) => ({ id, name })),
+      subCategories: subRows,
+    };
+  }
+
+  return {
+    async listProducts(query: ProductQuery, market: MarketCode = DEFAULT_MARKET): Promise<ProductListDto> {
+      const where: SQL[] = [eq(products.active, true)];
+      if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
+      if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
+      if (query.colorId || query.sizeId) {
+        // a variant in that colour and size sold in the market
+        const variantWhere: SQL[] = [eq(variants.productId, products.id), eq(variantPrices.market, market)];
+        if (query.colorId) variantWhere.push(eq(variants.colorId, query.colorId));
+        if (query.sizeId) variantWhere.push(eq(variants.sizeId, query.sizeId));
+        where.push(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(variants)
+              .innerJoin(variantPrices, eq(variantPrices.variantId, variants.id))
+              .where(and(...variantWhere)),
+          ),
+        );
+      }
+      if (query.q) {
+        const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where.push(
+          or(ilike(products.name, pattern), ilike(products.description, pattern), ilike(categories.name, pattern), ilike(parent.name, pattern))!,
+        );
+      }
+      const { price, query: products$ } = baseProductQuery(market);
+      const order =
+        query.sort === 'low-high'
+          ? [asc(price.priceMinor), asc(products.id)]
+          : query.sort === 'high-low'
+            ? [desc(price.priceMinor), asc(products.id)]
+            : query.q
+              ? [desc(sql`(${products.name} ilike ${`%${query.q}%`})`), desc(products.salesCount), asc(products.id)]
+              : [desc(products.salesCount), asc(products.id)];
+      const offset = (query.page - 1) * query.limit;
+      const [rows, countRows, facets] = await Promise.all([
+        products$
+          .where(and(...where))
+          .orderBy(...order)
+          .limit(query.limit)
+          .offset(offset),
+        db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(products)
+          .innerJoin(price, eq(price.productId, products.id))
+          .innerJoin(categories, eq(categories.id, products.categoryId))
+          .innerJoin(parent, eq(parent.id, categories.parentId))
+          .where(and(...where)),
+        facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId, market),
+      ]);
+      const totalDocs = countRows[0]?.count ?? 0;
+      return {
+        docs: await hydrate(rows, market),
+        ...facets,
+        totalDocs,
+        page: query.page,
+        limit: query.limit,
+        totalPages: Math.max(1, Math.ceil(totalDocs / query.limit)),
+      };
+    },
+
+    async bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      const rows = await baseProductQuery(market)
+        .query.where(eq(products.active, true))
+        .orderBy(desc(products.salesCount), asc(products.id))
+        .limit(limit);
+      return hydrate(rows, market);
+    },
+
+    async latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      const rows = await baseProductQuery(market)
+        .query.where(eq(products.active, true))
+        .orderBy(desc(products.createdAt), desc(products.id))
+        .limit(limit);
+      return hydrate(rows, market);
+    },
+
+    /** One product with its variants and image alts: three queries, run together. */
+    /** Not found in a market where the product has no price: it is not sold there. The memo keys on the market. */
+    getProduct(id: number, market: MarketCode = DEFAULT_MARKET): Promise<ProductDetailDto> {
+      return remember(`product:${id}:${market}`, () => loadProduct(id, market), () => [cacheTags.product(id)]);
+    },
+
+    /** Best sellers from the same sub-category ("You may also like"): three queries. */
+    related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      return remember(
+        `related:${product.id}:${limit}:${market}`,
+        () => loadRelated(product, limit, market),
+        (list) => [cacheTags.listing, cacheTags.product(product.id), ...list.map((p) => cacheTags.product(p.id))],
+      );
+    },
+
+    /** The menu on every page. */
+    parentCategories(): Promise<ParentCategoryDto[]> {
+      return remember('nav', loadParentCategories, () => [cacheTags.nav]);
+    },
+
+    async subCategories(parentId: number): Promise<NamedRef[]> {
+      const [p] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, parentId)).limit(1);
+      if (!p) throw new NotFound('Category not found');
+      return db
+        .select({ id: categories.id, name: categories.name })
+        .from(categories)
+        .where(eq(categories.parentId, parentId))
+        .orderBy(asc(categories.position));
+    },
+
+    async getCategory(id: number): Promise<CategoryDto & { subCategories: NamedRef[] }> {
+      const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
+      if (!row) throw new NotFound('Category not found');
+      const subs = await db
+        .select({ id: categories.id, name: categories.name })
+        .from(categories)
+        .where(eq(categories.parentId, id))
+        .orderBy(asc(categories.position));
+      return { ...categoryDto(row), subCategories: subs };
+    },
+
+    async findCategoryBySlug(slug: string): Promise<CategoryDto | null> {
+      const [row] = await db.select().from(categories).where(eq(categories.slug, slug)).limit(1);
+      return row ? categoryDto(row) : null;
+    },
+
+    /** Every product id (with the markets it is sold in) and category id, for the sitemap. */
+    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[] }[]; categories: { id: number; parentId: number | null }[] }> {
+      const [p, c] = await Promise.all([
+        db
+          .select({ id: products.id, updated: products.createdAt, markets: productMarketsSql })
+          .from(products)
+          .where(eq(products.active, true))
+          .orderBy(asc(products.id)),
+        db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
+      ]);
+      return { products: p.filter((row) => row.markets.length > 0), categories: c };
+    },
+  };
+}
+export type CatalogueService = ReturnType<typeof createCatalogueService>;
+

@@ -1,0 +1,57 @@
+/** Wires the buying side (shipping, cart, orders, payments, checkout, favourites) from the shared deps. */
+import { createCartService } from '@/lib/server/cart/cart';
+import { checkoutFulfilment, createCheckoutService } from './checkout';
+import type { Config } from '@/lib/server/infra/config';
+import type { Db } from '@/lib/server/db/client';
+import { createFavouriteService } from '@/lib/server/accounts/favourites';
+import type { Logger } from '@/lib/server/infra/log';
+import type { Mailer } from '@/lib/server/infra/mail';
+import { createOrderService } from '@/lib/server/orders/orders';
+import { createPaystackProvider } from '@/lib/server/payments/paystack';
+import type { PaymentProvider } from '@/lib/server/payments/port';
+import { createSimulatedProvider } from '@/lib/server/payments/simulated';
+import { createPaymentService, paymentRecords } from '@/lib/server/payments/service';
+import { createShippingService } from '@/lib/server/cart/shipping';
+import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { ReadMemo } from '@/lib/server/infra/read-memo';
+import type { AuditLog } from '@/lib/server/backoffice/audit';
+import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
+
+export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
+  if (config.PAYMENT_PROVIDER === 'paystack') {
+    return createPaystackProvider({ secretKeys: config.paystackSecretKeys, baseUrl: config.PAYSTACK_BASE_URL });
+  }
+  return createSimulatedProvider({ records: paymentRecords(db) });
+}
+
+export function createBuyingServices(deps: {
+  config: Config;
+  db: Db;
+  clock: () => Date;
+  log: Logger;
+  mailer: Mailer;
+  paymentProvider?: PaymentProvider;
+  pageCache: PageCacheInvalidator;
+  readMemo?: ReadMemo;
+  audit?: AuditLog;
+}) {
+  const { config, db, clock, log, mailer } = deps;
+  const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
+  const shipping = createShippingService({ db });
+  const cart = createCartService({ db, shipping });
+  const orders = createOrderService({
+    db,
+    mailer,
+    log,
+    siteUrl: config.PUBLIC_SITE_URL,
+    paymentMethod: paymentProvider.name === 'paystack' ? 'Card (Paystack)' : 'Card (simulated)',
+    audit: deps.audit,
+    pageCache: deps.pageCache,
+    clock,
+  });
+  const payments = createPaymentService({ db, provider: paymentProvider, fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache }), log, clock });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL });
+  const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
+  const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
+  return { shipping, cart, orders, payments, checkout, favourites, paymentProvider, orderRefunds };
+}

@@ -1,0 +1,140 @@
+import { variantLabel, CART_FULL_MESSAGE, MAX_CART_LINES } from '@/lib/domain/cart';
+import { Invalid } from '@/lib/domain/errors';
+import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '@/lib/domain/markets';
+import type { AddressDto, DeliveryOption } from '@/lib/domain/shipping';
+import type { CartService } from '@/lib/server/cart/cart';
+import type { OrderService } from '@/lib/server/orders/orders';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { CannotFulfil, type Fulfilment, type InitiateResult, type PaymentService, type PaymentSnapshot } from '@/lib/server/payments/service';
+import type { SessionUser } from '@/lib/server/accounts/sessions';
+import { OutOfStock } from '@/lib/server/catalogue/stock';
+
+/**
+ * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
+ * the checkout's fulfilment (checkoutFulfilment), which the payment service runs exactly once.
+ */
+
+/**
+ * What a confirmed payment of a checkout becomes, inside the payment's row lock: the order (its
+ * lines, and the sale of their stock through the stock module), and its lines out of the cart.
+ * After the commit the pages showing these products are re-rendered and the shopper is mailed.
+ */
+export function checkoutFulfilment({ orders, cart, pageCache }: { orders: OrderService; cart: CartService; pageCache: PageCacheInvalidator }): Fulfilment {
+  return {
+    orderOf: (paymentId, tx) => orders.findByPayment(paymentId, tx),
+
+    async place(tx, payment) {
+      const { snapshot } = payment;
+      let orderId: string;
+      try {
+        orderId = await orders.createPaid(tx, {
+          userId: payment.userId,
+          paymentId: payment.id,
+          currency: payment.currency,
+          deliveryOption: snapshot.deliveryOption as DeliveryOption,
+          deliveryAddress: snapshot.shipTo,
+          subtotalMinor: snapshot.subtotalMinor,
+          deliveryFeeMinor: snapshot.deliveryFeeMinor,
+          totalMinor: snapshot.totalMinor,
+          lines: snapshot.lines,
+        });
+      } catch (err) {
+        if (!(err instanceof OutOfStock)) throw err;
+        const line = snapshot.lines.find((l) => l.variantId === err.variantId);
+        throw new CannotFulfil(line && variantLabel(line.productName, line.color, line.size));
+      }
+      await cart.removeBought(
+        tx,
+        payment.cartId,
+        snapshot.lines.map((l) => l.variantId),
+      );
+      return orderId;
+    },
+
+    async placed(orderId, payment) {
+      const order = (await orders.load(orderId))!;
+      // Stock and best sellers changed: the pages showing these products are re-rendered.
+      await pageCache.invalidate([...new Set(payment.snapshot.lines.map((l) => cacheTags.product(l.productId)))]);
+      await orders.sendConfirmation(order, payment.userId);
+      return order;
+    },
+  };
+}
+
+export function createCheckoutService(deps: { cart: CartService; payments: PaymentService; siteUrl: string }) {
+  const { cart, payments, siteUrl } = deps;
+
+  /**
+   * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
+   * the request's public origin (Astro.locals.publicOrigin); without one, the configured site.
+   */
+  function callbackFor(requested: string | undefined, origin: string | undefined): string {
+    const site = new URL(origin ?? siteUrl);
+    if (!requested) return new URL('/place-order?paid=true', site).toString();
+    let url: URL;
+    try {
+      url = new URL(requested, site);
+    } catch {
+      throw new Invalid('callbackUrl must be a URL on this site');
+    }
+    if (url.origin !== site.origin) throw new Invalid('callbackUrl must be a URL on this site');
+    return url.toString();
+  }
+
+  return {
+    /** Prices the cart on the server, and starts a payment for it with a snapshot of what was priced (the payment service). */
+    async initiate(
+      user: SessionUser,
+      input: {
+        callbackUrl?: string | undefined;
+        deliveryOption?: DeliveryOption | undefined;
+        market?: MarketCode | undefined;
+        /** The public origin the shopper uses: the callback URL is on it. */
+        site?: string | undefined;
+      },
+    ): Promise<InitiateResult> {
+      const callbackUrl = callbackFor(input.callbackUrl, input.site);
+      const market = input.market ?? DEFAULT_MARKET;
+      let priced = await cart.price(user, market);
+      // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.
+      if (input.deliveryOption && input.deliveryOption !== priced.deliveryOption) {
+        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption, market);
+        priced = await cart.price(user, market);
+      }
+      if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
+      // A cart filled before the line limit existed is held to it at checkout too.
+      if (priced.lines.length > MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
+      for (const line of priced.lines) {
+        const label = variantLabel(line.productName, line.color, line.size);
+        if (!line.active) throw new Invalid(`${label} is no longer available`);
+        if (!line.priced) throw new Invalid(`${label} is not sold in ${MARKETS[market].countryName}. Please remove it to continue.`);
+        if (line.stock < line.quantity) {
+          throw new Invalid(line.stock > 0 ? `Only ${line.stock} of ${label} left in stock` : `${label} is out of stock`);
+        }
+      }
+      const inMarket = MARKETS[market];
+      if (priced.deliveryOption === 'delivery' && priced.deliveryAddress && priced.deliveryAddress.country !== inMarket.country) {
+        const other = marketOfCountry(priced.deliveryAddress.country);
+        const where = other ? MARKETS[other].countryName : 'another country';
+        throw new Invalid(
+          `Your delivery address is in ${where}, but you are shopping in ${inMarket.countryName}. ` +
+            `Shop in ${other ? marketLabel(other) : 'that country'} instead, choose pickup in ${inMarket.pickupCity}, or use an address in ${inMarket.countryName}.`,
+          { switchMarket: other },
+        );
+      }
+      const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
+      const snapshot: PaymentSnapshot = {
+        cartId: priced.cartId,
+        callbackUrl,
+        deliveryOption: priced.deliveryOption,
+        shipTo,
+        lines: priced.lines.map(({ stock: _s, active: _a, priced: _p, ...l }) => l),
+        subtotalMinor: priced.subtotalMinor,
+        deliveryFeeMinor: priced.deliveryFeeMinor,
+        totalMinor: priced.totalMinor,
+      };
+      return payments.initiate({ userId: user.id, email: user.email, currency: priced.currency, snapshot });
+    },
+  };
+}
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

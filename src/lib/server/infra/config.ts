@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { parseProxyTrust, type ProxyTrust } from '@/lib/domain/client-address';
+import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '@/lib/domain/markets';
+import { LIMITS } from './rate-limit';
+
+/**
+ * Each market's Paystack account: PAYSTACK_SECRET_KEY_<MARKET> (PAYSTACK_SECRET_KEY_NG,
+ * PAYSTACK_SECRET_KEY_ZA); PAYSTACK_SECRET_KEY still stands for Nigeria's, as before markets.
+ */
+function paystackKeysFrom(env: Record<string, string | undefined>): Partial<Record<MarketCode, string>> {
+  const keys: Partial<Record<MarketCode, string>> = {};
+  for (const code of MARKET_CODES) {
+    const key = env[`PAYSTACK_SECRET_KEY_${code}`] || (code === DEFAULT_MARKET ? env.PAYSTACK_SECRET_KEY : undefined);
+    if (key) keys[code] = key;
+  }
+  return keys;
+}
+
+/**
+ * The one place that reads process.env. Every variable is validated here so a bad
+ * value stops start-up with a message that names it. Behaviour never depends on
+ * NODE_ENV: the built server always runs in production mode, and what used to switch on
+ * it has its own setting (STORE_MODE, the scheme of PUBLIC_SITE_URL).
+ */
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const configSchema = z
+  .object({
+    /** demo: simulated payments, dev outbox, demo shopper and catalogue. live: a real shop. */
+    STORE_MODE: z.preprocess(emptyToUndefined, z.enum(['demo', 'live']).default('demo')),
+    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(4321)),
+    HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+    /**
+     * The public address of the store. Defaults to http://localhost:$PORT (filled in below); unset,
+     * a trusted proxy's forwarded headers may name the public origin (src/lib/domain/public-origin.ts).
+     */
+    PUBLIC_SITE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+    PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['simulated', 'paystack']).default('simulated')),
+    /** Nigeria's Paystack account (kept for stores configured before markets; PAYSTACK_SECRET_KEY_NG wins). */
+    PAYSTACK_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Each market's Paystack account (PAYSTACK_SECRET_KEY_<MARKET>; read generically below, listed here for the two markets). */
+    PAYSTACK_SECRET_KEY_NG: z.preprocess(emptyToUndefined, z.string().optional()),
+    PAYSTACK_SECRET_KEY_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
+    PAYSTACK_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.paystack.co')),
+    SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default(`${STORE_NAME} <hello@maisonluxe.example>`)),
+    /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
+    PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
+    /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
+    TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Sign-ups allowed per client address (checked before any password is hashed); README "Security". */
+    SIGNUPS_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(LIMITS.signUpsPerAddressPerMinute.max)),
+    SIGNUPS_PER_ADDRESS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.signUpsPerAddressPerHour.max)),
+    /** Reconciliation verifies payments left unanswered this long after they started (0: at once). */
+    PAYMENTS_RECONCILE_AFTER_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1440).default(5)),
+    /** How often the reconciliation job runs (it also runs at start). */
+    PAYMENTS_RECONCILE_EVERY_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0.1).max(1440).default(5)),
+    /** A payment the provider still calls abandoned this long after it started is marked abandoned. */
+    PAYMENTS_ABANDON_AFTER_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(720).default(24)),
+    LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+  })
+  .superRefine((c, ctx) => {
+    if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY && !c.PAYSTACK_SECRET_KEY_NG) {
+      ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is required when PAYMENT_PROVIDER=paystack (PAYSTACK_SECRET_KEY_NG, or PAYSTACK_SECRET_KEY for Nigeria)' });
+    }
+    try {
+      parseProxyTrust(c.TRUST_PROXY);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `${(err as Error).message} (use a hop count or a list of IPs/CIDRs)` });
+    }
+    if (c.STORE_MODE === 'live') {
+      const live = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (c.PAYMENT_PROVIDER !== 'paystack') live('PAYMENT_PROVIDER', 'must be paystack when STORE_MODE=live (simulated payments give goods away)');
+      if (!c.SMTP_URL) live('SMTP_URL', 'is required when STORE_MODE=live (shoppers must receive their codes and receipts)');
+      if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
+      // Every market charges in its own currency through its own account: a missing key would
+      // leave a market's shoppers unable to pay.
+      const keys = paystackKeysFrom({ PAYSTACK_SECRET_KEY: c.PAYSTACK_SECRET_KEY, PAYSTACK_SECRET_KEY_NG: c.PAYSTACK_SECRET_KEY_NG, PAYSTACK_SECRET_KEY_ZA: c.PAYSTACK_SECRET_KEY_ZA });
+      for (const code of MARKET_CODES) {
+        if (c.PAYMENT_PROVIDER === 'paystack' && !keys[code]) live(`PAYSTACK_SECRET_KEY_${code}`, `is required when STORE_MODE=live (${code} shoppers pay through that market's Paystack account)`);
+      }
+    }
+  });
+
+export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
+  PUBLIC_SITE_URL: string;
+  /** Whether PUBLIC_SITE_URL was set (then it is the public origin, whatever a proxy forwards). */
+  siteUrlExplicit: boolean;
+  /** Whether the dev outbox pages and API are reachable (demo mode only). */
+  devMailboxEnabled: boolean;
+  /** Whether the demo shopper is seeded and the demo notice shown. */
+  demo: boolean;
+  /**
+   * The configured site is https. Requests use their public origin instead (Astro.locals.publicOrigin,
+   * the same whenever PUBLIC_SITE_URL is set); this is for what happens outside a request's context.
+   */
+  secureCookies: boolean;
+  proxyTrust: ProxyTrust;
+  /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
+  paystackSecretKeys: Partial<Record<MarketCode, string>>;
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = result.data;
+  const paystackSecretKeys = paystackKeysFrom(env);
+  const siteUrl = (c.PUBLIC_SITE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  const demo = c.STORE_MODE === 'demo';
+  return {
+    ...c,
+    PUBLIC_SITE_URL: siteUrl,
+    siteUrlExplicit: c.PUBLIC_SITE_URL !== undefined,
+    demo,
+    devMailboxEnabled: demo,
+    secureCookies: siteUrl.startsWith('https://'),
+    proxyTrust: parseProxyTrust(c.TRUST_PROXY),
+    paystackSecretKeys,
+  };
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

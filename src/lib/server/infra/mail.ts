@@ -1,0 +1,73 @@
+import { desc, eq } from 'drizzle-orm';
+import { STORE_NAME } from '@/lib/domain/brand';
+import type { Config } from './config';
+import type { Db } from '@/lib/server/db/client';
+import { mailOutbox } from '@/lib/server/db/schema';
+import type { Logger } from './log';
+import { escapeHtml } from '@/lib/domain/html';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface OutboxEntry extends MailMessage {
+  createdAt: string;
+}
+
+/** Sends store mail: by SMTP when SMTP_URL is set, otherwise into the dev outbox (and the log). */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export function createMailer({ config, db, log }: { config: Config; db: Db; log: Logger }): Mailer {
+  if (config.SMTP_URL) {
+    const smtpUrl = config.SMTP_URL;
+    let transport: Promise<import('nodemailer').Transporter> | undefined;
+    return {
+      async send(message) {
+        transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl));
+        await (await transport).sendMail({ from: config.MAIL_FROM, ...message });
+        // Never the subject or body: they carry one-time codes.
+        log.info('mail sent', { to: message.to });
+      },
+    };
+  }
+  return {
+    async send(message) {
+      await db.insert(mailOutbox).values(message);
+      // Never the subject or body (they carry one-time codes); /dev/mailbox shows the mail in demo mode.
+      log.info('mail stored in dev outbox', { to: message.to });
+    },
+  };
+}
+
+export function createOutboxReader({ db }: { db: Db }) {
+  return {
+    /** Newest first. */
+    async list(to?: string, limit = 50): Promise<OutboxEntry[]> {
+      const rows = await db
+        .select()
+        .from(mailOutbox)
+        .where(to ? eq(mailOutbox.to, to.trim().toLowerCase()) : undefined)
+        .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+        .limit(limit);
+      return rows.map((r) => ({ to: r.to, subject: r.subject, text: r.text, html: r.html, createdAt: r.createdAt.toISOString() }));
+    },
+  };
+}
+
+/** Wraps a message body in the store's simple, mail-client-safe HTML frame. */
+export function mailHtml(title: string, bodyHtml: string): string {
+  return `<!doctype html><html><body style="margin:0;background:#f6f3ee;font-family:Georgia,serif;color:#1b1b1b">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="background:#fff;max-width:560px">
+<tr><td style="padding:24px 32px;border-bottom:1px solid #e8e2d8;font-size:20px;letter-spacing:4px;text-transform:uppercase">${STORE_NAME}</td></tr>
+<tr><td style="padding:32px;font-family:Arial,sans-serif;font-size:15px;line-height:1.6"><h1 style="font-family:Georgia,serif;font-weight:normal;font-size:22px;margin:0 0 16px">${title}</h1>${bodyHtml}</td></tr>
+<tr><td style="padding:16px 32px;border-top:1px solid #e8e2d8;font-family:Arial,sans-serif;font-size:12px;color:#6b6b6b">${STORE_NAME} · Luxury fashion for Lagos, Abuja, Johannesburg and Cape Town</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+export { escapeHtml };

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import type { AstroGlobal, APIContext } from 'astro';
+import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../../domain/markets';
+import { isTrackingParam } from '../../domain/page-url';
+import { requestCookie } from './cookies';
+import { SESSION_COOKIE } from '../accounts/sessions';
+
+/**
+ * The route cache of anonymous catalogue pages (DESIGN.md "Pages and performance").
+ *
+ * Astro's Cache Provider API runs the provider (./route-cache-provider.ts) around the middleware;
+ * pages opt in with cacheForAnonymous(), which sets Astro.cache tags. The store below is one per
+ * process; invalidation reaches every app server through the cache bus (./cache-bus.ts).
+ *
+ * A page rendered for a signed-in shopper must never reach another visitor, so a request that
+ * carries a session (cookie or bearer token) skips both lookup and storage, and stored responses
+ * carry no Set-Cookie.
+ */
+
+/** Tags: one per product shown, `listing` on every page that lists products, `nav` on every page (the menu). */
+export const cacheTags = {
+  product: (id: number) => `product:${id}`,
+  listing: 'listing',
+  nav: 'nav',
+} as const;
+
+/** A session cookie or bearer token, read as the middleware reads them (./cookies.ts). */
+export function hasSession(request: Request): boolean {
+  if (request.headers.get('authorization')?.toLowerCase().startsWith('bearer ')) return true;
+  return requestCookie(request, SESSION_COOKIE) !== undefined;
+}
+
+export function saveDataRequested(request: Request): boolean {
+  return request.headers.get('save-data')?.trim().toLowerCase() === 'on';
+}
+
+/** The market cookie of a request, when it names a market (anonymous visitors: their market comes from it or from ?market=). */
+export function marketCookie(request: Request): MarketCode | null {
+  return parseMarket(requestCookie(request, MARKET_COOKIE));
+}
+
+/**
+ * The market a page is rendered in for an anonymous request, as the middleware resolves it:
+ * ?market= first, then the market cookie. The route cache keys and checks its entries by it.
+ */
+export function anonymousMarket(request: Request): MarketCode {
+  return resolveMarket({ query: new URL(request.url).searchParams.get('market'), cookie: marketCookie(request) });
+}
+
+/**
+ * The cache key: path, the meaningful query sorted, and the variants a page is rendered in: the
+ * market (from ?market= or else the market cookie, as the middleware resolves it) and Save-Data.
+ */
+export function cacheKey(request: Request): string {
+  const url = new URL(request.url);
+  const params = new URLSearchParams();
+  for (const [k, v] of url.searchParams) if (!isTrackingParam(k) && k !== 'market') params.append(k, v);
+  params.sort();
+  const query = params.toString();
+  const market = anonymousMarket(request);
+  return `${url.pathname}${query ? `?${query}` : ''}\0market=${market}${saveDataRequested(request) ? '\0save-data' : ''}`;
+}
+
+export interface CachedPage {
+  body: Uint8Array;
+  /** The body brotli'd and gzipped once, shortly after storing, so hits are not compressed again. */
+  br?: Uint8Array;
+  gzip?: Uint8Array;
+  status: number;
+  headers: [string, string][];
+  etag: string;
+  storedAt: number;
+  maxAge: number;
+  swr: number;
+  tags: string[];
+}
+
+/**
+ * The market a response was rendered in, set by the middleware (which resolved it) and read and
+ * removed by the route cache: an entry is stored only under the key of the market it shows.
+ */
+export const RENDERED_MARKET_HEADER = 'x-rendered-market';
+
+/** Headers that belong to one response only and are never stored. */
+const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag', RENDERED_MARKET_HEADER]);
+
+export function storeableHeaders(headers: Headers): [string, string][] {
+  const kept: [string, string][] = [];
+  headers.forEach((value, key) => {
+    if (!UNSTORED_HEADERS.has(key.toLowerCase())) kept.push([key, value]);
+  });
+  return kept;
+}
+
+export function etagOf(body: Uint8Array): string {
+  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+/** An LRU of rendered pages with tag invalidation. */
+export class PageCacheStore {
+  #entries = new Map<string, CachedPage>();
+  #max: number;
+  /** Bumped by every invalidation: a render that started before one is not stored (it may be stale). */
+  generation = 0;
+  #listeners: ((tags: readonly string[] | 'all') => void)[] = [];
+
+  constructor(max = 2000) {
+    this.#max = max;
+  }
+
+  get(key: string): CachedPage | undefined {
+    const entry = this.#entries.get(key);
+    if (entry) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: CachedPage, generationAtStart: number): boolean {
+    if (generationAtStart !== this.generation) return false;
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, entry);
+    return true;
+  }
+
+  /** Other in-memory copies (the menu's categories) follow the same invalidations. */
+  onInvalidate(listener: (tags: readonly string[] | 'all') => void): void {
+    this.#listeners.push(listener);
+  }
+
+  invalidateTags(tags: readonly string[]): number {
+    this.generation++;
+    for (const l of this.#listeners) l(tags);
+    const wanted = new Set(tags);
+    let removed = 0;
+    for (const [key, entry] of this.#entries) {
+      if (entry.tags.some((t) => wanted.has(t))) {
+        this.#entries.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  invalidatePath(pathname: string): void {
+    this.generation++;
+    for (const key of [...this.#entries.keys()]) {
+      if (key === pathname || key.startsWith(`${pathname}?`) || key.startsWith(`${pathname}\0`)) this.#entries.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.generation++;
+    for (const l of this.#listeners) l('all');
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+const STORE = Symbol.for('maison.pageCacheStore');
+/** The process's one store, shared by the cache provider and the services that invalidate it. */
+export function processPageCache(): PageCacheStore {
+  const g = globalThis as { [STORE]?: PageCacheStore };
+  return (g[STORE] ??= new PageCacheStore());
+}
+
+/** What services use to say that pages changed; the cache bus also tells the other app servers. */
+export interface PageCacheInvalidator {
+  invalidate(tags: readonly string[]): Promise<void>;
+}
+
+export const noPageCache: PageCacheInvalidator = { invalidate: async () => undefined };
+
+type CacheContext = Pick<APIContext, 'locals' | 'cache' | 'request'>;
+
+/**
+ * Marks a public page or API answer as cacheable for anonymous visitors, tagged with what it
+ * shows, and returns the headers for the response. Browsers revalidate every time (no-cache;
+ * the ETag turns a repeat visit into a 304 on a slow network) while the server answers from
+ * its route cache. A signed-in request gets a private, unstored answer.
+ */
+export function cacheForAnonymous(ctx: CacheContext, tags: readonly string[]): Record<string, string> {
+  if (ctx.locals.session || hasSession(ctx.request)) {
+    ctx.cache.set(false);
+    return { 'cache-control': 'private, no-store' };
+  }
+  const seconds = ctx.locals.services.config.PAGE_CACHE_SECONDS;
+  if (seconds > 0) ctx.cache.set({ maxAge: seconds, swr: 600, tags: [...new Set([cacheTags.nav, ...tags])] });
+  return { 'cache-control': 'no-cache', vary: 'Save-Data' };
+}
+
+/** cacheForAnonymous for .astro pages. */
+export function cachePage(astro: Pick<AstroGlobal, 'locals' | 'cache' | 'request' | 'response'>, tags: readonly string[]): void {
+  for (const [k, v] of Object.entries(cacheForAnonymous(astro, tags))) astro.response.headers.set(k, v);
+}

@@ -1,0 +1,168 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { CacheProvider } from 'astro';
+import { MARKET_COOKIE, parseMarket } from '../../domain/markets';
+import { getConfig } from './config';
+import {
+  anonymousMarket,
+  cacheKey,
+  etagOf,
+  hasSession,
+  marketCookie,
+  processPageCache,
+  RENDERED_MARKET_HEADER,
+  storeableHeaders,
+  type CachedPage,
+} from './page-cache';
+import type { MarketCode } from '../../domain/markets';
+
+/**
+ * A crawlable `?market=ZA` URL also keeps the shopper's choice: the answer carries the market cookie
+ * when it differs. Added here, around the cache, so cached pages stay cookie-free and a hit sets it too.
+ */
+function withMarketCookie(request: Request, response: Response): Response {
+  const wanted = parseMarket(new URL(request.url).searchParams.get('market'));
+  if (!wanted || wanted === marketCookie(request)) return response;
+  const cookie = `${MARKET_COOKIE}=${wanted}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax${getConfig().secureCookies ? '; Secure' : ''}`;
+  try {
+    response.headers.append('set-cookie', cookie);
+    return response;
+  } catch {
+    // immutable headers (Response.redirect): copy the response
+    const copy = new Response(response.body, response);
+    copy.headers.append('set-cookie', cookie);
+    return copy;
+  }
+}
+
+/**
+ * The store's route cache provider (astro.config.mjs `cache.provider`), on Astro's Cache Provider
+ * API and modelled on Astro's memory provider, with what a shop needs on top:
+ * - requests with a session skip lookup and storage entirely (Astro's provider would answer them
+ *   from the cache without looking at cookies);
+ * - ETags and 304s for anonymous repeat visits;
+ * - stale-while-revalidate with one background render per page;
+ * - one store per process (page-cache.ts) that services invalidate by tag, and a generation check
+ *   so a render racing an invalidation is never stored.
+ */
+function parseDirectives(header: string | null): { maxAge: number; swr: number } {
+  let maxAge = 0;
+  let swr = 0;
+  for (const part of (header ?? '').split(',')) {
+    const [name, value] = part.trim().toLowerCase().split('=');
+    if (name === 'max-age') maxAge = Number.parseInt(value ?? '', 10) || 0;
+    if (name === 'stale-while-revalidate') swr = Number.parseInt(value ?? '', 10) || 0;
+  }
+  return { maxAge, swr };
+}
+
+/**
+ * The entry to store for a response, or null. Only a page rendered in the market of its key is
+ * stored: should the key and the render ever read a request differently, the page is served to
+ * this request but never to the other market's shoppers.
+ */
+async function toEntry(response: Response, keyMarket: MarketCode): Promise<CachedPage | null> {
+  if (response.status !== 200 || response.headers.has('set-cookie')) return null;
+  if (response.headers.get(RENDERED_MARKET_HEADER) !== keyMarket) return null;
+  const { maxAge, swr } = parseDirectives(response.headers.get('cdn-cache-control'));
+  if (maxAge <= 0) return null;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const tags = (response.headers.get('cache-tag') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  return { body, status: response.status, headers: storeableHeaders(response.headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags };
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compresses a stored page once, off the request path; until then hits are compressed as they go out. */
+async function precompress(entry: CachedPage): Promise<void> {
+  const [br, gz] = await Promise.all([
+    brotliAsync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } }),
+    gzipAsync(entry.body, { level: 9 }),
+  ]);
+  entry.br = br;
+  entry.gzip = gz;
+}
+
+function preferredEncoding(request: Request, entry: CachedPage): 'br' | 'gzip' | null {
+  const accepted = request.headers.get('accept-encoding') ?? '';
+  if (entry.br && /\bbr\b/.test(accepted)) return 'br';
+  if (entry.gzip && /\bgzip\b/.test(accepted)) return 'gzip';
+  return null;
+}
+
+function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' | 'MISS'): Response {
+  const headers = new Headers(entry.headers);
+  headers.set('etag', entry.etag);
+  headers.set('x-cache', state);
+  headers.append('vary', 'Accept-Encoding');
+  if (request.headers.get('if-none-match') === entry.etag) return new Response(null, { status: 304, headers });
+  const encoding = preferredEncoding(request, entry);
+  if (!encoding) return new Response(entry.body.slice(), { status: entry.status, headers });
+  // Already compressed: the HTTP server's compression passes encoded bodies through.
+  const bytes = entry[encoding]!;
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(bytes.length));
+  return new Response(bytes.slice(), { status: entry.status, headers });
+}
+
+/** The rendered-market header is for the cache only. */
+function withoutRenderedMarket(response: Response): Response {
+  if (!response.headers.has(RENDERED_MARKET_HEADER)) return response;
+  try {
+    response.headers.delete(RENDERED_MARKET_HEADER);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.delete(RENDERED_MARKET_HEADER);
+    return copy;
+  }
+}
+
+export default function routeCacheProvider(): CacheProvider {
+  const store = processPageCache();
+  const revalidating = new Set<string>();
+  return {
+    name: 'maison-route-cache',
+    async onRequest({ request }, next) {
+      return withMarketCookie(request, withoutRenderedMarket(await cachedOrRendered(request, next)));
+    },
+    async invalidate({ tags, path }) {
+      if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
+      if (path) store.invalidatePath(path);
+    },
+  };
+
+  async function cachedOrRendered(request: Request, next: () => Promise<Response>): Promise<Response> {
+    // The route cache: only anonymous GETs are looked up and stored.
+    if (request.method !== 'GET' || hasSession(request)) return next();
+    const key = cacheKey(request);
+    const market = anonymousMarket(request);
+    const cached = store.get(key);
+    const now = Date.now();
+    if (cached) {
+      const age = (now - cached.storedAt) / 1000;
+      if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
+      if (age <= cached.maxAge + cached.swr) {
+        if (!revalidating.has(key)) {
+          revalidating.add(key);
+          const generation = store.generation;
+          void next()
+            .then(async (fresh) => {
+              const entry = await toEntry(fresh, market);
+              if (entry && store.set(key, entry, generation)) await precompress(entry);
+            })
+            .catch(() => undefined)
+            .finally(() => revalidating.delete(key));
+        }
+        return fromEntry(cached, request, 'STALE');
+      }
+    }
+    const generation = store.generation;
+    const response = await next();
+    const entry = await toEntry(response, market);
+    if (!entry) return response;
+    if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
+    return fromEntry(entry, request, 'MISS');
+  }
+}

@@ -1,0 +1,57 @@
+import { NotFound, PaymentFailed } from '@/lib/domain/errors';
+import type { Actor, AuditEntry, AuditLog } from '@/lib/server/backoffice/audit';
+import type { OrderService } from './orders';
+import type { PaymentService, RefundClaimHook, RefundResult } from '@/lib/server/payments/service';
+
+/**
+ * Staff refunds of an order (the back office's Refund button): full, or partial with an amount,
+ * through the one provider refund path (payments.refund: claimed under a row lock, never twice),
+ * recorded in the audit log.
+ */
+export function createOrderRefunds(deps: { orders: OrderService; payments: PaymentService; audit?: AuditLog }) {
+  /**
+   * A refund's audit trail: a row for the claim, written in the claim's own transaction (so a
+   * refund whose provider answer is lost is still on record), then a row for its outcome:
+   * succeeded, failed (the provider refused; the claim was let go) or unknown (no answer; the
+   * claim is kept until staff check the provider). A payment already refunded in full makes no
+   * claim and gets one row.
+   */
+  async function audited(actor: Actor, entry: AuditEntry & { details: Record<string, unknown> }, refund: (onClaim: RefundClaimHook) => Promise<RefundResult>) {
+    const audit = deps.audit;
+    let claimed = false;
+    const record = (outcome: string, more: Record<string, unknown> = {}, tx?: Parameters<AuditLog['record']>[2]) =>
+      audit?.record(actor, { ...entry, details: { ...entry.details, outcome, ...more } }, tx);
+    try {
+      const result = await refund(async (tx, claim) => {
+        claimed = true;
+        await record('claimed', { claimedMinor: claim.amountMinor }, tx);
+      });
+      await record(claimed ? 'succeeded' : 'already refunded', { refundedNowMinor: result.refundedNowMinor, refundedMinor: result.refundedMinor, status: result.status });
+      return result;
+    } catch (err) {
+      // The claim's own row is already committed; this one is added when the database lets us.
+      if (claimed) await record(err instanceof PaymentFailed ? 'failed' : 'unknown', { error: err instanceof Error ? err.message : String(err) })?.catch(() => undefined);
+      throw err;
+    }
+  }
+
+  return {
+    /** A payment in the refund queue (it may have no order: sold out after paying). */
+    async refundPayment(reference: string, actor: Actor): Promise<RefundResult> {
+      return audited(actor, { action: 'payment.refund', entity: 'payment', entityId: reference, details: {} }, (onClaim) =>
+        deps.payments.refund(reference, undefined, { onClaim }),
+      );
+    },
+
+    /** `refundedBefore` (minor units): what the staff member saw refunded; see payments.refund. */
+    async refund(orderId: string, amountMinor: number | undefined, actor: Actor, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
+      const { order, payment } = await deps.orders.adminDetail(orderId);
+      if (!payment) throw new NotFound('This order has no payment to refund');
+      return audited(
+        actor,
+        { action: 'order.refund', entity: 'order', entityId: order.id, details: { reference: payment.reference, requestedMinor: amountMinor ?? null } },
+        (onClaim) => deps.payments.refund(payment.reference, amountMinor, { ...opts, onClaim }),
+      );
+    },
+  };
+}

@@ -1,0 +1,464 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { Conflict, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
+import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import {
+  canTransition,
+  itemCount,
+  isOrderStatus,
+  ORDER_STATUS_LIST,
+  trackingNumberFrom,
+  type OrderDto,
+  type OrderStatus,
+} from '@/lib/domain/orders';
+import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
+import type { Db, Tx } from '@/lib/server/db/client';
+import { orderEvents, orderItems, orders, payments, users } from '@/lib/server/db/schema';
+import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
+import { applyStockMoves } from '@/lib/server/catalogue/stock';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { Logger } from '@/lib/server/infra/log';
+import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+
+type OrderRow = typeof orders.$inferSelect;
+type OrderItemRow = typeof orderItems.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function newTrackingNumber(): string {
+  return trackingNumberFrom(randomBytes(8));
+}
+
+function toDto(row: OrderRow, items: OrderItemRow[], paymentMethod: string): OrderDto {
+  const createdAt = row.createdAt.toISOString();
+  return {
+    id: row.id,
+    trackingNumber: row.trackingNumber,
+    createdAt,
+    date: createdAt,
+    status: row.status,
+    deliveryOption: row.deliveryOption,
+    deliveryAddress: row.deliveryAddress as AddressDto,
+    items: items.map((i) => ({
+      productId: i.productId,
+      productName: i.productName,
+      name: i.productName,
+      productImage: i.productImage,
+      image: [i.productImage],
+      color: i.color,
+      size: i.size,
+      quantity: i.quantity,
+      price: toMajor(i.lineTotalMinor),
+      unitPrice: toMajor(i.unitPriceMinor),
+    })),
+    itemCount: itemCount(items),
+    subtotal: toMajor(row.subtotalMinor),
+    deliveryFee: toMajor(row.deliveryFeeMinor),
+    total: toMajor(row.totalMinor),
+    currency: row.currency as CurrencyCode,
+    payment: 'paid',
+    paymentMethod,
+  };
+}
+
+const STATUS_SUBJECTS: Record<OrderStatus, string> = {
+  pending: 'We have received your order',
+  processed: 'Your order is being prepared',
+  delivered: 'Your order has been delivered',
+  cancelled: 'Your order has been cancelled',
+};
+
+/** Orders: reading them for their owner, staff status changes, and the e-mails about them. */
+/** Filters of the back office order list (and its CSV export). */
+export interface OrderFilter {
+  status?: OrderStatus | undefined;
+  /** Inclusive day range, YYYY-MM-DD (UTC). */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Tracking number or e-mail (part of). */
+  q?: string | undefined;
+  page?: number | undefined;
+}
+
+export interface AdminOrderRow {
+  id: string;
+  trackingNumber: string;
+  email: string;
+  customer: string;
+  status: OrderStatus;
+  deliveryOption: string;
+  totalMinor: number;
+  currency: string;
+  createdAt: Date;
+}
+
+export function createOrderService({
+  db,
+  mailer,
+  log,
+  siteUrl,
+  paymentMethod,
+  audit,
+  pageCache,
+  clock = () => new Date(),
+}: {
+  db: Db;
+  mailer: Mailer;
+  log: Logger;
+  siteUrl: string;
+  paymentMethod: string;
+  audit?: AuditLog;
+  pageCache?: PageCacheInvalidator;
+  clock?: () => Date;
+}) {
+  function filterWhere(f: OrderFilter): SQL | undefined {
+    const parts: SQL[] = [];
+    if (f.status) parts.push(eq(orders.status, f.status));
+    if (f.from) parts.push(gte(orders.createdAt, new Date(`${f.from}T00:00:00Z`)));
+    if (f.to) parts.push(lt(orders.createdAt, new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 86_400_000)));
+    const q = f.q?.trim();
+    if (q) {
+      const like = `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      parts.push(or(ilike(orders.trackingNumber, like), ilike(users.email, like))!);
+    }
+    return parts.length ? and(...parts) : undefined;
+  }
+
+  async function withItems(rows: OrderRow[], tx: Db | Tx = db): Promise<OrderDto[]> {
+    if (rows.length === 0) return [];
+    const items = await tx
+      .select()
+      .from(orderItems)
+      .where(
+        inArray(
+          orderItems.orderId,
+          rows.map((r) => r.id),
+        ),
+      )
+      .orderBy(asc(orderItems.id));
+    return rows.map((r) =>
+      toDto(
+        r,
+        items.filter((i) => i.orderId === r.id),
+        paymentMethod,
+      ),
+    );
+  }
+
+  async function load(orderId: string, tx: Db | Tx = db): Promise<OrderDto | null> {
+    if (!UUID.test(orderId)) return null;
+    const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+    if (!row) return null;
+    return (await withItems([row], tx))[0]!;
+  }
+
+  async function ownerEmail(userId: string): Promise<{ email: string; firstName: string } | null> {
+    const [u] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).limit(1);
+    return u ?? null;
+  }
+
+  function itemsText(order: OrderDto): string {
+    return order.items
+      .map((i) => `- ${i.productName}${i.color ? `, ${i.color}` : ''}${i.size ? `, ${i.size}` : ''} x ${i.quantity}: ${formatMoney(i.price, order.currency)}`)
+      .join('\n');
+  }
+
+  function itemsHtml(order: OrderDto): string {
+    const rows = order.items
+      .map(
+        (i) =>
+          `<tr><td style="padding:6px 0">${escapeHtml(i.productName)}${i.color ? `, ${escapeHtml(i.color)}` : ''}${i.size ? `, ${escapeHtml(i.size)}` : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(formatMoney(i.price, order.currency))}</td></tr>`,
+      )
+      .join('');
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
+<tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Shipping</td><td align="right" style="border-top:1px solid #e8e2d8">${escapeHtml(order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency))}</td></tr>
+<tr><td style="padding:6px 0"><strong>Total</strong></td><td align="right"><strong>${escapeHtml(formatMoney(order.total, order.currency))}</strong></td></tr></table>`;
+  }
+
+  return {
+    /**
+     * Writes the order of a paid checkout, inside the caller's transaction (the payment's fulfil holds
+     * its row lock): the order, its lines, and the sale of their stock (applyStockMoves: taken, in the
+     * ledger, counted in sales). Throws OutOfStock when a line's stock has run out. Returns its id.
+     */
+    async createPaid(
+      tx: Tx,
+      input: {
+        userId: string;
+        paymentId: string;
+        currency: string;
+        deliveryOption: DeliveryOption;
+        deliveryAddress: AddressDto | null;
+        subtotalMinor: number;
+        deliveryFeeMinor: number;
+        totalMinor: number;
+        lines: {
+          productId: number;
+          variantId: number;
+          productName: string;
+          productImage: string;
+          color: string | null;
+          size: string | null;
+          quantity: number;
+          unitPriceMinor: number;
+          lineTotalMinor: number;
+        }[];
+      },
+    ): Promise<string> {
+      const { lines, ...order } = input;
+      const [row] = await tx
+        .insert(orders)
+        // Reconciliation measures an order's age (for a lost confirmation mail) on the services' clock.
+        .values({ ...order, trackingNumber: newTrackingNumber(), createdAt: clock(), updatedAt: clock() })
+        .returning({ id: orders.id });
+      await tx.insert(orderItems).values(
+        lines.map((l) => ({
+          orderId: row!.id,
+          productId: l.productId,
+          variantId: l.variantId,
+          productName: l.productName,
+          productImage: l.productImage,
+          color: l.color,
+          size: l.size,
+          quantity: l.quantity,
+          unitPriceMinor: l.unitPriceMinor,
+          lineTotalMinor: l.lineTotalMinor,
+        })),
+      );
+      await applyStockMoves(tx, lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: row!.id })), clock());
+      return row!.id;
+    },
+
+    load,
+
+    /** The session user's orders, newest first. */
+    async listForUser(userId: string): Promise<OrderDto[]> {
+      const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
+      return withItems(rows);
+    },
+
+    /** One order for its owner: 404 'Order not found' when absent, 403 for someone else's. */
+    async getForUser(userId: string, orderId: string): Promise<OrderDto> {
+      const order = await load(orderId);
+      if (!order) throw new NotFound('Order not found');
+      const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
+      if (row?.userId !== userId) throw new Forbidden('This order belongs to another account');
+      return order;
+    },
+
+    async findByPayment(paymentId: string, tx: Db | Tx = db): Promise<OrderDto | null> {
+      const [row] = await tx.select().from(orders).where(eq(orders.paymentId, paymentId)).limit(1);
+      return row ? ((await withItems([row], tx))[0] ?? null) : null;
+    },
+
+    /**
+     * Staff (command or back office): moves an order (by id or tracking number) along the allowed
+     * transitions, records it in the status history (and the audit log for a signed-in actor),
+     * returns the stock of a cancelled order through the ledger, and tells the shopper.
+     */
+    async setStatus(idOrTracking: string, to: string, actor?: Actor): Promise<{ order: OrderDto; from: OrderStatus }> {
+      const next = to.trim().toLowerCase();
+      if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use ${ORDER_STATUS_LIST}`);
+      const key = idOrTracking.trim();
+      const byId = UUID.test(key);
+      const result = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(orders)
+          .where(byId ? eq(orders.id, key) : eq(orders.trackingNumber, key.toUpperCase()))
+          .for('update');
+        if (!row) throw new NotFound('Order not found');
+        if (!canTransition(row.status, next)) {
+          throw new Conflict(`An order that is ${row.status} cannot become ${next}`);
+        }
+        const [updated] = await tx
+          .update(orders)
+          .set({ status: next, updatedAt: sql`now()` })
+          .where(and(eq(orders.id, row.id), eq(orders.status, row.status)))
+          .returning();
+        await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: row.status, toStatus: next, actorId: actor?.id ?? null, createdAt: clock() });
+        let productIds: number[] = [];
+        if (next === 'cancelled') {
+          const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, row.id));
+          await applyStockMoves(
+            tx,
+            lines.map((l) => ({ variantId: l.variantId, delta: l.quantity, kind: 'cancellation' as const, orderId: row.id, actorId: actor?.id ?? null, reason: 'Order cancelled' })),
+            clock(),
+          );
+          productIds = [...new Set(lines.map((l) => l.productId))];
+        }
+        if (actor && audit) {
+          await audit.record(actor, { action: 'order.status', entity: 'order', entityId: row.id, details: { trackingNumber: row.trackingNumber, before: row.status, after: next } }, tx);
+        }
+        return { from: row.status, order: (await withItems([updated!], tx))[0]!, productIds };
+      });
+      if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
+      await this.sendStatusMail(result.order);
+      return { order: result.order, from: result.from };
+    },
+
+    /** Back office list: newest first, 25 a page. */
+    async adminList(f: OrderFilter): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageSize: number }> {
+      const pageSize = 25;
+      const page = Math.max(1, f.page ?? 1);
+      const where = filterWhere(f);
+      const rows = await db
+        .select({
+          id: orders.id,
+          trackingNumber: orders.trackingNumber,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          status: orders.status,
+          deliveryOption: orders.deliveryOption,
+          totalMinor: orders.totalMinor,
+          currency: orders.currency,
+          createdAt: orders.createdAt,
+        })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize);
+      const [t] = await db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where);
+      return {
+        rows: rows.map(({ firstName, lastName, ...r }) => ({ ...r, customer: `${firstName} ${lastName}` })),
+        total: t?.n ?? 0,
+        page,
+        pageSize,
+      };
+    },
+
+    /** CSV of every order matching the filter (no paging). */
+    async exportCsv(f: OrderFilter): Promise<string> {
+      const rows = await db
+        .select({
+          trackingNumber: orders.trackingNumber,
+          createdAt: orders.createdAt,
+          email: users.email,
+          status: orders.status,
+          deliveryOption: orders.deliveryOption,
+          subtotalMinor: orders.subtotalMinor,
+          deliveryFeeMinor: orders.deliveryFeeMinor,
+          totalMinor: orders.totalMinor,
+          currency: orders.currency,
+        })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(filterWhere(f))
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(50_000);
+      const header = ['tracking_number', 'created_at', 'email', 'status', 'delivery_option', 'subtotal', 'delivery_fee', 'total', 'currency'];
+      const lines = rows.map((r) =>
+        [r.trackingNumber, r.createdAt.toISOString(), r.email, r.status, r.deliveryOption, toMajor(r.subtotalMinor), toMajor(r.deliveryFeeMinor), toMajor(r.totalMinor), r.currency].map(csvCell).join(','),
+      );
+      return [header.join(','), ...lines].join('\r\n') + '\r\n';
+    },
+
+    /** Back office details: the order, its customer, its payment and its status history. */
+    async adminDetail(orderId: string) {
+      const order = await load(orderId);
+      if (!order) throw new NotFound('Order not found');
+      const [row] = await db
+        .select({ userId: orders.userId, paymentId: orders.paymentId, email: users.email, firstName: users.firstName, lastName: users.lastName })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(eq(orders.id, orderId))
+        .limit(1);
+      const [payment] = await db
+        .select({ reference: payments.reference, provider: payments.provider, status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor, currency: payments.currency })
+        .from(payments)
+        .where(eq(payments.id, row!.paymentId))
+        .limit(1);
+      const history = await db
+        .select({ fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt, actorEmail: users.email })
+        .from(orderEvents)
+        .leftJoin(users, eq(users.id, orderEvents.actorId))
+        .where(eq(orderEvents.orderId, orderId))
+        .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+      return {
+        order,
+        customer: { id: row!.userId, email: row!.email, name: `${row!.firstName} ${row!.lastName}` },
+        payment: payment ?? null,
+        history: [{ fromStatus: null, toStatus: 'pending', createdAt: new Date(order.createdAt), actorEmail: null }, ...history],
+      };
+    },
+
+    /** Sends the order confirmation and records it on the order; false when the mail could not be sent (reconciliation tries again). */
+    async sendConfirmation(order: OrderDto, userId: string): Promise<boolean> {
+      const mailed = () => db.update(orders).set({ confirmationMailedAt: clock() }).where(eq(orders.id, order.id));
+      const owner = await ownerEmail(userId);
+      if (!owner) {
+        await mailed();
+        return true;
+      }
+      const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
+      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : 'Delivery to'} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}`;
+      try {
+        await mailer.send({
+          to: owner.email,
+          subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\nShipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
+          html: mailHtml(
+            'Thank you for your order',
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+          ),
+        });
+      } catch (err) {
+        log.error('order confirmation mail failed', { err, orderId: order.id });
+        return false;
+      }
+      // Sent but not recorded (a crash right here) means one more mail later: at least once, never none.
+      await mailed().catch((err) => log.error('could not record the confirmation mail', { err, orderId: order.id }));
+      return true;
+    },
+
+    /**
+     * Orders placed before `placedBefore` whose confirmation mail was never recorded as sent (the server
+     * died or lost its database between placing the order and mailing it): mailed now. Returns how many.
+     */
+    async mailLostConfirmations({ placedBefore, limit = 100 }: { placedBefore: Date; limit?: number }): Promise<number> {
+      const rows = await db
+        .select({ id: orders.id, userId: orders.userId })
+        .from(orders)
+        .where(and(isNull(orders.confirmationMailedAt), lte(orders.createdAt, placedBefore)))
+        .orderBy(asc(orders.createdAt))
+        .limit(limit);
+      let sent = 0;
+      for (const row of rows) {
+        const order = await load(row.id);
+        if (order && (await this.sendConfirmation(order, row.userId))) sent++;
+      }
+      return sent;
+    },
+
+    async sendStatusMail(order: OrderDto): Promise<void> {
+      const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, order.id)).limit(1);
+      const owner = row ? await ownerEmail(row.userId) : null;
+      if (!owner) return;
+      const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
+      try {
+        await mailer.send({
+          to: owner.email,
+          subject: `${STATUS_SUBJECTS[order.status]} (${order.trackingNumber})`,
+          text: `Hello ${owner.firstName},\n\nYour order ${order.trackingNumber} is now ${order.status}.\n\n${itemsText(order)}\nTotal: ${formatMoney(order.total, order.currency)}\n\nDetails: ${link}\n`,
+          html: mailHtml(
+            STATUS_SUBJECTS[order.status],
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>Your order <strong>${escapeHtml(order.trackingNumber)}</strong> is now <strong>${order.status}</strong>.</p>${itemsHtml(order)}<p><a href="${escapeHtml(link)}">See your order</a></p>`,
+          ),
+        });
+      } catch (err) {
+        log.error('order status mail failed', { err, orderId: order.id });
+      }
+    },
+  };
+}
+/** One CSV cell: quoted when needed; a leading =,+,-,@ is defused so spreadsheets do not run it. */
+export function csvCell(v: unknown): string {
+  let t = v === null || v === undefined ? '' : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+export type OrderService = ReturnType<typeof createOrderService>;
