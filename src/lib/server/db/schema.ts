@@ -15,11 +15,11 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ROLES } from '../../domain/account-rules';
-import { COUNTRIES } from '../../domain/geo';
-import { DEFAULT_MARKET, MARKET_CODES } from '../../domain/markets';
-import { ORDER_STATUSES } from '../../domain/orders';
-import { DELIVERY_OPTIONS } from '../../domain/shipping';
+import { ROLES } from '@/lib/domain/account-rules';
+import { COUNTRIES } from '@/lib/domain/geo';
+import { DEFAULT_MARKET, MARKET_CODES } from '@/lib/domain/markets';
+import { ORDER_STATUSES } from '@/lib/domain/orders';
+import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
 
 /** Raw bytes (images). PGlite and pg both hand back Uint8Array/Buffer. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -240,6 +240,8 @@ export const carts = pgTable('carts', {
   deliveryOption: text('delivery_option', { enum: DELIVERY_OPTIONS }),
   /** The market the cart was last priced in; a shopper who changes market is told the cart was re-priced. */
   market: text('market', { enum: MARKET_CODES }).notNull().default(DEFAULT_MARKET),
+  /** The discount code the shopper applied (as typed, upper-cased); re-checked whenever the cart is priced. */
+  discountCode: text('discount_code'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -316,6 +318,11 @@ export const orders = pgTable(
       .default('pending'),
     deliveryOption: text('delivery_option', { enum: DELIVERY_OPTIONS }).notNull(),
     subtotalMinor: money('subtotal_minor'),
+    /** Money off the subtotal from a discount code (0 without one); total = subtotal - discount + delivery. */
+    discountMinor: bigint('discount_minor', { mode: 'number' }).notNull().default(0),
+    /** The code as the shopper applied it, and its promotion; null without one. */
+    discountCode: text('discount_code'),
+    promotionId: integer('promotion_id').references(() => promotions.id),
     deliveryFeeMinor: money('delivery_fee_minor'),
     totalMinor: money('total_minor'),
     currency: text('currency').notNull(),
@@ -352,6 +359,8 @@ export const orderItems = pgTable(
     quantity: integer('quantity').notNull(),
     unitPriceMinor: money('unit_price_minor'),
     lineTotalMinor: money('line_total_minor'),
+    /** This line's share of the order's discount (spread in proportion; the shares add up to the whole). */
+    discountMinor: bigint('discount_minor', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('order_items_order_idx').on(t.orderId)],
 );
@@ -370,11 +379,149 @@ export const favourites = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.productId] })],
 );
 
+/**
+ * Newsletter subscribers (double opt-in). Consent is kept as NDPR and POPIA ask: when and how it
+ * was given (source), when it was confirmed from the mail, when it was withdrawn; the history of
+ * each change is in newsletter_consent_events. The welcome code is issued once per subscription.
+ */
 export const newsletterSubscriptions = pgTable('newsletter_subscriptions', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   email: text('email').notNull().unique(),
+  status: text('status', { enum: ['pending', 'confirmed', 'unsubscribed'] }).notNull().default('pending'),
+  /** Where consent was given: the home page box, the settings page. */
+  source: text('source', { enum: ['home', 'settings'] }).notNull().default('home'),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
+  /** The one welcome code this subscription ever receives (unique: a second confirm cannot issue another). */
+  welcomeCodeId: integer('welcome_code_id')
+    .unique()
+    .references(() => promotionCodes.id),
   createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Every change of newsletter consent: subscribed, confirmed, unsubscribed, resubscribed; with the source. */
+export const newsletterConsentEvents = pgTable(
+  'newsletter_consent_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(),
+    action: text('action', { enum: ['subscribed', 'confirmed', 'unsubscribed', 'resubscribed'] }).notNull(),
+    source: text('source', { enum: ['home', 'settings', 'mail-link'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('newsletter_consent_events_email_idx').on(t.email, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- promotions
+
+/**
+ * A promotion: what it takes off and when it may be used. Percentage off the eligible subtotal, or
+ * a fixed amount per market (minor units; a market without an amount cannot use the code). Limits
+ * are enforced by the database: `redemptions` counts held and used redemptions and may never pass
+ * `usage_limit` (a conditional update plus a check). `system_key` names the store's own promotions
+ * ('newsletter-welcome', whose codes are issued one per subscriber).
+ */
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    description: text('description').notNull().default(''),
+    kind: text('kind', { enum: ['percent', 'fixed'] }).notNull(),
+    percentOff: integer('percent_off'),
+    /** Fixed amount off per market, minor units: { NG?: number, ZA?: number }. */
+    amountOff: jsonb('amount_off').$type<Partial<Record<(typeof MARKET_CODES)[number], number>>>().notNull().default({}),
+    /** Minimum subtotal per market, minor units: { NG?: number, ZA?: number }. */
+    minSubtotal: jsonb('min_subtotal').$type<Partial<Record<(typeof MARKET_CODES)[number], number>>>().notNull().default({}),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    usageLimit: integer('usage_limit'),
+    /** Held and used redemptions together (released ones give their place back). */
+    redemptions: integer('redemptions').notNull().default(0),
+    oncePerCustomer: boolean('once_per_customer').notNull().default(false),
+    firstOrderOnly: boolean('first_order_only').notNull().default(false),
+    /** Only lines of these categories count (and are discounted); null: every line. */
+    categoryIds: integer('category_ids').array(),
+    status: text('status', { enum: ['active', 'paused'] }).notNull().default('active'),
+    systemKey: text('system_key').unique(),
+    /** For issued codes (the welcome promotion): how many days each code is valid. */
+    codeValidDays: integer('code_valid_days'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('promotions_percent_range', sql`${t.percentOff} is null or ${t.percentOff} between 1 and 100`),
+    check('promotions_kind_amount', sql`(${t.kind} = 'percent') = (${t.percentOff} is not null)`),
+    check('promotions_within_limit', sql`${t.usageLimit} is null or ${t.redemptions} <= ${t.usageLimit}`),
+    check('promotions_redemptions_nonnegative', sql`${t.redemptions} >= 0`),
+  ],
+);
+
+/**
+ * The codes of a promotion, stored upper-case (codes are case-insensitive). A shared code is one
+ * row; the welcome promotion issues one row per subscriber, bound to that e-mail, valid until
+ * `expires_at`, usable once (`usage_limit` 1, counted in `redemptions` like the promotion's).
+ */
+export const promotionCodes = pgTable(
+  'promotion_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    promotionId: integer('promotion_id')
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    code: text('code').notNull().unique(),
+    /** Only the account with this e-mail (lower-case) may use the code; null: anyone. */
+    email: text('email'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    usageLimit: integer('usage_limit'),
+    redemptions: integer('redemptions').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('promotion_codes_promotion_idx').on(t.promotionId),
+    check('promotion_codes_within_limit', sql`${t.usageLimit} is null or ${t.redemptions} <= ${t.usageLimit}`),
+    check('promotion_codes_redemptions_nonnegative', sql`${t.redemptions} >= 0`),
+  ],
+);
+
+/**
+ * A code's use by one payment: held when payment starts, used when the order is placed (same
+ * transaction), released when the payment fails, is declined or abandoned. `customer_key` is the
+ * shopper's id when the promotion is once per customer (null otherwise), so the unique index below
+ * lets the database refuse a second live redemption by the same customer.
+ */
+export const promotionRedemptions = pgTable(
+  'promotion_redemptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    promotionId: integer('promotion_id')
+      .notNull()
+      .references(() => promotions.id),
+    codeId: integer('code_id')
+      .notNull()
+      .references(() => promotionCodes.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    customerKey: uuid('customer_key'),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id),
+    orderId: uuid('order_id').references(() => orders.id),
+    state: text('state', { enum: ['held', 'used', 'released'] }).notNull().default('held'),
+    discountMinor: money('discount_minor'),
+    currency: text('currency').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('promotion_redemptions_once_per_customer_uq')
+      .on(t.promotionId, t.customerKey)
+      .where(sql`${t.customerKey} is not null and ${t.state} <> 'released'`),
+    index('promotion_redemptions_promotion_idx').on(t.promotionId, t.state),
+  ],
+);
 
 // ---------------------------------------------------------------- infrastructure
 
