@@ -19,7 +19,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { assertAlive, firstProductId, openTarget, table, warmUp, writeReport } from './measure-target';
-import { DEMO_USER } from '@/lib/server/db/seed';
+import { DEMO_USER } from '@/lib/server/infra/db/seed';
 
 const { values: args } = parseArgs({
   options: {

@@ -3,8 +3,8 @@
  * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
  */
 import { ConfigError, getConfig } from '@/lib/server/infra/config';
-import { openDatabase } from '@/lib/server/db/client';
-import { resetDatabase, seed, seedIfEmpty } from '@/lib/server/db/seed';
+import { openDatabase } from '@/lib/server/infra/db/client';
+import { resetDatabase, seed, seedIfEmpty } from '@/lib/server/infra/db/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { createServices } from '@/lib/server/services';
 

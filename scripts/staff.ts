@@ -7,7 +7,7 @@
  */
 import { AppError } from '@/lib/domain/errors';
 import { getConfig } from '@/lib/server/infra/config';
-import { openDatabase } from '@/lib/server/db/client';
+import { openDatabase } from '@/lib/server/infra/db/client';
 import { createLogger } from '@/lib/server/infra/log';
 import { createServices } from '@/lib/server/services';
 

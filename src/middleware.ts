@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
 import { errorResponse, isCrossSiteWrite } from '@/lib/server/infra/http';
 import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from '@/lib/server/infra/error-pages';
-import { unreachableReason } from '@/lib/server/db/unreachable';
+import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { getServices, lifecycle } from '@/lib/server/services';
 import { RENDERED_MARKET_HEADER, saveDataRequested } from '@/lib/server/infra/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';

@@ -1,5 +1,5 @@
 import { Toaster as HotToaster, toast } from 'react-hot-toast';
-import { setErrorNotifier } from '../lib/client/api';
+import { setErrorNotifier } from '@/lib/client/api';
 
 // Plain modules (the API client's 401 handling) show their errors through this toaster.
 setErrorNotifier((message) => toast.error(message));

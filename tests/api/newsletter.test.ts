@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newsletterSubscriptions } from '@/lib/server/db/schema';
+import { newsletterSubscriptions } from '@/lib/server/infra/db/schema';
 import { startServer, type RunningServer } from '../support/server';
 import { servicesFor } from '../support/services';
 

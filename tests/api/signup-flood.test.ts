@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '@/lib/server/db/seed';
+import { DEMO_USER } from '@/lib/server/infra/db/seed';
 import { LIMITS } from '@/lib/server/infra/rate-limit';
 import { startServer, type Driver, type RunningServer } from '../support/server';
 import { accountClient } from './account-client';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, orderEvents, stockLedger, users, variants } from '@/lib/server/db/schema';
+import { auditLog, orderEvents, stockLedger, users, variants } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, users, variants } from '@/lib/server/db/schema';
+import { orders, users, variants } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { answerSimulatedPage, DRIVERS, servicesFor } from '../support/services';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, rateLimits, sessions } from '@/lib/server/db/schema';
+import { oneTimeCodes, rateLimits, sessions } from '@/lib/server/infra/db/schema';
 import { createHousekeeping, HOUSEKEEPING_LOCK_KEY, scheduleHousekeeping } from '@/lib/server/infra/housekeeping';
 import { createLogger } from '@/lib/server/infra/log';
 import type { Services } from '@/lib/server/services';

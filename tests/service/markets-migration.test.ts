@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrationsFolder } from '@/lib/server/db/client';
+import { migrationsFolder } from '@/lib/server/infra/db/client';
 
 /** A store that ran before markets (one STORE_CURRENCY) keeps its prices when 0004_markets and 0005_variant_prices run. */
 describe('the markets migration', () => {

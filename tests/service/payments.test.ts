@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, orders, payments, users, variants } from '@/lib/server/db/schema';
+import { mailOutbox, orders, payments, users, variants } from '@/lib/server/infra/db/schema';
 import { createLogger } from '@/lib/server/infra/log';
 import type { PaymentProvider, Refund, VerificationStatus } from '@/lib/server/payments/port';
 import { paymentRecords } from '@/lib/server/payments/service';

@@ -1,7 +1,7 @@
 import { Conflict } from '@/lib/domain/errors';
 import { parseConfig } from '@/lib/server/infra/config';
-import { openDatabase, type Database } from '@/lib/server/db/client';
-import { seedIfEmpty } from '@/lib/server/db/seed';
+import { openDatabase, type Database } from '@/lib/server/infra/db/client';
+import { seedIfEmpty } from '@/lib/server/infra/db/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { createServices, type Services } from '@/lib/server/services';
 import { createFreshDatabase } from './pg';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFound } from '@/lib/domain/errors';
-import { isDatabaseUnreachable, unreachableReason } from '@/lib/server/db/unreachable';
+import { isDatabaseUnreachable, unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { errorResponse } from '@/lib/server/infra/http';
 import { createLogger } from '@/lib/server/infra/log';
 

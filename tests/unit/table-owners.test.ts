@@ -18,10 +18,11 @@ const TABLE_OWNERS: Record<string, string> = {
   cart_items: 'cart/cart',
   carts: 'cart/cart',
   categories: 'catalogue/catalogue-admin',
-  colors: 'db/seed',
+  colors: 'infra/db/seed',
   favourites: 'accounts/favourites',
   mail_outbox: 'infra/mail',
   media: 'infra/media',
+  newsletter_consent_events: 'newsletter/newsletter',
   newsletter_subscriptions: 'newsletter/newsletter',
   one_time_codes: 'accounts/codes',
   order_events: 'orders/orders',
@@ -30,9 +31,12 @@ const TABLE_OWNERS: Record<string, string> = {
   payments: 'payments/service',
   product_images: 'catalogue/catalogue-admin',
   products: 'catalogue/catalogue-admin',
+  promotion_codes: 'promotions/promotions',
+  promotion_redemptions: 'promotions/promotions',
+  promotions: 'promotions/promotions',
   rate_limits: 'infra/rate-limit',
   sessions: 'accounts/sessions',
-  sizes: 'db/seed',
+  sizes: 'infra/db/seed',
   staff_devices: 'backoffice/staff',
   stock_ledger: 'catalogue/stock',
   users: 'accounts/accounts',
@@ -52,7 +56,7 @@ const COLUMN_OWNERS: Record<string, string> = {
 };
 
 /** Code that is not a module of the running store: the seed fills an empty database; migrations are SQL. */
-const ASIDE = /^db\/(seed|seed-art|migrations)(\/|$)/;
+const ASIDE = /^infra\/db\/(seed|seed-art|migrations)(\/|$)/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -63,7 +67,7 @@ function sources(dir: string): string[] {
 
 /** The schema's tables: the identifier the code uses -> the SQL name. */
 function schemaTables(): Map<string, string> {
-  const schema = readFileSync(join(SERVER, 'db/schema.ts'), 'utf8');
+  const schema = readFileSync(join(SERVER, 'infra/db/schema.ts'), 'utf8');
   return new Map([...schema.matchAll(/export const (\w+) = pgTable\(\s*'(\w+)'/g)].map((m) => [m[1]!, m[2]!]));
 }
 

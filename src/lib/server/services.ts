@@ -6,7 +6,7 @@ import { createCodeService } from '@/lib/server/accounts/codes';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { getConfig, type Config } from '@/lib/server/infra/config';
-import { openDatabase, type Database, type Db } from '@/lib/server/db/client';
+import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/client';
 import { createLogger, type Logger } from '@/lib/server/infra/log';
 import { createMailer, createOutboxReader, type Mailer } from '@/lib/server/infra/mail';
 import { createMediaService } from '@/lib/server/infra/media';
@@ -142,7 +142,7 @@ async function boot(): Promise<Runtime> {
   processPageCache().onInvalidate((tags) => services.readMemo.invalidate(tags));
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
-    const { seedIfEmpty } = await import('@/lib/server/db/seed');
+    const { seedIfEmpty } = await import('@/lib/server/infra/db/seed');
     await seedIfEmpty(services);
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { AddressInput } from '@/lib/domain/accounts';
 import { Forbidden, NotFound } from '@/lib/domain/errors';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { addresses, users } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { addresses, users } from '@/lib/server/infra/db/schema';
 import type { Country } from '@/lib/domain/geo';
 
 export interface AddressDto {

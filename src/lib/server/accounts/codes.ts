@@ -2,8 +2,8 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Invalid, RateLimited } from '@/lib/domain/errors';
 import { fill, MESSAGES } from '@/lib/domain/messages';
-import type { Db } from '@/lib/server/db/client';
-import { oneTimeCodes } from '@/lib/server/db/schema';
+import type { Db } from '@/lib/server/infra/db/client';
+import { oneTimeCodes } from '@/lib/server/infra/db/schema';
 import { describeWait, LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 
 export type CodePurpose = 'verify' | 'reset' | 'staff-device';

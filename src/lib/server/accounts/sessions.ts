@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
-import type { Db } from '@/lib/server/db/client';
-import { sessions, users } from '@/lib/server/db/schema';
+import type { Db } from '@/lib/server/infra/db/client';
+import { sessions, users } from '@/lib/server/infra/db/schema';
 
 export const SESSION_COOKIE = 'ml_session';
 export const SESSION_TTL_DAYS = 30;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, ne, or, sql, sum } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
-import type { Db } from '@/lib/server/db/client';
-import { orderItems, orders, users } from '@/lib/server/db/schema';
+import type { Db } from '@/lib/server/infra/db/client';
+import { orderItems, orders, users } from '@/lib/server/infra/db/schema';
 
 const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 

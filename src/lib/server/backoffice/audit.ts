@@ -1,6 +1,6 @@
 import { count, desc } from 'drizzle-orm';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { auditLog } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { auditLog } from '@/lib/server/infra/db/schema';
 
 /** Who did a staff write: the signed-in staff user (or a command-line operator). */
 export interface Actor {

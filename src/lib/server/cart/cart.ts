@@ -13,8 +13,8 @@ import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } from '@/lib/domain/markets';
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { AddressDto, DeliveryOption } from '@/lib/domain/shipping';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import type { ShippingService } from './shipping';
 

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { addresses } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { addresses } from '@/lib/server/infra/db/schema';
 
 export interface ShippingQuote {
   option: DeliveryOption;

@@ -12,10 +12,10 @@ import { NotFound } from '@/lib/domain/errors';
 import { imageUrl } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
-import type { Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/infra/db/client';
 import { cacheTags } from '@/lib/server/infra/page-cache';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/db/schema';
+import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import { productMarketsSql, productPricesIn } from './prices';
 
 const parent = aliasedTable(categories, 'parent');

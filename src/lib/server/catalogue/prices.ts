@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { MarketCode } from '@/lib/domain/markets';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { products, variantPrices, variants } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { products, variantPrices, variants } from '@/lib/server/infra/db/schema';
 
 /**
  * Reading prices (DESIGN.md "Markets"): every variant has its own price per market

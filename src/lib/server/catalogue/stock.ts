@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { colors, products, sizes, stockLedger, variants } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { colors, products, sizes, stockLedger, variants } from '@/lib/server/infra/db/schema';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 
 export type StockKind = 'opening' | 'order' | 'cancellation' | 'refund' | 'adjustment';

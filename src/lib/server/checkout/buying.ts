@@ -2,7 +2,7 @@
 import { createCartService } from '@/lib/server/cart/cart';
 import { checkoutFulfilment, createCheckoutService } from './checkout';
 import type { Config } from '@/lib/server/infra/config';
-import type { Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/infra/db/client';
 import { createFavouriteService } from '@/lib/server/accounts/favourites';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Mailer } from '@/lib/server/infra/mail';

@@ -1,5 +1,5 @@
 import { createCodeService, type CodeService } from '@/lib/server/accounts/codes';
-import type { Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/infra/db/client';
 import { runExclusively, scheduleJob, type ScheduledJob } from './jobs';
 import type { Logger } from './log';
 import { createRateLimiter, type RateLimiter } from './rate-limit';

@@ -4,7 +4,7 @@ import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from 
 import { BODY_LIMITS } from '@/server/http-policy';
 import { MESSAGES } from '@/lib/domain/messages';
 import { fieldMessage } from '@/lib/domain/validation';
-import { unreachableReason } from '@/lib/server/db/unreachable';
+import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { errorBody } from './error-pages';
 import type { Logger } from './log';
 

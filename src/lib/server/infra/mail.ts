@@ -1,8 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { Config } from './config';
-import type { Db } from '@/lib/server/db/client';
-import { mailOutbox } from '@/lib/server/db/schema';
+import type { Db } from '@/lib/server/infra/db/client';
+import { mailOutbox } from '@/lib/server/infra/db/schema';
 import type { Logger } from './log';
 import { escapeHtml } from '@/lib/domain/html';
 

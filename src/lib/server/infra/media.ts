@@ -3,8 +3,8 @@ import { and, eq, like, notExists, or } from 'drizzle-orm';
 import sharp from 'sharp';
 import { NotFound } from '@/lib/domain/errors';
 import type { ImageFormat, ImageWidth } from '@/lib/domain/images';
-import type { Db } from '@/lib/server/db/client';
-import { categories, media, productImages, users } from '@/lib/server/db/schema';
+import type { Db } from '@/lib/server/infra/db/client';
+import { categories, media, productImages, users } from '@/lib/server/infra/db/schema';
 
 export function contentHash(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 32);

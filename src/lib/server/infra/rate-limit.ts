@@ -2,8 +2,8 @@ import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { AVATAR_CHANGES_PER_DAY } from '@/lib/domain/account-rules';
 import { RateLimited } from '@/lib/domain/errors';
 import { fill } from '@/lib/domain/messages';
-import type { Db } from '@/lib/server/db/client';
-import { rateLimits } from '@/lib/server/db/schema';
+import type { Db } from '@/lib/server/infra/db/client';
+import { rateLimits } from '@/lib/server/infra/db/schema';
 
 export interface Limit {
   /** Most events allowed in one window. */

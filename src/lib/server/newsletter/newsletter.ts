@@ -1,7 +1,7 @@
 import { asc } from 'drizzle-orm';
-import { newsletterSubscriptions } from '@/lib/server/db/schema';
+import { newsletterSubscriptions } from '@/lib/server/infra/db/schema';
 import { csvCell } from '@/lib/server/orders/orders';
-import type { Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/infra/db/client';
 
 /**
  * Newsletter sign-ups from the home page box ('Sunscribe now & get 20% off').

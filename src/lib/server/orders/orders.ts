@@ -13,8 +13,8 @@ import {
   type OrderStatus,
 } from '@/lib/domain/orders';
 import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { orderEvents, orderItems, orders, payments, users } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { orderEvents, orderItems, orders, payments, users } from '@/lib/server/infra/db/schema';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';

@@ -1,5 +1,5 @@
 import { PaymentFailed } from '@/lib/domain/errors';
-import type { Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/infra/db/client';
 import { runExclusively, scheduleJob, type ScheduledJob } from '@/lib/server/infra/jobs';
 import type { Logger } from '@/lib/server/infra/log';
 import type { OrderService } from '@/lib/server/orders/orders';

@@ -7,8 +7,8 @@ import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { OrderDto } from '@/lib/domain/orders';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
-import type { Db, Tx } from '@/lib/server/db/client';
-import { orders, payments } from '@/lib/server/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { orders, payments } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentProvider, PaymentRecords } from './port';
 

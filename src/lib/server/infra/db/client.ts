@@ -16,7 +16,7 @@ export interface Database {
 }
 
 /** Migrations live in the source tree; the server is started from the project root. */
-export const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? 'src/lib/server/db/migrations');
+export const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? 'src/lib/server/infra/db/migrations');
 
 export interface OpenOptions {
   /** PostgreSQL server URL; when absent, embedded PGlite is used. */
