@@ -82,6 +82,18 @@ export const MESSAGES = {
   'newsletter-already': 'You are already subscribed to our newsletter.',
   'email-missing': 'Please enter your email address',
 
+  // Promotions (issue 18)
+  'discount-applied': 'Discount applied!',
+  'discount-removed': 'Discount removed',
+  'code-not-valid': 'This code is not valid.',
+  'code-expired': 'This code has expired.',
+  'code-used': 'This code has already been used.',
+  'code-min-spend': 'Spend at least {amount} to use this code.',
+  'code-no-longer-applies': 'Your discount code no longer applies in {market}, so it was removed.',
+  'newsletter-confirmed': 'Your subscription is confirmed. Your 20% off code is on its way to your inbox.',
+  'newsletter-unsubscribed': 'You have been unsubscribed from our newsletter.',
+  'newsletter-link-invalid': 'This link is not valid. Please subscribe again from the home page.',
+
   // Favourites
   'favourite-added': 'Added to favourites',
   'favourite-removed': 'Removed from favourites',
@@ -222,6 +234,9 @@ const WAIT = /^\d{1,6} (?:seconds?|minutes?|hours|days)$/;
 // A plain address: no spaces, no markup, one @, a host of letters, digits, dots and hyphens.
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
 const CURRENCIES = ALL_MARKETS.map((m) => m.currency);
+// An amount as formatMoney shows it: ₦250,000 or R 12 500,50 (grouping and decimal marks of the market's locale).
+const AMOUNT_SOURCE = '(?:₦|R)[ \\u00a0\\u202f]?\\d{1,3}(?:[, \\u00a0\\u202f]\\d{3}){0,4}(?:[.,]\\d{2})?';
+const AMOUNT = new RegExp(`^${AMOUNT_SOURCE}$`);
 const OPTIONS = ['size', 'colour'] as const;
 
 const KINDS: Record<string, ParamKind> = {
@@ -234,6 +249,7 @@ const KINDS: Record<string, ParamKind> = {
   count: { pattern: () => '\\d{1,9}', fromShown: exactly(COUNT), show: exactly(COUNT) },
   wait: { pattern: () => '\\d{1,6} (?:seconds?|minutes?|hours|days)', fromShown: exactly(WAIT), show: exactly(WAIT) },
   email: { pattern: () => '[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\\.[A-Za-z]{2,24}', fromShown: exactly(EMAIL), show: exactly(EMAIL) },
+  amount: { pattern: () => AMOUNT_SOURCE, fromShown: exactly(AMOUNT), show: exactly(AMOUNT) },
   option: { pattern: () => 'size|colour', fromShown: ofList(OPTIONS), show: ofList(OPTIONS) },
   country: {
     pattern: () => oneOf(ALL_MARKETS.map((m) => m.countryName)),
