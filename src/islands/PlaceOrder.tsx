@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
 import { api } from '@/lib/client/api';
-import { sendAndShow } from '@/lib/client/forms';
+import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
 import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '@/lib/client/stores';
 import type { CartDto } from '@/lib/domain/cart';
@@ -71,6 +71,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const [busy, setBusy] = useState(false);
   const [switching, setSwitching] = useState(false);
   const returned = useRef(false);
+  const toggle = useRef<HTMLFieldSetElement>(null);
   const money = (n: number) => formatMoney(n, cart.currency);
 
   function forgetReference() {
@@ -133,6 +134,10 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  useChoicesMadeEarly(toggle, { deliveryOption: initialCart.deliveryOption }, (_, value) => {
+    if (value === 'delivery' || value === 'pickup') void choose(value);
+  });
 
   async function choose(next: DeliveryOption) {
     if (next === option) return;
@@ -211,7 +216,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
           </p>
         )}
         <h2 id="po-details-title">Order details</h2>
-        <fieldset className="po-toggle" disabled={switching || busy}>
+        <fieldset className="po-toggle" ref={toggle} disabled={switching || busy}>
           <legend className="visually-hidden">Delivery or pickup</legend>
           <label className={option === 'delivery' ? 'is-on' : ''}>
             <input

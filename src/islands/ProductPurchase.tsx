@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { useFormSubmit } from '@/lib/client/forms';
+import { useRef, useState, type ReactNode } from 'react';
+import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import { cartChanged } from '@/lib/client/stores';
 import Toaster from './Toaster';
 import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '@/lib/domain/variants';
@@ -89,6 +89,9 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
     });
   };
 
+  const purchase = useRef<HTMLFormElement>(null);
+  useChoicesMadeEarly(purchase, { size: choice.size, color: choice.color }, (name, value) => choose(name === 'size' ? 'size' : 'color', value));
+
   const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>({
     failed: TOASTS['cart-add-failed'],
     unreachable: TOASTS['cart-add-error'],
@@ -165,7 +168,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         </p>
         <p className="product-description">{product.description}</p>
 
-        <form method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit}>
+        <form ref={purchase} method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit}>
           <CsrfInput token={csrf} />
           <input type="hidden" name="productId" value={product.id} />
           <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} priceOf={priceOf('size')} />

@@ -150,6 +150,32 @@ test('pickup: free shipping and the store address', async ({ page, request }, in
   await expect(page.getByText('Free shipping')).toBeVisible();
 });
 
+test('a delivery choice made before the checkout has loaded its script is kept', async ({ page, request }, info) => {
+  const email = await newShopper(request, true);
+  await login(page, email);
+  const [v] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 4) });
+  await addToCart(page, v!);
+  // A slow phone: the checkout island's script arrives only after the shopper has chosen Pickup.
+  let arrive!: () => void;
+  const late = new Promise<void>((resolve) => (arrive = resolve));
+  await page.route(/\/_astro\/PlaceOrder\.[^/]*\.js$/, async (route) => {
+    await late;
+    await route.continue();
+  });
+  await page.goto('/place-order', { waitUntil: 'domcontentloaded' });
+  await page.getByText('Pickup', { exact: true }).click();
+  arrive();
+  const island = page.locator('astro-island[component-url*="/PlaceOrder."]');
+  await expect(island).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
+  await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
+  await expect(page.getByText('Free shipping')).toBeVisible();
+  // the island told the server, which keeps the choice
+  await page.unroute(/\/_astro\/PlaceOrder\.[^/]*\.js$/);
+  await page.reload();
+  await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
+});
+
 test('a declined payment places no order and can be retried', async ({ page, request }, info) => {
   const email = await newShopper(request, false);
   await login(page, email);

@@ -4,7 +4,7 @@
  * page shows even before hydration; a busy flag; the server's message as the toast; then, on
  * success, the next page after the one shared pause (navigate.ts).
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type RefObject } from 'react';
 import toast from 'react-hot-toast';
 import { api, type ApiResult } from './api';
 import { navigateAfterToast } from './navigate';
@@ -136,4 +136,20 @@ export function keepDigits(e: FormEvent<HTMLInputElement>): void {
   const input = e.currentTarget;
   const digits = input.value.replace(/\D/g, '');
   if (digits !== input.value) input.value = input.maxLength > 0 ? digits.slice(0, input.maxLength) : digits;
+}
+
+/**
+ * A choice made before the island hydrated (a radio ticked on a slow phone) lives only in the
+ * page: React leaves the ticked input alone while hydrating, but its first re-render puts the
+ * island's own state back and the choice is lost. Once hydrated, this hands each named group's
+ * ticked value inside `root` to `take`, when it differs from what the island rendered.
+ */
+export function useChoicesMadeEarly(root: RefObject<HTMLElement | null>, rendered: Record<string, string | null>, take: (name: string, value: string) => void): void {
+  useEffect(() => {
+    for (const [name, value] of Object.entries(rendered)) {
+      const ticked = root.current?.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)?.value;
+      if (ticked !== undefined && ticked !== value) take(name, ticked);
+    }
+    // Once, right after hydration: later changes go through the inputs' onChange.
+  }, []);
 }
