@@ -9,6 +9,7 @@ import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } 
 import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { formatMoney } from '@/lib/domain/money';
 import { TOASTS } from '@/lib/domain/toasts';
+import './CartView.css';
 
 interface Props {
   initialCart: CartDto;

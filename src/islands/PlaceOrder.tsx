@@ -10,6 +10,7 @@ import type { CartDto } from '@/lib/domain/cart';
 import { formatMoney } from '@/lib/domain/money';
 import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
 import { TOASTS } from '@/lib/domain/toasts';
+import './PlaceOrder.css';
 
 /** What the server made of the return from the provider (?reference=), shown with or without scripts. */
 export interface ReturnOutcome {

@@ -178,7 +178,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
             options={colors}
             chosen={choice.color}
             onChoose={(value) => choose('color', value)}
-            swatchOf={(value) => hexOf.get(value) || '#ccc'}
+            swatchOf={(value) => hexOf.get(value) || 'var(--line)'}
             priceOf={priceOf('color')}
           />
 

@@ -30,7 +30,7 @@ export function errorBody(err: AppError): Record<string, unknown> {
 
 const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
-// The store's ivory and ink (--ivory, --ink in src/layouts/global.css): these pages load no stylesheet.
+// The store's ivory and ink (--ivory, --ink in src/styles/tokens.css) as hex: these pages load no stylesheet, so CSS variables cannot work.
 const PAGE_STYLE = 'font-family:Georgia,serif;background:#faf7f2;color:#16130e;padding:48px 20px;text-align:center';
 const LINK_STYLE = 'color:#16130e';
 
