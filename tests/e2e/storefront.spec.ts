@@ -488,4 +488,16 @@ test.describe('phone layout', () => {
       expect(scroll, path).toBeLessThanOrEqual(client);
     }
   });
+
+  test('every control of the top bar is on the screen, the cart included', async ({ page }, info) => {
+    test.skip(info.project.name !== 'phone', 'a phone-width check');
+    await page.goto('/');
+    const width = page.viewportSize()!.width;
+    const bar = page.getByRole('banner');
+    for (const control of [bar.getByRole('button', { name: 'Open menu' }), bar.getByRole('link', { name: /home$/ }), bar.getByRole('link', { name: 'Search' }), bar.getByRole('link', { name: /cart/i })]) {
+      const box = (await control.boundingBox())!;
+      expect(box.x, await control.getAttribute('aria-label') ?? '').toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, await control.getAttribute('aria-label') ?? '').toBeLessThanOrEqual(width);
+    }
+  });
 });
