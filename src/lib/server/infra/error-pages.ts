@@ -74,7 +74,7 @@ export function formExpiredAnswer(accept: string | null | undefined): PlainAnswe
 
 /** 413: a body declared larger than its route takes (a browser's form post: a picture too big). */
 export function tooLargeAnswer(accept: string | null | undefined): PlainAnswer {
-  const err = new TooLarge();
+  const err = new TooLarge(message('too-large'));
   return refusal(err, accept, { title: STORE_NAME, text: `${err.message} Please go back and choose a smaller file.`, link: HOME_LINK });
 }
 
