@@ -27,6 +27,7 @@ export const MESSAGES = {
   'not-found': 'Not found',
   'too-large': 'The request is too large.',
   'json-required': 'Send the request body as JSON (Content-Type: application/json).',
+  'json-malformed': 'The request body must be JSON',
 
   // Accounts
   'registered': 'Registration successful! Please verify your email.',

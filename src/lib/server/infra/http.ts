@@ -116,7 +116,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   try {
     body = text ? JSON.parse(text) : {};
   } catch {
-    throw new Invalid('The request body must be JSON');
+    throw new Invalid(message('json-malformed'));
   }
   return parseWith(schema, body);
 }
