@@ -1,6 +1,7 @@
 import type { ProductDto } from '@/lib/domain/catalogue';
 import { formatMoney } from '@/lib/domain/money';
 import { CARD_SIZES, CARD_WIDTHS, pictureSources } from '@/lib/client/pictures';
+import { Picture } from './Picture';
 
 /** What a card shows; islands receive only this from the server (smaller pages). */
 export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images'>;
@@ -16,11 +17,7 @@ export function ProductCardView({ product, showId = false, eager = false, saveDa
     <article className="card" data-product-id={product.id}>
       <a className="card-link" href={`/product/${product.id}`}>
         <div className="card-media">
-          <picture>
-            {pic.avif && <source type="image/avif" srcSet={pic.avif} sizes={CARD_SIZES} />}
-            {pic.webp && <source type="image/webp" srcSet={pic.webp} sizes={CARD_SIZES} />}
-            <img src={pic.src} alt={product.name} width={640} height={800} loading={eager ? 'eager' : 'lazy'} decoding="async" />
-          </picture>
+          <Picture pic={pic} sizes={CARD_SIZES} alt={product.name} width={640} height={800} loading={eager ? 'eager' : 'lazy'} decoding="async" />
         </div>
         <div className="card-body">
           <h3 className="card-name" title={product.name}>

@@ -24,6 +24,13 @@ interface Props {
   csrf?: string | null;
 }
 
+/** The X of an address's delete button (decorative: the button carries the label). */
+const DELETE_ICON = (
+  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" stroke="currentColor" strokeWidth="2">
+    <path d="M6 6l12 12M18 6L6 18" />
+  </svg>
+);
+
 /**
  * Shipping Addresses: the list, a default checkbox per address, Edit, and delete (X) with a confirmation.
  * Without scripts: a Make default button posts the address's form, and the X opens the page's own
@@ -125,9 +132,7 @@ export default function AddressList({ userId, initial, csrf }: Props) {
             >
               <input type="hidden" name="delete" value={a.id} />
               <button type="submit" className="addr-delete" disabled={busyId !== null} aria-label={`Delete address: ${a.address}`}>
-                <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" stroke="currentColor" strokeWidth="2">
-                  <path d="M6 6l12 12M18 6L6 18" />
-                </svg>
+                {DELETE_ICON}
               </button>
             </form>
           </div>

@@ -4,6 +4,7 @@ import { A11y, Autoplay, Keyboard, Pagination } from 'swiper/modules';
 import 'swiper/css';
 import 'swiper/css/pagination';
 import { pictureSources } from '@/lib/client/pictures';
+import { Picture } from '@/components/Picture';
 
 export interface HeroSlide {
   id: number;
@@ -75,19 +76,16 @@ export default function HeroCarousel({ slides, saveData = false }: { slides: Her
                   </p>
                 </div>
                 <div className="hero-media">
-                  <picture>
-                    {pic.avif && <source type="image/avif" srcSet={pic.avif} sizes={BANNER_SIZES} />}
-                    {pic.webp && <source type="image/webp" srcSet={pic.webp} sizes={BANNER_SIZES} />}
-                    <img
-                      src={pic.src}
-                      alt={`${slide.name} collection`}
-                      width={1600}
-                      height={700}
-                      loading={i === 0 ? 'eager' : 'lazy'}
-                      fetchPriority={i === 0 ? 'high' : 'auto'}
-                      decoding={i === 0 ? 'sync' : 'async'}
-                    />
-                  </picture>
+                  <Picture
+                    pic={pic}
+                    sizes={BANNER_SIZES}
+                    alt={`${slide.name} collection`}
+                    width={1600}
+                    height={700}
+                    loading={i === 0 ? 'eager' : 'lazy'}
+                    fetchPriority={i === 0 ? 'high' : 'auto'}
+                    decoding={i === 0 ? 'sync' : 'async'}
+                  />
                 </div>
               </div>
             );

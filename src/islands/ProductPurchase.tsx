@@ -6,6 +6,7 @@ import { firstInStock, isAvailable, optionAvailability, type VariantChoice } fro
 import type { VariantDto } from '@/lib/domain/catalogue';
 import CsrfInput from '@/components/CsrfInput';
 import { pictureSources } from '@/lib/client/pictures';
+import { Picture } from '@/components/Picture';
 import { hashFromImageUrl, type ImageWidth } from '@/lib/domain/images';
 import { TOASTS } from '@/lib/domain/toasts';
 
@@ -113,41 +114,34 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
       <Toaster />
       <div className="gallery">
         <div className="gallery-main">
-          <picture key={main.src}>
-            {main.avif && <source type="image/avif" srcSet={main.avif} sizes={MAIN_SIZES} />}
-            {main.webp && <source type="image/webp" srcSet={main.webp} sizes={MAIN_SIZES} />}
-            <img
-              src={main.src}
-              alt={main.alt}
-              width={800}
-              height={1000}
-              loading="eager"
-              fetchPriority={imageIndex === 0 ? 'high' : 'auto'}
-              data-main-image
-              data-hash={main.hash}
-            />
-          </picture>
+          <Picture
+            key={main.src}
+            pic={main}
+            sizes={MAIN_SIZES}
+            alt={main.alt}
+            width={800}
+            height={1000}
+            loading="eager"
+            fetchPriority={imageIndex === 0 ? 'high' : 'auto'}
+            data-main-image
+            data-hash={main.hash}
+          />
         </div>
         {images.length > 1 && (
           <ul className="gallery-thumbs" aria-label="Product images">
             {images.map((image, i) => {
               const pic = pictureSources(image.url, THUMB_WIDTHS, 160, { saveData: product.saveData });
-              const thumb = { thumbSrc: pic.src, thumbAvif: pic.avif, thumbWebp: pic.webp, src: image.url, hash: hashFromImageUrl(image.url) ?? '' };
               return (
-                <li key={thumb.src}>
+                <li key={image.url}>
                   <button
                     type="button"
                     className="thumb"
                     aria-pressed={i === imageIndex}
                     aria-label={`Show image ${i + 1} of ${images.length}`}
-                    data-hash={thumb.hash}
+                    data-hash={hashFromImageUrl(image.url) ?? ''}
                     onClick={() => setImageIndex(i)}
                   >
-                    <picture>
-                      {thumb.thumbAvif && <source type="image/avif" srcSet={thumb.thumbAvif} sizes="80px" />}
-                      {thumb.thumbWebp && <source type="image/webp" srcSet={thumb.thumbWebp} sizes="80px" />}
-                      <img src={thumb.thumbSrc} alt="" width={160} height={200} loading="lazy" decoding="async" />
-                    </picture>
+                    <Picture pic={pic} sizes="80px" alt="" width={160} height={200} loading="lazy" decoding="async" />
                   </button>
                 </li>
               );

@@ -31,7 +31,7 @@ describe('the small error pages (one module)', () => {
 
     const large = tooLargeAnswer(null);
     expect(large.status).toBe(413);
-    expect(JSON.parse(large.body)).toEqual(await errorResponse(new TooLarge(), 'r', log).json());
+    expect(JSON.parse(large.body)).toEqual(await errorResponse(new TooLarge('The request is too large.'), 'r', log).json());
 
     const crossSite = crossSiteAnswer();
     expect(crossSite.status).toBe(403);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
 import { COUNTRIES, DEFAULT_COUNTRY, isStateOf } from './geo';
+import { message } from './messages';
 import { text } from './validation';
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
@@ -11,15 +12,15 @@ const required = (label: string, max = 100) =>
     .pipe(text(label, max).min(1, `${label} is required`));
 
 export const emailSchema = z
-  .string({ error: 'Email is required' })
+  .string({ error: message('email-required') })
   .trim()
-  .min(1, 'Email is required')
+  .min(1, message('email-required'))
   .max(254, MESSAGES.invalidEmail)
   .toLowerCase()
   .pipe(z.email(MESSAGES.invalidEmail));
 
 export const newPasswordSchema = z
-  .string({ error: 'Password is required' })
+  .string({ error: message('password-required') })
   .min(PASSWORD_MIN, MESSAGES.passwordTooShort)
   .max(PASSWORD_MAX, MESSAGES.passwordTooLong);
 
@@ -28,13 +29,13 @@ export const otpSchema = z
   .trim()
   .refine(isValidOtp, MESSAGES.invalidOtp);
 
-export const countrySchema = z.enum(COUNTRIES, { error: 'Country must be Nigeria or South Africa' });
+export const countrySchema = z.enum(COUNTRIES, { error: message('country-invalid') });
 
 export const phoneSchema = z
-  .string({ error: 'Phone number is required' })
+  .string({ error: message('phone-required') })
   .trim()
-  .min(1, 'Phone number is required')
-  .regex(/^\+?[0-9][0-9 ()-]{5,18}[0-9]$/, 'Please enter a valid phone number');
+  .min(1, message('phone-required'))
+  .regex(/^\+?[0-9][0-9 ()-]{5,18}[0-9]$/, message('phone-invalid'));
 
 export const registerSchema = z.object({
   firstName: required('First name', 60),
@@ -53,7 +54,7 @@ export const verifyOtpSchema = z.object({ email: emailSchema, otp: otpSchema });
 export const loginSchema = z.object({
   email: emailSchema,
   // Any length is checked against the hash (old accounts); only absurd sizes are refused.
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, MESSAGES.invalidCredentials),
+  password: z.string({ error: message('password-required') }).min(1, message('password-required')).max(1024, MESSAGES.invalidCredentials),
 });
 
 export const resetPasswordSchema = z
@@ -89,7 +90,7 @@ export const profileUpdateSchema = z
     country: countrySchema.optional(),
     userId: z.string().optional(),
   })
-  .refine((v) => v.firstName ?? v.lastName ?? v.phoneNumber ?? v.country, { message: 'Nothing to update' });
+  .refine((v) => v.firstName ?? v.lastName ?? v.phoneNumber ?? v.country, { message: message('nothing-to-update') });
 export type ProfileUpdate = Omit<z.output<typeof profileUpdateSchema>, 'userId'>;
 
 export const userIdQuerySchema = z.object({ userId: z.string().optional() });
@@ -106,7 +107,7 @@ const addressFields = {
 };
 
 const stateMatchesCountry = (v: { country: (typeof COUNTRIES)[number]; state: string }) => isStateOf(v.country, v.state);
-const stateMessage = { message: 'Please choose a state or province of the selected country', path: ['state'] };
+const stateMessage = { message: message('state-required'), path: ['state'] };
 
 export const addressInputSchema = z
   .object({ ...addressFields, active: z.boolean().optional(), userId: z.string().optional() })

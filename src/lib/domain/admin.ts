@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ROLES } from './account-rules';
 import { toMinor } from './money';
 import { Invalid } from './errors';
+import { message } from './messages';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
 import { ORDER_STATUSES, STAFF_SETTABLE_STATUSES } from './orders';
 import { day as calendarDay, fieldMessage, id, MAX_ID, optionalId, requiredId, text } from './validation';
@@ -50,7 +51,7 @@ const priceSchema = z
   .transform((v, ctx) => {
     const n = typeof v === 'number' ? v : Number(v.replace(/[,\s]/g, ''));
     if (!Number.isFinite(n) || n < 0 || n > 1e11) {
-      ctx.addIssue({ code: 'custom', message: 'Enter a price of 0 or more' });
+      ctx.addIssue({ code: 'custom', message: message('price-required') });
       return z.NEVER;
     }
     return toMinor(n);
@@ -62,10 +63,10 @@ const checkbox = z
   .transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
 
 export const productSchema = z.object({
-  name: text('name', 160).min(2, 'Give the product a name'),
-  description: text('description', 5000, { multiline: true }).min(1, 'Describe the product'),
+  name: text('name', 160).min(2, message('product-name-required')),
+  description: text('description', 5000, { multiline: true }).min(1, message('product-description-required')),
   price: priceSchema,
-  categoryId: requiredId('Choose a category'),
+  categoryId: requiredId(message('category-required')),
   active: checkbox,
 });
 
@@ -111,7 +112,7 @@ export function variantPriceField(market: MarketCode, variantId: number): string
 const nullableId = z
   .preprocess((v) => (v === 'none' ? undefined : v), optionalId)
   .transform((v) => v ?? null);
-const stock = z.coerce.number({ message: 'Stock must be a whole number' }).int('Stock must be a whole number').min(0, 'Stock cannot be negative').max(1_000_000);
+const stock = z.coerce.number({ message: message('stock-not-whole') }).int(message('stock-not-whole')).min(0, message('stock-negative')).max(1_000_000);
 const sku = text('sku', 64)
   .optional()
   .transform((v) => (v ? v : null));
@@ -137,12 +138,12 @@ export function parseProductForm(input: Record<string, unknown>) {
 
 export const stockAdjustSchema = z.object({
   variantId: id,
-  delta: z.coerce.number({ message: 'Enter the change, e.g. 5 or -2' }).int('The change is a whole number').refine((n) => n !== 0 && Math.abs(n) <= 100_000, 'Enter a change other than 0'),
-  reason: text('reason', 300).min(2, 'Give a reason for the adjustment'),
+  delta: z.coerce.number({ message: message('stock-change-required') }).int(message('stock-change-not-whole')).refine((n) => n !== 0 && Math.abs(n) <= 100_000, message('stock-change-nonzero')),
+  reason: text('reason', 300).min(2, message('stock-reason-required')),
 });
 
 export const categorySchema = z.object({
-  name: text('name', 80).min(2, 'Give the category a name'),
+  name: text('name', 80).min(2, message('category-name-required')),
   description: text('description', 2000, { multiline: true })
     .optional()
     .transform((v) => (v ? v : null)),
@@ -161,13 +162,13 @@ export const statusChangeSchema = z.object({ status: z.enum(STAFF_SETTABLE_STATU
 export const refundSchema = z.object({
   amount: z.preprocess(
     (v) => (v === '' || v === null ? undefined : v),
-    z.coerce.number({ error: 'Enter the amount to refund' }).positive('The refund amount must be more than 0').optional(),
+    z.coerce.number({ error: message('refund-amount-required') }).positive(message('refund-amount-positive')).optional(),
   ),
   /** Minor units already refunded when the form was shown: a form sent twice refunds once. */
   refundedBefore: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(0).optional()),
 });
 
 export const staffChangeSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email('Enter an e-mail address')),
+  email: z.string().trim().toLowerCase().pipe(z.email(message('staff-email-required'))),
   role: z.enum(ROLES),
 });

@@ -1,6 +1,7 @@
 /** Request shapes of the cart API (zod), kept apart from the cart rules so islands do not ship zod. */
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
+import { fill, message } from './messages';
 import { DELIVERY_OPTIONS } from './shipping';
 import { requiredId, text } from './validation';
 
@@ -21,10 +22,10 @@ export const lineKeySchema = z.object({
 });
 export type LineKey = z.output<typeof lineKeySchema>;
 
-const quantity = z.coerce.number({ error: 'Quantity must be a number' }).int('Quantity must be a whole number');
+const quantity = z.coerce.number({ error: message('quantity-not-number') }).int(message('quantity-not-whole'));
 
 export const addToCartSchema = lineKeySchema.extend({
-  quantity: z.preprocess((v) => (v === undefined || v === null || v === '' ? 1 : v), quantity.min(1, 'Quantity must be at least 1').max(MAX_LINE_QUANTITY, `You can buy at most ${MAX_LINE_QUANTITY} of one item`)),
+  quantity: z.preprocess((v) => (v === undefined || v === null || v === '' ? 1 : v), quantity.min(1, message('quantity-min')).max(MAX_LINE_QUANTITY, fill('quantity-max', MAX_LINE_QUANTITY))),
 });
 export type AddToCartInput = z.output<typeof addToCartSchema>;
 

@@ -1,5 +1,6 @@
 import type { MarketCode } from './markets';
 import { z } from 'zod';
+import { message } from './messages';
 import { optionalId, text } from './validation';
 import type { CurrencyCode } from './money';
 
@@ -68,7 +69,7 @@ export const productQuerySchema = z.object({
   colorId: optionalId,
   sizeId: optionalId,
   subCategoryId: optionalId,
-  q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), text('q', 100).max(100, 'Search text is too long').optional()),
+  q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), text('q', 100).max(100, message('search-too-long')).optional()),
   sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: 'sort must be relevant, low-high or high-low' }).default('relevant')),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'page must be 1 or more').max(1000).default(1)),
   limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(48)),

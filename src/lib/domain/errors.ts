@@ -32,17 +32,17 @@ export class Invalid extends AppError {
   }
 }
 export class Unauthorized extends AppError {
-  constructor(message = 'Session expired. Please log in again.') {
+  constructor(message: string) {
     super('unauthorized', message);
   }
 }
 export class Forbidden extends AppError {
-  constructor(message = 'You are not allowed to do that') {
+  constructor(message: string) {
     super('forbidden', message);
   }
 }
 export class NotFound extends AppError {
-  constructor(message = 'Not found') {
+  constructor(message: string) {
     super('not_found', message);
   }
 }
@@ -66,18 +66,18 @@ export class PaymentFailed extends AppError {
 }
 
 export class TooLarge extends AppError {
-  constructor(message = 'The request is too large.') {
+  constructor(message: string) {
     super('too_large', message);
   }
 }
 export class UnsupportedMediaType extends AppError {
-  constructor(message = 'Send the request body as JSON (Content-Type: application/json).') {
+  constructor(message: string) {
     super('unsupported_media_type', message);
   }
 }
 /** The server is too busy for this request right now (503); `retryAfter` says when to try again. */
 export class Unavailable extends AppError {
-  constructor(message = 'The store is busy right now. Please try again in a moment.', retryAfterSeconds = 1) {
+  constructor(message: string, retryAfterSeconds = 1) {
     super('unavailable', message, { retryAfter: retryAfterSeconds });
   }
 }

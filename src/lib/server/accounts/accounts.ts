@@ -3,6 +3,7 @@ import { AVATAR_CHANGES_PER_DAY, MESSAGES } from '@/lib/domain/account-rules';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { ProfileUpdate, RegisterInput } from '@/lib/domain/accounts';
 import { AppError, Conflict, Invalid, NotFound, RateLimited, Unauthorized } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import { processAvatar } from './avatars';
 import { CodeEntryPaused, WrongCode, type CodePurpose, type CodeService, type GuessCap } from './codes';
 import type { Db } from '@/lib/server/infra/db/client';
@@ -204,7 +205,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
 
   async function reload(userId: string): Promise<SessionUser> {
     const [u] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-    if (!u) throw new Unauthorized();
+    if (!u) throw new Unauthorized(message('session-expired'));
     return u;
   }
 
@@ -214,7 +215,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const existing = await findByEmail(input.email);
       if (existing?.verifiedAt) {
         await countProbe(ip);
-        throw new Conflict('An account with this email already exists');
+        throw new Conflict(message('email-taken'));
       }
       await takeSignUpPlace(ip);
       await codes.allowSend(input.email, 'verify', ip);
@@ -235,7 +236,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
             .returning();
       if (!created) {
         await countProbe(ip);
-        throw new Conflict('An account with this email already exists');
+        throw new Conflict(message('email-taken'));
       }
       try {
         await sendCode(created.email, 'verify', created.firstName);
@@ -256,7 +257,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const user = await findByEmail(email);
       if (!user || user.verifiedAt) {
         await countProbe(ip);
-        throw user ? new Invalid('This email is already verified. Please log in.') : new NotFound(MESSAGES.emailNotFound);
+        throw user ? new Invalid(message('already-verified')) : new NotFound(MESSAGES.emailNotFound);
       }
       await codes.allowSend(email, 'verify', ip);
       await sendCode(email, 'verify', user.firstName);
@@ -315,7 +316,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     async resetPassword(email: string, otp: string, newPassword: string, ip: string | null): Promise<void> {
       await consumeCode(email, 'reset', otp, ip);
       const user = await findByEmail(email);
-      if (!user) throw new Invalid('This code has expired or was already used. Please request a new one.');
+      if (!user) throw new Invalid(message('otp-expired'));
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(newPassword), verifiedAt: user.verifiedAt ?? clock() })
@@ -339,9 +340,9 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
         await limiter.release(key);
         throw err;
       }
-      if (!right) throw new Invalid('Current password is incorrect');
+      if (!right) throw new Invalid(message('password-incorrect'));
       await limiter.release(key);
-      if (oldPassword === newPassword) throw new Invalid('The new password must be different from the current one');
+      if (oldPassword === newPassword) throw new Invalid(message('password-unchanged'));
       await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, user.id));
       await sessions.revokeOthers(user.id, keepTokenHash);
       await mailPasswordChanged(current);
@@ -353,7 +354,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
 
     async updateProfile(user: SessionUser, patch: ProfileUpdate): Promise<UserDto> {
       const [updated] = await db.update(users).set(patch).where(eq(users.id, user.id)).returning();
-      if (!updated) throw new Unauthorized();
+      if (!updated) throw new Unauthorized(message('session-expired'));
       return toUserDto(updated);
     },
 
@@ -368,7 +369,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const { previous, updated } = await db.transaction(async (tx) => {
         const [before] = await tx.select({ imageHash: users.imageHash }).from(users).where(eq(users.id, user.id)).for('update');
         const [after] = await tx.update(users).set({ imageHash: hash }).where(eq(users.id, user.id)).returning();
-        if (!before || !after) throw new Unauthorized();
+        if (!before || !after) throw new Unauthorized(message('session-expired'));
         return { previous: before.imageHash, updated: after };
       });
       if (previous && previous !== hash) await media.discardIfUnused(previous);

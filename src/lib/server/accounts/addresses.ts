@@ -1,18 +1,13 @@
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { AddressInput } from '@/lib/domain/accounts';
 import { Forbidden, NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { addresses, users } from '@/lib/server/infra/db/schema';
-import type { Country } from '@/lib/domain/geo';
+import type { AddressDto as ShippingAddress } from '@/lib/domain/shipping';
 
-export interface AddressDto {
-  id: string;
-  name: string;
-  country: Country;
-  state: string;
-  city: string;
-  address: string;
-  zipCode: string;
+/** A saved address: the shipping address plus whether it is the account's default. */
+export interface AddressDto extends ShippingAddress {
   active: boolean;
 }
 
@@ -38,7 +33,7 @@ export function createAddressService({ db, clock }: { db: Db; clock: () => Date 
   async function ownedRow(tx: Tx | Db, userId: string, id: string): Promise<Row> {
     const [row] = await tx.select().from(addresses).where(eq(addresses.id, id)).limit(1);
     if (!row) throw new NotFound(ADDRESS_NOT_FOUND);
-    if (row.userId !== userId) throw new Forbidden('This address belongs to another account');
+    if (row.userId !== userId) throw new Forbidden(message('address-other-account'));
     return row;
   }
 

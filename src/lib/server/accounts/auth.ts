@@ -2,15 +2,16 @@ import type { AstroCookies } from 'astro';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { Forbidden, Unauthorized } from '@/lib/domain/errors';
 import { localRedirectPath } from '@/lib/domain/redirects';
+import { message } from '@/lib/domain/messages';
 import { notAllowedPage, toResponse } from '@/lib/server/infra/error-pages';
 import { SESSION_COOKIE, SESSION_TTL_DAYS, type SessionUser } from './sessions';
 
 export type { SessionUser };
 
 /** The signed-in shopper of this request; 401 when there is no valid session (with the message given). */
-export function requireUser(locals: App.Locals, message?: string): SessionUser {
+export function requireUser(locals: App.Locals, text?: string): SessionUser {
   const user = locals.session?.user;
-  if (!user) throw new Unauthorized(message);
+  if (!user) throw new Unauthorized(text ?? message('session-expired'));
   return user;
 }
 
@@ -20,7 +21,7 @@ export function requireUser(locals: App.Locals, message?: string): SessionUser {
  */
 export function assertSameUser(user: SessionUser, userId: string | null | undefined): void {
   if (userId === undefined || userId === null) return;
-  if (userId !== user.id) throw new Forbidden('You can only access your own account');
+  if (userId !== user.id) throw new Forbidden(message('own-account-only'));
 }
 
 /** The caller's address for per-IP limits (the server works it out with TRUST_PROXY); null where nothing can tell. */
@@ -65,11 +66,11 @@ export class StepUpRequired extends Forbidden {
  */
 export function requireStaff(locals: App.Locals, opts: { owner?: boolean } = {}): SessionUser {
   const session = locals.session;
-  if (!session) throw new Unauthorized();
+  if (!session) throw new Unauthorized(message('session-expired'));
   const role = session.user.role;
-  if (role !== 'staff' && role !== 'owner') throw new Forbidden('This page is for store staff');
+  if (role !== 'staff' && role !== 'owner') throw new Forbidden(message('staff-only'));
   if (!session.staffVerified) throw new StepUpRequired();
-  if (opts.owner && role !== 'owner') throw new Forbidden('Only an owner can do that');
+  if (opts.owner && role !== 'owner') throw new Forbidden(message('owner-only'));
   return session.user;
 }
 

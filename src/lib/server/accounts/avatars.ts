@@ -1,6 +1,7 @@
 import sharp from 'sharp';
-import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, MESSAGES } from '@/lib/domain/account-rules';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS } from '@/lib/domain/account-rules';
 import { Invalid } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 
 export const AVATAR_SIZE = 512;
 /** Raster formats a phone or camera produces; SVG is refused (it is a document, not a picture). */
@@ -14,16 +15,12 @@ export interface Avatar {
 }
 
 /**
- * Checks an uploaded picture by its content (the declared type and file name are ignored),
- * then re-encodes it as a square WebP. Re-encoding drops EXIF/GPS and any payload hidden in the file.
- */
-/**
  * Checks an uploaded picture by its content (the declared type and file name are ignored):
  * size, a raster format a phone or camera produces, dimensions. Shared by avatars and product images.
  */
 export async function checkUploadedImage(input: Uint8Array): Promise<void> {
-  if (input.byteLength === 0) throw new Invalid(MESSAGES.notAnImage);
-  if (input.byteLength >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  if (input.byteLength === 0) throw new Invalid(message('not-an-image'));
+  if (input.byteLength >= AVATAR_MAX_BYTES) throw new Invalid(message('image-too-large'));
   let format: string | undefined;
   let pixels = 0;
   try {
@@ -32,10 +29,10 @@ export async function checkUploadedImage(input: Uint8Array): Promise<void> {
     format = meta.format;
     pixels = (meta.width ?? 0) * (meta.height ?? 0);
   } catch {
-    throw new Invalid('The file is not a valid image');
+    throw new Invalid(message('image-invalid'));
   }
-  if (!format || !ACCEPTED_FORMATS.has(format)) throw new Invalid('The file is not a valid image');
-  if (pixels > AVATAR_MAX_PIXELS) throw new Invalid('Image dimensions are too large (at most 40 megapixels)');
+  if (!format || !ACCEPTED_FORMATS.has(format)) throw new Invalid(message('image-invalid'));
+  if (pixels > AVATAR_MAX_PIXELS) throw new Invalid(message('image-too-many-pixels'));
 }
 
 export const UPLOAD_DECODE_OPTIONS = { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' as const };
@@ -54,7 +51,7 @@ export async function processAvatar(input: Uint8Array): Promise<Avatar> {
       .toBuffer();
     return { bytes: new Uint8Array(out), contentType: 'image/webp', width: AVATAR_SIZE, height: AVATAR_SIZE };
   } catch {
-    throw new Invalid('The file is not a valid image');
+    throw new Invalid(message('image-invalid'));
   }
 }
 
@@ -70,6 +67,6 @@ export async function processCatalogueImage(input: Uint8Array, shape: 'product' 
       .toBuffer();
     return { bytes: new Uint8Array(out), contentType: 'image/webp', width, height };
   } catch {
-    throw new Invalid('The file is not a valid image');
+    throw new Invalid(message('image-invalid'));
   }
 }

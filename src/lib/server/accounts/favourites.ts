@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
@@ -70,7 +71,7 @@ export function createFavouriteService({ db, memo, pageCache }: { db: Db; memo?:
         .from(products)
         .where(and(eq(products.id, productId), eq(products.active, true)))
         .limit(1);
-      if (!product) throw new NotFound('Product not found');
+      if (!product) throw new NotFound(message('product-not-found'));
       await db.insert(favourites).values({ userId, productId }).onConflictDoNothing();
       await pageCache.invalidate([favouritesTag(userId)]);
     },

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, ilike, ne, or, sql, sum } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
 import { orderItems, orders, users } from '@/lib/server/infra/db/schema';
 
@@ -80,13 +81,13 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
     },
 
     async customer(id: string) {
-      if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound('Customer not found');
+      if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound(message('customer-not-found'));
       const [u] = await db
         .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, phoneNumber: users.phoneNumber, country: users.country, role: users.role, createdAt: users.createdAt })
         .from(users)
         .where(eq(users.id, id))
         .limit(1);
-      if (!u) throw new NotFound('Customer not found');
+      if (!u) throw new NotFound(message('customer-not-found'));
       return u;
     },
   };

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { Conflict, Invalid, NotFound, RateLimited } from '@/lib/domain/errors';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from './audit';
 import type { CodeService } from '@/lib/server/accounts/codes';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
@@ -43,7 +43,7 @@ export function createStaffService(deps: {
 
   async function byEmail(email: string): Promise<SessionUser> {
     const [u] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
-    if (!u) throw new NotFound(`No account for ${email}`);
+    if (!u) throw new NotFound(fill('no-account-for', email));
     return u;
   }
 
@@ -117,7 +117,7 @@ export function createStaffService(deps: {
 
     /** Checks the e-mailed code, confirms the session and remembers the browser; returns the new device id for its cookie. */
     async confirmDevice(user: SessionUser, tokenHash: string, code: string): Promise<{ deviceId: string }> {
-      if (!isStaffRole(user.role)) throw new Invalid('This account has no back-office access');
+      if (!isStaffRole(user.role)) throw new Invalid(message('no-back-office-access'));
       await codes.consume(user.email, 'staff-device', code);
       await sessions.confirmStaff(tokenHash);
       const deviceId = randomBytes(32).toString('base64url');
@@ -126,7 +126,7 @@ export function createStaffService(deps: {
     },
 
     async resendDeviceCode(user: SessionUser, ip: string | null): Promise<void> {
-      if (!isStaffRole(user.role)) throw new Invalid('This account has no back-office access');
+      if (!isStaffRole(user.role)) throw new Invalid(message('no-back-office-access'));
       await codes.allowSend(user.email, 'staff-device', ip);
       const code = await codes.issue(user.email, 'staff-device');
       await mailer.send({
@@ -142,7 +142,7 @@ export function createStaffService(deps: {
       const { id } = await byEmail(email);
       return db.transaction(async (tx) => {
         const user = await lockedForRoleChange(tx, id, role);
-        if (!user.verifiedAt) throw new Invalid('The account must verify its e-mail address first');
+        if (!user.verifiedAt) throw new Invalid(message('verify-email-first'));
         await tx.update(users).set({ role }).where(eq(users.id, user.id));
         await audit.record(actor, { action: 'staff.grant', entity: 'user', entityId: user.id, details: { email: user.email, before: user.role, after: role } }, tx);
         return { email: user.email, from: user.role, to: role };

@@ -1,26 +1,27 @@
-import { AVATAR_MAX_BYTES, MESSAGES } from '@/lib/domain/account-rules';
+import { AVATAR_MAX_BYTES } from '@/lib/domain/account-rules';
 import { Invalid, TooLarge } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import { readBodyLimited } from '@/lib/server/infra/http';
 
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
 
-/** Reads a multipart form with one picture (bounded like the profile picture upload); returns its fields and bytes. */
-export async function readImageUpload(request: Request, field = 'image'): Promise<{ bytes: Uint8Array; fields: Record<string, string> }> {
+/** Reads a multipart form with one picture in the field "image" (bounded like the profile picture upload); returns its fields and bytes. */
+export async function readImageUpload(request: Request): Promise<{ bytes: Uint8Array; fields: Record<string, string> }> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  if (declared > MAX_BODY_BYTES) throw new Invalid(message('image-too-large'));
   const type = request.headers.get('content-type') ?? '';
-  if (!type.startsWith('multipart/form-data')) throw new Invalid(`Send the picture as multipart/form-data in the field "${field}"`);
+  if (!type.startsWith('multipart/form-data')) throw new Invalid(message('upload-not-multipart'));
   let form: FormData;
   try {
     const body = await readBodyLimited(request, MAX_BODY_BYTES);
     form = await new Response(body, { headers: { 'content-type': type } }).formData();
   } catch (err) {
-    if (err instanceof TooLarge) throw new Invalid(MESSAGES.imageTooLarge);
-    throw new Invalid(`Send the picture as multipart/form-data in the field "${field}"`);
+    if (err instanceof TooLarge) throw new Invalid(message('image-too-large'));
+    throw new Invalid(message('upload-not-multipart'));
   }
-  const file = form.get(field);
-  if (!(file instanceof File) || file.size === 0) throw new Invalid(MESSAGES.notAnImage);
-  if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  const file = form.get('image');
+  if (!(file instanceof File) || file.size === 0) throw new Invalid(message('not-an-image'));
+  if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(message('image-too-large'));
   const fields: Record<string, string> = {};
   for (const [k, v] of form) if (typeof v === 'string') fields[k] = v;
   return { bytes: new Uint8Array(await file.arrayBuffer()), fields };

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, min, or, sql, sum, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
 import { id as idSchema } from '@/lib/domain/validation';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
@@ -85,9 +85,9 @@ function pricesOf(input: Pick<ProductInput, 'priceMinor' | 'prices'>): MarketPri
 
 function checkedPrices(prices: MarketPrices = {}): MarketPrices {
   for (const [code, minor] of Object.entries(prices)) {
-    if (!(code in MARKETS)) throw new Invalid(`Unknown market ${code}`);
+    if (!(code in MARKETS)) throw new Invalid(fill('market-unknown', code));
     if (minor !== null && minor !== undefined && (!Number.isSafeInteger(minor) || minor < 0)) {
-      throw new Invalid('The price must be a whole number of minor units, 0 or more');
+      throw new Invalid(message('price-minor-units'));
     }
   }
   return prices;
@@ -103,8 +103,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
 
   async function subCategory(categoryId: number): Promise<void> {
     const [c] = await db.select({ id: categories.id, parentId: categories.parentId }).from(categories).where(eq(categories.id, categoryId)).limit(1);
-    if (!c) throw new Invalid('Choose a category');
-    if (c.parentId === null) throw new Invalid('Choose a sub-category (the parent category follows from it)');
+    if (!c) throw new Invalid(message('category-required'));
+    if (c.parentId === null) throw new Invalid(message('sub-category-required'));
   }
 
   /** A new variant's colour and size must be ones the catalogue has (not a database error). */
@@ -116,7 +116,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
   /** The product with its "from" price per market (its lowest variant price there; null: not sold there). */
   async function productExists(productId: number, tx: Db | Tx = db): Promise<typeof products.$inferSelect & { prices: Record<MarketCode, number | null> }> {
     const [p] = await tx.select().from(products).where(eq(products.id, productId)).limit(1);
-    if (!p) throw new NotFound('Product not found');
+    if (!p) throw new NotFound(message('product-not-found'));
     const rows = await tx
       .select({ market: variantPrices.market, priceMinor: min(variantPrices.priceMinor) })
       .from(variantPrices)
@@ -154,8 +154,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
   }
 
   function validateVariant(v: VariantInput): void {
-    if (!Number.isSafeInteger(v.stock) || v.stock < 0) throw new Invalid('Stock must be a whole number, 0 or more');
-    if (v.sku && v.sku.length > 64) throw new Invalid('A SKU has at most 64 characters');
+    if (!Number.isSafeInteger(v.stock) || v.stock < 0) throw new Invalid(message('stock-whole'));
+    if (v.sku && v.sku.length > 64) throw new Invalid(message('sku-too-long'));
   }
 
   /** SKU clashes are a 409 with a message, not a database error. */
@@ -164,8 +164,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       return await work();
     } catch (err) {
       const text = String((err as { cause?: unknown })?.cause ?? err);
-      if (text.includes('variants_sku_uq')) throw new Conflict('Another variant already has this SKU');
-      if (text.includes('variants_product_size_color_uq')) throw new Conflict('This product already has a variant in that colour and size');
+      if (text.includes('variants_sku_uq')) throw new Conflict(message('sku-taken'));
+      if (text.includes('variants_product_size_color_uq')) throw new Conflict(message('variant-taken'));
       throw err;
     }
   }
@@ -173,10 +173,10 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
   return {
     /** Sets the price of every variant of a product in one market (Nigeria unless told). */
     async setPrice(productId: number, priceMinor: number, actor: Actor = cli, market: MarketCode = 'NG'): Promise<{ productId: number; priceMinor: number; currency: string; market: MarketCode }> {
-      if (!Number.isSafeInteger(priceMinor) || priceMinor < 0) throw new Invalid('The price must be a whole number of minor units, 0 or more');
+      if (!Number.isSafeInteger(priceMinor) || priceMinor < 0) throw new Invalid(message('price-minor-units'));
       const before = await productExists(productId);
       const [anyVariant] = await db.select({ id: variants.id }).from(variants).where(eq(variants.productId, productId)).limit(1);
-      if (!anyVariant) throw new Invalid('This product has no variants to price yet');
+      if (!anyVariant) throw new Invalid(message('no-variants-to-price'));
       await writeProductPrices(db, productId, { [market]: priceMinor });
       await record(actor, { action: 'product.price', entity: 'product', entityId: productId, details: { market, before: before.prices[market], after: priceMinor } });
       await pageCache.invalidate([cacheTags.product(productId), cacheTags.listing]);
@@ -184,11 +184,11 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     },
 
     /** Sets a variant's stock on hand; the difference goes through the stock ledger as an adjustment. */
-    async setStock(variantId: number, stock: number, actor: Actor = cli, reason = 'Stock count'): Promise<{ variantId: number; productId: number; stock: number }> {
-      if (!Number.isSafeInteger(stock) || stock < 0) throw new Invalid('Stock must be a whole number, 0 or more');
+    async setStock(variantId: number, stock: number, actor: Actor = cli, reason = message('stock-reason-count')): Promise<{ variantId: number; productId: number; stock: number }> {
+      if (!Number.isSafeInteger(stock) || stock < 0) throw new Invalid(message('stock-whole'));
       const row = await db.transaction(async (tx) => {
         const [v] = await tx.select().from(variants).where(eq(variants.id, variantId)).for('update');
-        if (!v) throw new NotFound('Variant not found');
+        if (!v) throw new NotFound(message('variant-not-found'));
         if (v.stock === stock) return { variantId, productId: v.productId, stock };
         const [after] = await applyStockMoves(tx, [{ variantId, delta: stock - v.stock, kind: 'adjustment', reason, actorId: actor.id }], clock());
         await record(actor, { action: 'stock.set', entity: 'variant', entityId: variantId, details: { before: v.stock, after: stock, reason } }, tx);
@@ -281,7 +281,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         validateVariant(firstVariant);
         await knownColourAndSize(firstVariant);
       }
-      else if (Object.values(prices).some((p) => p !== null && p !== undefined)) throw new Invalid('Add the first variant: prices are set per variant');
+      else if (Object.values(prices).some((p) => p !== null && p !== undefined)) throw new Invalid(message('first-variant-first'));
       const id = await withSkuCheck(() =>
         db.transaction(async (tx) => {
           const [row] = await tx
@@ -295,7 +295,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
               .values({ productId: row!.id, colorId: firstVariant.colorId, sizeId: firstVariant.sizeId, sku: firstVariant.sku || null, stock: 0 })
               .returning({ id: variants.id });
             await writeVariantPrices(tx, [v!.id], prices);
-            await applyStockMoves(tx, [{ variantId: v!.id, delta: firstVariant.stock, kind: 'opening', reason: 'New variant', actorId: actor.id }], clock());
+            await applyStockMoves(tx, [{ variantId: v!.id, delta: firstVariant.stock, kind: 'opening', reason: message('stock-reason-new-variant'), actorId: actor.id }], clock());
           }
           await record(actor, { action: 'product.create', entity: 'product', entityId: row!.id, details: { after: { ...input, firstVariant: firstVariant && { ...firstVariant, prices } } } }, tx);
           return row!.id;
@@ -330,12 +330,12 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           const priceRows = grid.length ? await tx.select().from(variantPrices).where(inArray(variantPrices.variantId, grid.map((g) => g.variantId))) : [];
           for (const g of grid) {
             const [v] = await tx.select().from(variants).where(and(eq(variants.id, g.variantId), eq(variants.productId, productId))).for('update');
-            if (!v) throw new NotFound('Variant not found');
+            if (!v) throw new NotFound(message('variant-not-found'));
             const priceBefore = (m: string) => priceRows.find((r) => r.variantId === v.id && r.market === m)?.priceMinor ?? null;
             const priceChanges = Object.entries(g.prices ?? {}).filter(([m, minor]) => minor !== undefined && priceBefore(m) !== minor);
             if ((v.sku ?? null) !== (g.sku || null)) await tx.update(variants).set({ sku: g.sku || null }).where(eq(variants.id, v.id));
             if (v.stock !== g.stock) {
-              await applyStockMoves(tx, [{ variantId: v.id, delta: g.stock - v.stock, kind: 'adjustment', reason: 'Set in the product editor', actorId: actor.id }], clock());
+              await applyStockMoves(tx, [{ variantId: v.id, delta: g.stock - v.stock, kind: 'adjustment', reason: message('stock-reason-editor'), actorId: actor.id }], clock());
             }
             if (priceChanges.length) await writeVariantPrices(tx, [v.id], Object.fromEntries(priceChanges));
             if (v.stock !== g.stock || (v.sku ?? null) !== (g.sku || null) || priceChanges.length) {
@@ -379,7 +379,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         db.transaction(async (tx) => {
           const [row] = await tx.insert(variants).values({ productId, colorId: v.colorId, sizeId: v.sizeId, sku: v.sku || null, stock: 0 }).returning({ id: variants.id });
           await writeVariantPrices(tx, [row!.id], prices);
-          await applyStockMoves(tx, [{ variantId: row!.id, delta: v.stock, kind: 'opening', reason: 'New variant', actorId: actor.id }], clock());
+          await applyStockMoves(tx, [{ variantId: row!.id, delta: v.stock, kind: 'opening', reason: message('stock-reason-new-variant'), actorId: actor.id }], clock());
           await record(actor, { action: 'variant.create', entity: 'product', entityId: productId, details: { after: { variantId: row!.id, ...v, prices } } }, tx);
           return row!.id;
         }),
@@ -413,7 +413,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         const images = await tx.select().from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position)).for('update');
         const i = images.findIndex((im) => im.id === imageId);
         const image = images[i];
-        if (!image) throw new NotFound('Image not found');
+        if (!image) throw new NotFound(message('image-not-found'));
         if (op.remove) {
           await tx.delete(productImages).where(eq(productImages.id, imageId));
           await record(actor, { action: 'image.delete', entity: 'product', entityId: productId, details: { before: { imageId, hash: image.mediaHash, alt: image.alt } } }, tx);
@@ -421,7 +421,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         }
         if (op.alt !== undefined) {
           const alt = op.alt.trim();
-          if (!alt) throw new Invalid('Describe the picture (alt text)');
+          if (!alt) throw new Invalid(message('alt-required'));
           await tx.update(productImages).set({ alt }).where(eq(productImages.id, imageId));
           await record(actor, { action: 'image.alt', entity: 'product', entityId: productId, details: { imageId, before: image.alt, after: alt } }, tx);
         }
@@ -453,8 +453,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     async saveCategory(actor: Actor, id: number | null, input: { name: string; description: string | null; position: number; parentId: number | null }): Promise<{ id: number }> {
       if (input.parentId !== null) {
         const [parent] = await db.select({ parentId: categories.parentId }).from(categories).where(eq(categories.id, input.parentId)).limit(1);
-        if (!parent || parent.parentId !== null) throw new Invalid('A sub-category belongs to a parent category');
-        if (id !== null && id === input.parentId) throw new Invalid('A category cannot be its own parent');
+        if (!parent || parent.parentId !== null) throw new Invalid(message('sub-category-parent'));
+        if (id !== null && id === input.parentId) throw new Invalid(message('category-own-parent'));
       }
       const slug = slugify(input.name);
       // Two new categories of one name at once both find the slug free: the one that loses takes a suffixed slug.
@@ -469,10 +469,10 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           return row!.id;
         }
         const [before] = await tx.select().from(categories).where(eq(categories.id, id)).for('update');
-        if (!before) throw new NotFound('Category not found');
+        if (!before) throw new NotFound(message('category-not-found'));
         if (input.parentId !== null && before.parentId === null) {
           const [child] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.parentId, id)).limit(1);
-          if (child) throw new Conflict('This category has sub-categories, so it stays a parent');
+          if (child) throw new Conflict(message('category-has-children'));
         }
         await tx.update(categories).set(input).where(eq(categories.id, id));
         await record(
@@ -493,7 +493,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     async setCategoryBanner(actor: Actor, id: number, bytes: Uint8Array): Promise<{ hash: string }> {
       if (!deps.media) throw new Error('catalogue admin has no media service');
       const [before] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
-      if (!before) throw new NotFound('Category not found');
+      if (!before) throw new NotFound(message('category-not-found'));
       const image = await processCatalogueImage(bytes, 'banner');
       const hash = await deps.media.store(image.bytes, image.contentType, { width: image.width, height: image.height });
       await db.update(categories).set({ imageHash: hash }).where(eq(categories.id, id));

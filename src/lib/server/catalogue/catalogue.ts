@@ -9,6 +9,7 @@ import type {
   ProductQuery,
 } from '@/lib/domain/catalogue';
 import { NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import { imageUrl } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
@@ -179,7 +180,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         .orderBy(asc(sizes.position), asc(colors.name)),
     ]);
     const row = rows[0];
-    if (!row) throw new NotFound('Product not found');
+    if (!row) throw new NotFound(message('product-not-found'));
     const colorHex = new Map<string, string>();
     for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
     return {
@@ -364,7 +365,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
 
     async subCategories(parentId: number): Promise<NamedRef[]> {
       const [p] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, parentId)).limit(1);
-      if (!p) throw new NotFound('Category not found');
+      if (!p) throw new NotFound(message('category-not-found'));
       return db
         .select({ id: categories.id, name: categories.name })
         .from(categories)
@@ -374,7 +375,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
 
     async getCategory(id: number): Promise<CategoryDto & { subCategories: NamedRef[] }> {
       const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
-      if (!row) throw new NotFound('Category not found');
+      if (!row) throw new NotFound(message('category-not-found'));
       const subs = await db
         .select({ id: categories.id, name: categories.name })
         .from(categories)

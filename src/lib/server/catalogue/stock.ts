@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { colors, products, sizes, stockLedger, variants } from '@/lib/server/infra/db/schema';
@@ -55,7 +56,7 @@ export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date
   const out: { variantId: number; productId: number; stock: number }[] = [];
   const inIdOrder = moves.map((m, i) => ({ m, i })).sort((a, b) => a.m.variantId - b.m.variantId);
   for (const { m, i } of inIdOrder) {
-    if (!Number.isSafeInteger(m.delta)) throw new Invalid('A stock change must be a whole number');
+    if (!Number.isSafeInteger(m.delta)) throw new Invalid(message('stock-change-whole'));
     const [row] = await tx
       .update(variants)
       .set({ stock: sql`${variants.stock} + ${m.delta}` })
@@ -63,7 +64,7 @@ export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date
       .returning({ variantId: variants.id, productId: variants.productId, stock: variants.stock });
     if (!row) {
       const [exists] = await tx.select({ id: variants.id }).from(variants).where(eq(variants.id, m.variantId)).limit(1);
-      if (!exists) throw new NotFound('Variant not found');
+      if (!exists) throw new NotFound(message('variant-not-found'));
       throw new OutOfStock(m.variantId);
     }
     if (m.kind === 'order') {
@@ -96,11 +97,11 @@ export function createStockService({ db, clock, pageCache, audit }: { db: Db; cl
   return {
     async adjust(actor: Actor, input: { variantId: number; delta: number; reason: string }): Promise<{ variantId: number; productId: number; stock: number }> {
       const reason = input.reason.trim();
-      if (!reason) throw new Invalid('Give a reason for the adjustment');
-      if (input.delta === 0) throw new Invalid('The change must not be 0');
+      if (!reason) throw new Invalid(message('stock-reason-required'));
+      if (input.delta === 0) throw new Invalid(message('stock-change-zero'));
       const row = await db.transaction(async (tx) => {
         const [before] = await tx.select({ stock: variants.stock }).from(variants).where(eq(variants.id, input.variantId)).for('update');
-        if (!before) throw new NotFound('Variant not found');
+        if (!before) throw new NotFound(message('variant-not-found'));
         const [after] = await applyStockMoves(tx, [{ variantId: input.variantId, delta: input.delta, kind: 'adjustment', reason, actorId: actor.id }], clock());
         await audit.record(
           actor,

@@ -1,5 +1,5 @@
 import { STORE_NAME } from '@/lib/domain/brand';
-import { AppError, Forbidden, httpStatusOf, TooLarge } from '@/lib/domain/errors';
+import { AppError, Forbidden, httpStatusOf, NotFound, TooLarge } from '@/lib/domain/errors';
 import { escapeHtml } from '@/lib/domain/html';
 import { message } from '@/lib/domain/messages';
 
@@ -74,7 +74,7 @@ export function formExpiredAnswer(accept: string | null | undefined): PlainAnswe
 
 /** 413: a body declared larger than its route takes (a browser's form post: a picture too big). */
 export function tooLargeAnswer(accept: string | null | undefined): PlainAnswer {
-  const err = new TooLarge();
+  const err = new TooLarge(message('too-large'));
   return refusal(err, accept, { title: STORE_NAME, text: `${err.message} Please go back and choose a smaller file.`, link: HOME_LINK });
 }
 
@@ -100,4 +100,14 @@ export function notAllowedPage(reason: string): PlainAnswer {
 /** The answer as a Response, with any headers of the request's own (its request id). */
 export function toResponse(answer: PlainAnswer, headers: Record<string, string> = {}): Response {
   return new Response(answer.body, { status: answer.status, headers: { ...answer.headers, ...headers } });
+}
+
+/** What `load` finds for a back-office detail page, or a plain 404 saying `text` when it throws NotFound. */
+export async function foundOr404<T>(load: () => Promise<T>, text: string): Promise<T | Response> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof NotFound) return new Response(text, { status: 404 });
+    throw err;
+  }
 }

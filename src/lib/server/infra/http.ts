@@ -2,7 +2,7 @@ import type { APIContext } from 'astro';
 import { z } from 'zod';
 import { AppError, httpStatusOf, Invalid, TooLarge, UnsupportedMediaType } from '@/lib/domain/errors';
 import { BODY_LIMITS } from '@/server/http-policy';
-import { MESSAGES } from '@/lib/domain/messages';
+import { message, MESSAGES } from '@/lib/domain/messages';
 import { fieldMessage } from '@/lib/domain/validation';
 import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { errorBody } from './error-pages';
@@ -79,14 +79,14 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
       total += value.byteLength;
       if (total > limit) {
         await reader.cancel().catch(() => undefined);
-        throw new TooLarge();
+        throw new TooLarge(message('too-large'));
       }
       chunks.push(value);
     }
   } catch (err) {
     // The adapter's own ceiling (BodySizeLimitError) means the same thing.
     if (err instanceof TooLarge || (err instanceof Error && (err.name === 'BodySizeLimitError' || /body size limit/i.test(err.message)))) {
-      throw new TooLarge();
+      throw new TooLarge(message('too-large'));
     }
     throw err;
   }
@@ -110,13 +110,13 @@ function hasBody(request: Request): boolean {
 /** Reads and validates a JSON body (at most 64 KB); non-JSON content types are 415, malformed JSON 400. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   const type = request.headers.get('content-type');
-  if (hasBody(request) && !(type && JSON_TYPE.test(type))) throw new UnsupportedMediaType();
+  if (hasBody(request) && !(type && JSON_TYPE.test(type))) throw new UnsupportedMediaType(message('json-required'));
   const text = new TextDecoder().decode(await readBodyLimited(request, BODY_LIMITS.json));
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : {};
   } catch {
-    throw new Invalid('The request body must be JSON');
+    throw new Invalid(message('json-malformed'));
   }
   return parseWith(schema, body);
 }

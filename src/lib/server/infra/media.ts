@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, like, notExists, or } from 'drizzle-orm';
 import sharp from 'sharp';
 import { NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { ImageFormat, ImageWidth } from '@/lib/domain/images';
 import type { Db } from '@/lib/server/infra/db/client';
 import { categories, media, productImages, users } from '@/lib/server/infra/db/schema';
@@ -59,7 +60,7 @@ export function createMediaService({ db }: { db: Db }) {
 
     async original(hash: string): Promise<StoredImage> {
       const found = await load(hash);
-      if (!found) throw new NotFound('Image not found');
+      if (!found) throw new NotFound(message('image-not-found'));
       return found;
     },
 
@@ -68,7 +69,7 @@ export function createMediaService({ db }: { db: Db }) {
       const cached = await load(key);
       if (cached) return cached;
       const source = await load(hash);
-      if (!source) throw new NotFound('Image not found');
+      if (!source) throw new NotFound(message('image-not-found'));
       // SVG art is rasterised at the target width; density keeps vector edges crisp.
       const input = sharp(Buffer.from(source.bytes), source.contentType === 'image/svg+xml' ? { density: 144 } : {});
       const pipeline = input.resize({ width, withoutEnlargement: source.contentType !== 'image/svg+xml' });

@@ -1,4 +1,5 @@
 import { Unavailable } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 
 export interface LaneBounds {
   /** Jobs of this lane allowed to wait for a free slot; one more is refused at once. */
@@ -68,7 +69,7 @@ export function createBoundedQueue<L extends string = 'default'>(bounds: QueueBo
     async run<T>(job: () => Promise<T>, lane: L = order[order.length - 1]!): Promise<T> {
       const own = lanes[lane];
       if (own.waiting.length === 0 && hasRoom(lane)) take(lane);
-      else if (own.waiting.length >= own.maxWaiting) throw new Unavailable();
+      else if (own.waiting.length >= own.maxWaiting) throw new Unavailable(message('busy'));
       // The slot is taken for this job by dispatch() before it is woken.
       else await new Promise<void>((resolve) => own.waiting.push(resolve));
       try {

@@ -1,4 +1,5 @@
 import { NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { Actor, AuditEntry, AuditLog } from '@/lib/server/backoffice/audit';
 import type { OrderService } from './orders';
 import type { PaymentService, RefundClaimHook, RefundResult } from '@/lib/server/payments/service';
@@ -46,7 +47,7 @@ export function createOrderRefunds(deps: { orders: OrderService; payments: Payme
     /** `refundedBefore` (minor units): what the staff member saw refunded; see payments.refund. */
     async refund(orderId: string, amountMinor: number | undefined, actor: Actor, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
       const { order, payment } = await deps.orders.adminDetail(orderId);
-      if (!payment) throw new NotFound('This order has no payment to refund');
+      if (!payment) throw new NotFound(message('no-payment-to-refund'));
       return audited(
         actor,
         { action: 'order.refund', entity: 'order', entityId: order.id, details: { reference: payment.reference, requestedMinor: amountMinor ?? null } },

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, PaymentFailed } from '@/lib/domain/errors';
+import { fill, message } from '@/lib/domain/messages';
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import type { PaymentProvider, Refund, Verification, VerificationStatus } from './port';
 
@@ -53,7 +54,7 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
   function keyFor(currency: string | undefined): string {
     const market = currency ? marketOfCurrency(currency.toUpperCase())?.code : DEFAULT_MARKET;
     const key = (market && opts.secretKeys?.[market]) || (market === DEFAULT_MARKET || !opts.secretKeys ? opts.secretKey : undefined);
-    if (!key) throw new PaymentFailed(`Card payments in ${currency} are not available at the moment.`);
+    if (!key) throw new PaymentFailed(fill('payments-unavailable', String(currency)));
     return key;
   }
 
@@ -66,10 +67,10 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch {
-      throw new AppError('unavailable', 'The payment provider could not be reached. Please try again.');
+      throw new AppError('unavailable', message('provider-unreachable'));
     }
     const body = await res.json().catch(() => null);
-    if (res.status >= 500) throw new AppError('unavailable', 'The payment provider is not available. Please try again.');
+    if (res.status >= 500) throw new AppError('unavailable', message('provider-unavailable'));
     return body;
   }
 
@@ -83,7 +84,7 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
         }, keyFor(currency)),
       );
       if (!body.success || !body.data.status || !body.data.data) {
-        throw new PaymentFailed('Failed to initialize payment.');
+        throw new PaymentFailed(message('payment-init-refused'));
       }
       return { authorizationUrl: body.data.data.authorization_url };
     },

@@ -12,7 +12,7 @@ import { message } from '@/lib/domain/messages';
 export const POST = formEndpoint(async (ctx) => {
   const user = requireUser(ctx.locals);
   const session = ctx.locals.session;
-  if (!session) throw new Unauthorized();
+  if (!session) throw new Unauthorized(message('session-expired'));
   const { code } = await readInput(ctx.request, z.object({ code: otpSchema }));
   const { services } = ctx.locals;
   const { deviceId } = await services.staff.confirmDevice(user, session.tokenHash, code);

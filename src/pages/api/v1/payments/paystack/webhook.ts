@@ -1,6 +1,7 @@
 import { Unavailable, type AppError } from '@/lib/domain/errors';
 import { fulfilmentIsFinal } from '@/lib/server/payments/service';
 import { errorResponse, json } from '@/lib/server/infra/http';
+import { message } from '@/lib/domain/messages';
 import { paystackSignerOf, paystackWebhookEvent } from '@/lib/server/payments/paystack';
 import type { APIRoute } from 'astro';
 
@@ -20,7 +21,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   try {
     event = paystackWebhookEvent.safeParse(JSON.parse(raw));
   } catch {
-    return json({ status: false, message: 'The request body must be JSON' }, { status: 400 });
+    return json({ status: false, message: message('json-malformed') }, { status: 400 });
   }
   if (!event.success) return json({ status: false, message: 'Unrecognised event' }, { status: 400 });
   if (event.data.event !== 'charge.success') return json({ status: true, message: 'Ignored' });
