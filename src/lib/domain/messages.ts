@@ -195,6 +195,12 @@ export const MESSAGES = {
   'refund-in-progress': 'A refund of this payment is already in progress',
   'refund-changed': 'This payment has been refunded since the page was opened. Check the amounts and try again.',
   'no-payment-to-refund': 'This order has no payment to refund',
+  'refund-no-such-line': 'This order has no such line',
+  'refund-line-units': 'You can refund at most {count} of this line',
+  'refund-nothing-paid': 'Nothing was paid for these units',
+  'refund-amount-or-line': 'Refund an amount or a line, not both',
+  'refund-line-required': 'Choose a line of the order',
+  'refund-quantity-required': 'Enter how many to refund',
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;
