@@ -73,9 +73,9 @@ export function createServices(deps: Deps) {
   };
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
   const addresses = createAddressService({ db, clock });
-  const promotions = createPromotionService({ db, clock, audit });
   const newsletter = createNewsletterService({ db });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit });
+  const promotions = createPromotionService({ db, clock, audit });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock });
