@@ -76,6 +76,7 @@ export const MESSAGES = {
   // Markets
   'market-chosen': 'You are now shopping in {market}.',
   'market-chosen-repriced': 'You are now shopping in {market}. Your cart has been re-priced in {currency}.',
+  'market-chosen-code-dropped': 'You are now shopping in {market}. Your cart has been re-priced in {currency}. Your discount code no longer applies in {market}, so it was removed.',
   'market-invalid': 'Choose Nigeria or South Africa',
 
   // Newsletter
