@@ -195,6 +195,9 @@ export const MESSAGES = {
   'refund-in-progress': 'A refund of this payment is already in progress',
   'refund-changed': 'This payment has been refunded since the page was opened. Check the amounts and try again.',
   'no-payment-to-refund': 'This order has no payment to refund',
+  'promotion-created': 'Promotion created',
+  'promotion-saved': 'Promotion saved',
+  'promotion-not-found': 'Promotion not found',
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;
