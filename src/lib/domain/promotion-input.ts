@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Invalid } from './errors';
 import { MARKET_CODES, MARKETS, type MarketCode } from './markets';
 import { toMinor } from './money';
+import { message } from './messages';
 import { normaliseCode } from './promotions';
 import { id, MAX_ID, text } from './validation';
 
@@ -42,21 +43,21 @@ const checkbox = z
   .union([z.boolean(), z.enum(['on', 'true', '1', 'false', '0', ''])])
   .transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
 
-const majorAmount = (label: string) =>
-  z.union([z.number(), z.string()]).transform((v, ctx) => {
+const majorAmount = () =>
+  z.union([z.number(), z.string().max(20)]).transform((v, ctx) => {
     const n = typeof v === 'number' ? v : Number(v.replace(/[,\s]/g, ''));
-    if (!Number.isFinite(n) || n < 0 || n > 1e11 || Math.round(n * 100) !== Math.round(n * 100 * 1e6) / 1e6) {
-      ctx.addIssue({ code: 'custom', message: `${label}: enter an amount of 0 or more (at most 2 decimals)` });
+    if (!Number.isFinite(n) || n < 0 || n > 1e11 || Math.abs(n * 100 - Math.round(n * 100)) > 1e-6) {
+      ctx.addIssue({ code: 'custom', message: message('promo-amount-invalid') });
       return z.NEVER;
     }
     return toMinor(n);
   });
 
-const perMarket = (label: string) =>
+const perMarket = () =>
   z
-    .record(z.string(), z.union([majorAmount(label), z.literal(''), z.null()]))
+    .record(z.string().max(10), z.union([z.literal(''), z.null(), majorAmount()]), { error: message('promo-amount-invalid') })
     .superRefine((rec, ctx) => {
-      for (const key of Object.keys(rec)) if (!(MARKET_CODES as readonly string[]).includes(key)) ctx.addIssue({ code: 'custom', message: `${label}: markets are ${MARKET_CODES.join(' and ')}` });
+      for (const key of Object.keys(rec)) if (!(MARKET_CODES as readonly string[]).includes(key)) ctx.addIssue({ code: 'custom', message: message('promo-markets') });
     })
     .transform((rec) => {
       const out: Partial<Record<MarketCode, number>> = {};
@@ -67,25 +68,25 @@ const perMarket = (label: string) =>
       return out;
     });
 
-const when = (label: string) =>
-  z.union([z.string().max(40), z.null()]).transform((v, ctx) => {
+const when = () =>
+  z.union([z.string().max(40), z.null()], { error: message('promo-date-invalid') }).transform((v, ctx) => {
     if (v === null || v.trim() === '') return null;
     // datetime-local (no zone) is UTC; a bare day is its midnight UTC.
     const s = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?$/.test(v.trim()) ? `${v.trim().length === 10 ? `${v.trim()}T00:00` : v.trim()}Z` : v.trim();
     const d = new Date(s);
     if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 2000 || d.getUTCFullYear() > 2999) {
-      ctx.addIssue({ code: 'custom', message: `${label}: enter a date and time, e.g. 2026-12-01T09:00` });
+      ctx.addIssue({ code: 'custom', message: message('promo-date-invalid') });
       return z.NEVER;
     }
     return d;
   });
 
-const wholeOrNull = (label: string, min: number, max: number) =>
-  z.union([z.number(), z.string().max(20), z.null()]).transform((v, ctx) => {
+const wholeOrNull = (text: string, min: number, max: number) =>
+  z.union([z.number(), z.string().max(20), z.null()], { error: text }).transform((v, ctx) => {
     if (blank(v)) return null;
     const n = typeof v === 'number' ? v : Number(v);
     if (!Number.isInteger(n) || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: `${label} must be a whole number from ${min} to ${max}` });
+      ctx.addIssue({ code: 'custom', message: text });
       return z.NEVER;
     }
     return n;
@@ -97,23 +98,23 @@ export const promotionJsonSchema = z
     code: text('code', 40).optional(),
     description: text('description', 300).optional(),
     kind: z.enum(['percent', 'fixed']).optional(),
-    percentOff: wholeOrNull('The percentage', 1, 100).optional(),
-    amountOff: perMarket('Amount off').optional(),
-    minSubtotal: perMarket('Minimum subtotal').optional(),
-    startsAt: when('Start').optional(),
-    endsAt: when('End').optional(),
-    usageLimit: wholeOrNull('The usage limit', 1, 1_000_000_000).optional(),
+    percentOff: wholeOrNull(message('promo-percent-range'), 1, 100).optional(),
+    amountOff: perMarket().optional(),
+    minSubtotal: perMarket().optional(),
+    startsAt: when().optional(),
+    endsAt: when().optional(),
+    usageLimit: wholeOrNull(message('promo-limit-range'), 1, 1_000_000_000).optional(),
     oncePerCustomer: checkbox.optional(),
     firstOrderOnly: checkbox.optional(),
     categoryIds: z.union([z.array(id).max(200), z.null()]).optional(),
     status: z.enum(PROMOTION_STATUSES).optional(),
-    codeValidDays: wholeOrNull('Days a code is valid', 1, 365).optional(),
+    codeValidDays: wholeOrNull(message('promo-days-range'), 1, 365).optional(),
   })
   .strict();
 
 /** Reads JSON or a form (flat fields: `amountOff.NG`, `category.12`, unticked boxes absent) into a PromotionInput. */
 export function parsePromotionInput(raw: unknown, opts: { form?: boolean } = {}): PromotionInput {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Invalid('Send the promotion as a JSON object');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Invalid(message('form-unreadable'));
   let input = { ...(raw as Record<string, unknown>) };
   delete input.id;
   if (opts.form) input = fromForm(input);
@@ -121,13 +122,16 @@ export function parsePromotionInput(raw: unknown, opts: { form?: boolean } = {})
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') ?? '';
-    throw new Invalid(issue?.code === 'unrecognized_keys' ? `Unknown field: ${(issue as { keys?: string[] }).keys?.join(', ')}` : `${issue?.message ?? 'Invalid input'}${field && !issue?.message.includes(':') ? ` (${field})` : ''}`);
+    if (issue?.code === 'unrecognized_keys') throw new Invalid(message('promo-unknown-field'));
+    // Our own texts name the field already; zod's generic ones get the field's name.
+    const text = issue?.message ?? 'Invalid input';
+    throw new Invalid(issue?.code === 'custom' || /^(The |Enter |Amounts |Days |A code|code |description )/.test(text) ? text : `${field}: ${text}`);
   }
   const v = parsed.data;
   const out: PromotionInput = { ...v, percentOff: v.percentOff, usageLimit: v.usageLimit, codeValidDays: v.codeValidDays ?? undefined };
   if (v.code !== undefined) {
     const code = normaliseCode(v.code);
-    if (!CODE_PATTERN.test(code)) throw new Invalid('A code has 3 to 40 letters, digits, - or _');
+    if (!CODE_PATTERN.test(code)) throw new Invalid(message('promo-code-format'));
     out.code = code;
   }
   if (v.categoryIds) out.categoryIds = v.categoryIds.length ? [...new Set(v.categoryIds)] : null;
@@ -136,7 +140,7 @@ export function parsePromotionInput(raw: unknown, opts: { form?: boolean } = {})
     if (out.percentOff !== undefined && out.percentOff !== null) out.kind = 'percent';
     else if (out.amountOff && Object.keys(out.amountOff).length) out.kind = 'fixed';
   }
-  if (out.startsAt && out.endsAt && out.endsAt.getTime() <= out.startsAt.getTime()) throw new Invalid('The end must be after the start');
+  if (out.startsAt && out.endsAt && out.endsAt.getTime() <= out.startsAt.getTime()) throw new Invalid(message('promo-end-after-start'));
   return out;
 }
 

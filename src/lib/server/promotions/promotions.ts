@@ -233,13 +233,13 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
 
     /** Checks a whole promotion (the stored one with the changes) against the rules of a valid one. */
     function check(next: Omit<typeof promotions.$inferInsert, 'id'>, code: string | null) {
-      if (next.kind === 'percent' && !next.percentOff) throw new Invalid('Give the percentage off (1 to 100)');
-      if (next.kind === 'fixed' && Object.keys(next.amountOff ?? {}).length === 0) throw new Invalid('Give the amount off in at least one market');
+      if (next.kind === 'percent' && !next.percentOff) throw new Invalid(message('promo-percent-required'));
+      if (next.kind === 'fixed' && Object.keys(next.amountOff ?? {}).length === 0) throw new Invalid(message('promo-amount-required'));
       if (next.systemKey === NEWSLETTER_WELCOME) {
-        if (next.kind !== 'percent') throw new Invalid('The newsletter welcome promotion is a percentage off');
-        if (code) throw new Invalid('The newsletter welcome promotion has no shared code: each subscriber gets their own');
-      } else if (!code) throw new Invalid('Give the promotion a code');
-      if (next.startsAt && next.endsAt && next.endsAt.getTime() <= next.startsAt.getTime()) throw new Invalid('The end must be after the start');
+        if (next.kind !== 'percent') throw new Invalid(message('promo-welcome-percent'));
+        if (code) throw new Invalid(message('promo-welcome-no-code'));
+      } else if (!code) throw new Invalid(message('promo-code-required'));
+      if (next.startsAt && next.endsAt && next.endsAt.getTime() <= next.startsAt.getTime()) throw new Invalid(message('promo-end-after-start'));
     }
 
     function fields(input: PromotionInput) {
@@ -263,7 +263,7 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
       return f;
     }
 
-    const codeTaken = () => new Conflict('Another promotion already has this code');
+    const codeTaken = () => new Conflict(message('promo-code-taken'));
 
     async function audited<T>(actor: Actor, entry: (result: T) => Parameters<AuditLog['record']>[1], work: (tx: Tx) => Promise<T>): Promise<T> {
       try {
@@ -290,8 +290,8 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
 
       /** A new promotion with its shared code (active unless paused is asked for). */
       async create(actor: Actor, input: PromotionInput): Promise<PromotionDto> {
-        if (!input.code) throw new Invalid('Give the promotion a code');
-        if (!input.kind) throw new Invalid('Give a percentage off or an amount off');
+        if (!input.code) throw new Invalid(message('promo-code-required'));
+        if (!input.kind) throw new Invalid(message('promo-kind-required'));
         const values = { kind: input.kind, ...fields(input) } as Omit<typeof promotions.$inferInsert, 'id'>;
         check(values, input.code);
         const id = await audited(
@@ -323,12 +323,12 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
               .where(and(eq(promotionCodes.promotionId, id), isNull(promotionCodes.email)))
               .limit(1);
             const change = fields(input);
-            if (current.systemKey === NEWSLETTER_WELCOME && input.code) throw new Invalid('The newsletter welcome promotion has no shared code: each subscriber gets their own');
+            if (current.systemKey === NEWSLETTER_WELCOME && input.code) throw new Invalid(message('promo-welcome-no-code'));
             const next = { ...current, ...change };
             const code = input.code ?? shared?.code ?? null;
             check(next, current.systemKey ? null : code);
             if (next.usageLimit !== null && next.usageLimit < current.redemptions) {
-              throw new Invalid(`The usage limit cannot be below the uses so far (${current.redemptions})`);
+              throw new Invalid(message('promo-limit-below-uses', String(current.redemptions)));
             }
             await tx.update(promotions).set({ ...change, updatedAt: clock() }).where(eq(promotions.id, id));
             if (input.code && shared && input.code !== shared.code) await tx.update(promotionCodes).set({ code: input.code }).where(eq(promotionCodes.id, shared.id));
