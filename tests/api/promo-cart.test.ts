@@ -142,6 +142,15 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(minor(order.items[0].discount)).toBe(minor(cart.discount));
       const history = await api.call('GET', '/orders/get-orders', { token: shopper.token });
       expect(JSON.stringify(history.body)).toContain(code);
+      // The order details page, the confirmation mail and the back office's order show the Discount line with the code.
+      const page = await (await fetch(`${server.baseUrl}/order-details/${order.id}`, { headers: { authorization: `Bearer ${shopper.token}` } })).text();
+      expect(page).toMatch(new RegExp(`Discount[\\s\\S]{0,120}${code}[\\s\\S]{0,200}-₦`));
+      const mail = await api.lastMail(shopper.email);
+      expect(mail.text).toContain(`Discount (${code}): -₦`);
+      expect(mail.html).toContain(`Discount (${code})`);
+      const staffPage = await (await fetch(`${server.baseUrl}/admin/orders/${order.id}`, { headers: { authorization: `Bearer ${owner}` } })).text();
+      expect(staffPage).toContain(`Discount (${code})`);
+      expect(staffPage).toContain('name="line"');
       // The cart let go of the code with the order: one code per order.
       expect((await api.cart(shopper.token, shopper.id)).discountCode).toBeNull();
 
