@@ -105,6 +105,31 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(again.body.message).toBe('This code is not valid.');
     });
 
+    it('takes the code off when the cart drops below its minimum: the JSON cart says why, and so does the page a plain form goes to', async () => {
+      const shopper = await shopperWith(3);
+      const subtotal = (await api.cart(shopper.token, shopper.id)).subtotal as number;
+      const code = await newCode({ percentOff: 10, minSubtotal: { NG: subtotal } });
+      expect((await api.call('POST', '/cart/discount', { token: shopper.token, body: { code } })).status).toBe(200);
+      const json = await api.call('PATCH', '/cart/decrease-quantity', { token: shopper.token, body: { productId: bag.productId, color: bag.color, quantity: 2 } });
+      expect(json.status).toBe(200);
+      expect(json.body.data).toMatchObject({ discount: 0, discountCode: null });
+      expect(json.body.data.notice).toMatch(/^Spend at least ₦[\d,]+(\.\d\d)? to use this code\.$/);
+
+      expect((await api.add(shopper.token, bag, 1)).status).toBe(200);
+      expect((await api.call('POST', '/cart/discount', { token: shopper.token, body: { code } })).status).toBe(200);
+      const form = await fetch(`${server.baseUrl}/api/v1/cart/decrease-quantity`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${shopper.token}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.baseUrl },
+        body: new URLSearchParams({ productId: String(bag.productId), ...(bag.color ? { color: bag.color } : {}), quantity: '2' }).toString(),
+        redirect: 'manual',
+      });
+      expect(form.status).toBe(303);
+      const back = new URL(form.headers.get('location')!, server.baseUrl);
+      expect(back.pathname).toBe('/cart');
+      expect(back.searchParams.get('notice')).toBe('quantity-updated');
+      expect(back.searchParams.get('error')).toMatch(/^code-min-spend:₦/);
+    });
+
     it('works as a plain form post: 303 back with ?notice= or ?error=', async () => {
       const code = await newCode({ percentOff: 10, usageLimit: 100 });
       const shopper = await shopperWith(1);
