@@ -99,6 +99,18 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(za.body.data).toMatchObject({ market: 'ZA', currency: 'ZAR', discount: 0, discountCode: null });
       expect(za.body.data.notice).toMatch(/Your discount code no longer applies in South Africa/);
       expect(minor(za.body.data.total)).toBe(minor(za.body.data.subtotal) + minor(za.body.data.deliveryFee));
+      // The header's "Shop in" form (a plain form post) says so in its notice.
+      const other = await shopperWith(1);
+      expect((await api.call('POST', '/cart/discount', { token: other.token, body: { code } })).status).toBe(200);
+      const shopIn = await fetch(`${server.baseUrl}/market`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.baseUrl },
+        body: 'market=ZA&back=%2Fcart',
+        redirect: 'manual',
+      });
+      expect(shopIn.status).toBe(303);
+      expect(new URL(shopIn.headers.get('location')!, server.baseUrl).searchParams.get('notice')).toBe('market-chosen-code-dropped:ZA:ZAR:ZA');
+      expect((await api.call('GET', `/cart/${other.id}`, { token: other.token, headers: { cookie: 'ml_market=ZA' } })).body.data.discountCode).toBeNull();
       // In rand the code is simply not valid.
       const again = await api.call('POST', '/cart/discount', { token: shopper.token, body: { code }, headers: { cookie: 'ml_market=ZA' } });
       expect(again.status).toBe(400);
