@@ -471,6 +471,7 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
     }
     if (p.firstOrderOnly && (await hasOrder(tx, cart.userId))) throw usedInvalid();
 
+    // The minimum spend is on the cart's subtotal (every line, before the discount, without delivery).
     const subtotal = cart.lines.reduce((a, l) => a + l.lineTotalMinor, 0);
     const min = p.minSubtotal[cart.market];
     if (min !== undefined && min !== null && subtotal < min) throw new Invalid(fill('code-min-spend', formatMoney(toMajor(min), cart.currency)));
