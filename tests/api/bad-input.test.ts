@@ -56,7 +56,14 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/customers/newsletter.csv.ts': {},
   'api/v1/admin/dashboard.ts': {},
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
-  'api/v1/admin/orders/[id]/refund.ts': { segments: () => ({ id: nilUuid }), body: () => ({ amount: '100', refundedBefore: '0' }) },
+  'api/v1/admin/orders/[id]/refund.ts': {
+    segments: () => ({ id: nilUuid }),
+    body: () => ({ amount: '100', refundedBefore: '0' }),
+    extraBodies: () => [
+      { line: '1', quantity: '1', refundedBefore: '0' },
+      { line: '99999999999999999999', quantity: '3000000000' },
+    ],
+  },
   'api/v1/admin/orders/[id]/status.ts': { segments: () => ({ id: nilUuid }), body: () => ({ status: 'processed' }) },
   'api/v1/admin/orders/export.csv.ts': { query: () => adminOrderQuery },
   'api/v1/admin/orders/index.ts': { query: () => adminOrderQuery },
@@ -77,11 +84,17 @@ const SPECS: Record<string, Spec> = {
     query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }),
     body: (ids) => ({ name: 'Bad input', description: 'Made by a test', price: '1000', categoryId: ids.categoryId, active: 'on', colorId: '', sizeId: '', stock: '1', sku: '' }),
   },
+  'api/v1/admin/promotions/index.ts': {
+    body: () => ({ code: 'BAD-INPUT', description: 'Made by a test', kind: 'percent', percentOff: '10', usageLimit: '5', startsAt: '2026-01-01T00:00', endsAt: '2027-01-01T00:00', status: 'active', id: '' }),
+  },
+  'api/v1/admin/promotions/[id].ts': { segments: () => ({ id: '1' }), body: () => ({ description: 'Newsletter welcome', percentOff: '20', codeValidDays: '30' }) },
   'api/v1/admin/staff.ts': { body: () => ({ email: 'nobody@example.com', role: 'staff' }) },
   'api/v1/admin/stock/index.ts': { query: () => ({ threshold: '3' }), body: (ids) => ({ variantId: ids.variantId, delta: '1', reason: 'Recount' }) },
   'api/v1/cart/[userId].ts': { segments: (ids) => ({ userId: ids.customerId }) },
   'api/v1/cart/add-to-cart.ts': { body: line },
   'api/v1/cart/decrease-quantity.ts': { body: line },
+  'api/v1/cart/discount/index.ts': { body: () => ({ code: 'SAVE10' }) },
+  'api/v1/cart/discount/remove.ts': {},
   'api/v1/cart/delivery-option/[cartId].ts': { segments: (ids) => ({ cartId: ids.cartId }), body: () => ({ deliveryOption: 'delivery' }) },
   'api/v1/cart/remove-product.ts': { body: (ids) => ({ productId: ids.productId, color: ids.color, size: ids.size }) },
   'api/v1/cart/update-quantity.ts': { body: line },
@@ -148,6 +161,7 @@ const SPECS: Record<string, Spec> = {
   'admin/orders/index.astro': { query: () => adminOrderQuery },
   'admin/products/[id].astro': { segments: (ids) => ({ id: ids.productId }) },
   'admin/products/index.astro': { query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }) },
+  'admin/promotions.astro': { query: () => ({ edit: '1' }) },
   'admin/stock.astro': { query: () => ({ threshold: '3' }) },
 };
 

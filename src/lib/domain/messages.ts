@@ -81,6 +81,7 @@ export const MESSAGES = {
   // Markets
   'market-chosen': 'You are now shopping in {market}.',
   'market-chosen-repriced': 'You are now shopping in {market}. Your cart has been re-priced in {currency}.',
+  'market-chosen-code-dropped': 'You are now shopping in {market}. Your cart has been re-priced in {currency}. Your discount code no longer applies in {market}, so it was removed.',
   'market-invalid': 'Choose Nigeria or South Africa',
 
   // Newsletter
@@ -217,6 +218,32 @@ export const MESSAGES = {
   'refund-in-progress': 'A refund of this payment is already in progress',
   'refund-changed': 'This payment has been refunded since the page was opened. Check the amounts and try again.',
   'no-payment-to-refund': 'This order has no payment to refund',
+  'refund-no-such-line': 'This order has no such line',
+  'refund-line-units': 'You can refund at most {count} of this line',
+  'refund-nothing-paid': 'Nothing was paid for these units',
+  'refund-amount-or-line': 'Refund an amount or a line, not both',
+  'refund-line-required': 'Choose a line of the order',
+  'refund-quantity-required': 'Enter how many to refund',
+  'promotion-created': 'Promotion created',
+  'promotion-saved': 'Promotion saved',
+  'promotion-not-found': 'Promotion not found',
+  'promo-code-format': 'A code has 3 to 40 letters, digits, - or _',
+  'promo-code-taken': 'Another promotion already has this code',
+  'promo-code-required': 'Give the promotion a code',
+  'promo-kind-required': 'Give a percentage off or an amount off',
+  'promo-percent-required': 'Give the percentage off (1 to 100)',
+  'promo-amount-required': 'Give the amount off in at least one market',
+  'promo-percent-range': 'The percentage must be a whole number from 1 to 100',
+  'promo-limit-range': 'The usage limit must be a whole number of 1 or more',
+  'promo-days-range': 'Days a code is valid must be a whole number from 1 to 365',
+  'promo-amount-invalid': 'Enter amounts of 0 or more, with at most 2 decimals',
+  'promo-markets': 'Amounts are per market: NG and ZA',
+  'promo-date-invalid': 'Enter dates as a date and time, e.g. 2026-12-01T09:00',
+  'promo-unknown-field': 'The promotion has a field the store does not know',
+  'promo-end-after-start': 'The end must be after the start',
+  'promo-welcome-percent': 'The newsletter welcome promotion is a percentage off',
+  'promo-welcome-no-code': 'The newsletter welcome promotion has no shared code: each subscriber gets their own',
+  'promo-limit-below-uses': 'The usage limit cannot be below the uses so far ({count})',
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;
