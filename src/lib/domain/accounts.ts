@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
 import { COUNTRIES, DEFAULT_COUNTRY, isStateOf } from './geo';
 import { text } from './validation';
+import { MESSAGES as STORE_MESSAGES } from './messages';
+
+const PHONE_INVALID = STORE_MESSAGES['phone-invalid'];
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
 
@@ -34,7 +37,7 @@ export const phoneSchema = z
   .string({ error: 'Phone number is required' })
   .trim()
   .min(1, 'Phone number is required')
-  .regex(/^\+?[0-9][0-9 ()-]{5,18}[0-9]$/, 'Please enter a valid phone number');
+  .regex(/^\+?[0-9][0-9 ()-]{5,18}[0-9]$/, PHONE_INVALID);
 
 export const registerSchema = z.object({
   firstName: required('First name', 60),
@@ -91,6 +94,12 @@ export const profileUpdateSchema = z
   })
   .refine((v) => v.firstName ?? v.lastName ?? v.phoneNumber ?? v.country, { message: 'Nothing to update' });
 export type ProfileUpdate = Omit<z.output<typeof profileUpdateSchema>, 'userId'>;
+
+/** "Text me order updates": a ticked box posts true (a form's 'on'), an unticked one nothing (false). */
+export const textUpdatesSchema = z.object({
+  textUpdates: z.boolean({ error: 'textUpdates must be true or false' }).default(false),
+  userId: z.string().optional(),
+});
 
 export const userIdQuerySchema = z.object({ userId: z.string().optional() });
 

@@ -16,6 +16,7 @@ import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
+import type { OrderNotifications } from '@/lib/server/notifications/notifications';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -34,6 +35,7 @@ export function createBuyingServices(deps: {
   pageCache: PageCacheInvalidator;
   readMemo?: ReadMemo;
   audit?: AuditLog;
+  notifications?: OrderNotifications;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
@@ -48,6 +50,7 @@ export function createBuyingServices(deps: {
     audit: deps.audit,
     pageCache: deps.pageCache,
     clock,
+    notifications: deps.notifications,
   });
   const payments = createPaymentService({ db, provider: paymentProvider, fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache }), log, clock });
   const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL });
