@@ -12,7 +12,8 @@ export const PATCH = formEndpoint(async ({ locals, request }) => {
   const { userId, textUpdates } = await readInput(request, textUpdatesSchema);
   assertSameUser(user, userId);
   const on = await locals.services.accounts.setTextUpdates(user, textUpdates);
-  return { body: { status: true, statusCode: 200, message: message(on ? 'text-updates-on' : 'text-updates-off'), data: { textUpdates: on } }, next: '/settings' };
+  const said = message(on ? 'text-updates-on' : 'text-updates-off');
+  return { body: { status: true, statusCode: 200, message: said, data: { textUpdates: on } }, next: '/settings' };
 });
 /** HTML forms can only POST: the settings form before scripts load. */
 export const POST = PATCH;
