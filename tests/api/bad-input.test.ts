@@ -127,6 +127,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/user-auth/resend-device-code.ts': {},
   'api/v1/user-auth/resend-otp.ts': { body: () => ({ email: 'nobody@example.com' }) },
   'api/v1/user-auth/reset-password.ts': { body: () => ({ email: 'nobody@example.com', otp: '1234', newPassword: 'Another-Pass-2026!' }) },
+  'api/v1/user-auth/text-updates.ts': { body: () => ({ textUpdates: true }) },
   'api/v1/user-auth/upload-image.ts': { upload: true },
   'api/v1/user-auth/verify-device.ts': { query: () => ({ next: '/admin' }), body: () => ({ code: '0000' }) },
   'api/v1/user-auth/verify-otp.ts': { body: () => ({ email: 'nobody@example.com', otp: '1234' }) },

@@ -44,6 +44,14 @@ describe('live mode', () => {
     expect(http.output).not.toMatch(/PAYSTACK_SECRET_KEY_NG/);
   });
 
+  it('refuses to start with pay on delivery but no SMS provider', async () => {
+    const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_SITE_URL: 'https://shop.example', SMS_PROVIDER: '', CLICKATELL_API_KEY: '' };
+    const { code, output } = await refusedStart({ ...live, PAY_ON_DELIVERY: 'on' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/SMS_PROVIDER: must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on/);
+    expect(output).not.toMatch(/SMTP_URL|PUBLIC_SITE_URL|PAYSTACK_SECRET_KEY/);
+  });
+
   for (const driver of ['pglite', 'pg'] as const) {
     describe(`with Paystack and SMTP on ${driver}`, () => {
       let server: RunningServer;

@@ -52,6 +52,17 @@ describe('configuration', () => {
     expect(live.paystackSecretKeys).toEqual({ NG: 'sk_live_x', ZA: 'sk_live_za' });
     expect(live).toMatchObject({ demo: false, devMailboxEnabled: false, secureCookies: true });
   });
+
+  it('refuses a live store with pay on delivery but no SMS provider (its phone codes go by text)', () => {
+    const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example' };
+    expect(parseConfig(live)).toMatchObject({ PAY_ON_DELIVERY: 'off', SMS_PROVIDER: 'outbox' });
+    expect(() => parseConfig({ ...live, PAY_ON_DELIVERY: 'on' })).toThrow(/SMS_PROVIDER: must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on/);
+    expect(() => parseConfig({ ...live, PAY_ON_DELIVERY: 'on', SMS_PROVIDER: 'clickatell' })).toThrow(/CLICKATELL_API_KEY: is required when SMS_PROVIDER=clickatell/);
+    expect(parseConfig({ ...live, PAY_ON_DELIVERY: 'on', SMS_PROVIDER: 'clickatell', CLICKATELL_API_KEY: 'ck_live' })).toMatchObject({ PAY_ON_DELIVERY: 'on', SMS_PROVIDER: 'clickatell' });
+    // A demo store may offer it with texts in the dev outbox.
+    expect(parseConfig({ PAY_ON_DELIVERY: 'on' })).toMatchObject({ PAY_ON_DELIVERY: 'on', SMS_PROVIDER: 'outbox' });
+    expect(() => parseConfig({ PAY_ON_DELIVERY: 'yes' })).toThrow(/PAY_ON_DELIVERY/);
+  });
 });
 
 describe('HTTP delivery policy', async () => {

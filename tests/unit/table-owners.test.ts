@@ -39,6 +39,7 @@ const TABLE_OWNERS: Record<string, string> = {
   sizes: 'infra/db/seed',
   staff_devices: 'backoffice/staff',
   stock_ledger: 'catalogue/stock',
+  text_outbox: 'notifications/outbox',
   users: 'accounts/accounts',
   variant_prices: 'catalogue/catalogue-admin',
   variants: 'catalogue/catalogue-admin',

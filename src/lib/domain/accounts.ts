@@ -93,6 +93,12 @@ export const profileUpdateSchema = z
   .refine((v) => v.firstName ?? v.lastName ?? v.phoneNumber ?? v.country, { message: message('nothing-to-update') });
 export type ProfileUpdate = Omit<z.output<typeof profileUpdateSchema>, 'userId'>;
 
+/** "Text me order updates": a ticked box posts true (a form's 'on'), an unticked one nothing (false). */
+export const textUpdatesSchema = z.object({
+  textUpdates: z.boolean({ error: 'textUpdates must be true or false' }).default(false),
+  userId: z.string().optional(),
+});
+
 export const userIdQuerySchema = z.object({ userId: z.string().optional() });
 
 // ---------------------------------------------------------------- addresses

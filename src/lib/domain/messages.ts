@@ -2,6 +2,7 @@ import { MESSAGES as ACCOUNT, ROLES } from './account-rules';
 import { TOASTS } from './toasts';
 import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
+import { STORE_NAME } from './brand';
 
 /**
  * The store's own messages, by code: the texts a page may show from a link (`?notice=` and
@@ -65,6 +66,12 @@ export const MESSAGES = {
   'password-required': 'Password is required',
   'phone-required': 'Phone number is required',
   'phone-invalid': 'Please enter a valid phone number',
+  'phone-invalid-ng': 'Please enter a valid Nigerian phone number, e.g. 0803 123 4567',
+  'phone-invalid-za': 'Please enter a valid South African phone number, e.g. 082 123 4567',
+  'phone-other-country': 'Please enter a Nigerian (+234) or South African (+27) phone number',
+  'text-updates-on': 'We will text you when your orders are placed, dispatched and delivered.',
+  'text-updates-off': 'We will no longer text you about your orders.',
+  'text-updates-need-phone': 'Add a valid mobile number in your profile to get text messages.',
   'nothing-to-update': 'Nothing to update',
   'country-invalid': 'Country must be Nigeria or South Africa',
   'not-an-image': ACCOUNT.notAnImage,
@@ -247,6 +254,27 @@ export const MESSAGES = {
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;
+
+/**
+ * The text messages (SMS) a shopper who opted in gets about an order, by the order's event:
+ * short, plain, signed with the store's name. `{order}` is the order's tracking number.
+ */
+const ORDER_TEXTS = {
+  placed: `${STORE_NAME}: your order {order} has been placed.`,
+  // The store has no separate "dispatched" status yet: staff mark an order processed when it leaves.
+  processed: `${STORE_NAME}: your order {order} has been dispatched.`,
+  delivered: `${STORE_NAME}: your order {order} has been delivered.`,
+} as const;
+export type OrderTextEvent = keyof typeof ORDER_TEXTS;
+
+export function isOrderTextEvent(event: string): event is OrderTextEvent {
+  return Object.hasOwn(ORDER_TEXTS, event);
+}
+
+/** The text message for an order's event. */
+export function orderText(event: OrderTextEvent, trackingNumber: string): string {
+  return ORDER_TEXTS[event].replace('{order}', trackingNumber);
+}
 
 /**
  * Server texts that name a product or an option the shopper typed (free text no link may carry),

@@ -20,6 +20,9 @@ import { createCatalogueAdmin } from '@/lib/server/catalogue/catalogue-admin';
 import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { PaymentProvider } from '@/lib/server/payments/port';
+import { createNotificationService, textSenderFor } from '@/lib/server/notifications/notifications';
+import { createTextOutboxReader } from '@/lib/server/notifications/outbox';
+import type { TextSender } from '@/lib/server/notifications/port';
 // ---- back office (issue 10)
 import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
@@ -40,6 +43,8 @@ export interface Deps {
   mailer?: Mailer;
   /** Tests may pass their own; otherwise chosen by PAYMENT_PROVIDER. */
   paymentProvider?: PaymentProvider;
+  /** Tests may pass their own; otherwise Clickatell or the dev outbox, by SMS_PROVIDER. */
+  textSender?: TextSender;
   /** Invalidates cached catalogue pages (on every app server); none by default. */
   pageCache?: PageCacheInvalidator;
 }
@@ -65,6 +70,8 @@ export function createServices(deps: Deps) {
   // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
+  const notifications = createNotificationService({ db, log: deps.log, sender: deps.textSender ?? textSenderFor(deps) });
+  const textOutbox = createTextOutboxReader({ db });
   const limiter = createRateLimiter({ db, clock });
   const codes = createCodeService({ db, clock, limiter });
   const signUpLimits = {
@@ -75,7 +82,7 @@ export function createServices(deps: Deps) {
   const addresses = createAddressService({ db, clock });
   const newsletter = createNewsletterService({ db });
   const promotions = createPromotionService({ db, clock, audit });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock });
@@ -90,6 +97,8 @@ export function createServices(deps: Deps) {
     readMemo,
     mailer,
     outbox,
+    notifications,
+    textOutbox,
     limiter,
     codes,
     accounts,

@@ -15,6 +15,14 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { SessionService, SessionUser } from './sessions';
 import type { Country } from '@/lib/domain/geo';
+import { normalisePhone } from '@/lib/domain/phone';
+
+/** The number in E.164, read in the shopper's country; a bad one is refused with what is wrong with it. */
+function e164(phoneNumber: string, country: Country): string {
+  const phone = normalisePhone(phoneNumber, country);
+  if (!phone.ok) throw new Invalid(phone.message);
+  return phone.e164;
+}
 
 /** The user as the API shows it (spec: id, firstName, lastName, email, image, country, phoneNumber). */
 export interface UserDto {
@@ -210,7 +218,8 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
   }
 
   return {
-    async register(input: RegisterInput, ip: string | null): Promise<UserDto> {
+    async register(registration: RegisterInput, ip: string | null): Promise<UserDto> {
+      const input = { ...registration, phoneNumber: e164(registration.phoneNumber, registration.country) };
       await checkProbes(ip);
       const existing = await findByEmail(input.email);
       if (existing?.verifiedAt) {
@@ -352,7 +361,21 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       return toUserDto(await reload(user.id));
     },
 
-    async updateProfile(user: SessionUser, patch: ProfileUpdate): Promise<UserDto> {
+    /** Whether the shopper opted in to "Text me order updates". */
+    async textUpdates(user: SessionUser): Promise<boolean> {
+      return (await reload(user.id)).textUpdates;
+    },
+
+    /** Opts in or out of order texts; opting in needs a mobile number texts can reach. */
+    async setTextUpdates(user: SessionUser, on: boolean): Promise<boolean> {
+      const current = await reload(user.id);
+      if (on && !normalisePhone(current.phoneNumber, current.country).ok) throw new Invalid(message('text-updates-need-phone'));
+      await db.update(users).set({ textUpdates: on }).where(eq(users.id, user.id));
+      return on;
+    },
+
+    async updateProfile(user: SessionUser, profile: ProfileUpdate): Promise<UserDto> {
+      const patch = profile.phoneNumber === undefined ? profile : { ...profile, phoneNumber: e164(profile.phoneNumber, profile.country ?? user.country) };
       const [updated] = await db.update(users).set(patch).where(eq(users.id, user.id)).returning();
       if (!updated) throw new Unauthorized(message('session-expired'));
       return toUserDto(updated);

@@ -17,6 +17,7 @@ import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
+import type { OrderNotifications } from '@/lib/server/notifications/notifications';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -37,6 +38,7 @@ export function createBuyingServices(deps: {
   audit?: AuditLog;
   /** Discount codes: checked by the cart, held with a payment, used with its order, released without one. */
   promotions?: PromotionService;
+  notifications?: OrderNotifications;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
@@ -52,6 +54,7 @@ export function createBuyingServices(deps: {
     audit: deps.audit,
     pageCache: deps.pageCache,
     clock,
+    notifications: deps.notifications,
   });
   const payments = createPaymentService({
     db,

@@ -47,6 +47,15 @@ const configSchema = z
     PAYSTACK_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.paystack.co')),
     SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default(`${STORE_NAME} <hello@maisonluxe.example>`)),
+    /**
+     * Text messages (SMS): outbox keeps them in the dev outbox (GET /api/v1/dev/outbox?to=+234…);
+     * clickatell sends them through Clickatell's One API (Nigeria and South Africa alike).
+     */
+    SMS_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['outbox', 'clickatell']).default('outbox')),
+    CLICKATELL_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    CLICKATELL_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://platform.clickatell.com')),
+    /** Pay on delivery (issue 19): off until the store offers it; a live store needs an SMS provider for it. */
+    PAY_ON_DELIVERY: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
@@ -66,6 +75,9 @@ const configSchema = z
     if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY && !c.PAYSTACK_SECRET_KEY_NG) {
       ctx.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'is required when PAYMENT_PROVIDER=paystack (PAYSTACK_SECRET_KEY_NG, or PAYSTACK_SECRET_KEY for Nigeria)' });
     }
+    if (c.SMS_PROVIDER === 'clickatell' && !c.CLICKATELL_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['CLICKATELL_API_KEY'], message: 'is required when SMS_PROVIDER=clickatell' });
+    }
     try {
       parseProxyTrust(c.TRUST_PROXY);
     } catch (err) {
@@ -76,6 +88,8 @@ const configSchema = z
       if (c.PAYMENT_PROVIDER !== 'paystack') live('PAYMENT_PROVIDER', 'must be paystack when STORE_MODE=live (simulated payments give goods away)');
       if (!c.SMTP_URL) live('SMTP_URL', 'is required when STORE_MODE=live (shoppers must receive their codes and receipts)');
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
+      // Pay on delivery needs a verified mobile number: its codes go by text message.
+      if (c.PAY_ON_DELIVERY === 'on' && c.SMS_PROVIDER === 'outbox') live('SMS_PROVIDER', 'must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on (pay on delivery needs phone codes sent by text message)');
       // Every market charges in its own currency through its own account: a missing key would
       // leave a market's shoppers unable to pay.
       const keys = paystackKeysFrom({ PAYSTACK_SECRET_KEY: c.PAYSTACK_SECRET_KEY, PAYSTACK_SECRET_KEY_NG: c.PAYSTACK_SECRET_KEY_NG, PAYSTACK_SECRET_KEY_ZA: c.PAYSTACK_SECRET_KEY_ZA });

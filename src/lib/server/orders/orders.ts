@@ -22,6 +22,7 @@ import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import type { OrderNotifications } from '@/lib/server/notifications/notifications';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -107,6 +108,7 @@ export function createOrderService({
   audit,
   pageCache,
   clock = () => new Date(),
+  notifications,
 }: {
   db: Db;
   mailer: Mailer;
@@ -116,6 +118,8 @@ export function createOrderService({
   audit?: AuditLog;
   pageCache?: PageCacheInvalidator;
   clock?: () => Date;
+  /** Texts to shoppers who opted in (src/lib/server/notifications); never throws. */
+  notifications?: OrderNotifications;
 }) {
   function filterWhere(f: OrderFilter): SQL | undefined {
     const parts: SQL[] = [];
@@ -464,6 +468,7 @@ export function createOrderService({
       }
       // Sent but not recorded (a crash right here) means one more mail later: at least once, never none.
       await mailed().catch((err) => log.error('could not record the confirmation mail', { err, orderId: order.id }));
+      await notifications?.orderUpdate(order, userId, 'placed');
       return true;
     },
 
@@ -504,6 +509,7 @@ export function createOrderService({
       } catch (err) {
         log.error('order status mail failed', { err, orderId: order.id });
       }
+      await notifications?.orderUpdate(order, row!.userId, order.status);
     },
   };
 }

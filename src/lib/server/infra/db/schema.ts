@@ -163,6 +163,8 @@ export const users = pgTable('users', {
   /** customer (default), staff (catalogue, stock, orders, customers) or owner (also staff and the audit log). */
   role: text('role', { enum: ROLES }).notNull().default('customer'),
   // ---- end back office
+  /** The shopper opted in to "Text me order updates" (placed, dispatched, delivered) at phone_number. */
+  textUpdates: boolean('text_updates').notNull().default(false),
 });
 
 export const sessions = pgTable(
@@ -549,6 +551,19 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('mail_outbox_to_idx').on(t.to, t.createdAt)],
+);
+
+/** Text messages (SMS) kept instead of sent when no SMS provider is configured: the dev outbox's texts. */
+export const textOutbox = pgTable(
+  'text_outbox',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** E.164, e.g. +2348031234567. */
+    to: text('to').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('text_outbox_to_idx').on(t.to, t.createdAt)],
 );
 
 // ---------------------------------------------------------------- back office (issue 10)
