@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
 import { DELIVERY_OPTIONS } from './shipping';
-import { requiredId, text } from './validation';
+import { isPlainText, requiredId, text } from './validation';
 
 const optionalName = (label: string) =>
   z.preprocess(
@@ -39,3 +39,8 @@ export const deliveryOptionField = z.enum(DELIVERY_OPTIONS, { error: `deliveryOp
 
 export const deliveryOptionSchema = z.object({ deliveryOption: deliveryOptionField });
 
+
+/** A discount code as the cart's form or the API sends it (case-insensitive; an empty one is not valid). */
+export const discountCodeSchema = z.object({
+  code: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'This code is not valid.' }).min(1, 'This code is not valid.').max(64, 'This code is not valid.').refine((v) => isPlainText(v), 'This code is not valid.')),
+});

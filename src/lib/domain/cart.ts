@@ -70,6 +70,11 @@ export interface CartDto {
   deliveryOption: DeliveryOption;
   deliveryFee: number;
   subtotal: number;
+  /** Money off the subtotal from the applied discount code (0 without one). */
+  discount: number;
+  /** The applied code (upper-case), or null. */
+  discountCode: string | null;
+  /** subtotal - discount + deliveryFee. */
   total: number;
   currency: CurrencyCode;
   /** The market the cart is priced in. */
@@ -83,8 +88,12 @@ export function sameLine(a: { productId: number; color: string | null; size: str
   return a.productId === b.productId && (a.color ?? null) === (b.color ?? null) && (a.size ?? null) === (b.size ?? null);
 }
 
-/** Sums lines (major units) the way the server does, for optimistic updates on the client. */
-export function cartTotals(items: readonly { unitPrice: number; quantity: number }[], deliveryFee: number): { subtotal: number; total: number } {
+/**
+ * Sums lines (major units) the way the server does, for optimistic updates on the client. The
+ * discount shown is kept as it is (at most the subtotal) until the server's answer re-prices it.
+ */
+export function cartTotals(items: readonly { unitPrice: number; quantity: number }[], deliveryFee: number, discount = 0): { subtotal: number; total: number } {
   const subtotalMinor = items.reduce((s, i) => s + Math.round(i.unitPrice * 100) * i.quantity, 0);
-  return { subtotal: subtotalMinor / 100, total: (subtotalMinor + Math.round(deliveryFee * 100)) / 100 };
+  const discountMinor = Math.min(subtotalMinor, Math.round(discount * 100));
+  return { subtotal: subtotalMinor / 100, total: (subtotalMinor - discountMinor + Math.round(deliveryFee * 100)) / 100 };
 }

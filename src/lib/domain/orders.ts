@@ -75,6 +75,8 @@ export interface OrderItemDto {
   /** Line total, major units. */
   price: number;
   unitPrice: number;
+  /** The line's share of the order's discount, major units (0 without one). */
+  discount: number;
 }
 
 export interface OrderDto {
@@ -88,6 +90,10 @@ export interface OrderDto {
   items: OrderItemDto[];
   itemCount: number;
   subtotal: number;
+  /** Money off the subtotal from a discount code (0 without one); total = subtotal - discount + deliveryFee. */
+  discount: number;
+  /** The code applied to the order, or null. */
+  discountCode: string | null;
   deliveryFee: number;
   total: number;
   currency: CurrencyCode;

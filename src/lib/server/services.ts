@@ -10,6 +10,7 @@ import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/clie
 import { createLogger, type Logger } from '@/lib/server/infra/log';
 import { createMailer, createOutboxReader, type Mailer } from '@/lib/server/infra/mail';
 import { createMediaService } from '@/lib/server/infra/media';
+import { createPromotionService } from '@/lib/server/promotions/promotions';
 import { createNewsletterService } from '@/lib/server/newsletter/newsletter';
 import { createRateLimiter, LIMITS } from '@/lib/server/infra/rate-limit';
 import { createSessionService } from '@/lib/server/accounts/sessions';
@@ -72,6 +73,7 @@ export function createServices(deps: Deps) {
   };
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
   const addresses = createAddressService({ db, clock });
+  const promotions = createPromotionService({ db, clock, audit });
   const newsletter = createNewsletterService({ db });
   const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit });
   // ---- back office (issue 10)
@@ -93,6 +95,7 @@ export function createServices(deps: Deps) {
     accounts,
     addresses,
     newsletter,
+    promotions,
     ...buying,
     audit,
     stock,

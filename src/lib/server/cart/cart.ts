@@ -8,7 +8,7 @@ import {
   type CartDto,
 } from '@/lib/domain/cart';
 import type { AddToCartInput, ChangeQuantityInput, LineKey } from '@/lib/domain/cart-input';
-import { Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
+import { AppError, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
 import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } from '@/lib/domain/markets';
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
@@ -17,6 +17,40 @@ import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import type { ShippingService } from './shipping';
+import { message } from '@/lib/domain/messages';
+import { normaliseCode } from '@/lib/domain/promotions';
+
+/** A cart line as the promotions service checks a code against it (src/lib/server/promotions/promotions.ts). */
+export interface DiscountLine {
+  variantId: number;
+  categoryId: number | null;
+  lineTotalMinor: number;
+}
+
+/** A code that applies to the cart now: what it takes off, and each line's share (same order as the lines). */
+export interface AppliedDiscount {
+  code: string;
+  promotionId: number;
+  codeId: number;
+  discountMinor: number;
+  lineDiscountsMinor: number[];
+}
+
+/** The promotions service as the cart uses it: checks a code for a cart, or throws Invalid with the reason. */
+export interface DiscountEvaluator {
+  evaluate(
+    code: string,
+    cart: { userId: string; email: string; market: MarketCode; currency: CurrencyCode; lines: DiscountLine[] },
+    tx?: Db | Tx,
+  ): Promise<AppliedDiscount>;
+}
+
+/** Without a promotions service no code applies. */
+const NO_PROMOTIONS: DiscountEvaluator = {
+  async evaluate() {
+    throw new Invalid(message('code-not-valid'));
+  },
+};
 
 /** One priced cart line, minor units; what a payment snapshot and an order item are made from. */
 export interface PricedLine {
@@ -33,6 +67,9 @@ export interface PricedLine {
   priced: boolean;
   unitPriceMinor: number;
   lineTotalMinor: number;
+  categoryId: number | null;
+  /** This line's share of the cart's discount (0 without one). */
+  discountMinor: number;
 }
 
 export interface PricedCart {
@@ -42,20 +79,28 @@ export interface PricedCart {
   deliveryAddress: AddressDto | null;
   pickupAddress: AddressDto;
   subtotalMinor: number;
+  /** The applied code's discount (off the subtotal, never delivery), or null without a code that applies. */
+  discount: AppliedDiscount | null;
+  discountMinor: number;
   deliveryFeeMinor: number;
+  /** subtotal - discount + delivery. */
   totalMinor: number;
   currency: CurrencyCode;
   market: MarketCode;
   /** The market the cart was priced in before this read, when the shopper has just changed market. */
   repricedFrom: MarketCode | null;
+  /** Set when the cart's code stopped applying on this read (and was taken off): what to tell the shopper. */
+  discountDropped: string | null;
 }
 
 const CART_IMAGE_WIDTH = 320;
 
+const discountLine = (l: PricedLine): DiscountLine => ({ variantId: l.variantId, categoryId: l.categoryId, lineTotalMinor: l.priced ? l.lineTotalMinor : 0 });
+
 const firstImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`;
 
 /** The shopper's cart: one per user, priced from the database on every read. */
-export function createCartService({ db, shipping }: { db: Db; shipping: ShippingService }) {
+export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: { db: Db; shipping: ShippingService; promotions?: DiscountEvaluator }) {
   async function cartRow(userId: string, tx: Db | Tx = db) {
     await tx.insert(carts).values({ userId }).onConflictDoNothing({ target: carts.userId });
     const [row] = await tx.select().from(carts).where(eq(carts.userId, userId)).limit(1);
@@ -68,6 +113,7 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
         variantId: variants.id,
         productId: products.id,
         productName: products.name,
+        categoryId: products.categoryId,
         priceMinor: variantPrices.priceMinor,
         active: products.active,
         imageHash: firstImageHash,
@@ -98,6 +144,8 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       priced: r.priceMinor !== null,
       unitPriceMinor: r.priceMinor ?? 0,
       lineTotalMinor: lineTotalMinor(r.priceMinor ?? 0, r.quantity),
+      categoryId: r.categoryId,
+      discountMinor: 0,
     }));
   }
 
@@ -113,11 +161,27 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       repricedFrom = parseMarket(cart.market);
     }
     const currency = MARKETS[market].currency;
-    const priced = await lines(cart.id, market, tx);
+    let priced = await lines(cart.id, market, tx);
     const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx);
     // Money arithmetic refuses to mix currencies (src/lib/domain/money.ts).
     const subtotal = sumMoney(currency, priced.map((l) => timesMoney(money(l.unitPriceMinor, currency), l.quantity)));
-    const total = addMoney(subtotal, money(quote.feeMinor, currency));
+    // The applied code is checked again on every pricing: a code that no longer applies comes off, and the shopper is told.
+    let discount: AppliedDiscount | null = null;
+    let discountDropped: string | null = null;
+    if (cart.discountCode && priced.length > 0) {
+      try {
+        discount = await promotions.evaluate(cart.discountCode, { userId: user.id, email: user.email, market, currency, lines: priced.map(discountLine) }, tx);
+        const shares = discount.lineDiscountsMinor;
+        priced = priced.map((l, i) => ({ ...l, discountMinor: shares[i] ?? 0 }));
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'invalid') throw err;
+        await tx.update(carts).set({ discountCode: null }).where(and(eq(carts.id, cart.id), eq(carts.discountCode, cart.discountCode)));
+        discountDropped = repricedFrom ? message('code-no-longer-applies', market) : err.message;
+      }
+    }
+    const discountMinor = discount?.discountMinor ?? 0;
+    // Total = subtotal - discount + delivery; the discount is never more than the subtotal (the promotions service caps it).
+    const total = addMoney(addMoney(subtotal, money(-discountMinor, currency)), money(quote.feeMinor, currency));
     return {
       cartId: cart.id,
       lines: priced,
@@ -125,15 +189,19 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       deliveryAddress: quote.deliveryAddress,
       pickupAddress: quote.pickupAddress,
       subtotalMinor: subtotal.minor,
+      discount,
+      discountMinor,
       deliveryFeeMinor: quote.feeMinor,
       totalMinor: total.minor,
       currency,
       market,
       repricedFrom: priced.length > 0 ? repricedFrom : null,
+      discountDropped,
     };
   }
 
   function toDto(p: PricedCart): CartDto {
+    const notices = [p.repricedFrom ? `Your cart is now priced for ${marketLabel(p.market)}.` : null, p.discountDropped].filter((n): n is string => n !== null);
     return {
       id: p.cartId,
       items: p.lines.map((l) => ({
@@ -152,10 +220,12 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
       deliveryOption: p.deliveryOption,
       deliveryFee: toMajor(p.deliveryFeeMinor),
       subtotal: toMajor(p.subtotalMinor),
+      discount: toMajor(p.discountMinor),
+      discountCode: p.discount?.code ?? null,
       total: toMajor(p.totalMinor),
       currency: p.currency,
       market: p.market,
-      ...(p.repricedFrom ? { notice: `Your cart is now priced for ${marketLabel(p.market)}.` } : {}),
+      ...(notices.length ? { notice: notices.join(' ') } : {}),
     };
   }
 
@@ -281,14 +351,40 @@ export function createCartService({ db, shipping }: { db: Db; shipping: Shipping
         deliveryOption: priced.deliveryOption,
         deliveryFee: toMajor(priced.deliveryFeeMinor),
         subtotal: toMajor(priced.subtotalMinor),
+        discount: toMajor(priced.discountMinor),
+        discountCode: priced.discount?.code ?? null,
         totalFee: toMajor(priced.totalMinor),
         currency: priced.currency,
       };
     },
 
-    /** Takes the lines a paid checkout bought out of its cart, inside the caller's transaction (the payment's fulfil). */
+    /** Takes the lines a paid checkout bought out of its cart, and its code (one code per order), inside the caller's transaction (the payment's fulfil). */
     async removeBought(tx: Tx, cartId: string, variantIds: number[]): Promise<void> {
       await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), inArray(cartItems.variantId, variantIds)));
+      await tx.update(carts).set({ discountCode: null }).where(eq(carts.id, cartId));
+    },
+
+    /**
+     * Applies a discount code to the shopper's cart (one code per cart: it replaces any other).
+     * The code is checked against the cart as it is now; a code that does not apply is refused
+     * with the reason (Invalid: not valid, expired, already used, spend at least…) and not kept.
+     */
+    async applyCode(user: SessionUser, input: string, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const code = normaliseCode(input);
+      if (!code) throw new Invalid(message('code-not-valid'));
+      const current = await price(user, market);
+      if (current.lines.length === 0) throw new Invalid(message('cart-empty'));
+      // The check gives the reason a code does not apply; only a code that applies is kept.
+      await promotions.evaluate(code, { userId: user.id, email: user.email, market, currency: current.currency, lines: current.lines.map(discountLine) });
+      await db.update(carts).set({ discountCode: code, updatedAt: new Date() }).where(eq(carts.id, current.cartId));
+      return toDto(await price(user, market));
+    },
+
+    /** Takes the code off the shopper's cart (nothing happens when there is none). */
+    async removeCode(user: SessionUser, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const cart = await cartRow(user.id);
+      await db.update(carts).set({ discountCode: null, updatedAt: new Date() }).where(eq(carts.id, cart.id));
+      return toDto(await price(user, market));
     },
 
     async count(user: SessionUser): Promise<number> {

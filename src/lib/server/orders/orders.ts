@@ -51,9 +51,12 @@ function toDto(row: OrderRow, items: OrderItemRow[], paymentMethod: string): Ord
       quantity: i.quantity,
       price: toMajor(i.lineTotalMinor),
       unitPrice: toMajor(i.unitPriceMinor),
+      discount: toMajor(i.discountMinor),
     })),
     itemCount: itemCount(items),
     subtotal: toMajor(row.subtotalMinor),
+    discount: toMajor(row.discountMinor),
+    discountCode: row.discountCode,
     deliveryFee: toMajor(row.deliveryFeeMinor),
     total: toMajor(row.totalMinor),
     currency: row.currency as CurrencyCode,
@@ -164,6 +167,11 @@ export function createOrderService({
       .join('\n');
   }
 
+  /** The order's discount as a mail line ("Discount (CODE): -₦2,000"), or nothing without one. */
+  function discountText(order: OrderDto): string {
+    return order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '';
+  }
+
   function itemsHtml(order: OrderDto): string {
     const rows = order.items
       .map(
@@ -171,7 +179,11 @@ export function createOrderService({
           `<tr><td style="padding:6px 0">${escapeHtml(i.productName)}${i.color ? `, ${escapeHtml(i.color)}` : ''}${i.size ? `, ${escapeHtml(i.size)}` : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(formatMoney(i.price, order.currency))}</td></tr>`,
       )
       .join('');
-    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
+    const discount =
+      order.discount > 0
+        ? `<tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Discount${order.discountCode ? ` (${escapeHtml(order.discountCode)})` : ''}</td><td align="right" style="border-top:1px solid #e8e2d8">-${escapeHtml(formatMoney(order.discount, order.currency))}</td></tr>`
+        : '';
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}${discount}
 <tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Shipping</td><td align="right" style="border-top:1px solid #e8e2d8">${escapeHtml(order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency))}</td></tr>
 <tr><td style="padding:6px 0"><strong>Total</strong></td><td align="right"><strong>${escapeHtml(formatMoney(order.total, order.currency))}</strong></td></tr></table>`;
   }
@@ -191,6 +203,10 @@ export function createOrderService({
         deliveryOption: DeliveryOption;
         deliveryAddress: AddressDto | null;
         subtotalMinor: number;
+        /** The discount code's money off the subtotal (0 without one), the code and its promotion. */
+        discountMinor?: number;
+        discountCode?: string | null;
+        promotionId?: number | null;
         deliveryFeeMinor: number;
         totalMinor: number;
         lines: {
@@ -203,6 +219,8 @@ export function createOrderService({
           quantity: number;
           unitPriceMinor: number;
           lineTotalMinor: number;
+          /** This line's share of the discount (the shares add up to the order's discount). */
+          discountMinor?: number;
         }[];
       },
     ): Promise<string> {
@@ -224,6 +242,7 @@ export function createOrderService({
           quantity: l.quantity,
           unitPriceMinor: l.unitPriceMinor,
           lineTotalMinor: l.lineTotalMinor,
+          discountMinor: l.discountMinor ?? 0,
         })),
       );
       await applyStockMoves(tx, lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: row!.id })), clock());
@@ -344,15 +363,32 @@ export function createOrderService({
           deliveryFeeMinor: orders.deliveryFeeMinor,
           totalMinor: orders.totalMinor,
           currency: orders.currency,
+          discountMinor: orders.discountMinor,
+          discountCode: orders.discountCode,
         })
         .from(orders)
         .innerJoin(users, eq(users.id, orders.userId))
         .where(filterWhere(f))
         .orderBy(desc(orders.createdAt), desc(orders.id))
         .limit(50_000);
-      const header = ['tracking_number', 'created_at', 'email', 'status', 'delivery_option', 'subtotal', 'delivery_fee', 'total', 'currency'];
+      // Columns are only ever appended, so spreadsheets built on the export keep working.
+      const header = ['tracking_number', 'created_at', 'email', 'status', 'delivery_option', 'subtotal', 'delivery_fee', 'total', 'currency', 'discount', 'discount_code'];
       const lines = rows.map((r) =>
-        [r.trackingNumber, r.createdAt.toISOString(), r.email, r.status, r.deliveryOption, toMajor(r.subtotalMinor), toMajor(r.deliveryFeeMinor), toMajor(r.totalMinor), r.currency].map(csvCell).join(','),
+        [
+          r.trackingNumber,
+          r.createdAt.toISOString(),
+          r.email,
+          r.status,
+          r.deliveryOption,
+          toMajor(r.subtotalMinor),
+          toMajor(r.deliveryFeeMinor),
+          toMajor(r.totalMinor),
+          r.currency,
+          toMajor(r.discountMinor),
+          r.discountCode ?? '',
+        ]
+          .map(csvCell)
+          .join(','),
       );
       return [header.join(','), ...lines].join('\r\n') + '\r\n';
     },
@@ -400,7 +436,7 @@ export function createOrderService({
         await mailer.send({
           to: owner.email,
           subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
-          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\nShipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
           html: mailHtml(
             'Thank you for your order',
             `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,

@@ -43,13 +43,21 @@ export const paymentSnapshotSchema = z.object({
       quantity: z.number().int().min(1),
       unitPriceMinor: z.number().int(),
       lineTotalMinor: z.number().int(),
+      /** The line's share of the discount (absent in snapshots from before discounts: 0). */
+      discountMinor: z.number().int().min(0).default(0),
     }),
   ),
   subtotalMinor: z.number().int(),
+  /** The applied code's discount (absent before discounts: 0); total = subtotal - discount + delivery. */
+  discountMinor: z.number().int().min(0).default(0),
+  discountCode: z.string().nullable().default(null),
+  promotionId: z.number().int().nullable().default(null),
+  codeId: z.number().int().nullable().default(null),
   deliveryFeeMinor: z.number().int(),
   totalMinor: z.number().int(),
 });
-export type PaymentSnapshot = z.infer<typeof paymentSnapshotSchema>;
+/** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
+export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;
 
 /** A payment the provider confirmed, as its fulfilment needs it. */
 export interface ConfirmedPayment {
