@@ -34,7 +34,7 @@ for (const driver of DRIVERS as Driver[]) {
     async function user(email = `shopper-${uid()}@example.com`) {
       const [u] = await services.db
         .insert(users)
-        .values({ firstName: 'A', lastName: 'B', email, passwordHash: 'x', phoneNumber: '08000000000', country: 'Nigeria' })
+        .values({ firstName: 'A', lastName: 'B', email, passwordHash: 'x', phoneNumber: '08000000000', country: 'nigeria' })
         .returning();
       return u!;
     }

@@ -85,7 +85,7 @@ export function createServices(deps: Deps) {
     signer: createLinkSigner(deps.config.linkSecret),
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock });

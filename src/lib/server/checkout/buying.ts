@@ -16,6 +16,7 @@ import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
+import type { PromotionService } from '@/lib/server/promotions/promotions';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -34,11 +35,14 @@ export function createBuyingServices(deps: {
   pageCache: PageCacheInvalidator;
   readMemo?: ReadMemo;
   audit?: AuditLog;
+  /** Discount codes: checked by the cart, held with a payment, used with its order, released without one. */
+  promotions?: PromotionService;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
   const shipping = createShippingService({ db });
-  const cart = createCartService({ db, shipping });
+  const { promotions } = deps;
+  const cart = createCartService({ db, shipping, promotions });
   const orders = createOrderService({
     db,
     mailer,
@@ -49,8 +53,15 @@ export function createBuyingServices(deps: {
     pageCache: deps.pageCache,
     clock,
   });
-  const payments = createPaymentService({ db, provider: paymentProvider, fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache }), log, clock });
-  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL });
+  const payments = createPaymentService({
+    db,
+    provider: paymentProvider,
+    fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache, promotions }),
+    log,
+    clock,
+    holds: promotions,
+  });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
   return { shipping, cart, orders, payments, checkout, favourites, paymentProvider, orderRefunds };

@@ -1,5 +1,5 @@
 import { variantLabel, CART_FULL_MESSAGE, MAX_CART_LINES } from '@/lib/domain/cart';
-import { Invalid } from '@/lib/domain/errors';
+import { Conflict, Invalid } from '@/lib/domain/errors';
 import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '@/lib/domain/markets';
 import type { AddressDto, DeliveryOption } from '@/lib/domain/shipping';
 import type { CartService } from '@/lib/server/cart/cart';
@@ -8,6 +8,7 @@ import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-ca
 import { CannotFulfil, type Fulfilment, type InitiateResult, type PaymentService, type PaymentSnapshot } from '@/lib/server/payments/service';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { OutOfStock } from '@/lib/server/catalogue/stock';
+import type { PromotionService } from '@/lib/server/promotions/promotions';
 
 /**
  * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
@@ -19,7 +20,17 @@ import { OutOfStock } from '@/lib/server/catalogue/stock';
  * lines, and the sale of their stock through the stock module), and its lines out of the cart.
  * After the commit the pages showing these products are re-rendered and the shopper is mailed.
  */
-export function checkoutFulfilment({ orders, cart, pageCache }: { orders: OrderService; cart: CartService; pageCache: PageCacheInvalidator }): Fulfilment {
+export function checkoutFulfilment({
+  orders,
+  cart,
+  pageCache,
+  promotions,
+}: {
+  orders: OrderService;
+  cart: CartService;
+  pageCache: PageCacheInvalidator;
+  promotions?: Pick<PromotionService, 'use'> | undefined;
+}): Fulfilment {
   return {
     orderOf: (paymentId, tx) => orders.findByPayment(paymentId, tx),
 
@@ -46,6 +57,16 @@ export function checkoutFulfilment({ orders, cart, pageCache }: { orders: OrderS
         const line = snapshot.lines.find((l) => l.variantId === err.variantId);
         throw new CannotFulfil(line && variantLabel(line.productName, line.color, line.size));
       }
+      // The code's held place becomes a use, with the order. A place given up meanwhile (the payment
+      // was abandoned or replaced, then paid after all) is taken again or, when gone, the payment is refunded.
+      if (snapshot.promotionId !== null && promotions) {
+        try {
+          await promotions.use(tx, payment.id, orderId);
+        } catch (err) {
+          if (err instanceof Conflict) throw new CannotFulfil();
+          throw err;
+        }
+      }
       await cart.removeBought(
         tx,
         payment.cartId,
@@ -64,8 +85,8 @@ export function checkoutFulfilment({ orders, cart, pageCache }: { orders: OrderS
   };
 }
 
-export function createCheckoutService(deps: { cart: CartService; payments: PaymentService; siteUrl: string }) {
-  const { cart, payments, siteUrl } = deps;
+export function createCheckoutService(deps: { cart: CartService; payments: PaymentService; siteUrl: string; promotions?: Pick<PromotionService, 'hold'> | undefined }) {
+  const { cart, payments, siteUrl, promotions } = deps;
 
   /**
    * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
@@ -99,12 +120,16 @@ export function createCheckoutService(deps: { cart: CartService; payments: Payme
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
       const market = input.market ?? DEFAULT_MARKET;
       let priced = await cart.price(user, market);
+      let dropped = priced.discountDropped;
       // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.
       if (input.deliveryOption && input.deliveryOption !== priced.deliveryOption) {
         await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption, market);
         priced = await cart.price(user, market);
+        dropped ??= priced.discountDropped;
       }
       if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
+      // The code came off the cart just now (used up, expired…): the shopper is told before paying more than they expected.
+      if (dropped) throw new Conflict(dropped);
       // A cart filled before the line limit existed is held to it at checkout too.
       if (priced.lines.length > MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
       for (const line of priced.lines) {
@@ -140,7 +165,16 @@ export function createCheckoutService(deps: { cart: CartService; payments: Payme
         deliveryFeeMinor: priced.deliveryFeeMinor,
         totalMinor: priced.totalMinor,
       };
-      return payments.initiate({ userId: user.id, email: user.email, currency: priced.currency, snapshot });
+      const discount = priced.discount;
+      if (discount && !promotions) throw new Error('a discount without the promotions service');
+      return payments.initiate({
+        userId: user.id,
+        email: user.email,
+        currency: priced.currency,
+        snapshot,
+        // The code's place under its limits is taken with the payment row, or neither is (Conflict: 'This code has already been used.').
+        hold: discount ? (tx, paymentId) => promotions!.hold(tx, { applied: discount, userId: user.id, paymentId, currency: priced.currency }) : undefined,
+      });
     },
   };
 }

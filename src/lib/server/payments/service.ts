@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
 import { marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
@@ -105,6 +105,17 @@ export interface RefundResult {
   refundedAt: Date | null;
 }
 
+/**
+ * What a waiting payment holds besides its row: a discount code's place under its limits
+ * (src/lib/server/promotions/promotions.ts). Taken in the transaction that creates the payment
+ * (initiate's `hold`), given back in the transaction that settles a payment without an order
+ * (failed, declined, abandoned, or paid but impossible to fulfil). Idempotent.
+ */
+export interface PaymentHolds {
+  release(tx: Tx, paymentId: string): Promise<void>;
+}
+const NO_HOLDS: PaymentHolds = { release: async () => {} };
+
 /** Runs inside a refund claim's transaction, with the amount claimed (see refund). */
 export type RefundClaimHook = (tx: Tx, claim: { amountMinor: number }) => Promise<void>;
 
@@ -145,14 +156,32 @@ export function paymentRecords(db: Db): PaymentRecords {
   };
 }
 
-export function createPaymentService(deps: { db: Db; provider: PaymentProvider; fulfilment: Fulfilment; log: Logger; clock: () => Date }) {
+export function createPaymentService(deps: {
+  db: Db;
+  provider: PaymentProvider;
+  fulfilment: Fulfilment;
+  log: Logger;
+  clock: () => Date;
+  holds?: PaymentHolds | undefined;
+}) {
   const { db, provider, fulfilment, log, clock } = deps;
+  const holds = deps.holds ?? NO_HOLDS;
+
+  /** A payment that will never become an order: its new status and its holds given back, together. */
+  async function settleWithoutOrder(payment: SQL, status: 'failed' | 'abandoned' | 'needs_refund', from: SQL | undefined): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .update(payments)
+        .set({ status, updatedAt: clock() })
+        .where(and(payment, from))
+        .returning({ id: payments.id });
+      for (const row of rows) await holds.release(tx, row.id);
+      return rows.length > 0;
+    });
+  }
 
   async function markNeedsRefund(paymentId: string) {
-    await db
-      .update(payments)
-      .set({ status: 'needs_refund', updatedAt: clock() })
-      .where(and(eq(payments.id, paymentId), ne(payments.status, 'fulfilled')));
+    await settleWithoutOrder(eq(payments.id, paymentId), 'needs_refund', ne(payments.status, 'fulfilled'));
   }
 
   const refundMessage = (label?: string) =>
@@ -179,22 +208,36 @@ export function createPaymentService(deps: { db: Db; provider: PaymentProvider; 
 
   return {
     /** Stores a payment for what the checkout priced (the snapshot), and asks the provider for a payment page. */
-    async initiate(input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot }): Promise<InitiateResult> {
+    async initiate(input: {
+      userId: string;
+      email: string;
+      currency: CurrencyCode;
+      snapshot: PaymentSnapshot;
+      /** Runs in the transaction that creates the payment row (a discount code's place); throwing refuses the payment. */
+      hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+    }): Promise<InitiateResult> {
       const { snapshot } = input;
       // Paystack allows letters, digits, '-', '.' and '='.
       const reference = `ML-${clock().getTime().toString(36).toUpperCase()}-${randomBytes(8).toString('hex')}`;
-      await db.insert(payments).values({
-        reference,
-        userId: input.userId,
-        cartId: snapshot.cartId,
-        provider: provider.name,
-        amountMinor: snapshot.totalMinor,
-        currency: input.currency,
-        email: input.email,
-        snapshot,
-        // Reconciliation measures a payment's age on the same clock.
-        createdAt: clock(),
-        updatedAt: clock(),
+      const paymentId = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(payments)
+          .values({
+            reference,
+            userId: input.userId,
+            cartId: snapshot.cartId,
+            provider: provider.name,
+            amountMinor: snapshot.totalMinor,
+            currency: input.currency,
+            email: input.email,
+            snapshot,
+            // Reconciliation measures a payment's age on the same clock.
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
+          .returning({ id: payments.id });
+        await input.hold?.(tx, row!.id);
+        return row!.id;
       });
       let authorizationUrl: string;
       try {
@@ -206,7 +249,7 @@ export function createPaymentService(deps: { db: Db; provider: PaymentProvider; 
           callbackUrl: snapshot.callbackUrl,
         }));
       } catch (err) {
-        await db.update(payments).set({ status: 'failed', updatedAt: clock() }).where(eq(payments.reference, reference));
+        await settleWithoutOrder(eq(payments.id, paymentId), 'failed', undefined);
         throw err;
       }
       return { reference, authorization_url: authorizationUrl, amount: toMajor(snapshot.totalMinor), currency: input.currency };
@@ -236,10 +279,7 @@ export function createPaymentService(deps: { db: Db; provider: PaymentProvider; 
       const verification = await provider.verify(reference, payment.currency);
       if (verification.status !== 'success') {
         if (verification.status === 'failed' || verification.status === 'reversed') {
-          await db
-            .update(payments)
-            .set({ status: 'failed', updatedAt: clock() })
-            .where(and(eq(payments.id, payment.id), inArray(payments.status, ['initialized', 'abandoned'])));
+          await settleWithoutOrder(eq(payments.id, payment.id), 'failed', inArray(payments.status, ['initialized', 'abandoned']));
         }
         throw new PaymentFailed(
           verification.status === 'failed' ? 'The payment was declined.' : 'The payment has not been completed.',
@@ -342,12 +382,7 @@ export function createPaymentService(deps: { db: Db; provider: PaymentProvider; 
 
     /** Gives up on a payment the shopper never completed. A late payment is still fulfilled by the webhook or the return. */
     async abandon(reference: string): Promise<boolean> {
-      const rows = await db
-        .update(payments)
-        .set({ status: 'abandoned', updatedAt: clock() })
-        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
-        .returning({ id: payments.id });
-      return rows.length > 0;
+      return settleWithoutOrder(eq(payments.reference, reference), 'abandoned', eq(payments.status, 'initialized'));
     },
 
     /**
@@ -449,12 +484,18 @@ export function createPaymentService(deps: { db: Db; provider: PaymentProvider; 
      */
     async answerSimulated(reference: string, outcome: 'pay' | 'decline'): Promise<string> {
       const payment = await simulatedPayment(reference);
-      const answered = await db
-        .update(payments)
-        .set({ status: outcome === 'pay' ? 'paid' : 'failed', updatedAt: clock() })
-        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
-        .returning({ id: payments.id });
-      if (answered.length === 0) throw new Conflict('This payment has already been answered');
+      let answered: boolean;
+      if (outcome === 'decline') {
+        answered = await settleWithoutOrder(eq(payments.reference, reference), 'failed', eq(payments.status, 'initialized'));
+      } else {
+        const rows = await db
+          .update(payments)
+          .set({ status: 'paid', updatedAt: clock() })
+          .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
+          .returning({ id: payments.id });
+        answered = rows.length > 0;
+      }
+      if (!answered) throw new Conflict('This payment has already been answered');
       const back = new URL(payment.callbackUrl);
       back.searchParams.set('trxref', reference);
       back.searchParams.set('reference', reference);
