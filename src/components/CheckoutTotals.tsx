@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 
 interface Props {
   /** The cart's figures (the checkout's follow the delivery choice). */
-  totals: Pick<CartDto, 'subtotal' | 'deliveryFee' | 'total' | 'currency'>;
+  totals: Pick<CartDto, 'subtotal' | 'deliveryFee' | 'total' | 'currency'> & Partial<Pick<CartDto, 'discount' | 'discountCode'>>;
   pickup: boolean;
   /** test id of the total, so the cart and the checkout can be told apart */
   totalTestId: string;
@@ -12,10 +12,16 @@ interface Props {
   label: string;
   /** What follows the figures: the way on (checkout link, pay button). */
   children?: ReactNode;
+  /** The discount code's controls (field and Apply, or Remove for the applied code). */
+  discountControls?: ReactNode;
 }
 
-/** The summary beside the cart and the checkout: Subtotal / Shipping Fee / Total (spec: pickup shows 'Free shipping'), then the way on. */
-export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency }, pickup, totalTestId, label, children }: Props) {
+/**
+ * The summary beside the cart and the checkout: Subtotal / Discount (with the code, when one is
+ * applied) / Shipping Fee / Total (spec: pickup shows 'Free shipping'), then the discount code's
+ * controls and the way on.
+ */
+export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls }: Props) {
   const money = (n: number) => formatMoney(n, currency);
   return (
     <aside className="buy-summary" aria-label={label}>
@@ -24,6 +30,14 @@ export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total,
           <dt>Subtotal</dt>
           <dd>{money(subtotal)}</dd>
         </div>
+        {discountCode && (
+          <div className="buy-discount-line">
+            <dt>
+              Discount <span className="buy-discount-code">{discountCode}</span>
+            </dt>
+            <dd data-testid="discount">-{money(discount)}</dd>
+          </div>
+        )}
         <div>
           <dt>Shipping Fee</dt>
           <dd>{pickup ? 'Free shipping' : money(deliveryFee)}</dd>
@@ -33,6 +47,7 @@ export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total,
           <dd data-testid={totalTestId}>{money(total)}</dd>
         </div>
       </dl>
+      {discountControls}
       {children}
     </aside>
   );

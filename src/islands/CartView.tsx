@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
+import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import { api } from '@/lib/client/api';
 import { formValues, sendAndShow } from '@/lib/client/forms';
 import { cartChanged } from '@/lib/client/stores';
@@ -56,7 +57,13 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
 
   function withQuantity(c: CartDto, item: CartItemDto, quantity: number): CartDto {
     const items = c.items.map((i) => (sameLine(i, item) ? { ...i, quantity, price: Math.round(i.unitPrice * 100 * quantity) / 100 } : i));
-    return { ...c, items, ...cartTotals(items, c.deliveryFee) };
+    return { ...c, items, ...cartTotals(items, c.deliveryFee, c.discount) };
+  }
+
+  /** The server's cart; a notice with it (the code no longer applies) is toasted. */
+  function fromServer(next: CartDto) {
+    setCart(next);
+    if (next.notice) toast.success(next.notice, { id: 'cart-notice' });
   }
 
   async function changeQuantity(item: CartItemDto, quantity: number) {
@@ -70,7 +77,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
       {
         failed: 'Failed to update quantity',
         onSuccess: (body) => {
-          setCart(body.data);
+          fromServer(body.data);
           return { toast: null };
         },
         onFailure: () => setCart((c) => withQuantity(c, item, item.quantity)),
@@ -88,7 +95,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
       {
         failed: TOASTS['cart-remove-failed'],
         onSuccess: (body) => {
-          setCart(body.data);
+          fromServer(body.data);
           return { toast: 'Item removed' };
         },
         refusal: () => TOASTS['cart-remove-failed'],
@@ -208,12 +215,19 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
             );
           })}
         </ul>
-        <CheckoutTotals label="Cart total" totals={cart} pickup={cart.deliveryOption === 'pickup'} totalTestId="cart-total">
+        <CheckoutTotals
+          label="Cart total"
+          totals={cart}
+          pickup={cart.deliveryOption === 'pickup'}
+          totalTestId="cart-total"
+          discountControls={<DiscountFields form="cart-discount" back="/cart" cart={cart} idPrefix="cart" />}
+        >
           <a className="btn buy-cta" href="/place-order">
             PROCEED TO CHECKOUT
           </a>
         </CheckoutTotals>
       </div>
+      <DiscountForm id="cart-discount" back="/cart" csrf={csrf} onCart={fromServer} />
     </>
   );
 }

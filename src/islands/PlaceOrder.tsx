@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
+import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import { api } from '@/lib/client/api';
 import { sendAndShow } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
@@ -202,70 +203,88 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
 
   const empty = cart.items.length === 0;
   return (
-    <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
-      <CsrfInput token={csrf} />
-      <section className="po-details" aria-labelledby="po-details-title">
-        {outcome?.error && !hydrated && (
-          <p className="form-message form-message-error" role="alert">
-            {outcome.error}
-          </p>
-        )}
-        <h2 id="po-details-title">Order details</h2>
-        <fieldset className="po-toggle" disabled={switching || busy}>
-          <legend className="visually-hidden">Delivery or pickup</legend>
-          <label className={option === 'delivery' ? 'is-on' : ''}>
-            <input
-              type="radio"
-              name="deliveryOption"
-              value="delivery"
-              checked={option === 'delivery'}
-              disabled={!cart.deliveryAddress}
-              onChange={() => choose('delivery')}
-            />
-            Delivery
-          </label>
-          <label className={option === 'pickup' ? 'is-on' : ''}>
-            <input type="radio" name="deliveryOption" value="pickup" checked={option === 'pickup'} onChange={() => choose('pickup')} />
-            Pickup
-          </label>
-        </fieldset>
-        {!hydrated && (
-          <button className="btn btn-outline po-update" type="submit" formAction={`/api/v1/cart/delivery-option/${encodeURIComponent(cart.id)}`}>
-            Update total
+    <>
+      <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
+        <CsrfInput token={csrf} />
+        <section className="po-details" aria-labelledby="po-details-title">
+          {outcome?.error && !hydrated && (
+            <p className="form-message form-message-error" role="alert">
+              {outcome.error}
+            </p>
+          )}
+          <h2 id="po-details-title">Order details</h2>
+          <fieldset className="po-toggle" disabled={switching || busy}>
+            <legend className="visually-hidden">Delivery or pickup</legend>
+            <label className={option === 'delivery' ? 'is-on' : ''}>
+              <input
+                type="radio"
+                name="deliveryOption"
+                value="delivery"
+                checked={option === 'delivery'}
+                disabled={!cart.deliveryAddress}
+                onChange={() => choose('delivery')}
+              />
+              Delivery
+            </label>
+            <label className={option === 'pickup' ? 'is-on' : ''}>
+              <input type="radio" name="deliveryOption" value="pickup" checked={option === 'pickup'} onChange={() => choose('pickup')} />
+              Pickup
+            </label>
+          </fieldset>
+          {!hydrated && (
+            <button className="btn btn-outline po-update" type="submit" formAction={`/api/v1/cart/delivery-option/${encodeURIComponent(cart.id)}`}>
+              Update total
+            </button>
+          )}
+          {option === 'delivery' && cart.deliveryAddress ? (
+            <Address address={cart.deliveryAddress} title="Delivery address" />
+          ) : (
+            <Address address={cart.pickupAddress} title="Pickup address" />
+          )}
+          {!cart.deliveryAddress && (
+            <p className="po-hint">
+              To have your order delivered, <a href="/add-address">add a shipping address</a> and make it your default.
+            </p>
+          )}
+          <ul className="po-items" aria-label="Items">
+            {cart.items.map((i) => (
+              <li key={`${i.productId}|${i.color}|${i.size}`}>
+                <span>
+                  {i.productName}
+                  {i.color || i.size ? ` (${[i.color, i.size].filter(Boolean).join(', ')})` : ''} × {i.quantity}
+                </span>
+                <span>{money(i.price)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <CheckoutTotals
+          label="Order summary"
+          totals={cart}
+          pickup={option === 'pickup'}
+          totalTestId="order-total"
+          discountControls={!reference && !empty && <DiscountFields form="po-discount" back="/place-order" cart={cart} idPrefix="po" />}
+        >
+          <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
+            {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
           </button>
-        )}
-        {option === 'delivery' && cart.deliveryAddress ? (
-          <Address address={cart.deliveryAddress} title="Delivery address" />
-        ) : (
-          <Address address={cart.pickupAddress} title="Pickup address" />
-        )}
-        {!cart.deliveryAddress && (
-          <p className="po-hint">
-            To have your order delivered, <a href="/add-address">add a shipping address</a> and make it your default.
-          </p>
-        )}
-        <ul className="po-items" aria-label="Items">
-          {cart.items.map((i) => (
-            <li key={`${i.productId}|${i.color}|${i.size}`}>
-              <span>
-                {i.productName}
-                {i.color || i.size ? ` (${[i.color, i.size].filter(Boolean).join(', ')})` : ''} × {i.quantity}
-              </span>
-              <span>{money(i.price)}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
-      <CheckoutTotals label="Order summary" totals={cart} pickup={option === 'pickup'} totalTestId="order-total">
-        <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
-          {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
-        </button>
-        {empty && !reference && (
-          <p className="po-hint">
-            Your cart is empty. <a href="/collection">Continue shopping</a>
-          </p>
-        )}
-      </CheckoutTotals>
-    </form>
+          {empty && !reference && (
+            <p className="po-hint">
+              Your cart is empty. <a href="/collection">Continue shopping</a>
+            </p>
+          )}
+        </CheckoutTotals>
+      </form>
+      {/* Outside the checkout form (forms do not nest): the discount fields in the summary point to it. */}
+      <DiscountForm
+        id="po-discount"
+        back="/place-order"
+        csrf={csrf}
+        onCart={(next) => {
+          setCart(next);
+          if (next.notice) toast.success(next.notice, { id: 'cart-notice' });
+        }}
+      />
+    </>
   );
 }

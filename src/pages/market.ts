@@ -35,6 +35,8 @@ export const POST = formEndpoint(async ({ locals, request, cookies }) => {
   if (user) {
     const priced = await locals.services.cart.price(user, market);
     if (priced.repricedFrom) text = message('market-chosen-repriced', market, priced.currency);
+    // The cart's discount code is checked again in the new market: one that no longer applies came off, and the shopper is told.
+    if (priced.repricedFrom && priced.discountDropped) text = message('market-chosen-code-dropped', market, priced.currency, market);
   }
   return { body: { status: true, message: text, data: { market } }, next: backTo(back, market, locals.publicOrigin) };
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addToCartSchema, changeQuantitySchema } from '@/lib/domain/cart-input';
+import { addToCartSchema, changeQuantitySchema, discountCodeSchema } from '@/lib/domain/cart-input';
 import {
   assertQuantityAllowed,
   cartTotals,
@@ -51,6 +51,22 @@ describe('cart rules', () => {
   it('sums totals in minor units without float drift', () => {
     expect(cartTotals([{ unitPrice: 0.1, quantity: 3 }, { unitPrice: 0.2, quantity: 1 }], 0)).toEqual({ subtotal: 0.5, total: 0.5 });
     expect(cartTotals([{ unitPrice: 24150, quantity: 2 }], 5000)).toEqual({ subtotal: 48300, total: 53300 });
+  });
+
+  it('takes a discount off the subtotal, never more than it, and never off delivery', () => {
+    expect(cartTotals([{ unitPrice: 24150, quantity: 2 }], 5000, 9660)).toEqual({ subtotal: 48300, total: 43640 });
+    expect(cartTotals([{ unitPrice: 0.1, quantity: 3 }], 0.5, 0.07)).toEqual({ subtotal: 0.3, total: 0.73 });
+    // A smaller cart shown before the server answers: the discount is capped at the subtotal.
+    expect(cartTotals([{ unitPrice: 100, quantity: 1 }], 50, 250)).toEqual({ subtotal: 100, total: 50 });
+  });
+
+  it('reads a discount code: trimmed, and an empty or overlong one is not valid', () => {
+    expect(discountCodeSchema.parse({ code: '  save10 ' }).code).toBe('save10');
+    for (const code of ['', '   ', 'x'.repeat(65), 'a\u0000b', undefined]) {
+      const r = discountCodeSchema.safeParse({ code });
+      expect(r.success, String(code)).toBe(false);
+      expect(r.error?.issues[0]?.message).toBe('This code is not valid.');
+    }
   });
 });
 

@@ -48,6 +48,13 @@ describe('the store messages a link may show, by code', () => {
     expect(messageRef('Invalid OTP. Please check the code and try again. 3 tries left.')).toBe('otp-wrong:3');
     expect(messageRef('Failed to upload image: The file is not a valid image')).toBe('upload-failed:image-invalid');
     expect(messageRef('Your account is suspended. Call +234')).toBeNull();
+    // Issue 18: a discount code's refusals and the market switch that takes a code off.
+    expect(messageRef('Spend at least ₦50,000 to use this code.')).toBe('code-min-spend:₦50,000');
+    expect(messageText('code-min-spend:₦50,000')).toBe('Spend at least ₦50,000 to use this code.');
+    expect(messageText('code-min-spend:Call +234')).toBeNull();
+    const dropped = message('market-chosen-code-dropped', 'ZA', 'ZAR', 'ZA');
+    expect(dropped).toBe('You are now shopping in South Africa (R ZAR). Your cart has been re-priced in ZAR. Your discount code no longer applies in South Africa (R ZAR), so it was removed.');
+    expect(messageText(messageRef(dropped))).toBe(dropped);
     // A product's name (or an option the shopper typed) is never carried: the message says it without.
     expect(messageRef('Only 3 of Quilted Bag (Black, M) left in stock')).toBe('item-few-left:3');
     expect(messageText('item-few-left:3')).toBe('Only 3 of this item left in stock');

@@ -157,7 +157,10 @@ export const imageEditSchema = z.object({
 
 export const statusChangeSchema = z.object({ status: z.enum(STAFF_SETTABLE_STATUSES) });
 
-/** A staff refund: empty for all that is left, or an amount in major units (₦ 12500.50). */
+const LINE_REQUIRED = 'Choose a line of the order';
+const QUANTITY_REQUIRED = 'Enter how many to refund';
+
+/** A staff refund: empty for all that is left, an amount in major units (₦ 12500.50), or units of a line. */
 export const refundSchema = z.object({
   amount: z.preprocess(
     (v) => (v === '' || v === null ? undefined : v),
@@ -165,6 +168,12 @@ export const refundSchema = z.object({
   ),
   /** Minor units already refunded when the form was shown: a form sent twice refunds once. */
   refundedBefore: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(0).optional()),
+  /**
+   * A line refund instead of an amount: the line (its position in the order, from 1) and how many
+   * of its units; the amount is what was paid for them (its discount share taken off).
+   */
+  line: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number({ error: LINE_REQUIRED }).int(LINE_REQUIRED).min(1, LINE_REQUIRED).optional()),
+  quantity: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number({ error: QUANTITY_REQUIRED }).int(QUANTITY_REQUIRED).min(1, QUANTITY_REQUIRED).optional()),
 });
 
 export const staffChangeSchema = z.object({

@@ -76,6 +76,7 @@ export const MESSAGES = {
   // Markets
   'market-chosen': 'You are now shopping in {market}.',
   'market-chosen-repriced': 'You are now shopping in {market}. Your cart has been re-priced in {currency}.',
+  'market-chosen-code-dropped': 'You are now shopping in {market}. Your cart has been re-priced in {currency}. Your discount code no longer applies in {market}, so it was removed.',
   'market-invalid': 'Choose Nigeria or South Africa',
 
   // Newsletter
@@ -197,6 +198,12 @@ export const MESSAGES = {
   'refund-in-progress': 'A refund of this payment is already in progress',
   'refund-changed': 'This payment has been refunded since the page was opened. Check the amounts and try again.',
   'no-payment-to-refund': 'This order has no payment to refund',
+  'refund-no-such-line': 'This order has no such line',
+  'refund-line-units': 'You can refund at most {count} of this line',
+  'refund-nothing-paid': 'Nothing was paid for these units',
+  'refund-amount-or-line': 'Refund an amount or a line, not both',
+  'refund-line-required': 'Choose a line of the order',
+  'refund-quantity-required': 'Enter how many to refund',
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -34,6 +34,7 @@ export const TOASTS = {
   'quantity-update-failed': 'Failed to update quantity: {reason}',
   'cart-empty': 'Your cart is empty',
   'delivery-update-failed': 'Failed to update delivery option.',
+  'discount-failed': 'The code could not be applied. Please try again.',
   'payment-init-failed': 'Failed to initialize payment. {reason}',
   'payment-init-error': 'Error initializing payment.',
   'payment-not-found': 'Payment reference not found.',

@@ -19,31 +19,12 @@ import type { SessionUser } from '@/lib/server/accounts/sessions';
 import type { ShippingService } from './shipping';
 import { message } from '@/lib/domain/messages';
 import { normaliseCode } from '@/lib/domain/promotions';
+import type { AppliedDiscount, DiscountLine, PromotionService } from '@/lib/server/promotions/promotions';
 
-/** A cart line as the promotions service checks a code against it (src/lib/server/promotions/promotions.ts). */
-export interface DiscountLine {
-  variantId: number;
-  categoryId: number | null;
-  lineTotalMinor: number;
-}
-
-/** A code that applies to the cart now: what it takes off, and each line's share (same order as the lines). */
-export interface AppliedDiscount {
-  code: string;
-  promotionId: number;
-  codeId: number;
-  discountMinor: number;
-  lineDiscountsMinor: number[];
-}
+export type { AppliedDiscount } from '@/lib/server/promotions/promotions';
 
 /** The promotions service as the cart uses it: checks a code for a cart, or throws Invalid with the reason. */
-export interface DiscountEvaluator {
-  evaluate(
-    code: string,
-    cart: { userId: string; email: string; market: MarketCode; currency: CurrencyCode; lines: DiscountLine[] },
-    tx?: Db | Tx,
-  ): Promise<AppliedDiscount>;
-}
+export type DiscountEvaluator = Pick<PromotionService, 'evaluate'>;
 
 /** Without a promotions service no code applies. */
 const NO_PROMOTIONS: DiscountEvaluator = {

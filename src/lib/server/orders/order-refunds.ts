@@ -1,4 +1,5 @@
-import { NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { Actor, AuditEntry, AuditLog } from '@/lib/server/backoffice/audit';
 import type { OrderService } from './orders';
 import type { PaymentService, RefundClaimHook, RefundResult } from '@/lib/server/payments/service';
@@ -43,14 +44,31 @@ export function createOrderRefunds(deps: { orders: OrderService; payments: Payme
       );
     },
 
-    /** `refundedBefore` (minor units): what the staff member saw refunded; see payments.refund. */
-    async refund(orderId: string, amountMinor: number | undefined, actor: Actor, opts: { refundedBefore?: number } = {}): Promise<RefundResult> {
+    /**
+     * `refundedBefore` (minor units): what the staff member saw refunded; see payments.refund.
+     * `line`: a line refund (the line's position from 1, and how many of its units) instead of an
+     * amount: it returns what was paid for those units, the line's discount share taken off
+     * (orders.paidForLine), and never more than is left of the payment (payments.refund).
+     */
+    async refund(
+      orderId: string,
+      amountMinor: number | undefined,
+      actor: Actor,
+      opts: { refundedBefore?: number; line?: { position: number; quantity: number } } = {},
+    ): Promise<RefundResult> {
       const { order, payment } = await deps.orders.adminDetail(orderId);
       if (!payment) throw new NotFound('This order has no payment to refund');
-      return audited(
-        actor,
-        { action: 'order.refund', entity: 'order', entityId: order.id, details: { reference: payment.reference, requestedMinor: amountMinor ?? null } },
-        (onClaim) => deps.payments.refund(payment.reference, amountMinor, { ...opts, onClaim }),
+      const { line, ...refundOpts } = opts;
+      let amount = amountMinor;
+      const details: Record<string, unknown> = { reference: payment.reference, requestedMinor: amountMinor ?? null };
+      if (line) {
+        const paid = await deps.orders.paidForLine(order.id, line.position, line.quantity);
+        if (paid.amountMinor <= 0) throw new Invalid(message('refund-nothing-paid'));
+        amount = paid.amountMinor;
+        Object.assign(details, { requestedMinor: amount, line: line.position, quantity: line.quantity, product: paid.productName });
+      }
+      return audited(actor, { action: 'order.refund', entity: 'order', entityId: order.id, details }, (onClaim) =>
+        deps.payments.refund(payment.reference, amount, { ...refundOpts, onClaim }),
       );
     },
   };

@@ -12,6 +12,8 @@ import {
   type OrderDto,
   type OrderStatus,
 } from '@/lib/domain/orders';
+import { message } from '@/lib/domain/messages';
+import { paidForUnits } from '@/lib/domain/promotions';
 import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orderEvents, orderItems, orders, payments, users } from '@/lib/server/infra/db/schema';
@@ -391,6 +393,20 @@ export function createOrderService({
           .join(','),
       );
       return [header.join(','), ...lines].join('\r\n') + '\r\n';
+    },
+
+    /**
+     * What was paid for `quantity` units of the order's line at `position` (from 1, in the order's
+     * line order), in minor units: the line's total less its discount share, for those units
+     * (paidForUnits). Throws Invalid for a line the order does not have or more units than it holds.
+     */
+    async paidForLine(orderId: string, position: number, quantity: number): Promise<{ amountMinor: number; productName: string }> {
+      if (!UUID.test(orderId)) throw new NotFound('Order not found');
+      const lines = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+      const line = lines[position - 1];
+      if (!line) throw new Invalid(message('refund-no-such-line'));
+      if (quantity > line.quantity) throw new Invalid(message('refund-line-units', String(line.quantity)));
+      return { amountMinor: paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, quantity), productName: line.productName };
     },
 
     /** Back office details: the order, its customer, its payment and its status history. */
