@@ -1,6 +1,6 @@
 import { expect, request as apiRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { getJson, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
 
 /**
  * The newsletter's 20% off, as an outside tester tries it at 360 px, with and without JavaScript:
@@ -185,6 +185,39 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Apply', exact: true }).click();
       await expect(said(page, 'This code is not valid.')).toBeVisible();
       expect((await cartOf(request, otherSession)).discount).toBe(0);
+    });
+
+    test('the Newsletter choice on /settings: tick and save (double opt-in: a confirm mail), untick and save', async ({ page, request }, info) => {
+      const email = await newShopper(request, false);
+      await login(page, email);
+      await page.goto('/settings');
+      const choice = page.getByRole('checkbox', { name: 'Newsletter' });
+      await expect(choice).not.toBeChecked();
+      await expect(page.getByText(/You are not subscribed\./)).toBeVisible();
+      const save = page.getByRole('button', { name: 'Save Newsletter Choice' });
+      await save.scrollIntoViewIfNeeded();
+      if (js) await expect(page.locator('astro-island[component-url*="/NewsletterPreference."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+      await choice.check();
+      await save.click();
+      await expect(said(page, 'Almost done: we e-mailed you a link to confirm your subscription.')).toBeVisible();
+      await expect(page.getByText(/Waiting for your confirmation/)).toBeVisible();
+      await page.screenshot({ path: info.outputPath('settings-newsletter.png'), fullPage: true, animations: 'disabled' });
+
+      const link = (await mailMatching(request, email, /(https?:\/\/\S+\/newsletter\/confirm\?token=[\w.-]+)/))[1]!;
+      await page.goto(link);
+      await expect(page.getByRole('heading', { level: 1, name: 'Subscription confirmed' })).toBeVisible();
+      await mailMatching(request, email, /\b(WELCOME-[A-Z0-9]{8})\b/);
+
+      await page.goto('/settings');
+      await expect(choice).toBeChecked();
+      await expect(page.getByText(/You are subscribed\./)).toBeVisible();
+      await save.scrollIntoViewIfNeeded();
+      if (js) await expect(page.locator('astro-island[component-url*="/NewsletterPreference."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+      await choice.uncheck();
+      await save.click();
+      await expect(said(page, 'You have been unsubscribed from our newsletter.')).toBeVisible();
+      await expect(page.getByText(/You are not subscribed\./)).toBeVisible();
+      await expect(choice).not.toBeChecked();
     });
   });
 }
