@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { message } from '@/lib/domain/messages';
+import { message, type MessageCode } from '@/lib/domain/messages';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 
@@ -16,9 +16,11 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const { newsletter } = await readInput(request, preferenceSchema);
   if (newsletter === 'yes' || newsletter === true) {
     const { status } = await locals.services.newsletter.subscribe(user.email, { source: 'settings', site: locals.publicOrigin });
-    return { body: { status: true, data: { newsletter: status }, message: message(status === 'confirmed' ? 'newsletter-already' : 'newsletter-confirm-sent') }, next: '/settings' };
+    const said: MessageCode = status === 'confirmed' ? 'newsletter-already' : 'newsletter-confirm-sent';
+    return { body: { status: true, data: { newsletter: status }, message: message(said) }, next: '/settings' };
   }
   const changed = await locals.services.newsletter.unsubscribeAccount(user.email);
   const status = await locals.services.newsletter.statusOf(user.email);
-  return { body: { status: true, data: { newsletter: status }, message: message(changed ? 'newsletter-unsubscribed' : 'newsletter-not-subscribed') }, next: '/settings' };
+  const said: MessageCode = changed ? 'newsletter-unsubscribed' : 'newsletter-not-subscribed';
+  return { body: { status: true, data: { newsletter: status }, message: message(said) }, next: '/settings' };
 });
