@@ -29,7 +29,7 @@ export function DiscountForm({ id, back, csrf, onCart }: { id: string; back: str
 export function DiscountFields({ form, back, cart, idPrefix }: { form: string; back: string; cart: Pick<CartDto, 'discountCode'>; idPrefix: string }) {
   if (cart.discountCode) {
     return (
-      <button className="btn btn-outline buy-discount-remove" type="submit" form={form} formAction={`${DISCOUNT_API}/remove?back=${encodeURIComponent(back)}`}>
+      <button className="btn btn-outline buy-discount-remove" type="submit" form={form} formAction={`${DISCOUNT_API}/remove?back=${encodeURIComponent(back)}`} aria-label={`Remove discount code ${cart.discountCode}`}>
         Remove
       </button>
     );

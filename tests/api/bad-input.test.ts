@@ -77,6 +77,10 @@ const SPECS: Record<string, Spec> = {
     query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }),
     body: (ids) => ({ name: 'Bad input', description: 'Made by a test', price: '1000', categoryId: ids.categoryId, active: 'on', colorId: '', sizeId: '', stock: '1', sku: '' }),
   },
+  'api/v1/admin/promotions/index.ts': {
+    body: () => ({ code: 'BAD-INPUT', description: 'Made by a test', kind: 'percent', percentOff: '10', usageLimit: '5', startsAt: '2026-01-01T00:00', endsAt: '2027-01-01T00:00', status: 'active', id: '' }),
+  },
+  'api/v1/admin/promotions/[id].ts': { segments: () => ({ id: '1' }), body: () => ({ description: 'Newsletter welcome', percentOff: '20', codeValidDays: '30' }) },
   'api/v1/admin/staff.ts': { body: () => ({ email: 'nobody@example.com', role: 'staff' }) },
   'api/v1/admin/stock/index.ts': { query: () => ({ threshold: '3' }), body: (ids) => ({ variantId: ids.variantId, delta: '1', reason: 'Recount' }) },
   'api/v1/cart/[userId].ts': { segments: (ids) => ({ userId: ids.customerId }) },
@@ -148,6 +152,7 @@ const SPECS: Record<string, Spec> = {
   'admin/orders/index.astro': { query: () => adminOrderQuery },
   'admin/products/[id].astro': { segments: (ids) => ({ id: ids.productId }) },
   'admin/products/index.astro': { query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }) },
+  'admin/promotions.astro': { query: () => ({ edit: '1' }) },
   'admin/stock.astro': { query: () => ({ threshold: '3' }) },
 };
 

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { Conflict, Invalid } from '@/lib/domain/errors';
+import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
+import type { PromotionInput } from '@/lib/domain/promotion-input';
 import type { MarketCode } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { discountMinor, NEWSLETTER_WELCOME, normaliseCode, spreadDiscount, type DiscountRule } from '@/lib/domain/promotions';
-import type { AuditLog } from '@/lib/server/backoffice/audit';
+import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { categories, orders, payments, promotionCodes, promotionRedemptions, promotions } from '@/lib/server/infra/db/schema';
 
@@ -81,6 +82,82 @@ const usedInvalid = () => new Invalid(message('code-used'));
 const usedConflict = () => new Conflict(message('code-used'));
 
 type PromotionRow = typeof promotions.$inferSelect;
+
+/** A promotion as the back office reads it (JSON: amounts in major units, per market; money per currency). */
+export interface PromotionDto {
+  id: number;
+  /** The shared code; null for the welcome promotion (one code per subscriber). */
+  code: string | null;
+  description: string;
+  kind: 'percent' | 'fixed';
+  percentOff: number | null;
+  amountOff: Partial<Record<MarketCode, number>>;
+  minSubtotal: Partial<Record<MarketCode, number>>;
+  startsAt: string | null;
+  endsAt: string | null;
+  usageLimit: number | null;
+  oncePerCustomer: boolean;
+  firstOrderOnly: boolean;
+  categoryIds: number[] | null;
+  status: 'active' | 'paused';
+  systemKey: string | null;
+  codeValidDays: number | null;
+  /** Orders placed with it, and payments holding it right now. */
+  uses: number;
+  held: number;
+  /** Codes issued (the welcome promotion). */
+  issuedCodes: number;
+  /** Major units per currency, over placed orders. */
+  discountGiven: Record<string, number>;
+  sales: Record<string, number>;
+  createdAt: string;
+}
+
+const majorPerMarket = (rec: Partial<Record<MarketCode, number>>) =>
+  Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, toMajor(Number(v))])) as Partial<Record<MarketCode, number>>;
+
+function toDto(
+  p: PromotionRow,
+  code: string | null,
+  uses: { used: number; held: number },
+  money: { discount: Record<string, number>; sales: Record<string, number> },
+  issuedCodes: number,
+): PromotionDto {
+  return {
+    id: p.id,
+    code: p.systemKey ? null : code,
+    description: p.description,
+    kind: p.kind,
+    percentOff: p.percentOff,
+    amountOff: majorPerMarket(p.amountOff),
+    minSubtotal: majorPerMarket(p.minSubtotal),
+    startsAt: p.startsAt?.toISOString() ?? null,
+    endsAt: p.endsAt?.toISOString() ?? null,
+    usageLimit: p.usageLimit,
+    oncePerCustomer: p.oncePerCustomer,
+    firstOrderOnly: p.firstOrderOnly,
+    categoryIds: p.categoryIds,
+    status: p.status,
+    systemKey: p.systemKey,
+    codeValidDays: p.codeValidDays,
+    uses: uses.used,
+    held: uses.held,
+    issuedCodes,
+    discountGiven: money.discount,
+    sales: money.sales,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+/** A promotion's fields as the audit log keeps them (dates as ISO text). */
+function auditable(p: Partial<typeof promotions.$inferInsert>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['description', 'kind', 'percentOff', 'amountOff', 'minSubtotal', 'startsAt', 'endsAt', 'usageLimit', 'oncePerCustomer', 'firstOrderOnly', 'categoryIds', 'status', 'codeValidDays'] as const) {
+    const v = p[key];
+    if (v !== undefined) out[key] = v instanceof Date ? v.toISOString() : v;
+  }
+  return out;
+}
 type CodeRow = typeof promotionCodes.$inferSelect;
 
 export function ruleOf(p: Pick<PromotionRow, 'kind' | 'percentOff' | 'amountOff'>, market: MarketCode): DiscountRule | null {
@@ -91,6 +168,184 @@ export function ruleOf(p: Pick<PromotionRow, 'kind' | 'percentOff' | 'amountOff'
 
 export function createPromotionService(deps: { db: Db; clock: () => Date; audit?: AuditLog }) {
   const { db, clock } = deps;
+
+  /** The back office: list with uses, discount given and sales per currency; create and change, audited. */
+  function backOffice() {
+    async function stats(ids: number[]) {
+      if (ids.length === 0) return { uses: new Map<number, { used: number; held: number }>(), money: new Map<number, { discount: Record<string, number>; sales: Record<string, number> }>(), issued: new Map<number, number>() };
+      const counts = await db
+        .select({ id: promotionRedemptions.promotionId, state: promotionRedemptions.state, n: sql<number>`count(*)::int` })
+        .from(promotionRedemptions)
+        .where(and(inArray(promotionRedemptions.promotionId, ids), ne(promotionRedemptions.state, 'released')))
+        .groupBy(promotionRedemptions.promotionId, promotionRedemptions.state);
+      const sums = await db
+        .select({
+          id: promotionRedemptions.promotionId,
+          currency: promotionRedemptions.currency,
+          discount: sql<number>`coalesce(sum(${promotionRedemptions.discountMinor}), 0)::bigint`,
+          sales: sql<number>`coalesce(sum(${orders.totalMinor}), 0)::bigint`,
+        })
+        .from(promotionRedemptions)
+        .innerJoin(orders, eq(orders.id, promotionRedemptions.orderId))
+        .where(and(inArray(promotionRedemptions.promotionId, ids), eq(promotionRedemptions.state, 'used')))
+        .groupBy(promotionRedemptions.promotionId, promotionRedemptions.currency);
+      const issuedRows = await db
+        .select({ id: promotionCodes.promotionId, n: sql<number>`count(*)::int` })
+        .from(promotionCodes)
+        .where(and(inArray(promotionCodes.promotionId, ids), sql`${promotionCodes.email} is not null`))
+        .groupBy(promotionCodes.promotionId);
+      const uses = new Map<number, { used: number; held: number }>();
+      for (const c of counts) {
+        const u = uses.get(c.id) ?? { used: 0, held: 0 };
+        u[c.state === 'used' ? 'used' : 'held'] += Number(c.n);
+        uses.set(c.id, u);
+      }
+      const money = new Map<number, { discount: Record<string, number>; sales: Record<string, number> }>();
+      for (const r of sums) {
+        const m = money.get(r.id) ?? { discount: {}, sales: {} };
+        m.discount[r.currency] = toMajor(Number(r.discount));
+        m.sales[r.currency] = toMajor(Number(r.sales));
+        money.set(r.id, m);
+      }
+      return { uses, money, issued: new Map(issuedRows.map((r) => [r.id, Number(r.n)])) };
+    }
+
+    async function sharedCodes(ids: number[]) {
+      if (ids.length === 0) return new Map<number, string>();
+      const rows = await db
+        .select({ id: promotionCodes.promotionId, code: promotionCodes.code })
+        .from(promotionCodes)
+        .where(and(inArray(promotionCodes.promotionId, ids), isNull(promotionCodes.email)));
+      return new Map(rows.map((r) => [r.id, r.code]));
+    }
+
+    async function dtos(rows: PromotionRow[]): Promise<PromotionDto[]> {
+      const ids = rows.map((r) => r.id);
+      const [{ uses, money, issued }, codes] = await Promise.all([stats(ids), sharedCodes(ids)]);
+      return rows.map((p) => toDto(p, codes.get(p.id) ?? null, uses.get(p.id) ?? { used: 0, held: 0 }, money.get(p.id) ?? { discount: {}, sales: {} }, issued.get(p.id) ?? 0));
+    }
+
+    async function get(id: number): Promise<PromotionDto> {
+      const [p] = await db.select().from(promotions).where(eq(promotions.id, id)).limit(1);
+      if (!p) throw new NotFound(message('promotion-not-found'));
+      return (await dtos([p]))[0]!;
+    }
+
+    /** Checks a whole promotion (the stored one with the changes) against the rules of a valid one. */
+    function check(next: Omit<typeof promotions.$inferInsert, 'id'>, code: string | null) {
+      if (next.kind === 'percent' && !next.percentOff) throw new Invalid(message('promo-percent-required'));
+      if (next.kind === 'fixed' && Object.keys(next.amountOff ?? {}).length === 0) throw new Invalid(message('promo-amount-required'));
+      if (next.systemKey === NEWSLETTER_WELCOME) {
+        if (next.kind !== 'percent') throw new Invalid(message('promo-welcome-percent'));
+        if (code) throw new Invalid(message('promo-welcome-no-code'));
+      } else if (!code) throw new Invalid(message('promo-code-required'));
+      if (next.startsAt && next.endsAt && next.endsAt.getTime() <= next.startsAt.getTime()) throw new Invalid(message('promo-end-after-start'));
+    }
+
+    function fields(input: PromotionInput) {
+      const f: Partial<typeof promotions.$inferInsert> = {};
+      if (input.description !== undefined) f.description = input.description;
+      if (input.kind !== undefined) f.kind = input.kind;
+      if (input.percentOff !== undefined) f.percentOff = input.percentOff;
+      if (input.amountOff !== undefined) f.amountOff = input.amountOff;
+      if (input.minSubtotal !== undefined) f.minSubtotal = input.minSubtotal;
+      if (input.startsAt !== undefined) f.startsAt = input.startsAt;
+      if (input.endsAt !== undefined) f.endsAt = input.endsAt;
+      if (input.usageLimit !== undefined) f.usageLimit = input.usageLimit;
+      if (input.oncePerCustomer !== undefined) f.oncePerCustomer = input.oncePerCustomer;
+      if (input.firstOrderOnly !== undefined) f.firstOrderOnly = input.firstOrderOnly;
+      if (input.categoryIds !== undefined) f.categoryIds = input.categoryIds;
+      if (input.status !== undefined) f.status = input.status;
+      if (input.codeValidDays !== undefined) f.codeValidDays = input.codeValidDays;
+      // One kind at a time: a percentage has no amounts, a fixed amount no percentage.
+      if (f.kind === 'percent') f.amountOff = {};
+      if (f.kind === 'fixed') f.percentOff = null;
+      return f;
+    }
+
+    const codeTaken = () => new Conflict(message('promo-code-taken'));
+
+    async function audited<T>(actor: Actor, entry: (result: T) => Parameters<AuditLog['record']>[1], work: (tx: Tx) => Promise<T>): Promise<T> {
+      try {
+        return await db.transaction(async (tx) => {
+          const result = await work(tx);
+          if (deps.audit) await deps.audit.record(actor, entry(result), tx);
+          return result;
+        });
+      } catch (err) {
+        const e = pgError(err);
+        if (e.code === '23505' && e.constraint?.includes('code')) throw codeTaken();
+        throw err;
+      }
+    }
+
+    return {
+      /** Every promotion, newest first, with uses, discount given and sales per currency. */
+      async list(): Promise<PromotionDto[]> {
+        const rows = await db.select().from(promotions).orderBy(sql`${promotions.systemKey} is null`, sql`${promotions.createdAt} desc`, sql`${promotions.id} desc`);
+        return dtos(rows);
+      },
+
+      get,
+
+      /** A new promotion with its shared code (active unless paused is asked for). */
+      async create(actor: Actor, input: PromotionInput): Promise<PromotionDto> {
+        if (!input.code) throw new Invalid(message('promo-code-required'));
+        if (!input.kind) throw new Invalid(message('promo-kind-required'));
+        const values = { kind: input.kind, ...fields(input) } as Omit<typeof promotions.$inferInsert, 'id'>;
+        check(values, input.code);
+        const id = await audited(
+          actor,
+          (promotionId: number) => ({ action: 'promotion.create', entity: 'promotion', entityId: promotionId, details: { code: input.code, ...auditable(values) } }),
+          async (tx) => {
+            const [row] = await tx
+              .insert(promotions)
+              .values({ ...values, createdAt: clock(), updatedAt: clock() })
+              .returning({ id: promotions.id });
+            await tx.insert(promotionCodes).values({ promotionId: row!.id, code: input.code!, createdAt: clock() });
+            return row!.id;
+          },
+        );
+        return get(id);
+      },
+
+      /** Changes what the input names. The welcome promotion's changes apply to codes issued from now on. */
+      async update(actor: Actor, id: number, input: PromotionInput): Promise<PromotionDto> {
+        await audited(
+          actor,
+          (changes: Record<string, unknown>) => ({ action: 'promotion.update', entity: 'promotion', entityId: id, details: changes }),
+          async (tx) => {
+            const [current] = await tx.select().from(promotions).where(eq(promotions.id, id)).for('update');
+            if (!current) throw new NotFound(message('promotion-not-found'));
+            const [shared] = await tx
+              .select()
+              .from(promotionCodes)
+              .where(and(eq(promotionCodes.promotionId, id), isNull(promotionCodes.email)))
+              .limit(1);
+            const change = fields(input);
+            if (current.systemKey === NEWSLETTER_WELCOME && input.code) throw new Invalid(message('promo-welcome-no-code'));
+            const next = { ...current, ...change };
+            const code = input.code ?? shared?.code ?? null;
+            check(next, current.systemKey ? null : code);
+            if (next.usageLimit !== null && next.usageLimit < current.redemptions) {
+              throw new Invalid(message('promo-limit-below-uses', String(current.redemptions)));
+            }
+            await tx.update(promotions).set({ ...change, updatedAt: clock() }).where(eq(promotions.id, id));
+            if (input.code && shared && input.code !== shared.code) await tx.update(promotionCodes).set({ code: input.code }).where(eq(promotionCodes.id, shared.id));
+            else if (input.code && !shared) await tx.insert(promotionCodes).values({ promotionId: id, code: input.code, createdAt: clock() });
+            const changes: Record<string, unknown> = {};
+            for (const [k, v] of Object.entries(auditable(change))) {
+              const before = auditable(current as never)[k];
+              if (JSON.stringify(before) !== JSON.stringify(v)) changes[k] = { from: before, to: v };
+            }
+            if (input.code && input.code !== shared?.code) changes.code = { from: shared?.code ?? null, to: input.code };
+            return changes;
+          },
+        );
+        return get(id);
+      },
+    };
+  }
 
   /**
    * The shopper's own held redemptions of this promotion whose payment is still waiting (started,
@@ -216,6 +471,7 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
     }
     if (p.firstOrderOnly && (await hasOrder(tx, cart.userId))) throw usedInvalid();
 
+    // The minimum spend is on the cart's subtotal (every line, before the discount, without delivery).
     const subtotal = cart.lines.reduce((a, l) => a + l.lineTotalMinor, 0);
     const min = p.minSubtotal[cart.market];
     if (min !== undefined && min !== null && subtotal < min) throw new Invalid(fill('code-min-spend', formatMoney(toMajor(min), cart.currency)));
@@ -318,6 +574,8 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
         }
       }
     },
+
+    ...backOffice(),
 
     /** The code row (tests, back office). */
     async findCode(code: string, tx: Db | Tx = db): Promise<CodeRow | null> {
