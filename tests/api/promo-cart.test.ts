@@ -32,7 +32,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       await server?.stop();
     });
 
-    async function newCode(body: { percentOff: number; usageLimit?: number | null } & Record<string, unknown>): Promise<string> {
+    async function newCode(body: { percentOff: number | undefined; usageLimit?: number | null } & Record<string, unknown>): Promise<string> {
       const code = `T${randomBytes(4).toString('hex').toUpperCase()}`;
       const res = await api.call('POST', '/admin/promotions', { token: owner, body: { code, usageLimit: null, ...body } });
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
@@ -73,6 +73,36 @@ for (const driver of ['pglite', 'pg'] as const) {
       const unauthenticated = await api.call('POST', '/cart/discount', { body: { code: 'ANY' } });
       expect(unauthenticated.status).toBe(401);
       expect((await api.cart(shopper.token, shopper.id)).discountCode).toBeNull();
+    });
+
+    it('says when a code has expired or the cart is too small for it', async () => {
+      const shopper = await shopperWith(1);
+      const subtotal = (await api.cart(shopper.token, shopper.id)).subtotal as number;
+      const expired = await newCode({ percentOff: 10, endsAt: new Date(Date.now() - 3_600_000).toISOString() });
+      const late = await api.call('POST', '/cart/discount', { token: shopper.token, body: { code: expired } });
+      expect(late.status).toBe(400);
+      expect(late.body.message).toBe('This code has expired.');
+      const big = await newCode({ percentOff: 10, minSubtotal: { NG: subtotal + 1000 } });
+      const small = await api.call('POST', '/cart/discount', { token: shopper.token, body: { code: big } });
+      expect(small.status).toBe(400);
+      expect(small.body.message).toMatch(/^Spend at least ₦[\d,]+(\.\d\d)? to use this code\.$/);
+    });
+
+    it('checks the code again when the shopper switches market: a code with no rand amount comes off, and the cart says so', async () => {
+      const code = await newCode({ kind: 'fixed', percentOff: undefined, amountOff: { NG: 5000 } });
+      const shopper = await shopperWith(1);
+      const applied = await api.call('POST', '/cart/discount', { token: shopper.token, body: { code } });
+      expect(applied.status).toBe(200);
+      expect(applied.body.data.discount).toBe(5000);
+      const za = await api.call('GET', `/cart/${shopper.id}`, { token: shopper.token, headers: { cookie: 'ml_market=ZA' } });
+      expect(za.status).toBe(200);
+      expect(za.body.data).toMatchObject({ market: 'ZA', currency: 'ZAR', discount: 0, discountCode: null });
+      expect(za.body.data.notice).toMatch(/Your discount code no longer applies in South Africa/);
+      expect(minor(za.body.data.total)).toBe(minor(za.body.data.subtotal) + minor(za.body.data.deliveryFee));
+      // In rand the code is simply not valid.
+      const again = await api.call('POST', '/cart/discount', { token: shopper.token, body: { code }, headers: { cookie: 'ml_market=ZA' } });
+      expect(again.status).toBe(400);
+      expect(again.body.message).toBe('This code is not valid.');
     });
 
     it('works as a plain form post: 303 back with ?notice= or ?error=', async () => {
