@@ -86,6 +86,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/cart/[userId].ts': { segments: (ids) => ({ userId: ids.customerId }) },
   'api/v1/cart/add-to-cart.ts': { body: line },
   'api/v1/cart/decrease-quantity.ts': { body: line },
+  'api/v1/cart/discount/index.ts': { query: () => ({ back: '/cart' }), body: () => ({ code: 'NO-SUCH-CODE' }) },
   'api/v1/cart/delivery-option/[cartId].ts': { segments: (ids) => ({ cartId: ids.cartId }), body: () => ({ deliveryOption: 'delivery' }) },
   'api/v1/cart/remove-product.ts': { body: (ids) => ({ productId: ids.productId, color: ids.color, size: ids.size }) },
   'api/v1/cart/update-quantity.ts': { body: line },

@@ -237,6 +237,26 @@ for (const driver of DRIVERS as Driver[]) {
       await expect(services.promotions.evaluate(b.code, cart({ id: other.id, email: 'other@example.com' }))).rejects.toMatchObject({ message: 'This code has expired.' });
     });
 
+    it("a new welcome percentage applies to codes issued from now on; issued codes keep the mail's", async () => {
+      const u = await user();
+      const before = await services.promotions.issueWelcomeCode(u.email);
+      const welcome = (await services.promotions.list()).find((p) => p.systemKey === 'newsletter-welcome')!;
+      const owner = { id: null, email: 'owner@example.com' };
+      const changed = await services.promotions.update(owner, welcome.id, { percentOff: 30, codeValidDays: 10 });
+      expect(changed).toMatchObject({ percentOff: 30, codeValidDays: 10, uses: 0 });
+      const after = await services.promotions.issueWelcomeCode(u.email);
+      expect(after.percentOff).toBe(30);
+      expect(after.expiresAt.getTime()).toBe(clock().getTime() + 10 * 86_400_000);
+      expect((await services.promotions.evaluate(before.code, cart(u, [[1000, null]]))).discountMinor).toBe(200);
+      expect((await services.promotions.evaluate(after.code, cart(u, [[1000, null]]))).discountMinor).toBe(300);
+      const kept = (await services.promotions.list()).find((p) => p.description.startsWith('Newsletter welcome, 20%'));
+      expect(kept).toMatchObject({ percentOff: 20, code: null, systemKey: null });
+      expect(kept!.issuedCodes).toBeGreaterThanOrEqual(1);
+      // the kept terms can still be edited (paused) without a shared code
+      expect((await services.promotions.update(owner, kept!.id, { status: 'paused' })).status).toBe('paused');
+      await expect(services.promotions.evaluate(before.code, cart(u))).rejects.toMatchObject({ message: 'This code is not valid.' });
+    });
+
     if (driver === 'pg') {
       it('50 concurrent holds of a code limited to 1: exactly one held, 49 refused', async () => {
         const { promotion, code } = await promo({ codeLimit: 1 });

@@ -232,13 +232,13 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
     }
 
     /** Checks a whole promotion (the stored one with the changes) against the rules of a valid one. */
-    function check(next: Omit<typeof promotions.$inferInsert, 'id'>, code: string | null) {
+    function check(next: Omit<typeof promotions.$inferInsert, 'id'>, code: string | null, needsCode = true) {
       if (next.kind === 'percent' && !next.percentOff) throw new Invalid(message('promo-percent-required'));
       if (next.kind === 'fixed' && Object.keys(next.amountOff ?? {}).length === 0) throw new Invalid(message('promo-amount-required'));
       if (next.systemKey === NEWSLETTER_WELCOME) {
         if (next.kind !== 'percent') throw new Invalid(message('promo-welcome-percent'));
         if (code) throw new Invalid(message('promo-welcome-no-code'));
-      } else if (!code) throw new Invalid(message('promo-code-required'));
+      } else if (!code && needsCode) throw new Invalid(message('promo-code-required'));
       if (next.startsAt && next.endsAt && next.endsAt.getTime() <= next.startsAt.getTime()) throw new Invalid(message('promo-end-after-start'));
     }
 
@@ -322,18 +322,40 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
               .from(promotionCodes)
               .where(and(eq(promotionCodes.promotionId, id), isNull(promotionCodes.email)))
               .limit(1);
+            const issued =
+              (
+                await tx
+                  .select({ id: promotionCodes.id })
+                  .from(promotionCodes)
+                  .where(and(eq(promotionCodes.promotionId, id), sql`${promotionCodes.email} is not null`))
+                  .limit(1)
+              ).length > 0;
             const change = fields(input);
             if (current.systemKey === NEWSLETTER_WELCOME && input.code) throw new Invalid(message('promo-welcome-no-code'));
             const next = { ...current, ...change };
             const code = input.code ?? shared?.code ?? null;
-            check(next, current.systemKey ? null : code);
+            // Issued codes (the welcome promotion, or its earlier terms) need no shared code.
+            check(next, current.systemKey ? null : code, !issued);
             if (next.usageLimit !== null && next.usageLimit < current.redemptions) {
               throw new Invalid(message('promo-limit-below-uses', String(current.redemptions)));
+            }
+            const changes: Record<string, unknown> = {};
+            // The welcome mail promised its percentage: codes already issued keep it. They move to a copy
+            // of the promotion with the old terms (their uses with them); the new terms apply to new codes.
+            if (current.systemKey === NEWSLETTER_WELCOME && issued && change.percentOff !== undefined && change.percentOff !== current.percentOff) {
+              const { id: _id, systemKey: _key, createdAt: _created, updatedAt: _updated, ...terms } = current;
+              const [archive] = await tx
+                .insert(promotions)
+                .values({ ...terms, description: `${current.description}, ${current.percentOff}% (codes issued until ${clock().toISOString().slice(0, 10)})`, createdAt: clock(), updatedAt: clock() })
+                .returning({ id: promotions.id });
+              await tx.update(promotionCodes).set({ promotionId: archive!.id }).where(eq(promotionCodes.promotionId, id));
+              await tx.update(promotionRedemptions).set({ promotionId: archive!.id }).where(eq(promotionRedemptions.promotionId, id));
+              change.redemptions = 0;
+              changes.issuedCodesKeptOn = archive!.id;
             }
             await tx.update(promotions).set({ ...change, updatedAt: clock() }).where(eq(promotions.id, id));
             if (input.code && shared && input.code !== shared.code) await tx.update(promotionCodes).set({ code: input.code }).where(eq(promotionCodes.id, shared.id));
             else if (input.code && !shared) await tx.insert(promotionCodes).values({ promotionId: id, code: input.code, createdAt: clock() });
-            const changes: Record<string, unknown> = {};
             for (const [k, v] of Object.entries(auditable(change))) {
               const before = auditable(current as never)[k];
               if (JSON.stringify(before) !== JSON.stringify(v)) changes[k] = { from: before, to: v };
