@@ -56,7 +56,14 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/customers/newsletter.csv.ts': {},
   'api/v1/admin/dashboard.ts': {},
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
-  'api/v1/admin/orders/[id]/refund.ts': { segments: () => ({ id: nilUuid }), body: () => ({ amount: '100', refundedBefore: '0' }) },
+  'api/v1/admin/orders/[id]/refund.ts': {
+    segments: () => ({ id: nilUuid }),
+    body: () => ({ amount: '100', refundedBefore: '0' }),
+    extraBodies: () => [
+      { line: '1', quantity: '1', refundedBefore: '0' },
+      { line: '99999999999999999999', quantity: '3000000000' },
+    ],
+  },
   'api/v1/admin/orders/[id]/status.ts': { segments: () => ({ id: nilUuid }), body: () => ({ status: 'processed' }) },
   'api/v1/admin/orders/export.csv.ts': { query: () => adminOrderQuery },
   'api/v1/admin/orders/index.ts': { query: () => adminOrderQuery },
@@ -87,6 +94,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/cart/add-to-cart.ts': { body: line },
   'api/v1/cart/decrease-quantity.ts': { body: line },
   'api/v1/cart/discount/index.ts': { query: () => ({ back: '/cart' }), body: () => ({ code: 'NO-SUCH-CODE' }) },
+  'api/v1/cart/discount/remove.ts': {},
   'api/v1/cart/delivery-option/[cartId].ts': { segments: (ids) => ({ cartId: ids.cartId }), body: () => ({ deliveryOption: 'delivery' }) },
   'api/v1/cart/remove-product.ts': { body: (ids) => ({ productId: ids.productId, color: ids.color, size: ids.size }) },
   'api/v1/cart/update-quantity.ts': { body: line },

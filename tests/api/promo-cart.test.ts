@@ -99,10 +99,47 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(za.body.data).toMatchObject({ market: 'ZA', currency: 'ZAR', discount: 0, discountCode: null });
       expect(za.body.data.notice).toMatch(/Your discount code no longer applies in South Africa/);
       expect(minor(za.body.data.total)).toBe(minor(za.body.data.subtotal) + minor(za.body.data.deliveryFee));
+      // The header's "Shop in" form (a plain form post) says so in its notice.
+      const other = await shopperWith(1);
+      expect((await api.call('POST', '/cart/discount', { token: other.token, body: { code } })).status).toBe(200);
+      const shopIn = await fetch(`${server.baseUrl}/market`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.baseUrl },
+        body: 'market=ZA&back=%2Fcart',
+        redirect: 'manual',
+      });
+      expect(shopIn.status).toBe(303);
+      expect(new URL(shopIn.headers.get('location')!, server.baseUrl).searchParams.get('notice')).toBe('market-chosen-code-dropped:ZA:ZAR:ZA');
+      expect((await api.call('GET', `/cart/${other.id}`, { token: other.token, headers: { cookie: 'ml_market=ZA' } })).body.data.discountCode).toBeNull();
       // In rand the code is simply not valid.
       const again = await api.call('POST', '/cart/discount', { token: shopper.token, body: { code }, headers: { cookie: 'ml_market=ZA' } });
       expect(again.status).toBe(400);
       expect(again.body.message).toBe('This code is not valid.');
+    });
+
+    it('takes the code off when the cart drops below its minimum: the JSON cart says why, and so does the page a plain form goes to', async () => {
+      const shopper = await shopperWith(3);
+      const subtotal = (await api.cart(shopper.token, shopper.id)).subtotal as number;
+      const code = await newCode({ percentOff: 10, minSubtotal: { NG: subtotal } });
+      expect((await api.call('POST', '/cart/discount', { token: shopper.token, body: { code } })).status).toBe(200);
+      const json = await api.call('PATCH', '/cart/decrease-quantity', { token: shopper.token, body: { productId: bag.productId, color: bag.color, quantity: 2 } });
+      expect(json.status).toBe(200);
+      expect(json.body.data).toMatchObject({ discount: 0, discountCode: null });
+      expect(json.body.data.notice).toMatch(/^Spend at least ₦[\d,]+(\.\d\d)? to use this code\.$/);
+
+      expect((await api.add(shopper.token, bag, 1)).status).toBe(200);
+      expect((await api.call('POST', '/cart/discount', { token: shopper.token, body: { code } })).status).toBe(200);
+      const form = await fetch(`${server.baseUrl}/api/v1/cart/decrease-quantity`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${shopper.token}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.baseUrl },
+        body: new URLSearchParams({ productId: String(bag.productId), ...(bag.color ? { color: bag.color } : {}), quantity: '2' }).toString(),
+        redirect: 'manual',
+      });
+      expect(form.status).toBe(303);
+      const back = new URL(form.headers.get('location')!, server.baseUrl);
+      expect(back.pathname).toBe('/cart');
+      expect(back.searchParams.get('notice')).toBe('quantity-updated');
+      expect(back.searchParams.get('error')).toMatch(/^code-min-spend:₦/);
     });
 
     it('works as a plain form post: 303 back with ?notice= or ?error=', async () => {
@@ -142,6 +179,15 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(minor(order.items[0].discount)).toBe(minor(cart.discount));
       const history = await api.call('GET', '/orders/get-orders', { token: shopper.token });
       expect(JSON.stringify(history.body)).toContain(code);
+      // The order details page, the confirmation mail and the back office's order show the Discount line with the code.
+      const page = await (await fetch(`${server.baseUrl}/order-details/${order.id}`, { headers: { authorization: `Bearer ${shopper.token}` } })).text();
+      expect(page).toMatch(new RegExp(`Discount[\\s\\S]{0,120}${code}[\\s\\S]{0,200}-₦`));
+      const mail = await api.lastMail(shopper.email);
+      expect(mail.text).toContain(`Discount (${code}): -₦`);
+      expect(mail.html).toContain(`Discount (${code})`);
+      const staffPage = await (await fetch(`${server.baseUrl}/admin/orders/${order.id}`, { headers: { authorization: `Bearer ${owner}` } })).text();
+      expect(staffPage).toContain(`Discount (${code})`);
+      expect(staffPage).toContain('name="line"');
       // The cart let go of the code with the order: one code per order.
       expect((await api.cart(shopper.token, shopper.id)).discountCode).toBeNull();
 

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request as http, test, type APIRequestContext, type Page } from '@playwright/test';
 import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
 
@@ -100,6 +101,13 @@ async function expectDiscounted(page: Page, summary: string, totalTestId: string
   expect(minorOf((await box.getByTestId(totalTestId).textContent())!)).toBe(subtotal - minorOf(discount) + feeMinor);
 }
 
+/** No serious accessibility problems with the code's field, Discount line and Remove button on the page. */
+async function expectAccessible(page: Page, path: string) {
+  const results = await new AxeBuilder({ page }).include('#main').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 test.describe('with JavaScript', () => {
   test('apply a code in the cart and at checkout, see the discount, remove it', async ({ page }, info) => {
     const code = await newCode(20);
@@ -119,6 +127,7 @@ test.describe('with JavaScript', () => {
     await expect(page).toHaveURL(/\/cart$/);
     await expectDiscounted(page, 'Cart total', 'cart-total', code, 20);
     await page.screenshot({ path: info.outputPath('cart-discount-js.png'), fullPage: true, animations: 'disabled' });
+    await expectAccessible(page, '/cart');
 
     // The checkout shows the same discount, and the code can come off there too.
     await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
@@ -133,6 +142,7 @@ test.describe('with JavaScript', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByText('Discount applied!')).toBeVisible();
     await expectDiscounted(page, 'Order summary', 'order-total', code, 20);
+    await expectAccessible(page, '/place-order');
   });
 });
 

@@ -106,6 +106,15 @@ function linkMessage(ctx: APIContext, text: string, fallback: string): string {
   return fallback;
 }
 
+/**
+ * A cart's notice (its discount code just came off: 'Spend at least ₦50,000 to use this code.') for
+ * the page a plain form post goes to, beside the form's own notice; nothing for other texts.
+ */
+export function cartNoticeParams(cart: { notice?: string | undefined }): Record<string, string> {
+  const ref = cart.notice ? messageRef(cart.notice) : null;
+  return ref ? { error: ref } : {};
+}
+
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 
 /** Like endpoint(), but answers plain form posts with redirects (see above). */

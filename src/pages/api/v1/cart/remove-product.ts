@@ -1,6 +1,6 @@
 import { lineKeySchema } from '@/lib/domain/cart-input';
 import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
-import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { cartNoticeParams, formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 import { message } from '@/lib/domain/messages';
 
 export const DELETE = formEndpoint(
@@ -9,7 +9,7 @@ export const DELETE = formEndpoint(
     const input = await readInput(request, lineKeySchema);
     assertSameUser(user, input.userId);
     const data = await locals.services.cart.remove(user, input, locals.market);
-    return { body: { status: true, message: message('cart-item-removed'), data }, next: '/cart' };
+    return { body: { status: true, message: message('cart-item-removed'), data }, next: '/cart', nextParams: cartNoticeParams(data) };
   },
   { failure: () => message('cart-remove-failed') },
 );

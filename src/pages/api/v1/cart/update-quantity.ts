@@ -1,6 +1,6 @@
 import { changeQuantitySchema } from '@/lib/domain/cart-input';
 import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
-import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { cartNoticeParams, formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 import { failureText, message } from '@/lib/domain/messages';
 
 /** Sets a line's quantity (body.quantity is the new quantity; without it, one more). */
@@ -10,7 +10,7 @@ export const PATCH = formEndpoint(
     const input = await readInput(request, changeQuantitySchema);
     assertSameUser(user, input.userId);
     const data = await locals.services.cart.changeQuantity(user, input, 'increase', locals.market);
-    return { body: { status: true, message: message('quantity-updated'), data }, next: '/cart' };
+    return { body: { status: true, message: message('quantity-updated'), data }, next: '/cart', nextParams: cartNoticeParams(data) };
   },
   { failure: (reason) => failureText('quantity-update-failed', reason) },
 );

@@ -1,2 +1,4 @@
+import { DELETE } from './index';
+
 /** HTML forms can only POST: the Remove button of the cart's discount code without scripts. */
-export { DELETE as POST } from './index';
+export const POST = DELETE;
