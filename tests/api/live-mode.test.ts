@@ -35,7 +35,15 @@ describe('live mode', () => {
     expect(output).toMatch(/PAYMENT_PROVIDER/);
     expect(output).toMatch(/SMTP_URL/);
     expect(output).toMatch(/PUBLIC_SITE_URL/);
-    const http = await refusedStart({ STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_x', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_SITE_URL: 'http://shop.example' });
+    expect(output).toMatch(/LINK_SIGNING_SECRET/);
+    const http = await refusedStart({
+      STORE_MODE: 'live',
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      PUBLIC_SITE_URL: 'http://shop.example',
+      LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters',
+    });
     expect(http.code).toBe(1);
     expect(http.output).toMatch(/PUBLIC_SITE_URL/);
     expect(http.output).not.toMatch(/SMTP_URL/);
@@ -68,6 +76,7 @@ describe('live mode', () => {
           PAYSTACK_BASE_URL: paystack.baseUrl,
           SMTP_URL: smtp.url,
           PUBLIC_SITE_URL: 'https://shop.example',
+          LINK_SIGNING_SECRET: `live-link-secret-${driver}-0123456789abcdef`,
         });
       });
       afterAll(async () => {

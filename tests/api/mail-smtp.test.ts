@@ -61,4 +61,19 @@ describe('mail by SMTP', () => {
     const all = await waitFor(email, 3);
     expect(all[2]!.raw).toMatch(/^Subject: Your Maison Luxe password was changed/m);
   });
+  it('newsletter mails carry List-Unsubscribe (one-click, RFC 8058) with the same signed link as their text', async () => {
+    const email = c.uniqueEmail('list-unsub');
+    expect((await c.call('POST', '/newsletter/subscribe', { body: { email } })).status).toBe(201);
+    const [mail] = await waitFor(email, 1);
+    const head = mail!.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+    expect(head).toMatch(/^Subject: Confirm your subscription to Maison Luxe/m);
+    const header = /^List-Unsubscribe: <([^>]+)>/m.exec(head)?.[1];
+    expect(header).toMatch(/\/newsletter\/unsubscribe\?token=[\w.-]+$/);
+    expect(head).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    expect(decodeQp(mail!.raw)).toContain(header!);
+    // The mail client's one-click POST unsubscribes.
+    const res = await fetch(header!, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('You have been unsubscribed from our newsletter.');
+  });
 });

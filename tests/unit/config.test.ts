@@ -45,16 +45,36 @@ describe('configuration', () => {
     expect(message).toMatch(/PAYMENT_PROVIDER/);
     expect(message).toMatch(/SMTP_URL/);
     expect(message).toMatch(/PUBLIC_SITE_URL/);
-    const settings = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_x', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example' };
+    expect(message).toMatch(/LINK_SIGNING_SECRET/);
+    const settings = {
+      STORE_MODE: 'live',
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_SITE_URL: 'https://shop.example',
+      LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters',
+    };
     // Each market pays through its own Paystack account: without South Africa's key a live store refuses to start.
     expect(() => parseConfig(settings)).toThrow(/PAYSTACK_SECRET_KEY_ZA: is required when STORE_MODE=live/);
     const live = parseConfig({ ...settings, PAYSTACK_SECRET_KEY_ZA: 'sk_live_za' });
     expect(live.paystackSecretKeys).toEqual({ NG: 'sk_live_x', ZA: 'sk_live_za' });
-    expect(live).toMatchObject({ demo: false, devMailboxEnabled: false, secureCookies: true });
+    expect(live).toMatchObject({ demo: false, devMailboxEnabled: false, secureCookies: true, linkSecret: 'a-live-secret-of-at-least-32-characters' });
+    expect(() => parseConfig({ ...settings, PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', LINK_SIGNING_SECRET: 'too-short' })).toThrow(/LINK_SIGNING_SECRET: must be at least 32 characters/);
+  });
+
+  it('signs mail links with LINK_SIGNING_SECRET, or in a demo store with a key derived from its database and site', () => {
+    const a = parseConfig({ DATA_DIR: '/srv/a' }).linkSecret;
+    expect(a).toMatch(/^[\w-]{43}$/);
+    expect(parseConfig({ DATA_DIR: '/srv/a' }).linkSecret).toBe(a);
+    expect(parseConfig({ DATA_DIR: '/srv/b' }).linkSecret).not.toBe(a);
+    expect(parseConfig({ DATA_DIR: '/srv/a', PUBLIC_SITE_URL: 'https://other.example' }).linkSecret).not.toBe(a);
+    // Two app servers of one PostgreSQL store sign alike.
+    const pg = { DATABASE_URL: 'postgres://app:pw@db.internal/store', PUBLIC_SITE_URL: 'https://shop.example' };
+    expect(parseConfig({ ...pg, DATA_DIR: '/srv/1' }).linkSecret).toBe(parseConfig({ ...pg, DATA_DIR: '/srv/2' }).linkSecret);
   });
 
   it('refuses a live store with pay on delivery but no SMS provider (its phone codes go by text)', () => {
-    const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example' };
+    const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example', LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters' };
     expect(parseConfig(live)).toMatchObject({ PAY_ON_DELIVERY: 'off', SMS_PROVIDER: 'outbox' });
     expect(() => parseConfig({ ...live, PAY_ON_DELIVERY: 'on' })).toThrow(/SMS_PROVIDER: must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on/);
     expect(() => parseConfig({ ...live, PAY_ON_DELIVERY: 'on', SMS_PROVIDER: 'clickatell' })).toThrow(/CLICKATELL_API_KEY: is required when SMS_PROVIDER=clickatell/);

@@ -19,6 +19,7 @@ const HEX_EXCEPTIONS: Record<string, string> = {
   'error-pages.ts': 'error pages are served as inline HTML without the stylesheet',
   'mail.ts': 'the email layout: mail clients do not support CSS variables',
   'orders.ts': "the order confirmation email's rows (email HTML)",
+  'newsletter.ts': 'the newsletter confirm and welcome emails (email HTML)',
   'seed.ts': "seed data: the demo catalogue's colours (swatches) and picture palettes",
   'seed-art.ts': "seed data: the demo catalogue's generated SVG pictures",
 };
@@ -28,6 +29,7 @@ const FONT_SIZE_EXCEPTIONS: Record<string, string> = {
   'mail.ts': 'the email layout (email HTML)',
   'accounts.ts': 'the sign-in code email (email HTML)',
   'staff.ts': 'the back-office device code emails (email HTML)',
+  'newsletter.ts': 'the newsletter confirm and welcome emails (email HTML)',
 };
 
 /** Single lines elsewhere that may hold a hex colour, and why. */

@@ -106,6 +106,8 @@ export const MESSAGES = {
   'newsletter-confirmed': 'Your subscription is confirmed. Your 20% off code is on its way to your inbox.',
   'newsletter-unsubscribed': 'You have been unsubscribed from our newsletter.',
   'newsletter-link-invalid': 'This link is not valid. Please subscribe again from the home page.',
+  'newsletter-confirm-sent': 'Almost done: we e-mailed you a link to confirm your subscription.',
+  'newsletter-not-subscribed': 'You are not subscribed to our newsletter.',
 
   // Favourites
   'favourite-added': 'Added to favourites',

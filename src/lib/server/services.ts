@@ -13,6 +13,7 @@ import { createMediaService } from '@/lib/server/infra/media';
 import { createPromotionService } from '@/lib/server/promotions/promotions';
 import { createNewsletterService } from '@/lib/server/newsletter/newsletter';
 import { createRateLimiter, LIMITS } from '@/lib/server/infra/rate-limit';
+import { createLinkSigner } from '@/lib/server/infra/signing';
 import { createSessionService } from '@/lib/server/accounts/sessions';
 import { createBuyingServices } from '@/lib/server/checkout/buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/infra/cache-bus';
@@ -80,8 +81,17 @@ export function createServices(deps: Deps) {
   };
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
   const addresses = createAddressService({ db, clock });
-  const newsletter = createNewsletterService({ db });
   const promotions = createPromotionService({ db, clock, audit });
+  const newsletter = createNewsletterService({
+    db,
+    clock,
+    log: deps.log,
+    mailer,
+    limiter,
+    promotions,
+    signer: createLinkSigner(deps.config.linkSecret),
+    siteUrl: deps.config.PUBLIC_SITE_URL,
+  });
   const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });

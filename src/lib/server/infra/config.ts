@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { parseProxyTrust, type ProxyTrust } from '@/lib/domain/client-address';
@@ -46,6 +48,11 @@ const configSchema = z
     PAYSTACK_SECRET_KEY_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
     PAYSTACK_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.paystack.co')),
     SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    /**
+     * Signs the links in mails that act without a login (newsletter confirm and unsubscribe).
+     * At least 32 characters; required in live mode, derived in demo mode (see linkSecret).
+     */
+    LINK_SIGNING_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default(`${STORE_NAME} <hello@maisonluxe.example>`)),
     /**
      * Text messages (SMS): outbox keeps them in the dev outbox (GET /api/v1/dev/outbox?to=+234…);
@@ -87,6 +94,7 @@ const configSchema = z
       const live = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
       if (c.PAYMENT_PROVIDER !== 'paystack') live('PAYMENT_PROVIDER', 'must be paystack when STORE_MODE=live (simulated payments give goods away)');
       if (!c.SMTP_URL) live('SMTP_URL', 'is required when STORE_MODE=live (shoppers must receive their codes and receipts)');
+      if (!c.LINK_SIGNING_SECRET) live('LINK_SIGNING_SECRET', 'is required when STORE_MODE=live (it signs the confirm and unsubscribe links in mails; 32 characters or more, e.g. openssl rand -base64 48)');
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
       // Pay on delivery needs a verified mobile number: its codes go by text message.
       if (c.PAY_ON_DELIVERY === 'on' && c.SMS_PROVIDER === 'outbox') live('SMS_PROVIDER', 'must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on (pay on delivery needs phone codes sent by text message)');
@@ -115,6 +123,13 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   proxyTrust: ProxyTrust;
   /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
   paystackSecretKeys: Partial<Record<MarketCode, string>>;
+  /**
+   * The key of signed links in mails (src/lib/server/infra/signing.ts): LINK_SIGNING_SECRET, which a
+   * live store must set. A demo store without it derives one from its database and site, the same
+   * on every app server of one store, so its links work on all of them without any state; being
+   * derived from settings rather than random, it keeps demo data out of casual reach, no more.
+   */
+  linkSecret: string;
 };
 
 export class ConfigError extends Error {}
@@ -138,7 +153,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     secureCookies: siteUrl.startsWith('https://'),
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
     paystackSecretKeys,
+    linkSecret: c.LINK_SIGNING_SECRET ?? demoLinkSecret(c.DATABASE_URL ?? resolve(c.DATA_DIR), siteUrl),
   };
+}
+
+function demoLinkSecret(database: string, siteUrl: string): string {
+  return createHash('sha256').update(['ml-demo-link-secret-v1', database, siteUrl].join('\0')).digest('base64url');
 }
 
 let cached: Config | undefined;

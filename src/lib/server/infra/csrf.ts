@@ -1,7 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CSRF_FIELD } from '@/lib/domain/forms';
 import { BODY_LIMITS } from '@/server/http-policy';
 import { readBodyLimited } from './http';
+import { sameSignature, sign } from './signing';
 
 /**
  * The form CSRF token. Browsers send Origin / Sec-Fetch-Site on writes and the cross-site ones
@@ -12,7 +12,7 @@ import { readBodyLimited } from './http';
  * (no ambient credentials), as are JSON bodies (a cross-site page cannot send them without CORS).
  */
 export function csrfTokenFor(sessionToken: string): string {
-  return createHmac('sha256', sessionToken).update('ml-csrf-v1').digest('base64url');
+  return sign(sessionToken, 'ml-csrf-v1');
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -63,14 +63,8 @@ async function tokenInBody(request: Request): Promise<string | null> {
   }
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** Whether a request that needs the token (see needsCsrfToken) carries the right one. */
 export async function hasValidCsrfToken(request: Request, expected: string): Promise<boolean> {
   const sent = request.headers.get('x-csrf-token') ?? (await tokenInBody(request));
-  return sent !== null && same(sent, expected);
+  return sent !== null && sameSignature(sent, expected);
 }

@@ -11,9 +11,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields (List-Unsubscribe); sent by SMTP, not kept by the dev outbox. */
+  headers?: Record<string, string>;
 }
 
-export interface OutboxEntry extends MailMessage {
+export interface OutboxEntry extends Omit<MailMessage, 'headers'> {
   createdAt: string;
 }
 
@@ -36,10 +38,10 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
     };
   }
   return {
-    async send(message) {
-      await db.insert(mailOutbox).values(message);
+    async send({ to, subject, text, html }) {
+      await db.insert(mailOutbox).values({ to, subject, text, html });
       // Never the subject or body (they carry one-time codes); /dev/mailbox shows the mail in demo mode.
-      log.info('mail stored in dev outbox', { to: message.to });
+      log.info('mail stored in dev outbox', { to });
     },
   };
 }

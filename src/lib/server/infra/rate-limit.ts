@@ -33,6 +33,9 @@ export const LIMITS = {
    */
   signUpsPerAddressPerMinute: { max: 10, windowSeconds: 60 },
   signUpsPerAddressPerHour: { max: 50, windowSeconds: 60 * 60 },
+  /** A newsletter confirm mail sent again to an address still waiting (a new opt-in always gets one). */
+  newsletterConfirmMailsPerMinute: { max: 1, windowSeconds: 60 },
+  newsletterConfirmMailsPerHour: { max: 5, windowSeconds: 60 * 60 },
   /** Profile-picture uploads per shopper. */
   avatarChangesPerUser: { max: AVATAR_CHANGES_PER_DAY, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;

@@ -12,7 +12,8 @@ const bodySchema = z.object({
 });
 
 /**
- * POST {email}. JSON in, JSON out for the island; a plain form post (the box before
+ * POST {email}: a newsletter opt-in from the home page box (double opt-in: a pending subscription
+ * and the "Confirm your subscription" mail; src/lib/server/newsletter/newsletter.ts). JSON in, JSON out for the island; a plain form post (the box before
  * its script has loaded) is answered with a redirect back to the home page.
  */
 export const POST = endpoint(async ({ request, locals, redirect }) => {
@@ -21,11 +22,11 @@ export const POST = endpoint(async ({ request, locals, redirect }) => {
     const form = await request.formData();
     const parsed = bodySchema.safeParse({ email: form.get('email') ?? '' });
     if (!parsed.success) return redirect('/?newsletter=invalid#newsletter', 303);
-    const { created } = await locals.services.newsletter.subscribe(parsed.data.email);
+    const { created } = await locals.services.newsletter.subscribe(parsed.data.email, { source: 'home', site: locals.publicOrigin });
     return redirect(`/?newsletter=${created ? 'subscribed' : 'already'}#newsletter`, 303);
   }
   const { email } = await readJson(request, bodySchema);
-  const { created } = await locals.services.newsletter.subscribe(email);
+  const { created } = await locals.services.newsletter.subscribe(email, { source: 'home', site: locals.publicOrigin });
   return json(
     { status: true, data: { email: email.toLowerCase(), alreadySubscribed: !created }, message: message(created ? 'newsletter-subscribed' : 'newsletter-already') },
     { status: created ? 201 : 200 },
