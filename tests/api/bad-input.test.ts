@@ -207,7 +207,8 @@ function routeFiles(): RouteFile[] {
       out.push({ file, methods, aliases, forms: /formEndpoint|readInput|formData\(/.test(source) });
     } else if (file.endsWith('.astro')) {
       const post = /request\.method === 'POST'/.test(source);
-      if (!post && !/Astro\.url\.searchParams|Astro\.params|echoableUrl\(Astro\.url\)/.test(source)) continue;
+      // A page reads its input from the URL or the form (listQuery: the back-office lists).
+      if (!post && !/Astro\.url\.searchParams|Astro\.params|echoableUrl\(Astro\.url\)|listQuery\(/.test(source)) continue;
       out.push({ file, methods: post ? ['GET', 'POST'] : ['GET'], aliases: [], forms: post });
     }
   }
