@@ -4,6 +4,7 @@ import { setProfileFromUser, type ApiUser } from '@/lib/client/session';
 import CsrfInput from '@/components/CsrfInput';
 import CountryOptions from '@/components/CountryOptions';
 import Field from '@/components/Field';
+import SubmitButton from '@/components/SubmitButton';
 import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {
@@ -59,9 +60,9 @@ export default function SettingsForms({ user, csrf }: Props) {
               </select>
             </Field>
           </div>
-          <button className="btn" type="submit" disabled={profile.busy}>
-            {profile.busy ? 'Saving…' : 'Save Changes'}
-          </button>
+          <SubmitButton busy={profile.busy} busyLabel="Saving…">
+            Save Changes
+          </SubmitButton>
         </form>
       </section>
       <section className="acct-panel" aria-labelledby="settings-password">
@@ -79,9 +80,9 @@ export default function SettingsForms({ user, csrf }: Props) {
             maxLength={128}
             hint="At least 8 characters. You will stay signed in here and be signed out elsewhere."
           />
-          <button className="btn" type="submit" disabled={password.busy}>
-            {password.busy ? 'Changing…' : 'Change Password'}
-          </button>
+          <SubmitButton busy={password.busy} busyLabel="Changing…">
+            Change Password
+          </SubmitButton>
         </form>
       </section>
     </div>

@@ -1,5 +1,6 @@
 import { useFormSubmit } from '@/lib/client/forms';
 import CsrfInput from '@/components/CsrfInput';
+import SubmitButton from '@/components/SubmitButton';
 import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {
@@ -31,9 +32,9 @@ export default function TextUpdatesForm({ csrf, on }: Props) {
         <p id="set-texts-hint" className="field-hint">
           A short text to your phone number when an order is placed, dispatched and delivered.
         </p>
-        <button className="btn" type="submit" disabled={form.busy}>
-          {form.busy ? 'Saving…' : 'Save Text Messages'}
-        </button>
+        <SubmitButton busy={form.busy} busyLabel="Saving…">
+          Save Text Messages
+        </SubmitButton>
       </form>
     </section>
   );

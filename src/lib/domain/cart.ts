@@ -48,13 +48,17 @@ export function variantLabel(productName: string, color: string | null, size: st
   return parts.length ? `${productName} (${parts.join(', ')})` : productName;
 }
 
-export interface CartItemDto {
+/** What every cart line names: the product, its variant's colour and size, and how many. */
+export interface CartLineBase {
   productId: number;
   productName: string;
   productImage: string;
   color: string | null;
   size: string | null;
   quantity: number;
+}
+
+export interface CartItemDto extends CartLineBase {
   /** The line total (unit price x quantity), major units. */
   price: number;
   unitPrice: number;

@@ -3,7 +3,7 @@ import { STORE_NAME } from '@/lib/domain/brand';
 import { Forbidden, Unauthorized } from '@/lib/domain/errors';
 import { localRedirectPath } from '@/lib/domain/redirects';
 import { message } from '@/lib/domain/messages';
-import { notAllowedPage, toResponse } from '@/lib/server/infra/error-pages';
+import { foundOr404, notAllowedPage, toResponse } from '@/lib/server/infra/error-pages';
 import { SESSION_COOKIE, SESSION_TTL_DAYS, type SessionUser } from './sessions';
 
 export type { SessionUser };
@@ -107,6 +107,21 @@ export function staffPage(ctx: PageContext, opts: { owner?: boolean } = {}): Pag
     if (err instanceof StepUpRequired) return { response: sendOn(ctx, '/login/verify-device') };
     return { response: toResponse(notAllowedPage(err instanceof Error ? err.message : 'Not allowed')) };
   }
+}
+
+/**
+ * A back-office page about one record (an order, a customer): the staff guard first, then the record
+ * loaded from the services, or the 404 page with `notFound` when there is no such record.
+ */
+export async function staffRecordPage<T>(
+  ctx: PageContext,
+  load: (services: App.Locals['services']) => Promise<T>,
+  notFound: string,
+): Promise<{ record: T; response?: undefined } | { record?: undefined; response: Response }> {
+  const guard = staffPage(ctx);
+  if (guard.response) return guard;
+  const record = await foundOr404(() => load(ctx.locals.services), notFound);
+  return record instanceof Response ? { response: record } : { record };
 }
 
 /** The known-browser cookie of staff (see staff.ts): HttpOnly, long-lived. */

@@ -6,6 +6,7 @@ import {
   sameLine,
   variantLabel,
   type CartDto,
+  type CartLineBase,
 } from '@/lib/domain/cart';
 import type { AddToCartInput, ChangeQuantityInput, LineKey } from '@/lib/domain/cart-input';
 import { AppError, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
@@ -34,14 +35,8 @@ const NO_PROMOTIONS: DiscountEvaluator = {
 };
 
 /** One priced cart line, minor units; what a payment snapshot and an order item are made from. */
-export interface PricedLine {
+export interface PricedLine extends CartLineBase {
   variantId: number;
-  productId: number;
-  productName: string;
-  productImage: string;
-  color: string | null;
-  size: string | null;
-  quantity: number;
   stock: number;
   active: boolean;
   /** Sold in the cart's market: the variant has a price there. */
