@@ -21,6 +21,7 @@ const TABLE_OWNERS: Record<string, string> = {
   colors: 'infra/db/seed',
   favourites: 'accounts/favourites',
   mail_outbox: 'infra/mail',
+  market_settings: 'checkout/on-delivery',
   media: 'infra/media',
   newsletter_consent_events: 'newsletter/newsletter',
   newsletter_subscriptions: 'newsletter/newsletter',

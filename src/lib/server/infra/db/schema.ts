@@ -19,6 +19,7 @@ import { ROLES } from '@/lib/domain/account-rules';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { DEFAULT_MARKET, MARKET_CODES } from '@/lib/domain/markets';
 import { ORDER_STATUSES } from '@/lib/domain/orders';
+import { COLLECTION_METHODS, COLLECTION_OUTCOMES, ONLINE_CHANNELS, PAYMENT_METHODS } from '@/lib/domain/payment-methods';
 import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
 
 /** Raw bytes (images). PGlite and pg both hand back Uint8Array/Buffer. */
@@ -165,6 +166,10 @@ export const users = pgTable('users', {
   // ---- end back office
   /** The shopper opted in to "Text me order updates" (placed, dispatched, delivered) at phone_number. */
   textUpdates: boolean('text_updates').notNull().default(false),
+  /** The number the shopper proved with a texted code (E.164); the phone counts as verified while it equals phone_number. */
+  phoneVerifiedNumber: text('phone_verified_number'),
+  /** Pay-on-delivery orders refused at the door since staff last lifted the block (pay on delivery stops at MAX_REFUSED_DELIVERIES). */
+  refusedDeliveries: integer('refused_deliveries').notNull().default(0),
 });
 
 export const sessions = pgTable(
@@ -190,7 +195,9 @@ export const oneTimeCodes = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device', 'verify-phone'] }).notNull(),
+    /** verify-phone: the E.164 number the code was texted to (the one it proves). */
+    phone: text('phone'),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -275,16 +282,18 @@ export const payments = pgTable(
       .notNull()
       .references(() => users.id),
     cartId: uuid('cart_id').notNull(),
-    provider: text('provider', { enum: ['simulated', 'paystack'] }).notNull(),
+    /** on_delivery: nothing is charged online (the whole order is paid at the door); amount_minor is 0. */
+    provider: text('provider', { enum: ['simulated', 'paystack', 'on_delivery'] }).notNull(),
     amountMinor: money('amount_minor'),
     currency: text('currency').notNull(),
     email: text('email').notNull(),
     /**
      * initialized -> paid -> fulfilled; or failed; or abandoned (never paid, given up by reconciliation);
      * or needs_refund when stock ran out after payment. A refund makes it refunded or partially_refunded.
+     * pending: the shopper says the money is on its way (a bank transfer); the provider confirms it later.
      */
     status: text('status', {
-      enum: ['initialized', 'paid', 'fulfilled', 'failed', 'abandoned', 'needs_refund', 'partially_refunded', 'refunded'],
+      enum: ['initialized', 'pending', 'paid', 'fulfilled', 'failed', 'abandoned', 'needs_refund', 'partially_refunded', 'refunded'],
     })
       .notNull()
       .default('initialized'),
@@ -297,10 +306,15 @@ export const payments = pgTable(
     refundId: text('refund_id'),
     /** The checkout as priced when payment started: lines, fee, option, address. */
     snapshot: jsonb('snapshot').notNull(),
+    /** The channel the shopper paid through, as the provider reports it (card, bank_transfer, ussd, bank, eft…); null until known. */
+    channel: text('channel', { enum: ONLINE_CHANNELS }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payments_user_idx').on(t.userId)],
+  (t) => [
+    index('payments_user_idx').on(t.userId),
+    check('payments_on_delivery_charges_nothing', sql`${t.provider} <> 'on_delivery' or ${t.amountMinor} = 0`),
+  ],
 );
 
 export const orders = pgTable(
@@ -330,6 +344,17 @@ export const orders = pgTable(
     currency: text('currency').notNull(),
     /** Address as it was when ordered (delivery address, or the pickup store). */
     deliveryAddress: jsonb('delivery_address').notNull(),
+    /** How it is paid: an online channel, or on_delivery (any deposit went online through the order's payment). */
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull().default('card'),
+    /** What is still to be paid at the door (minor units; 0 for an order paid online). */
+    dueOnDeliveryMinor: bigint('due_on_delivery_minor', { mode: 'number' }).notNull().default(0),
+    /** Pay on delivery, settled by staff: paid (with how and how much) or refused at the door; null while to collect. */
+    collectionOutcome: text('collection_outcome', { enum: COLLECTION_OUTCOMES }),
+    collectionMethod: text('collection_method', { enum: COLLECTION_METHODS }),
+    collectedMinor: bigint('collected_minor', { mode: 'number' }),
+    collectedAt: timestamp('collected_at', { withTimezone: true }),
+    /** When the shopper cancelled it (status cancelled). */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** When the confirmation mail went out; null until then (reconciliation sends it if a crash lost it). */
     confirmationMailedAt: timestamp('confirmation_mailed_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -338,6 +363,11 @@ export const orders = pgTable(
   (t) => [
     index('orders_user_idx').on(t.userId, t.createdAt),
     index('orders_unmailed_idx').on(t.createdAt).where(sql`${t.confirmationMailedAt} is null`),
+    // The back office's "To collect" list.
+    index('orders_to_collect_idx')
+      .on(t.createdAt)
+      .where(sql`${t.paymentMethod} = 'on_delivery' and ${t.collectionOutcome} is null`),
+    check('orders_due_on_delivery_only', sql`${t.paymentMethod} = 'on_delivery' or ${t.dueOnDeliveryMinor} = 0`),
   ],
 );
 
@@ -564,6 +594,26 @@ export const textOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('text_outbox_to_idx').on(t.to, t.createdAt)],
+);
+
+/**
+ * Each market's pay-on-delivery rules as staff set them (issue 19); a market without a row uses
+ * DEFAULT_PAY_ON_DELIVERY_RULES. Written only by checkout/on-delivery.ts.
+ */
+export const marketSettings = pgTable(
+  'market_settings',
+  {
+    market: text('market', { enum: MARKET_CODES }).primaryKey(),
+    podEnabled: boolean('pod_enabled').notNull(),
+    podCapMinor: money('pod_cap_minor'),
+    podCeilingMinor: money('pod_ceiling_minor'),
+    podDepositPercent: integer('pod_deposit_percent').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('market_settings_cap_below_ceiling', sql`${t.podCapMinor} >= 0 and ${t.podCapMinor} <= ${t.podCeilingMinor}`),
+    check('market_settings_deposit_share', sql`${t.podDepositPercent} between 1 and 100`),
+  ],
 );
 
 // ---------------------------------------------------------------- back office (issue 10)

@@ -1,0 +1,67 @@
+/**
+ * How shoppers pay (issue 19), defined once: the online channels Paystack offers per market, pay on
+ * delivery, and how staff collect at the door. Labels are what order pages, mail and the API show.
+ */
+import type { MarketCode } from './markets';
+
+/** Paystack's channel names (https://paystack.com/docs/payments/payment-channels/). */
+export const ONLINE_CHANNELS = ['card', 'bank_transfer', 'ussd', 'bank', 'eft', 'capitec_pay'] as const;
+export type OnlineChannel = (typeof ONLINE_CHANNELS)[number];
+
+/** What an order records as its payment method: an online channel, or pay on delivery (a deposit, if any, went online). */
+export const PAYMENT_METHODS = [...ONLINE_CHANNELS, 'on_delivery'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  card: 'Card',
+  bank_transfer: 'Bank transfer',
+  ussd: 'USSD',
+  bank: 'Bank',
+  eft: 'Instant EFT',
+  capitec_pay: 'Capitec Pay',
+  on_delivery: 'Pay on delivery',
+};
+
+/** The channels each market's Paystack checkout offers, in the order shown. */
+export const MARKET_CHANNELS: Record<MarketCode, readonly OnlineChannel[]> = {
+  NG: ['card', 'bank_transfer', 'ussd', 'bank'],
+  ZA: ['card', 'eft', 'capitec_pay'],
+};
+
+/** The shopper's choice on /place-order ("Payment method"). */
+export const CHECKOUT_PAYMENT_CHOICES = ['online', 'on_delivery'] as const;
+export type CheckoutPaymentChoice = (typeof CHECKOUT_PAYMENT_CHOICES)[number];
+export const CHECKOUT_PAYMENT_CHOICE_LABELS: Record<CheckoutPaymentChoice, string> = {
+  online: 'Pay online',
+  on_delivery: 'Pay on delivery',
+};
+
+/** How staff record money taken at the door ("Delivered and paid"). */
+export const COLLECTION_METHODS = ['cash', 'card', 'transfer'] as const;
+export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
+export const COLLECTION_METHOD_LABELS: Record<CollectionMethod, string> = { cash: 'Cash', card: 'Card at the door', transfer: 'Transfer' };
+
+export const COLLECTION_OUTCOMES = ['paid', 'refused'] as const;
+export type CollectionOutcome = (typeof COLLECTION_OUTCOMES)[number];
+
+/** Pay on delivery is not offered to a shopper with this many refused deliveries, until staff lift it. */
+export const MAX_REFUSED_DELIVERIES = 2;
+
+/**
+ * A market's pay-on-delivery rules (minor units): up to `capMinor` the whole order is paid at the
+ * door; above it, up to `ceilingMinor`, `depositPercent` of the total is paid online first; above
+ * the ceiling, online only. Staff change them in the back office (market_settings); these are the defaults.
+ */
+export interface PayOnDeliveryRules {
+  enabled: boolean;
+  capMinor: number;
+  ceilingMinor: number;
+  depositPercent: number;
+}
+
+export const DEFAULT_PAY_ON_DELIVERY_RULES: Record<MarketCode, PayOnDeliveryRules> = {
+  // ₦250,000 whole on delivery; up to ₦3,000,000 with 30% paid first.
+  NG: { enabled: true, capMinor: 25_000_000, ceilingMinor: 300_000_000, depositPercent: 30 },
+  // R3,000 whole on delivery; up to R40,000 with 30% paid first (the seed's rand prices are about naira / 80).
+  ZA: { enabled: true, capMinor: 300_000, ceilingMinor: 4_000_000, depositPercent: 30 },
+};
