@@ -194,7 +194,35 @@ export function createOrderService({
 <tr><td style="padding:6px 0"><strong>Total</strong></td><td align="right"><strong>${escapeHtml(formatMoney(order.total, order.currency))}</strong></td></tr></table>`;
   }
 
+  /**
+   * Moves an order whose row the caller has locked (select … for update, in `tx`) to `next`: the
+   * status, its history row, and for a cancellation its stock back through the ledger. Returns the
+   * updated row and the products whose pages change. Staff status changes, a shopper's cancel and a
+   * delivery refused at the door all come through here.
+   */
+  async function moveLocked(tx: Tx, row: OrderRow, next: OrderStatus, opts: { actorId: string | null; reason: string; set?: Partial<OrderRow> }) {
+    const [updated] = await tx
+      .update(orders)
+      .set({ ...opts.set, status: next, updatedAt: sql`now()` })
+      .where(and(eq(orders.id, row.id), eq(orders.status, row.status)))
+      .returning();
+    await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: row.status, toStatus: next, actorId: opts.actorId, createdAt: clock() });
+    let productIds: number[] = [];
+    if (next === 'cancelled') {
+      const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, row.id));
+      await applyStockMoves(
+        tx,
+        lines.map((l) => ({ variantId: l.variantId, delta: l.quantity, kind: 'cancellation' as const, orderId: row.id, actorId: opts.actorId, reason: opts.reason })),
+        clock(),
+      );
+      productIds = [...new Set(lines.map((l) => l.productId))];
+    }
+    return { updated: updated!, productIds };
+  }
+
   return {
+    moveLocked,
+
     /**
      * Writes the order of a paid checkout, inside the caller's transaction (the payment's fulfil holds
      * its row lock): the order, its lines, and the sale of their stock (applyStockMoves: taken, in the
@@ -297,26 +325,11 @@ export function createOrderService({
         if (!canTransition(row.status, next)) {
           throw new Conflict(`An order that is ${row.status} cannot become ${next}`);
         }
-        const [updated] = await tx
-          .update(orders)
-          .set({ status: next, updatedAt: sql`now()` })
-          .where(and(eq(orders.id, row.id), eq(orders.status, row.status)))
-          .returning();
-        await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: row.status, toStatus: next, actorId: actor?.id ?? null, createdAt: clock() });
-        let productIds: number[] = [];
-        if (next === 'cancelled') {
-          const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, row.id));
-          await applyStockMoves(
-            tx,
-            lines.map((l) => ({ variantId: l.variantId, delta: l.quantity, kind: 'cancellation' as const, orderId: row.id, actorId: actor?.id ?? null, reason: 'Order cancelled' })),
-            clock(),
-          );
-          productIds = [...new Set(lines.map((l) => l.productId))];
-        }
+        const { updated, productIds } = await moveLocked(tx, row, next, { actorId: actor?.id ?? null, reason: 'Order cancelled' });
         if (actor && audit) {
           await audit.record(actor, { action: 'order.status', entity: 'order', entityId: row.id, details: { trackingNumber: row.trackingNumber, before: row.status, after: next } }, tx);
         }
-        return { from: row.status, order: (await withItems([updated!], tx))[0]!, productIds };
+        return { from: row.status, order: (await withItems([updated], tx))[0]!, productIds };
       });
       if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
       await this.sendStatusMail(result.order);
