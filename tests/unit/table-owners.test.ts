@@ -55,6 +55,7 @@ const COLUMN_OWNERS: Record<string, string> = {
   'variants.stock': 'catalogue/stock',
   'products.salesCount': 'catalogue/stock',
   'users.role': 'backoffice/staff',
+  'users.phoneVerifiedNumber': 'accounts/phone-verification',
 };
 
 /** Code that is not a module of the running store: the seed fills an empty database; migrations are SQL. */

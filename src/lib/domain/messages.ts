@@ -72,6 +72,12 @@ export const MESSAGES = {
   'text-updates-on': 'We will text you when your orders are placed, dispatched and delivered.',
   'text-updates-off': 'We will no longer text you about your orders.',
   'text-updates-need-phone': 'Add a valid mobile number in your profile to get text messages.',
+  // Phone verification (issue 19): a code texted to the shopper's mobile number.
+  'phone-code-sent': 'We sent a code to {phone}.',
+  'phone-verified': 'Your phone is verified.',
+  'phone-already-verified': 'Your phone is already verified.',
+  'phone-verify-need-phone': 'Save a valid mobile number in your profile to verify it.',
+  'phone-changed-since-code': 'Your phone number has changed since we sent the code. Please request a new one.',
   'nothing-to-update': 'Nothing to update',
   'country-invalid': 'Country must be Nigeria or South Africa',
   'not-an-image': ACCOUNT.notAnImage,
@@ -278,6 +284,11 @@ export function orderText(event: OrderTextEvent, trackingNumber: string): string
   return ORDER_TEXTS[event].replace('{order}', trackingNumber);
 }
 
+/** The text message that carries a phone verification code (4 digits), valid for `minutes`. */
+export function phoneCodeText(code: string, minutes: number): string {
+  return `${STORE_NAME}: your code is ${code}. It expires in ${minutes} minutes.`;
+}
+
 /**
  * Server texts that name a product or an option the shopper typed (free text no link may carry),
  * and the message that says the same without it. `{item}` stands for the name.
@@ -317,6 +328,8 @@ const CURRENCIES = ALL_MARKETS.map((m) => m.currency);
 const AMOUNT_SOURCE = '(?:₦|R)[ \\u00a0\\u202f]?\\d{1,3}(?:[, \\u00a0\\u202f]\\d{3}){0,4}(?:[.,]\\d{2})?';
 const AMOUNT = new RegExp(`^${AMOUNT_SOURCE}$`);
 const OPTIONS = ['size', 'colour'] as const;
+// A mobile number of one of the store's markets in E.164 (the shopper's own, as a code was texted to it).
+const PHONE = /^\+(?:234\d{8,10}|27\d{9})$/;
 
 const KINDS: Record<string, ParamKind> = {
   market: {
@@ -329,6 +342,7 @@ const KINDS: Record<string, ParamKind> = {
   wait: { pattern: () => '\\d{1,6} (?:seconds?|minutes?|hours|days)', fromShown: exactly(WAIT), show: exactly(WAIT) },
   email: { pattern: () => '[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\\.[A-Za-z]{2,24}', fromShown: exactly(EMAIL), show: exactly(EMAIL) },
   amount: { pattern: () => AMOUNT_SOURCE, fromShown: exactly(AMOUNT), show: exactly(AMOUNT) },
+  phone: { pattern: () => '\\+(?:234\\d{8,10}|27\\d{9})', fromShown: exactly(PHONE), show: exactly(PHONE) },
   option: { pattern: () => 'size|colour', fromShown: ofList(OPTIONS), show: ofList(OPTIONS) },
   country: {
     pattern: () => oneOf(ALL_MARKETS.map((m) => m.countryName)),

@@ -3,6 +3,7 @@ import { createAccountService } from '@/lib/server/accounts/accounts';
 import { createAddressService } from '@/lib/server/accounts/addresses';
 import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
 import { createCodeService } from '@/lib/server/accounts/codes';
+import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { getConfig, type Config } from '@/lib/server/infra/config';
@@ -81,6 +82,7 @@ export function createServices(deps: Deps) {
   };
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
   const addresses = createAddressService({ db, clock });
+  const phoneVerification = createPhoneVerification({ db, codes, limiter, sender: notifications.sender, log: deps.log });
   const promotions = createPromotionService({ db, clock, audit });
   const newsletter = createNewsletterService({
     db,
@@ -113,6 +115,7 @@ export function createServices(deps: Deps) {
     codes,
     accounts,
     addresses,
+    phoneVerification,
     newsletter,
     promotions,
     ...buying,

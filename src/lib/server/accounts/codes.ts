@@ -6,7 +6,8 @@ import type { Db } from '@/lib/server/infra/db/client';
 import { oneTimeCodes } from '@/lib/server/infra/db/schema';
 import { describeWait, LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 
-export type CodePurpose = 'verify' | 'reset' | 'staff-device';
+/** verify-phone: a code texted to a shopper's mobile number (accounts/phone-verification.ts). */
+export type CodePurpose = 'verify' | 'reset' | 'staff-device' | 'verify-phone';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
@@ -46,7 +47,8 @@ function hashCode(code: string, salt: string): string {
 }
 
 /**
- * 4-digit one-time codes (registration and password reset). Only 13 bits, so they are
+ * 4-digit one-time codes (registration, password reset, staff devices, and a mobile number's
+ * check, texted). Only 13 bits, so they are
  * made safe by rules: CSPRNG, stored as a salted HMAC, single use, 10-minute expiry,
  * void after 5 tries, send limits per e-mail (once a minute, 5 an hour), and a cap on
  * wrong guesses per account across all its codes (10 a day, 30 in 30 days).
@@ -101,8 +103,12 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
       return live !== undefined;
     },
 
-    /** Makes a new code (voiding earlier unused ones) and returns it in clear for the mail. */
-    async issue(email: string, purpose: CodePurpose): Promise<string> {
+    /**
+     * Makes a new code (voiding earlier unused ones of the account and purpose) and returns it in
+     * clear for the mail or text. `phone`: the E.164 number a verify-phone code is texted to, kept
+     * with it so that using the code proves that number.
+     */
+    async issue(email: string, purpose: CodePurpose, opts: { phone?: string } = {}): Promise<string> {
       const code = String(randomInt(0, 10_000)).padStart(4, '0');
       const salt = randomBytes(16).toString('hex');
       const now = clock();
@@ -114,6 +120,7 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
         await tx.insert(oneTimeCodes).values({
           email,
           purpose,
+          phone: opts.phone ?? null,
           codeHash: `${salt}$${hashCode(code, salt)}`,
           expiresAt: new Date(now.getTime() + CODE_TTL_MS),
           createdAt: now,
@@ -126,9 +133,10 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
      * Checks a code and uses it up. Each try is claimed atomically before comparing, so
      * parallel guesses cannot exceed the 5-try limit, and each comparison is booked against
      * the account's guess caps first; a right code gives its booking back. While a cap is
-     * full every try is refused with CodeEntryPaused (429).
+     * full every try is refused with CodeEntryPaused (429). Returns the number the code was
+     * texted to (verify-phone; null for the others).
      */
-    async consume(email: string, purpose: CodePurpose, code: string): Promise<void> {
+    async consume(email: string, purpose: CodePurpose, code: string): Promise<{ phone: string | null }> {
       await checkGuessCaps(email);
       const now = clock();
       const [latest] = await db
@@ -168,6 +176,7 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
           .where(and(eq(oneTimeCodes.id, latest.id), isNull(oneTimeCodes.consumedAt)))
           .returning({ id: oneTimeCodes.id });
         if (!used) throw new Invalid(MESSAGES['otp-expired']);
+        return { phone: latest.phone };
       } finally {
         if (!wrong) await releaseGuess(email);
       }
