@@ -54,8 +54,8 @@ for (const driver of ['pglite', 'pg'] as const) {
     };
     const send = (token: string) => api.call('POST', '/user-auth/phone/send-code', { token, body: {} });
     const verify = (token: string, code: unknown) => api.call('POST', '/user-auth/phone/verify', { token, body: { code } });
-    const checkout = async (token: string) =>
-      (await fetch(`${server.baseUrl}/place-order?payment=on_delivery`, { headers: { cookie: `ml_session=${token}`, accept: 'text/html' } })).text();
+    const page = async (path: string, token: string) => (await fetch(server.baseUrl + path, { headers: { cookie: `ml_session=${token}`, accept: 'text/html' } })).text();
+    const checkout = (token: string) => page('/place-order?payment=on_delivery', token);
     /** A browser's form post (no scripts): answered with a redirect. */
     const formPost = (path: string, token: string, fields: Record<string, string>) =>
       fetch(`${server.baseUrl}/api/v1${path}`, {
@@ -68,6 +68,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     it('texts a 4-digit code to the E.164 number; the code verifies the phone once', async () => {
       const me = await shopper();
       expect(await checkout(me.token)).toContain('Verify your phone');
+      expect(await page('/settings', me.token)).toContain('Verify your phone');
       const sent = await send(me.token);
       expect(sent.status, JSON.stringify(sent.body)).toBe(200);
       expect(sent.body).toMatchObject({ status: true, message: SENT(me.phone), data: { phone: me.phone } });
@@ -82,6 +83,9 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(done.status, JSON.stringify(done.body)).toBe(200);
       expect(done.body).toMatchObject({ status: true, message: VERIFIED, data: { phone: me.phone, phoneVerified: true } });
       expect(await checkout(me.token)).not.toContain('Verify your phone');
+      const settings = await page('/settings', me.token);
+      expect(settings).toContain('Phone verified');
+      expect(settings).not.toContain('Verify your phone');
       // Single use.
       const again = await verify(me.token, code);
       expect(again.status).toBe(400);
@@ -187,8 +191,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(new URL(location, server.baseUrl).origin).toBe(server.baseUrl);
       expect(location).toBe(`/place-order?payment=on_delivery&notice=${encodeURIComponent(`phone-code-sent:${me.phone}`)}`);
       // The notice link shows the message (the page reads it back).
-      const page = await (await fetch(server.baseUrl + location, { headers: { cookie: `ml_session=${me.token}`, accept: 'text/html' } })).text();
-      expect(page).toContain(SENT(me.phone));
+      expect(await page(location, me.token)).toContain(SENT(me.phone));
       // Errors go back to a local ?back= only, never to another site.
       for (const back of hostile) {
         // (A code of letters: refused before it counts as a try.)
