@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeClickatell, type FakeClickatell } from '../support/fake-clickatell';
 import { startServer, type RunningServer } from '../support/server';
 import { accountClient, otherCode } from './account-client';
 
@@ -214,3 +215,56 @@ for (const driver of ['pglite', 'pg'] as const) {
     });
   });
 }
+
+describe('phone codes through Clickatell (a local fake)', () => {
+  let server: RunningServer;
+  let clickatell: FakeClickatell;
+  let api: Api;
+  let log = '';
+
+  beforeAll(async () => {
+    clickatell = await startFakeClickatell();
+    server = await startServer(
+      'pglite',
+      { SMS_PROVIDER: 'clickatell', CLICKATELL_API_KEY: clickatell.apiKey, CLICKATELL_BASE_URL: clickatell.baseUrl },
+      { onOutput: (text) => (log += text) },
+    );
+    api = accountClient(server.baseUrl);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await clickatell?.close();
+  });
+
+  async function signedIn(): Promise<{ token: string; phone: string }> {
+    const phone = nigerianMobile();
+    const email = api.uniqueEmail('phone-ck');
+    expect((await api.call('POST', '/user-auth/create', { body: api.registration(email, { phoneNumber: phone.e164 }) })).status).toBe(201);
+    await api.call('POST', '/user-auth/verify-otp', { body: { email, otp: await api.lastCode(email) } });
+    const login = await api.call('POST', '/user-auth/login', { body: { email, password: 'Lagos-2026!' } });
+    return { token: login.body.data.token, phone: phone.e164 };
+  }
+
+  it('texts the code through the provider; a provider that is down gets a clear 503, and the code never reaches the log', async () => {
+    const me = await signedIn();
+    const sent = await api.call('POST', '/user-auth/phone/send-code', { token: me.token, body: {} });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const text = clickatell.texts.at(-1)!;
+    expect(text.to).toBe(me.phone.slice(1));
+    const code = TEXT.exec(text.content)![1]!;
+    expect((await api.call('POST', '/user-auth/phone/verify', { token: me.token, body: { code } })).body.message).toBe(VERIFIED);
+
+    const other = await signedIn();
+    clickatell.behaviour.down = true;
+    try {
+      const down = await api.call('POST', '/user-auth/phone/send-code', { token: other.token, body: {} });
+      expect(down.status).toBe(503);
+      expect(down.body.message).toBe('We could not send the text just now. Please try again in a minute.');
+    } finally {
+      clickatell.behaviour.down = false;
+    }
+    await expect.poll(() => log).toContain('phone verification code not sent');
+    expect(log).not.toContain(`code is ${code}`);
+    expect(log).not.toContain(me.phone.slice(4));
+  });
+});

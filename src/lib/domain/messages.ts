@@ -77,6 +77,8 @@ export const MESSAGES = {
   'phone-verified': 'Your phone is verified.',
   'phone-already-verified': 'Your phone is already verified.',
   'phone-verify-need-phone': 'Save a valid mobile number in your profile to verify it.',
+  'phone-code-not-sent': 'We could not send the text just now. Please try again in a minute.',
+  'phone-code-refused': 'We could not send a text to this number. Please check the mobile number in your profile, or try again later.',
   'phone-changed-since-code': 'Your phone number has changed since we sent the code. Please request a new one.',
   'nothing-to-update': 'Nothing to update',
   'country-invalid': 'Country must be Nigeria or South Africa',

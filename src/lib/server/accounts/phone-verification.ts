@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { Conflict, Invalid, Unauthorized } from '@/lib/domain/errors';
+import { AppError, Conflict, Invalid, Unauthorized } from '@/lib/domain/errors';
 import { message, phoneCodeText } from '@/lib/domain/messages';
 import { normalisePhone } from '@/lib/domain/phone';
 import type { Db } from '@/lib/server/infra/db/client';
 import { users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
-import type { TextSender } from '@/lib/server/notifications/port';
+import { TextRefused, type TextSender } from '@/lib/server/notifications/port';
 import { CODE_TTL_MS, type CodeService } from './codes';
 import type { SessionUser } from './sessions';
 
@@ -51,7 +51,8 @@ export function createPhoneVerification({ db, codes, limiter, sender, log }: { d
 
     /**
      * Texts a new code to the shopper's number (earlier unused ones stop working); returns the
-     * number. Refused (429) within the send limits; 409 when the number is already verified.
+     * number. Refused (429) within the send limits; 409 when the number is already verified; 400
+     * when the provider refuses the number, 503 when it cannot be reached.
      */
     async sendCode(user: SessionUser, ip: string | null): Promise<{ phone: string }> {
       const current = await reload(user.id);
@@ -60,7 +61,14 @@ export function createPhoneVerification({ db, codes, limiter, sender, log }: { d
       if (!phone) throw new Invalid(message('phone-verify-need-phone'));
       await codes.allowSend(current.email, PURPOSE, ip);
       const code = await codes.issue(current.email, PURPOSE, { phone });
-      const { messageId } = await sender.send({ to: phone, body: phoneCodeText(code, CODE_TTL_MS / 60_000) });
+      let messageId: string | null;
+      try {
+        ({ messageId } = await sender.send({ to: phone, body: phoneCodeText(code, CODE_TTL_MS / 60_000) }));
+      } catch (err) {
+        log.warn('phone verification code not sent', { err, userId: current.id, provider: sender.name });
+        if (err instanceof TextRefused) throw new Invalid(message('phone-code-refused'));
+        throw new AppError('unavailable', message('phone-code-not-sent'));
+      }
       log.info('phone verification code sent', { userId: current.id, provider: sender.name, messageId });
       return { phone };
     },
