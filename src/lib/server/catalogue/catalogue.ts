@@ -217,6 +217,15 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     return { price, query };
   }
 
+  /** The first `limit` active products sold in the market, in the given order (the home page's rows). */
+  async function firstActive(market: MarketCode, limit: number, order: SQL[]): Promise<ProductDto[]> {
+    const rows = await baseProductQuery(market)
+      .query.where(eq(products.active, true))
+      .orderBy(...order)
+      .limit(limit);
+    return hydrate(rows, market);
+  }
+
   async function facetsFor(categoryId: number | undefined, market: MarketCode): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
     // Facets describe the chosen category (or the whole store) in the market, not the current
     // filter, so a shopper can always switch to another colour or size that is sold there.
@@ -309,20 +318,12 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       };
     },
 
-    async bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
-      const rows = await baseProductQuery(market)
-        .query.where(eq(products.active, true))
-        .orderBy(desc(products.salesCount), asc(products.id))
-        .limit(limit);
-      return hydrate(rows, market);
+    bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      return firstActive(market, limit, [desc(products.salesCount), asc(products.id)]);
     },
 
-    async latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
-      const rows = await baseProductQuery(market)
-        .query.where(eq(products.active, true))
-        .orderBy(desc(products.createdAt), desc(products.id))
-        .limit(limit);
-      return hydrate(rows, market);
+    latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      return firstActive(market, limit, [desc(products.createdAt), desc(products.id)]);
     },
 
     /** One product with its variants and image alts: three queries, run together. */
