@@ -33,6 +33,21 @@ for (const driver of DRIVERS) {
 
     const stock = async (id: number) => (await services.db.select({ s: variants.stock }).from(variants).where(eq(variants.id, id)))[0]!.s;
 
+    it('pages the back office lists: a page below 1 is the first, the next page goes on where it stopped, the total counts every page', async () => {
+      const first = await services.catalogueAdmin.listProducts({ page: 0 });
+      expect(first).toMatchObject({ page: 1, pageSize: 24 });
+      expect(first.rows).toHaveLength(24);
+      const second = await services.catalogueAdmin.listProducts({ page: 2 });
+      expect(second.page).toBe(2);
+      expect(second.total).toBe(first.total);
+      expect(first.total).toBeGreaterThan(24);
+      const firstIds = new Set(first.rows.map((r) => r.id));
+      expect(second.rows.filter((r) => firstIds.has(r.id))).toEqual([]);
+      const everyUser = await services.db.select({ id: users.id }).from(users);
+      const customers = await services.adminReports.customers({ page: -3 });
+      expect(customers).toMatchObject({ page: 1, pageSize: 25, total: everyUser.length });
+    });
+
     it('seeds an opening ledger entry per variant, so the ledger adds up to stock on hand', async () => {
       expect(await services.stock.mismatches()).toEqual([]);
       const openings = await services.db.select().from(stockLedger).where(eq(stockLedger.kind, 'opening'));

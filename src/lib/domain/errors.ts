@@ -26,31 +26,19 @@ export class AppError extends Error {
   }
 }
 
-export class Invalid extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('invalid', message, details);
-  }
-}
-export class Unauthorized extends AppError {
-  constructor(message: string) {
-    super('unauthorized', message);
-  }
-}
-export class Forbidden extends AppError {
-  constructor(message: string) {
-    super('forbidden', message);
-  }
-}
-export class NotFound extends AppError {
-  constructor(message: string) {
-    super('not_found', message);
-  }
-}
-export class Conflict extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('conflict', message, details);
-  }
-}
+/** An AppError whose code comes with its class (`throw new NotFound(message('…'))`). */
+const coded = (code: ErrorCode) =>
+  class extends AppError {
+    constructor(message: string, details?: Record<string, unknown>) {
+      super(code, message, details);
+    }
+  };
+
+export class Invalid extends coded('invalid') {}
+export class Unauthorized extends coded('unauthorized') {}
+export class Forbidden extends coded('forbidden') {}
+export class NotFound extends coded('not_found') {}
+export class Conflict extends coded('conflict') {}
 export class RateLimited extends AppError {
   constructor(
     message: string,
@@ -59,22 +47,9 @@ export class RateLimited extends AppError {
     super('rate_limited', message, { retryAfter: retryAfterSeconds });
   }
 }
-export class PaymentFailed extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('payment_failed', message, details);
-  }
-}
-
-export class TooLarge extends AppError {
-  constructor(message: string) {
-    super('too_large', message);
-  }
-}
-export class UnsupportedMediaType extends AppError {
-  constructor(message: string) {
-    super('unsupported_media_type', message);
-  }
-}
+export class PaymentFailed extends coded('payment_failed') {}
+export class TooLarge extends coded('too_large') {}
+export class UnsupportedMediaType extends coded('unsupported_media_type') {}
 /** The server is too busy for this request right now (503); `retryAfter` says when to try again. */
 export class Unavailable extends AppError {
   constructor(message: string, retryAfterSeconds = 1) {

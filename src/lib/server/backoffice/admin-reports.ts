@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, ne, or, sql, sum } from 'drizzle
 import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
+import { pageOf } from '@/lib/server/infra/db/paging';
 import { orderItems, orders, users } from '@/lib/server/infra/db/schema';
 
 const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -55,11 +56,9 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
     },
 
     async customers(opts: { q?: string | undefined; page?: number | undefined }) {
-      const pageSize = 25;
-      const page = Math.max(1, opts.page ?? 1);
       const q = opts.q?.trim();
       const where = q ? or(ilike(users.email, escapeLike(q)), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, escapeLike(q)), ilike(users.phoneNumber, escapeLike(q))) : undefined;
-      const rows = await db
+      const query = db
         .select({
           id: users.id,
           email: users.email,
@@ -74,10 +73,8 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
         .from(users)
         .where(where)
         .orderBy(desc(users.createdAt), asc(users.email))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize);
-      const [t] = await db.select({ n: count() }).from(users).where(where);
-      return { rows, total: t?.n ?? 0, page, pageSize };
+        .$dynamic();
+      return pageOf(query, () => db.select({ n: count() }).from(users).where(where), opts.page ?? 1, 25);
     },
 
     async customer(id: string) {

@@ -6,6 +6,7 @@ import { id as idSchema } from '@/lib/domain/validation';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { pageOf } from '@/lib/server/infra/db/paging';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { MediaService } from '@/lib/server/infra/media';
@@ -200,7 +201,6 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
 
     /** The back office product list: search, category, active/draft, low stock; 24 a page. */
     async listProducts(f: ProductFilter) {
-      const page = Math.max(1, f.page ?? 1);
       const parts: SQL[] = [];
       const q = f.q?.trim();
       if (q) {
@@ -222,7 +222,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         parts.push(sql`exists (select 1 from ${variants} where ${variants.productId} = ${products.id} and ${variants.stock} <= ${LOW_STOCK_THRESHOLD})`);
       }
       const where = parts.length ? and(...parts) : undefined;
-      const rows = await db
+      const query = db
         .select({
           id: products.id,
           name: products.name,
@@ -238,10 +238,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         .innerJoin(categories, eq(categories.id, products.categoryId))
         .where(where)
         .orderBy(desc(products.createdAt), desc(products.id))
-        .limit(PAGE_SIZE)
-        .offset((page - 1) * PAGE_SIZE);
-      const [t] = await db.select({ n: count() }).from(products).where(where);
-      return { rows, total: t?.n ?? 0, page, pageSize: PAGE_SIZE };
+        .$dynamic();
+      return pageOf(query, () => db.select({ n: count() }).from(products).where(where), f.page ?? 1, PAGE_SIZE);
     },
 
     /** What the product form offers: categories (parents with their subs), colours, sizes. */

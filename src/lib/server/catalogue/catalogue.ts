@@ -217,50 +217,41 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     return { price, query };
   }
 
+  /** The first `limit` active products sold in the market, in the given order (the home page's rows). */
+  async function firstActive(market: MarketCode, limit: number, order: SQL[]): Promise<ProductDto[]> {
+    const rows = await baseProductQuery(market)
+      .query.where(eq(products.active, true))
+      .orderBy(...order)
+      .limit(limit);
+    return hydrate(rows, market);
+  }
+
   async function facetsFor(categoryId: number | undefined, market: MarketCode): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
     // Facets describe the chosen category (or the whole store) in the market, not the current
     // filter, so a shopper can always switch to another colour or size that is sold there.
     const inCategory = categoryId
       ? sql`${products.categoryId} in (select ${categories.id} from ${categories} where ${categories.id} = ${categoryId} or ${categories.parentId} = ${categoryId})`
       : sql`true`;
+    // The colour or size ids of the variants sold here (active products, priced in the market).
+    const soldHere = (option: typeof variants.colorId | typeof variants.sizeId) =>
+      db
+        .select({ id: option })
+        .from(variants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+        .innerJoin(products, eq(products.id, variants.productId))
+        .where(and(eq(products.active, true), inCategory));
+    // The chosen category's sub-categories (a sub-category shows its siblings), or every sub-category.
+    const subCategoriesHere = categoryId
+      ? or(eq(categories.parentId, categoryId), eq(categories.parentId, sql`(select ${categories.parentId} from ${categories} where ${categories.id} = ${categoryId})`))
+      : sql`${categories.parentId} is not null`;
     const [colorRows, sizeRows, subRows] = await Promise.all([
-      db
-        .selectDistinct({ id: colors.id, name: colors.name })
-        .from(colors)
-        .innerJoin(variants, eq(variants.colorId, colors.id))
-        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
-        .innerJoin(products, eq(products.id, variants.productId))
-        .where(and(eq(products.active, true), inCategory))
-        .orderBy(asc(colors.name)),
-      db
-        .selectDistinct({ id: sizes.id, name: sizes.name, position: sizes.position })
-        .from(sizes)
-        .innerJoin(variants, eq(variants.sizeId, sizes.id))
-        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
-        .innerJoin(products, eq(products.id, variants.productId))
-        .where(and(eq(products.active, true), inCategory))
-        .orderBy(asc(sizes.position)),
-      categoryId
-        ? db
-            .select({ id: categories.id, name: categories.name })
-            .from(categories)
-            .where(
-              or(
-                eq(categories.parentId, categoryId),
-                // a sub-category id shows its siblings
-                eq(categories.parentId, sql`(select ${categories.parentId} from ${categories} where ${categories.id} = ${categoryId})`),
-              ),
-            )
-            .orderBy(asc(categories.position))
-        : db
-            .select({ id: categories.id, name: categories.name })
-            .from(categories)
-            .where(sql`${categories.parentId} is not null`)
-            .orderBy(asc(categories.position)),
+      db.select({ id: colors.id, name: colors.name }).from(colors).where(inArray(colors.id, soldHere(variants.colorId))).orderBy(asc(colors.name)),
+      db.select({ id: sizes.id, name: sizes.name }).from(sizes).where(inArray(sizes.id, soldHere(variants.sizeId))).orderBy(asc(sizes.position)),
+      db.select({ id: categories.id, name: categories.name }).from(categories).where(subCategoriesHere).orderBy(asc(categories.position)),
     ]);
     return {
       colors: colorRows,
-      sizes: sizeRows.map(({ id, name }) => ({ id, name })),
+      sizes: sizeRows,
       subCategories: subRows,
     };
   }
@@ -327,20 +318,12 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       };
     },
 
-    async bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
-      const rows = await baseProductQuery(market)
-        .query.where(eq(products.active, true))
-        .orderBy(desc(products.salesCount), asc(products.id))
-        .limit(limit);
-      return hydrate(rows, market);
+    bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      return firstActive(market, limit, [desc(products.salesCount), asc(products.id)]);
     },
 
-    async latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
-      const rows = await baseProductQuery(market)
-        .query.where(eq(products.active, true))
-        .orderBy(desc(products.createdAt), desc(products.id))
-        .limit(limit);
-      return hydrate(rows, market);
+    latest(limit = 30, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
+      return firstActive(market, limit, [desc(products.createdAt), desc(products.id)]);
     },
 
     /** One product with its variants and image alts: three queries, run together. */

@@ -54,15 +54,10 @@ export function createHousekeeping(deps: Deps) {
     return report;
   }
 
+  const lock = { lockKey: HOUSEKEEPING_LOCK_KEY, useAdvisoryLock: deps.useAdvisoryLock, name: 'housekeeping', log };
+  const skipped = (): PurgeReport => ({ ran: false, sessions: 0, codes: 0, rateLimits: 0 });
   return {
-    purgeExpired(): Promise<PurgeReport> {
-      return runExclusively(
-        db,
-        { lockKey: HOUSEKEEPING_LOCK_KEY, useAdvisoryLock: Boolean(deps.useAdvisoryLock), name: 'housekeeping', log },
-        purgeAll,
-        () => ({ ran: false, sessions: 0, codes: 0, rateLimits: 0 }),
-      );
-    },
+    purgeExpired: (): Promise<PurgeReport> => runExclusively(db, lock, purgeAll, skipped),
   };
 }
 export type Housekeeping = ReturnType<typeof createHousekeeping>;

@@ -42,6 +42,9 @@ interface Deps {
 
 const MINUTE = 60_000;
 
+/** A report with nothing counted yet; `ran: false` is a run skipped because another app server holds the lock. */
+const emptyReport = (ran: boolean): ReconcileReport => ({ ran, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, mailed: 0, errors: 0 });
+
 /**
  * Payments that are never lost: every payment still unanswered (or paid without an order)
  * some minutes after it started is verified with the provider and fulfilled through the one
@@ -52,7 +55,7 @@ export function createReconciliation(deps: Deps) {
   const { db, clock, log, payments, orders } = deps;
 
   async function reconcileAll(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { ran: true, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, mailed: 0, errors: 0 };
+    const report = emptyReport(true);
     const now = clock().getTime();
     const unsettled = await payments.unsettled({ startedBefore: new Date(now - deps.afterMinutes * MINUTE) });
     for (const payment of unsettled) {
@@ -101,15 +104,9 @@ export function createReconciliation(deps: Deps) {
     return report;
   }
 
+  const lock = { lockKey: RECONCILIATION_LOCK_KEY, useAdvisoryLock: deps.useAdvisoryLock, name: 'reconciliation', log };
   return {
-    reconcile(): Promise<ReconcileReport> {
-      return runExclusively(
-        db,
-        { lockKey: RECONCILIATION_LOCK_KEY, useAdvisoryLock: Boolean(deps.useAdvisoryLock), name: 'reconciliation', log },
-        reconcileAll,
-        () => ({ ran: false, fulfilled: 0, failed: 0, abandoned: 0, waiting: 0, refunded: 0, mailed: 0, errors: 0 }),
-      );
-    },
+    reconcile: (): Promise<ReconcileReport> => runExclusively(db, lock, reconcileAll, () => emptyReport(false)),
   };
 }
 export type Reconciliation = ReturnType<typeof createReconciliation>;

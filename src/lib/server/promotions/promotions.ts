@@ -149,10 +149,15 @@ function toDto(
   };
 }
 
+/** A promotion's terms: the fields an input may set and the audit log keeps (its code aside, kept in promotion_codes). */
+const TERMS = ['description', 'kind', 'percentOff', 'amountOff', 'minSubtotal', 'startsAt', 'endsAt', 'usageLimit', 'oncePerCustomer', 'firstOrderOnly', 'categoryIds', 'status', 'codeValidDays'] as const satisfies readonly (keyof PromotionInput & keyof typeof promotions.$inferInsert)[];
+
+type Terms = { [K in (typeof TERMS)[number]]?: Exclude<PromotionInput[K], undefined> };
+
 /** A promotion's fields as the audit log keeps them (dates as ISO text). */
 function auditable(p: Partial<typeof promotions.$inferInsert>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of ['description', 'kind', 'percentOff', 'amountOff', 'minSubtotal', 'startsAt', 'endsAt', 'usageLimit', 'oncePerCustomer', 'firstOrderOnly', 'categoryIds', 'status', 'codeValidDays'] as const) {
+  for (const key of TERMS) {
     const v = p[key];
     if (v !== undefined) out[key] = v instanceof Date ? v.toISOString() : v;
   }
@@ -243,20 +248,8 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
     }
 
     function fields(input: PromotionInput) {
-      const f: Partial<typeof promotions.$inferInsert> = {};
-      if (input.description !== undefined) f.description = input.description;
-      if (input.kind !== undefined) f.kind = input.kind;
-      if (input.percentOff !== undefined) f.percentOff = input.percentOff;
-      if (input.amountOff !== undefined) f.amountOff = input.amountOff;
-      if (input.minSubtotal !== undefined) f.minSubtotal = input.minSubtotal;
-      if (input.startsAt !== undefined) f.startsAt = input.startsAt;
-      if (input.endsAt !== undefined) f.endsAt = input.endsAt;
-      if (input.usageLimit !== undefined) f.usageLimit = input.usageLimit;
-      if (input.oncePerCustomer !== undefined) f.oncePerCustomer = input.oncePerCustomer;
-      if (input.firstOrderOnly !== undefined) f.firstOrderOnly = input.firstOrderOnly;
-      if (input.categoryIds !== undefined) f.categoryIds = input.categoryIds;
-      if (input.status !== undefined) f.status = input.status;
-      if (input.codeValidDays !== undefined) f.codeValidDays = input.codeValidDays;
+      // The terms the input names (one it leaves out stays as it is); each input type fits its column.
+      const f: Partial<typeof promotions.$inferInsert> = Object.fromEntries(TERMS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]])) as Terms;
       // One kind at a time: a percentage has no amounts, a fixed amount no percentage.
       if (f.kind === 'percent') f.amountOff = {};
       if (f.kind === 'fixed') f.percentOff = null;
