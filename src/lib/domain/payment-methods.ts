@@ -73,7 +73,8 @@ export interface PayOnDeliveryStanding {
 }
 
 /** Why pay on delivery is not offered for an order (each with its text in messages.ts). */
-export type PayOnDeliveryRefusal = 'pod-disabled' | 'pod-above-ceiling' | 'pod-refused-deliveries' | 'phone-not-verified';
+export const POD_REFUSALS = ['pod-disabled', 'pod-above-ceiling', 'pod-refused-deliveries', 'phone-not-verified'] as const;
+export type PayOnDeliveryRefusal = (typeof POD_REFUSALS)[number];
 
 export type PayOnDeliveryTerms =
   /** `depositMinor` is paid online first (0 up to the cap), `dueMinor` at the door; they add up to the total. */
