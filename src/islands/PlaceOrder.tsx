@@ -290,13 +290,23 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
               <legend>Payment method</legend>
               {(['online', 'on_delivery'] as const).map((choice) => (
                 <label key={choice}>
-                  <input type="radio" name="paymentMethod" value={choice} checked={method === choice} onChange={() => setMethod(choice)} />
-                  <span>
-                    {CHECKOUT_PAYMENT_CHOICE_LABELS[choice]}
-                    {choice === 'on_delivery' && option === 'pickup' && <span className="po-pay-hint">Pay at the pickup point</span>}
-                  </span>
+                  <input
+                    type="radio"
+                    name="paymentMethod"
+                    value={choice}
+                    checked={method === choice}
+                    onChange={() => setMethod(choice)}
+                    aria-describedby={choice === 'on_delivery' && option === 'pickup' ? 'po-pay-pickup' : undefined}
+                  />
+                  {CHECKOUT_PAYMENT_CHOICE_LABELS[choice]}
                 </label>
               ))}
+              {/* Outside the label: the choice's name stays "Pay on delivery". */}
+              {option === 'pickup' && (
+                <p className="po-pay-hint" id="po-pay-pickup">
+                  Pay at the pickup point
+                </p>
+              )}
               {/* Shown while "Pay on delivery" is chosen (CSS :has, so also before scripts run). */}
               <div className="po-pay-terms" aria-live="polite">
                 {!terms.allowed ? (
