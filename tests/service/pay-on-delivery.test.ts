@@ -110,6 +110,7 @@ for (const driver of DRIVERS) {
       expect((await services.cart.view(demo)).items).toHaveLength(0);
       const mails = await services.outbox.list(demo.email);
       expect(mails.filter((m) => m.subject.includes(order.trackingNumber))).toHaveLength(1);
+      expect(mails.find((m) => m.subject.includes(order.trackingNumber))!.text).toContain('Amount to pay on delivery: ₦');
       const listed = (await services.orders.listForUser(demo.id)).find((o) => o.id === order.id)!;
       expect(listed.amountDue).toBe(totalMinor / 100);
     });

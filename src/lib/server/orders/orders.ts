@@ -185,6 +185,11 @@ export function createOrderService({
     return order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '';
   }
 
+  /** What is left to pay at the door, as a mail line, or nothing. */
+  function dueText(order: OrderDto): string {
+    return order.amountDue > 0 ? `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n` : '';
+  }
+
   function itemsHtml(order: OrderDto): string {
     const rows = order.items
       .map(
@@ -519,10 +524,10 @@ export function createOrderService({
         await mailer.send({
           to: owner.email,
           subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
-          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n${dueText(order)}\n${address}\n\nFollow your order: ${link}\n`,
           html: mailHtml(
             'Thank you for your order',
-            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${order.amountDue > 0 ? `<p>${escapeHtml(dueText(order).trim())}</p>` : ''}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
           ),
         });
       } catch (err) {
