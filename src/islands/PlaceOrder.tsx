@@ -11,6 +11,7 @@ import type { CartDto } from '@/lib/domain/cart';
 import { formatMoney, toMajor, toMinor } from '@/lib/domain/money';
 import {
   CHECKOUT_PAYMENT_CHOICE_LABELS,
+  PHONE_VERIFIED_EVENT,
   payOnDeliveryTerms,
   type CheckoutPaymentChoice,
   type PayOnDeliveryRefusal,
@@ -95,7 +96,14 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
   const money = (n: number) => formatMoney(n, cart.currency);
   const [method, setMethod] = useState<CheckoutPaymentChoice>(payOnDelivery?.initial ?? 'online');
   // What paying on delivery means for this total (it follows the delivery choice); shown while it is chosen.
-  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, payOnDelivery.standing) : null;
+  // The phone check beside the checkout (VerifyPhone) announces a verified phone with PHONE_VERIFIED_EVENT.
+  const [phoneVerified, setPhoneVerified] = useState(payOnDelivery?.standing.phoneVerified ?? false);
+  useEffect(() => {
+    const verified = () => setPhoneVerified(true);
+    window.addEventListener(PHONE_VERIFIED_EVENT, verified);
+    return () => window.removeEventListener(PHONE_VERIFIED_EVENT, verified);
+  }, []);
+  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, { ...payOnDelivery.standing, phoneVerified }) : null;
   const wholeOnDelivery = method === 'on_delivery' && terms?.allowed === true && terms.depositMinor === 0;
 
   function forgetReference() {
