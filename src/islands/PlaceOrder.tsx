@@ -8,7 +8,16 @@ import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
 import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '@/lib/client/stores';
 import type { CartDto } from '@/lib/domain/cart';
-import { formatMoney } from '@/lib/domain/money';
+import { formatMoney, toMajor, toMinor } from '@/lib/domain/money';
+import {
+  CHECKOUT_PAYMENT_CHOICE_LABELS,
+  PHONE_VERIFIED_EVENT,
+  payOnDeliveryTerms,
+  type CheckoutPaymentChoice,
+  type PayOnDeliveryRefusal,
+  type PayOnDeliveryRules,
+  type PayOnDeliveryStanding,
+} from '@/lib/domain/payment-methods';
 import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
 import { TOASTS } from '@/lib/domain/toasts';
 import './PlaceOrder.css';
@@ -21,8 +30,18 @@ export interface ReturnOutcome {
   answered: boolean;
 }
 
+/** Pay on delivery for this shopper in this market: the rules, the account's standing, and the text of each refusal. */
+export interface PayOnDeliveryOffer {
+  rules: PayOnDeliveryRules;
+  standing: PayOnDeliveryStanding;
+  refusals: Record<PayOnDeliveryRefusal, string>;
+  /** The choice the page opened with (?payment=on_delivery). */
+  initial: CheckoutPaymentChoice;
+}
+
 interface Props {
   initialCart: CartDto;
+  payOnDelivery?: PayOnDeliveryOffer | null;
   /** The session's CSRF token for the checkout form. */
   csrf?: string | null;
   /** Set on the return from the provider: what the server made of it. */
@@ -64,7 +83,7 @@ function Address({ address, title }: { address: AddressDto; title: string }) {
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Messages and controls only a page without scripts needs; the island shows toasts instead.
   const [hydrated, setHydrated] = useState(false);
@@ -75,6 +94,17 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const returned = useRef(false);
   const toggle = useRef<HTMLFieldSetElement>(null);
   const money = (n: number) => formatMoney(n, cart.currency);
+  const [method, setMethod] = useState<CheckoutPaymentChoice>(payOnDelivery?.initial ?? 'online');
+  // What paying on delivery means for this total (it follows the delivery choice); shown while it is chosen.
+  // The phone check beside the checkout (VerifyPhone) announces a verified phone with PHONE_VERIFIED_EVENT.
+  const [phoneVerified, setPhoneVerified] = useState(payOnDelivery?.standing.phoneVerified ?? false);
+  useEffect(() => {
+    const verified = () => setPhoneVerified(true);
+    window.addEventListener(PHONE_VERIFIED_EVENT, verified);
+    return () => window.removeEventListener(PHONE_VERIFIED_EVENT, verified);
+  }, []);
+  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, { ...payOnDelivery.standing, phoneVerified }) : null;
+  const wholeOnDelivery = method === 'on_delivery' && terms?.allowed === true && terms.depositMinor === 0;
 
   function forgetReference() {
     writeReference(null);
@@ -164,7 +194,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   async function pay() {
     setBusy(true);
     const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
-      () => api('/orders/initiate', { method: 'POST', body: {} }),
+      () => api('/orders/initiate', { method: 'POST', body: { paymentMethod: method } }),
       {
         failed: 'Failed to initialize payment.',
         unreachable: TOASTS['payment-init-error'],
@@ -263,6 +293,47 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
               </li>
             ))}
           </ul>
+          {payOnDelivery && terms && (
+            <fieldset className="po-pay" disabled={busy}>
+              <legend>Payment method</legend>
+              {(['online', 'on_delivery'] as const).map((choice) => (
+                <label key={choice}>
+                  <input
+                    type="radio"
+                    name="paymentMethod"
+                    value={choice}
+                    checked={method === choice}
+                    onChange={() => setMethod(choice)}
+                    aria-describedby={choice === 'on_delivery' && option === 'pickup' ? 'po-pay-pickup' : undefined}
+                  />
+                  {CHECKOUT_PAYMENT_CHOICE_LABELS[choice]}
+                </label>
+              ))}
+              {/* Outside the label: the choice's name stays "Pay on delivery". */}
+              {option === 'pickup' && (
+                <p className="po-pay-hint" id="po-pay-pickup">
+                  Pay at the pickup point
+                </p>
+              )}
+              {/* Shown while "Pay on delivery" is chosen (CSS :has, so also before scripts run). */}
+              <div className="po-pay-terms" aria-live="polite">
+                {!terms.allowed ? (
+                  <p className="po-pay-refused" data-testid="pod-refusal">
+                    {payOnDelivery.refusals[terms.reason]}
+                  </p>
+                ) : terms.depositMinor > 0 ? (
+                  <p data-testid="pod-terms">
+                    Pay a deposit of <strong>{money(toMajor(terms.depositMinor))}</strong> online now, and{' '}
+                    <strong>{money(toMajor(terms.dueMinor))}</strong> {option === 'pickup' ? 'at the pickup point' : 'on delivery'}.
+                  </p>
+                ) : (
+                  <p data-testid="pod-terms">
+                    Nothing to pay now: pay <strong>{money(toMajor(terms.dueMinor))}</strong> {option === 'pickup' ? 'at the pickup point' : 'on delivery'}.
+                  </p>
+                )}
+              </div>
+            </fieldset>
+          )}
         </section>
         <CheckoutTotals
           label="Order summary"
@@ -272,7 +343,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
           discountControls={!reference && !empty && <DiscountFields form="po-discount" back="/place-order" cart={cart} idPrefix="po" />}
         >
           <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
-            {reference ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
+            {reference || wholeOnDelivery ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
           </button>
           {empty && !reference && (
             <p className="po-hint">

@@ -88,7 +88,7 @@ test('buy two variants with delivery, pay, and follow the order', async ({ page,
 
   await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
   await expect(page).toHaveURL(/\/place-order$/);
-  await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
   await expect(page.getByRole('group', { name: 'Delivery address' })).toBeVisible();
   await expect(page.getByText('₦5,000')).toBeVisible();
   await page.screenshot({ path: info.outputPath('place-order.png'), fullPage: true });
@@ -184,7 +184,7 @@ test('a declined payment places no order and can be retried', async ({ page, req
   await page.goto('/place-order');
   // without an address only pickup is possible
   await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
-  await expect(page.getByRole('radio', { name: 'Delivery' })).toBeDisabled();
+  await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeDisabled();
   await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
   await page.getByRole('button', { name: 'Decline' }).click();
   await expect(page.getByText('Error placing order.')).toBeVisible();

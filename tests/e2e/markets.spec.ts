@@ -112,7 +112,7 @@ for (const js of [true, false]) {
 
       await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
       await expect(page).toHaveURL(/\/place-order$/);
-      await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+      await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
       await expect(page.getByTestId('order-total')).toHaveText(zar(first!.zaPrice + fee));
       await payOnSimulatedPage(page, 'ZAR', zar(first!.zaPrice + fee));
 

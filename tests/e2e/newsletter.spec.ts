@@ -150,7 +150,7 @@ for (const js of [true, false]) {
       // 5. Pay on the simulated page: the charged amount is the discounted total.
       await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
       await expect(page).toHaveURL(/\/place-order/);
-      await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+      await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
       await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
       await expect(page).toHaveURL(/\/pay\/simulated\//);
       await expect(page.getByLabel('Amount')).toContainText(formatMoney(cart.total, 'NGN'));

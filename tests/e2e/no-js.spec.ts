@@ -79,7 +79,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
 
   await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
   await expect(page).toHaveURL(/\/place-order$/);
-  await expect(page.getByRole('radio', { name: 'Delivery' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
   await page.getByRole('radio', { name: 'Pickup' }).check();
   await page.getByRole('button', { name: 'Update total' }).click();
   await expect(notice(page, 'Delivery option updated')).toBeVisible();

@@ -1,6 +1,7 @@
 /** Order statuses, their transitions and colours, and the order as the API returns it. */
 import type { CurrencyCode } from './money';
 import type { AddressDto, DeliveryOption } from './shipping';
+import type { PaymentMethod } from './payment-methods';
 
 export const ORDER_STATUSES = ['pending', 'processed', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -97,8 +98,15 @@ export interface OrderDto {
   deliveryFee: number;
   total: number;
   currency: CurrencyCode;
-  payment: 'paid';
+  /** 'due' while money is still to be paid at the door (amountDue > 0, not yet collected); otherwise 'paid'. */
+  payment: 'paid' | 'due';
+  /** How it is paid, as shoppers read it ("Card", "Bank transfer", "Pay on delivery"…). */
   paymentMethod: string;
+  paymentMethodCode: PaymentMethod;
+  /** What is still to pay at the door, major units (0 when nothing is left to pay). */
+  amountDue: number;
+  /** Whether the shopper may still cancel it ("Cancel order"): pending, and not settled at the door. */
+  cancellable: boolean;
 }
 
 /** Total number of units in an order (the card's "item count"). */
@@ -121,4 +129,17 @@ const dateFormat = new Intl.DateTimeFormat('en-NG', { day: 'numeric', month: 'sh
 
 export function formatOrderDate(iso: string): string {
   return dateFormat.format(new Date(iso));
+}
+
+/**
+ * What is still to pay at the door for an order (minor units): its due on delivery while it is
+ * open and not yet settled by staff; nothing once collected, refused or cancelled.
+ */
+export function amountDueMinor(order: { status: OrderStatus; dueOnDeliveryMinor: number; collectionOutcome: string | null }): number {
+  return order.status === 'cancelled' || order.collectionOutcome !== null ? 0 : order.dueOnDeliveryMinor;
+}
+
+/** A shopper may cancel an order still pending and not settled at the door. */
+export function shopperMayCancel(order: { status: OrderStatus; collectionOutcome: string | null }): boolean {
+  return order.status === 'pending' && order.collectionOutcome === null;
 }

@@ -65,3 +65,37 @@ export const DEFAULT_PAY_ON_DELIVERY_RULES: Record<MarketCode, PayOnDeliveryRule
   // R3,000 whole on delivery; up to R40,000 with 30% paid first (the seed's rand prices are about naira / 80).
   ZA: { enabled: true, capMinor: 300_000, ceilingMinor: 4_000_000, depositPercent: 30 },
 };
+
+/** What the shopper's account says about pay on delivery: a verified phone, and deliveries refused at the door. */
+export interface PayOnDeliveryStanding {
+  phoneVerified: boolean;
+  refusedDeliveries: number;
+}
+
+/** Why pay on delivery is not offered for an order (each with its text in messages.ts). */
+export const POD_REFUSALS = ['pod-disabled', 'pod-above-ceiling', 'pod-refused-deliveries', 'phone-not-verified'] as const;
+export type PayOnDeliveryRefusal = (typeof POD_REFUSALS)[number];
+
+export type PayOnDeliveryTerms =
+  /** `depositMinor` is paid online first (0 up to the cap), `dueMinor` at the door; they add up to the total. */
+  | { allowed: true; depositMinor: number; dueMinor: number }
+  | { allowed: false; reason: PayOnDeliveryRefusal };
+
+/**
+ * Whether an order of `totalMinor` may be paid on delivery under a market's rules, and how: up to
+ * the cap wholly at the door; above it, up to the ceiling, a deposit of `depositPercent` of the total
+ * (rounded up to the minor unit) online first; above the ceiling, online only. Not for a shopper with
+ * MAX_REFUSED_DELIVERIES refusals, nor without a verified phone (asked last: verifying it must be
+ * the one thing left to do when it is the reason).
+ */
+export function payOnDeliveryTerms(totalMinor: number, rules: PayOnDeliveryRules, standing: PayOnDeliveryStanding): PayOnDeliveryTerms {
+  if (!rules.enabled) return { allowed: false, reason: 'pod-disabled' };
+  if (totalMinor > rules.ceilingMinor) return { allowed: false, reason: 'pod-above-ceiling' };
+  if (standing.refusedDeliveries >= MAX_REFUSED_DELIVERIES) return { allowed: false, reason: 'pod-refused-deliveries' };
+  if (!standing.phoneVerified) return { allowed: false, reason: 'phone-not-verified' };
+  const depositMinor = totalMinor > rules.capMinor ? Math.min(totalMinor, Math.ceil((totalMinor * rules.depositPercent) / 100)) : 0;
+  return { allowed: true, depositMinor, dueMinor: totalMinor - depositMinor };
+}
+
+/** The browser event (on window) a page's phone check dispatches when the phone is verified: the checkout then offers pay on delivery at once. */
+export const PHONE_VERIFIED_EVENT = 'ml:phone-verified';

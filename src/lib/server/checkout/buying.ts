@@ -1,6 +1,7 @@
 /** Wires the buying side (shipping, cart, orders, payments, checkout, favourites) from the shared deps. */
 import { createCartService } from '@/lib/server/cart/cart';
 import { checkoutFulfilment, createCheckoutService } from './checkout';
+import { createOnDeliveryService } from './on-delivery';
 import type { Config } from '@/lib/server/infra/config';
 import type { Db } from '@/lib/server/infra/db/client';
 import { createFavouriteService } from '@/lib/server/accounts/favourites';
@@ -50,11 +51,12 @@ export function createBuyingServices(deps: {
     mailer,
     log,
     siteUrl: config.PUBLIC_SITE_URL,
-    paymentMethod: paymentProvider.name === 'paystack' ? 'Card (Paystack)' : 'Card (simulated)',
     audit: deps.audit,
     pageCache: deps.pageCache,
     clock,
     notifications: deps.notifications,
+    // A shopper's cancel refunds what went online (payments is built below; called only later).
+    refundPayment: (reference) => payments.refund(reference),
   });
   const payments = createPaymentService({
     db,
@@ -64,8 +66,9 @@ export function createBuyingServices(deps: {
     clock,
     holds: promotions,
   });
-  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions });
+  const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
-  return { shipping, cart, orders, payments, checkout, favourites, paymentProvider, orderRefunds };
+  return { shipping, cart, orders, payments, checkout, onDelivery, favourites, paymentProvider, orderRefunds };
 }

@@ -9,6 +9,10 @@ import { CannotFulfil, type Fulfilment, type InitiateResult, type PaymentService
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { OutOfStock } from '@/lib/server/catalogue/stock';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
+import type { Tx } from '@/lib/server/infra/db/client';
+import { message } from '@/lib/domain/messages';
+import type { CheckoutPaymentChoice } from '@/lib/domain/payment-methods';
+import type { OnDeliveryService } from './on-delivery';
 
 /**
  * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
@@ -51,6 +55,8 @@ export function checkoutFulfilment({
           deliveryFeeMinor: snapshot.deliveryFeeMinor,
           totalMinor: snapshot.totalMinor,
           lines: snapshot.lines,
+          // Pay on delivery: the order records it, and what is left to pay at the door.
+          ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),
         });
       } catch (err) {
         if (!(err instanceof OutOfStock)) throw err;
@@ -85,8 +91,15 @@ export function checkoutFulfilment({
   };
 }
 
-export function createCheckoutService(deps: { cart: CartService; payments: PaymentService; siteUrl: string; promotions?: Pick<PromotionService, 'hold'> | undefined }) {
-  const { cart, payments, siteUrl, promotions } = deps;
+export function createCheckoutService(deps: {
+  cart: CartService;
+  payments: PaymentService;
+  siteUrl: string;
+  promotions?: Pick<PromotionService, 'hold'> | undefined;
+  /** Pay on delivery's rules and the shopper's standing; without it, only online payment is offered. */
+  onDelivery?: Pick<OnDeliveryService, 'termsFor'> | undefined;
+}) {
+  const { cart, payments, siteUrl, promotions, onDelivery } = deps;
 
   /**
    * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
@@ -115,6 +128,8 @@ export function createCheckoutService(deps: { cart: CartService; payments: Payme
         market?: MarketCode | undefined;
         /** The public origin the shopper uses: the callback URL is on it. */
         site?: string | undefined;
+        /** "Payment method": online (the default), or on delivery (wholly, or after a deposit paid online). */
+        paymentMethod?: CheckoutPaymentChoice | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
@@ -164,17 +179,38 @@ export function createCheckoutService(deps: { cart: CartService; payments: Payme
         codeId: priced.discount?.codeId ?? null,
         deliveryFeeMinor: priced.deliveryFeeMinor,
         totalMinor: priced.totalMinor,
+        paymentMethod: 'online',
+        dueOnDeliveryMinor: 0,
       };
       const discount = priced.discount;
       if (discount && !promotions) throw new Error('a discount without the promotions service');
-      return payments.initiate({
+      const start = {
         userId: user.id,
         email: user.email,
         currency: priced.currency,
         snapshot,
         // The code's place under its limits is taken with the payment row, or neither is (Conflict: 'This code has already been used.').
-        hold: discount ? (tx, paymentId) => promotions!.hold(tx, { applied: discount, userId: user.id, paymentId, currency: priced.currency }) : undefined,
-      });
+        hold: discount
+          ? (tx: Tx, paymentId: string) => promotions!.hold(tx, { applied: discount, userId: user.id, paymentId, currency: priced.currency })
+          : undefined,
+      };
+      if (input.paymentMethod !== 'on_delivery') return payments.initiate(start);
+
+      if (!onDelivery) throw new Conflict(message('pod-disabled', market));
+      const terms = await onDelivery.termsFor(user.id, market, priced.totalMinor);
+      if (!terms.allowed) throw new Conflict(terms.text ?? message('pod-disabled', market));
+      snapshot.paymentMethod = 'on_delivery';
+      snapshot.dueOnDeliveryMinor = terms.dueMinor;
+      // Above the cap: the deposit is paid online first, and the order is placed when it is confirmed.
+      if (terms.depositMinor > 0) return payments.initiate(start);
+      // Wholly on delivery: a payment that charges nothing, fulfilled at once (the stock is taken now).
+      // The answer sends the shopper to the return page, which finds the order placed.
+      const { reference } = await payments.startOnDelivery(start);
+      await payments.fulfil(reference, { userId: user.id });
+      const back = new URL(callbackUrl);
+      back.searchParams.set('trxref', reference);
+      back.searchParams.set('reference', reference);
+      return { reference, authorization_url: back.toString(), amount: 0, currency: priced.currency };
     },
   };
 }

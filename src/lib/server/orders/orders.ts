@@ -3,11 +3,14 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sq
 import { STORE_NAME } from '@/lib/domain/brand';
 import { Conflict, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '@/lib/domain/payment-methods';
 import {
+  amountDueMinor,
   canTransition,
   itemCount,
   isOrderStatus,
   ORDER_STATUS_LIST,
+  shopperMayCancel,
   trackingNumberFrom,
   type OrderDto,
   type OrderStatus,
@@ -33,7 +36,8 @@ export function newTrackingNumber(): string {
   return trackingNumberFrom(randomBytes(8));
 }
 
-function toDto(row: OrderRow, items: OrderItemRow[], paymentMethod: string): OrderDto {
+function toDto(row: OrderRow, items: OrderItemRow[]): OrderDto {
+  const dueMinor = amountDueMinor(row);
   const createdAt = row.createdAt.toISOString();
   return {
     id: row.id,
@@ -63,8 +67,11 @@ function toDto(row: OrderRow, items: OrderItemRow[], paymentMethod: string): Ord
     deliveryFee: toMajor(row.deliveryFeeMinor),
     total: toMajor(row.totalMinor),
     currency: row.currency as CurrencyCode,
-    payment: 'paid',
-    paymentMethod,
+    payment: dueMinor > 0 ? 'due' : 'paid',
+    paymentMethod: PAYMENT_METHOD_LABELS[row.paymentMethod],
+    paymentMethodCode: row.paymentMethod,
+    amountDue: toMajor(dueMinor),
+    cancellable: shopperMayCancel(row),
   };
 }
 
@@ -104,22 +111,23 @@ export function createOrderService({
   mailer,
   log,
   siteUrl,
-  paymentMethod,
   audit,
   pageCache,
   clock = () => new Date(),
   notifications,
+  refundPayment,
 }: {
   db: Db;
   mailer: Mailer;
   log: Logger;
   siteUrl: string;
-  paymentMethod: string;
   audit?: AuditLog;
   pageCache?: PageCacheInvalidator;
   clock?: () => Date;
   /** Texts to shoppers who opted in (src/lib/server/notifications); never throws. */
   notifications?: OrderNotifications;
+  /** Refunds what a payment charged online (the payment service's refund), for a shopper's cancel. */
+  refundPayment?: (reference: string) => Promise<unknown>;
 }) {
   function filterWhere(f: OrderFilter): SQL | undefined {
     const parts: SQL[] = [];
@@ -150,7 +158,6 @@ export function createOrderService({
       toDto(
         r,
         items.filter((i) => i.orderId === r.id),
-        paymentMethod,
       ),
     );
   }
@@ -176,6 +183,11 @@ export function createOrderService({
   /** The order's discount as a mail line ("Discount (CODE): -₦2,000"), or nothing without one. */
   function discountText(order: OrderDto): string {
     return order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '';
+  }
+
+  /** What is left to pay at the door, as a mail line, or nothing. */
+  function dueText(order: OrderDto): string {
+    return order.amountDue > 0 ? `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n` : '';
   }
 
   function itemsHtml(order: OrderDto): string {
@@ -243,6 +255,9 @@ export function createOrderService({
         promotionId?: number | null;
         deliveryFeeMinor: number;
         totalMinor: number;
+        /** How it is paid (the payment's channel; on_delivery with what is left to pay at the door). */
+        paymentMethod?: PaymentMethod;
+        dueOnDeliveryMinor?: number;
         lines: {
           productId: number;
           variantId: number;
@@ -284,6 +299,46 @@ export function createOrderService({
     },
 
     load,
+
+    /**
+     * "Cancel order" on the shopper's own order, while it is pending and not settled at the door:
+     * under the order's row lock (staff recording the delivery take the same lock, so only one
+     * wins) the order is cancelled and its stock returned (moveLocked); after the commit whatever
+     * went online (a deposit, an online payment) is refunded through the payment, and the shopper
+     * is told. Someone else's order reads as not found.
+     */
+    async cancelByShopper(userId: string, orderId: string): Promise<OrderDto> {
+      if (!UUID.test(orderId)) throw new NotFound(message('order-not-found'));
+      const result = await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+        if (!row || row.userId !== userId) throw new NotFound(message('order-not-found'));
+        if (!shopperMayCancel(row)) throw new Conflict(message('order-not-cancellable'));
+        const { updated, productIds } = await moveLocked(tx, row, 'cancelled', {
+          actorId: userId,
+          reason: message('order-cancel-reason'),
+          set: { cancelledAt: clock() },
+        });
+        const [payment] = await tx
+          .select({ reference: payments.reference, amountMinor: payments.amountMinor })
+          .from(payments)
+          .where(eq(payments.id, row.paymentId))
+          .limit(1);
+        return { order: (await withItems([updated], tx))[0]!, productIds, payment };
+      });
+      if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
+      // An order paid wholly on delivery charged nothing online: nothing to refund.
+      if (result.payment && result.payment.amountMinor > 0) {
+        try {
+          if (!refundPayment) throw new Error('no refund path for a cancelled order');
+          await refundPayment(result.payment.reference);
+        } catch (err) {
+          // The order stays cancelled; a refund whose outcome was lost stays claimed for staff (stuck refunds).
+          log.error('refund of a cancelled order failed', { err, orderId, reference: result.payment.reference });
+        }
+      }
+      await this.sendStatusMail(result.order);
+      return result.order;
+    },
 
     /** The session user's orders, newest first. */
     async listForUser(userId: string): Promise<OrderDto[]> {
@@ -469,10 +524,10 @@ export function createOrderService({
         await mailer.send({
           to: owner.email,
           subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
-          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n\n${address}\n\nFollow your order: ${link}\n`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n${dueText(order)}\n${address}\n\nFollow your order: ${link}\n`,
           html: mailHtml(
             'Thank you for your order',
-            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${order.amountDue > 0 ? `<p>${escapeHtml(dueText(order).trim())}</p>` : ''}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
           ),
         });
       } catch (err) {

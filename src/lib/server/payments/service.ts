@@ -6,7 +6,9 @@ import { marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { OrderDto } from '@/lib/domain/orders';
 import { COUNTRIES } from '@/lib/domain/geo';
+import { message } from '@/lib/domain/messages';
 import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
+import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, payments } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
@@ -55,6 +57,9 @@ export const paymentSnapshotSchema = z.object({
   codeId: z.number().int().nullable().default(null),
   deliveryFeeMinor: z.number().int(),
   totalMinor: z.number().int(),
+  /** Pay on delivery (issue 19): what is left to pay at the door; the payment charges the rest (a deposit, or nothing). */
+  paymentMethod: z.enum(CHECKOUT_PAYMENT_CHOICES).default('online'),
+  dueOnDeliveryMinor: z.number().int().min(0).default(0),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;
@@ -126,6 +131,9 @@ const REFUND_STATES = ['needs_refund', 'partially_refunded', 'refunded'] as cons
 /** Payment states a refund can start from. */
 const REFUNDABLE = ['fulfilled', 'needs_refund', 'partially_refunded'] as const;
 
+/** Paystack allows letters, digits, '-', '.' and '='. */
+const newReferenceAt = (now: Date) => `ML-${now.getTime().toString(36).toUpperCase()}-${randomBytes(8).toString('hex')}`;
+
 const includes = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
 
 /**
@@ -166,6 +174,7 @@ export function createPaymentService(deps: {
 }) {
   const { db, provider, fulfilment, log, clock } = deps;
   const holds = deps.holds ?? NO_HOLDS;
+  const newReference = () => newReferenceAt(clock());
 
   /** A payment that will never become an order: its new status and its holds given back, together. */
   async function settleWithoutOrder(payment: SQL, status: 'failed' | 'abandoned' | 'needs_refund', from: SQL | undefined): Promise<boolean> {
@@ -217,8 +226,9 @@ export function createPaymentService(deps: {
       hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
     }): Promise<InitiateResult> {
       const { snapshot } = input;
-      // Paystack allows letters, digits, '-', '.' and '='.
-      const reference = `ML-${clock().getTime().toString(36).toUpperCase()}-${randomBytes(8).toString('hex')}`;
+      // Pay on delivery with a deposit: the deposit is charged online, the rest at the door.
+      const amountMinor = snapshot.totalMinor - snapshot.dueOnDeliveryMinor;
+      const reference = newReference();
       const paymentId = await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(payments)
@@ -227,7 +237,7 @@ export function createPaymentService(deps: {
             userId: input.userId,
             cartId: snapshot.cartId,
             provider: provider.name,
-            amountMinor: snapshot.totalMinor,
+            amountMinor,
             currency: input.currency,
             email: input.email,
             snapshot,
@@ -244,7 +254,7 @@ export function createPaymentService(deps: {
         ({ authorizationUrl } = await provider.initialize({
           reference,
           email: input.email,
-          amountMinor: snapshot.totalMinor,
+          amountMinor,
           currency: input.currency,
           callbackUrl: snapshot.callbackUrl,
         }));
@@ -252,7 +262,46 @@ export function createPaymentService(deps: {
         await settleWithoutOrder(eq(payments.id, paymentId), 'failed', undefined);
         throw err;
       }
-      return { reference, authorization_url: authorizationUrl, amount: toMajor(snapshot.totalMinor), currency: input.currency };
+      return { reference, authorization_url: authorizationUrl, amount: toMajor(amountMinor), currency: input.currency };
+    },
+
+    /**
+     * Pay on delivery of the whole order: a payment row that charges nothing (provider on_delivery,
+     * amount 0), created paid, with the code's hold like any payment. The caller fulfils it at once;
+     * a crash before that leaves a paid payment that reconciliation fulfils.
+     */
+    async startOnDelivery(input: {
+      userId: string;
+      email: string;
+      currency: CurrencyCode;
+      snapshot: PaymentSnapshot;
+      hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+    }): Promise<{ reference: string }> {
+      const { snapshot } = input;
+      if (snapshot.paymentMethod !== 'on_delivery' || snapshot.dueOnDeliveryMinor !== snapshot.totalMinor) {
+        throw new Error('startOnDelivery: the whole order must be due on delivery');
+      }
+      const reference = newReference();
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(payments)
+          .values({
+            reference,
+            userId: input.userId,
+            cartId: snapshot.cartId,
+            provider: 'on_delivery',
+            amountMinor: 0,
+            currency: input.currency,
+            email: input.email,
+            snapshot,
+            status: 'paid',
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
+          .returning({ id: payments.id });
+        await input.hold?.(tx, row!.id);
+      });
+      return { reference };
     },
 
     /**
@@ -276,7 +325,11 @@ export function createPaymentService(deps: {
       }
       if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
 
-      const verification = await provider.verify(reference, payment.currency);
+      // Nothing was charged online for an order paid wholly on delivery: no provider to ask.
+      const verification =
+        payment.provider === 'on_delivery'
+          ? { status: payment.status === 'paid' ? ('success' as const) : ('failed' as const), amountMinor: 0, currency: payment.currency }
+          : await provider.verify(reference, payment.currency);
       if (verification.status !== 'success') {
         if (verification.status === 'failed' || verification.status === 'reversed') {
           await settleWithoutOrder(eq(payments.id, payment.id), 'failed', inArray(payments.status, ['initialized', 'abandoned']));
@@ -305,7 +358,7 @@ export function createPaymentService(deps: {
         currency: payment.currency,
         snapshot: paymentSnapshotSchema.parse(payment.snapshot),
       };
-      let outcome: { orderId: string } | { existing: OrderDto } | 'refund';
+      let outcome: { orderId: string } | { existing: OrderDto } | 'refund' | 'failed';
       try {
         outcome = await db.transaction(async (tx) => {
           const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
@@ -315,11 +368,18 @@ export function createPaymentService(deps: {
           }
           // Refunded (or being refunded) without an order: it never becomes one.
           if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
+          // A pay-on-delivery payment that another call just failed (sold out) never becomes an order.
+          if (locked!.provider === 'on_delivery' && locked!.status !== 'paid') return 'failed' as const;
           const orderId = await fulfilment.place(tx, confirmed);
           await tx.update(payments).set({ status: 'fulfilled', updatedAt: clock() }).where(eq(payments.id, payment.id));
           return { orderId };
         });
       } catch (err) {
+        if (err instanceof CannotFulfil && payment.provider === 'on_delivery') {
+          // Nothing to refund: the payment simply fails, and its code's place is given back.
+          await settleWithoutOrder(eq(payments.id, payment.id), 'failed', eq(payments.status, 'paid'));
+          throw new PaymentFailed(err.label ? `${err.label} is out of stock` : message('pod-order-unavailable'));
+        }
         if (err instanceof CannotFulfil) {
           await markNeedsRefund(payment.id);
           log.warn('paid checkout ran out of stock; payment needs a refund', { reference, item: err.label });
@@ -328,6 +388,7 @@ export function createPaymentService(deps: {
         throw err;
       }
       if (outcome === 'refund') throw new PaymentFailed(refundMessage());
+      if (outcome === 'failed') throw new PaymentFailed(message('pod-order-unavailable'));
       if ('existing' in outcome) return { order: outcome.existing, created: false };
       return { order: await fulfilment.placed(outcome.orderId, confirmed), created: true };
     },

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { deliveryOptionField } from '@/lib/domain/cart-input';
 import { failureText } from '@/lib/domain/messages';
 import { text } from '@/lib/domain/validation';
+import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
+import { TOASTS } from '@/lib/domain/toasts';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 
@@ -12,6 +14,8 @@ const initiateSchema = z.object({
   callbackUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), text('callbackUrl', 500).optional()),
   /** The checkout form sends the Delivery / Pickup choice with PAY & PLACE ORDER. */
   deliveryOption: deliveryOptionField.optional(),
+  /** "Payment method": Pay online (the default) or Pay on delivery. */
+  paymentMethod: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(CHECKOUT_PAYMENT_CHOICES).optional()),
 });
 
 /** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
@@ -24,8 +28,11 @@ export const POST = formEndpoint(
       deliveryOption: input.deliveryOption,
       market: locals.market,
       site: locals.publicOrigin,
+      paymentMethod: input.paymentMethod,
     });
-    return { body: { status: 'success', message: 'Authorization URL created', data }, location: data.authorization_url };
+    // Paid wholly on delivery, the order is placed already: the "payment page" is the return page.
+    const placed = input.paymentMethod === 'on_delivery' && data.amount === 0;
+    return { body: { status: 'success', message: placed ? TOASTS['order-placed'] : 'Authorization URL created', data }, location: data.authorization_url };
   },
   { failure: (reason) => failureText('payment-init-failed', reason) },
 );
