@@ -11,7 +11,6 @@ import type { CartDto } from '@/lib/domain/cart';
 import { formatMoney, toMajor, toMinor } from '@/lib/domain/money';
 import {
   CHECKOUT_PAYMENT_CHOICE_LABELS,
-  PHONE_VERIFIED_EVENT,
   payOnDeliveryTerms,
   type CheckoutPaymentChoice,
   type PayOnDeliveryRefusal,
@@ -96,14 +95,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
   const money = (n: number) => formatMoney(n, cart.currency);
   const [method, setMethod] = useState<CheckoutPaymentChoice>(payOnDelivery?.initial ?? 'online');
   // What paying on delivery means for this total (it follows the delivery choice); shown while it is chosen.
-  // The phone check beside the checkout (VerifyPhone) announces a verified phone with PHONE_VERIFIED_EVENT.
-  const [phoneVerified, setPhoneVerified] = useState(payOnDelivery?.standing.phoneVerified ?? false);
-  useEffect(() => {
-    const verified = () => setPhoneVerified(true);
-    window.addEventListener(PHONE_VERIFIED_EVENT, verified);
-    return () => window.removeEventListener(PHONE_VERIFIED_EVENT, verified);
-  }, []);
-  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, { ...payOnDelivery.standing, phoneVerified }) : null;
+  // The phone is verified by the "Verify your phone" forms beside the checkout, which come back to this page.
+  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, payOnDelivery.standing) : null;
   const wholeOnDelivery = method === 'on_delivery' && terms?.allowed === true && terms.depositMinor === 0;
 
   function forgetReference() {

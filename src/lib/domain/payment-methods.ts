@@ -96,6 +96,3 @@ export function payOnDeliveryTerms(totalMinor: number, rules: PayOnDeliveryRules
   const depositMinor = totalMinor > rules.capMinor ? Math.min(totalMinor, Math.ceil((totalMinor * rules.depositPercent) / 100)) : 0;
   return { allowed: true, depositMinor, dueMinor: totalMinor - depositMinor };
 }
-
-/** The browser event (on window) a page's phone check dispatches when the phone is verified: the checkout then offers pay on delivery at once. */
-export const PHONE_VERIFIED_EVENT = 'ml:phone-verified';
