@@ -72,7 +72,7 @@ async function verifyPhone(page: Page, request: APIRequestContext, phone: string
   await expect.poll(async () => (await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`)).length).toBeGreaterThan(0);
   const texts = await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`);
   const code = /\b(\d{4})\b/.exec(texts[0].text)![1]!;
-  await page.getByLabel('Code').fill(code);
+  await page.getByLabel('Code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
   // Back on the checkout with "Pay on delivery" still chosen, and nothing left in its way.
   await expect(page.getByRole('radio', { name: /Pay on delivery/ })).toBeChecked();
