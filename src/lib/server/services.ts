@@ -29,6 +29,8 @@ import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
 import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
+import { createCollectionService } from '@/lib/server/orders/collection';
+import { createOnDeliveryService } from '@/lib/server/checkout/on-delivery';
 // ---- end back office
 
 /**
@@ -96,6 +98,9 @@ export function createServices(deps: Deps) {
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock });
+  // Pay on delivery (issue 19): staff settle at the door; the market rules.
+  const collection = createCollectionService({ db, orders: buying.orders, orderRefunds: buying.orderRefunds, audit, log: deps.log, clock, pageCache });
+  const onDelivery = createOnDeliveryService({ db, audit });
   // ---- end back office
   return {
     ...deps,
@@ -120,6 +125,8 @@ export function createServices(deps: Deps) {
     stock,
     staff,
     adminReports,
+    collection,
+    onDelivery,
     async health(): Promise<{ database: boolean }> {
       try {
         await db.execute(sql`select 1`);
