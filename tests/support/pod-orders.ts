@@ -16,7 +16,7 @@ import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { PICKUP_LOCATIONS } from '@/lib/domain/shipping';
 import { parseConfig } from '@/lib/server/infra/config';
 import { openDatabase } from '@/lib/server/infra/db/client';
-import { orders, payments, products, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { colors, orders, payments, products, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import { seedIfEmpty } from '@/lib/server/infra/db/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { createServices, type Services } from '@/lib/server/services';
@@ -53,10 +53,12 @@ export async function podShopper(services: Pick<Services, 'db'>, market: MarketC
 /** A variant sold in `market` with at least `minStock` units, and its price there. */
 export async function podVariant(services: Pick<Services, 'db'>, market: MarketCode = 'NG', minStock = 3, skip = 0) {
   const [v] = await services.db
-    .select({ id: variants.id, productId: variants.productId, name: products.name, stock: variants.stock, priceMinor: variantPrices.priceMinor })
+    .select({ id: variants.id, productId: variants.productId, name: products.name, stock: variants.stock, priceMinor: variantPrices.priceMinor, color: colors.name, size: sizes.name })
     .from(variants)
     .innerJoin(products, eq(products.id, variants.productId))
     .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+    .leftJoin(colors, eq(colors.id, variants.colorId))
+    .leftJoin(sizes, eq(sizes.id, variants.sizeId))
     .where(gte(variants.stock, minStock))
     .orderBy(asc(variants.id))
     .offset(skip)

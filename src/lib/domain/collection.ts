@@ -4,6 +4,7 @@
  * pay-on-delivery settings form.
  */
 import { z } from 'zod';
+import { parseMarket } from './markets';
 import { message } from './messages';
 import { COLLECTION_METHODS, COLLECTION_OUTCOMES } from './payment-methods';
 
@@ -41,3 +42,15 @@ export const podRulesSchema = z
     depositPercent: z.coerce.number({ error: message('pod-deposit-range') }).int(message('pod-deposit-range')).min(1, message('pod-deposit-range')).max(100, message('pod-deposit-range')),
   })
   .refine((v) => v.cap <= v.ceiling, { message: message('pod-cap-above-ceiling') });
+
+/** The "To collect" list's filters: a market (NG, ZA) and the page. */
+export const toCollectQuerySchema = z.object({
+  market: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .transform((v, ctx) => parseMarket(v) ?? (ctx.addIssue({ code: 'custom', message: message('market-invalid') }), z.NEVER))
+      .optional(),
+  ),
+  page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100_000).optional()),
+});
