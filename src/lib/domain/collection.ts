@@ -31,14 +31,16 @@ const money = (msg: string) =>
     .number({ error: msg })
     .finite(msg)
     .min(0, msg)
+    // A trillion (major units) is far above any basket and well inside the database's bigint.
+    .max(1_000_000_000_000, msg)
     .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, msg);
 
 /** The "Pay on delivery" settings form of one market (amounts in major units; a ticked box is true). */
 export const podRulesSchema = z
   .object({
     enabled: z.preprocess((v) => v === true || v === 'true' || v === 'on', z.boolean()),
-    cap: money(message('pod-amount-invalid')),
-    ceiling: money(message('pod-amount-invalid')),
+    cap: money(message('promo-amount-invalid')),
+    ceiling: money(message('promo-amount-invalid')),
     depositPercent: z.coerce.number({ error: message('pod-deposit-range') }).int(message('pod-deposit-range')).min(1, message('pod-deposit-range')).max(100, message('pod-deposit-range')),
   })
   .refine((v) => v.cap <= v.ceiling, { message: message('pod-cap-above-ceiling') });

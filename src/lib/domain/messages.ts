@@ -268,7 +268,6 @@ export const MESSAGES = {
   'collection-refund-failed': 'Recorded as refused at the door; stock returned. The deposit refund did not go through: refund it from the order page.',
   'refusals-lifted': 'Pay on delivery is available to this customer again',
   'pod-rules-saved': 'Pay on delivery settings saved',
-  'pod-amount-invalid': 'Enter amounts of 0 or more, with at most 2 decimals',
   'pod-deposit-range': 'The deposit must be a whole percentage from 1 to 100',
   'pod-cap-above-ceiling': 'The cap cannot be above the ceiling',
 } as const satisfies Record<string, string>;
