@@ -62,6 +62,7 @@ async function collectBoth(page: Page, pair: { refused: PodOrder; paid: PodOrder
   await page.getByRole('link', { name: 'To collect', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'To collect' })).toBeVisible();
   await expect(page.getByRole('link', { name: pair.paid.trackingNumber })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('to-collect-360.png'), fullPage: true });
 
   const before = await stockOf(page, pair.refused);
   await page.getByRole('link', { name: pair.refused.trackingNumber }).click();
@@ -88,7 +89,26 @@ test('staff record a refused delivery (stock back) and a delivered and paid one,
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
-  test('staff record a refused delivery (stock back) and a delivered and paid one', async ({ page }) => {
+  test('staff record a refused delivery (stock back) and a delivered and paid one', async ({ page }, info) => {
     await collectBoth(page, orders.nojs);
+    await page.screenshot({ path: info.outputPath('order-settled-360.png'), fullPage: true });
+
+    // Two refusals (one per test): the customer page offers to lift the block.
+    await page.goto(`${server.baseUrl}/admin/customers/${orders.nojs.refused.userId}`);
+    await expect(page.getByTestId('refused-deliveries')).toHaveText('2');
+    await page.getByRole('button', { name: 'Lift pay-on-delivery block' }).click();
+    await expect(page.getByText('Pay on delivery is available to this customer again')).toBeVisible();
+    await expect(page.getByTestId('refused-deliveries')).toHaveText('0');
+    await expect(page.getByRole('button', { name: 'Lift pay-on-delivery block' })).toHaveCount(0);
+
+    // The market's rules, on the dashboard.
+    await page.goto(`${server.baseUrl}/admin`);
+    await expect(page.getByTestId('cash-collected')).toContainText('Card at the door');
+    const za = page.getByRole('form', { name: /Pay on delivery in South Africa/ });
+    await za.getByLabel('Deposit (% of the total)').fill('40');
+    await za.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Pay on delivery settings saved')).toBeVisible();
+    await expect(page.getByRole('form', { name: /Pay on delivery in South Africa/ }).getByLabel('Deposit (% of the total)')).toHaveValue('40');
+    await page.screenshot({ path: info.outputPath('dashboard-360.png'), fullPage: true });
   });
 });
