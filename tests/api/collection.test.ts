@@ -123,7 +123,9 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(text).toContain('"refusedDeliveries":2');
       expect(text).toContain('order.refund');
       // Two refusals: staff lift the block.
-      const lift = await api.call('POST', `/admin/customers/${o.deposit.userId}/pay-on-delivery`, { token: owner, body: {} });
+      expect((await api.call('POST', `/admin/customers/${o.deposit.userId}/pay-on-delivery`, { token: owner, body: {} })).status).toBe(400);
+      expect((await api.call('POST', `/admin/customers/${o.deposit.userId}/pay-on-delivery`, { token: owner, body: { refusedBefore: 1 } })).status).toBe(409);
+      const lift = await api.call('POST', `/admin/customers/${o.deposit.userId}/pay-on-delivery`, { token: owner, body: { refusedBefore: 2 } });
       expect(lift.status).toBe(200);
       expect(lift.body.data).toEqual({ before: 2, refusedDeliveries: 0 });
       const dash = await api.call('GET', '/admin/dashboard', { token: owner });

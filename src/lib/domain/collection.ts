@@ -56,3 +56,8 @@ export const toCollectQuerySchema = z.object({
   ),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100_000).optional()),
 });
+
+/** Lifting a shopper's block: the refusals the page showed, so a form sent twice (or after a new refusal) changes nothing unseen. */
+export const liftRefusalsSchema = z.object({
+  refusedBefore: z.coerce.number({ error: message('refusals-before-required') }).int(message('refusals-before-required')).min(0, message('refusals-before-required')).max(1_000_000, message('refusals-before-required')),
+});

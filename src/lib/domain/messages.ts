@@ -267,6 +267,8 @@ export const MESSAGES = {
   'collection-refused-refunded': 'Recorded as refused at the door; stock returned and {amount} refunded',
   'collection-refund-failed': 'Recorded as refused at the door; stock returned. The deposit refund did not go through: refund it from the order page.',
   'refusals-lifted': 'Pay on delivery is available to this customer again',
+  'refusals-before-required': 'Send the refused deliveries the page showed (refusedBefore)',
+  'refusals-changed': 'The customer’s refused deliveries changed since the page was opened. Check and try again.',
   'pod-rules-saved': 'Pay on delivery settings saved',
   'pod-deposit-range': 'The deposit must be a whole percentage from 1 to 100',
   'pod-cap-above-ceiling': 'The cap cannot be above the ceiling',

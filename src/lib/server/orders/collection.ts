@@ -200,11 +200,12 @@ export function createCollectionService(deps: {
     },
 
     /** Staff lift a shopper's pay-on-delivery block: their refusals count from 0 again (audited). */
-    async liftRefusals(actor: Actor, userId: string): Promise<{ before: number }> {
+    async liftRefusals(actor: Actor, userId: string, refusedBefore?: number): Promise<{ before: number }> {
       if (!UUID.test(userId)) throw new NotFound(message('customer-not-found'));
       return db.transaction(async (tx) => {
         const [u] = await tx.select({ n: users.refusedDeliveries }).from(users).where(eq(users.id, userId)).for('update');
         if (!u) throw new NotFound(message('customer-not-found'));
+        if (refusedBefore !== undefined && u.n !== refusedBefore) throw new Conflict(message('refusals-changed'));
         await tx.update(users).set({ refusedDeliveries: 0 }).where(eq(users.id, userId));
         await audit.record(actor, { action: 'customer.lift-pay-on-delivery-block', entity: 'user', entityId: userId, details: { before: u.n, after: 0 } }, tx);
         return { before: u.n };
