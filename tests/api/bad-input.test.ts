@@ -55,6 +55,10 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/customers/index.ts': { query: () => ({ q: 'ada', page: '1' }) },
   'api/v1/admin/customers/newsletter.csv.ts': {},
   'api/v1/admin/dashboard.ts': {},
+  'api/v1/admin/customers/[id]/pay-on-delivery.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ refusedBefore: '0' }) },
+  'api/v1/admin/markets/[market]/pay-on-delivery.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ enabled: 'on', cap: '3000', ceiling: '40000', depositPercent: '30' }) },
+  'api/v1/admin/orders/[id]/collection.ts': { segments: () => ({ id: nilUuid }), body: () => ({ outcome: 'paid', method: 'cash', amount: '1500' }), extraBodies: () => [{ outcome: 'refused' }] },
+  'api/v1/admin/to-collect.ts': { query: () => ({ market: 'NG', page: '1' }) },
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/orders/[id]/refund.ts': {
     segments: () => ({ id: nilUuid }),
@@ -169,6 +173,7 @@ const SPECS: Record<string, Spec> = {
   'admin/products/index.astro': { query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }) },
   'admin/promotions.astro': { query: () => ({ edit: '1' }) },
   'admin/stock.astro': { query: () => ({ threshold: '3' }) },
+  'admin/to-collect.astro': { query: () => ({ market: 'NG', page: '1' }) },
 };
 
 // ------------------------------------------------------------------ the routes, from the filesystem

@@ -56,6 +56,12 @@ const COLUMN_OWNERS: Record<string, string> = {
   'products.salesCount': 'catalogue/stock',
   'users.role': 'backoffice/staff',
   'users.phoneVerifiedNumber': 'accounts/phone-verification',
+  // Settling a pay-on-delivery order at the door, and the shopper's refusals (counted, and lifted by staff).
+  'orders.collectionOutcome': 'orders/collection',
+  'orders.collectionMethod': 'orders/collection',
+  'orders.collectedMinor': 'orders/collection',
+  'orders.collectedAt': 'orders/collection',
+  'users.refusedDeliveries': 'orders/collection',
 };
 
 /** Code that is not a module of the running store: the seed fills an empty database; migrations are SQL. */

@@ -272,6 +272,23 @@ export const MESSAGES = {
   'promo-welcome-percent': 'The newsletter welcome promotion is a percentage off',
   'promo-welcome-no-code': 'The newsletter welcome promotion has no shared code: each subscriber gets their own',
   'promo-limit-below-uses': 'The usage limit cannot be below the uses so far ({count})',
+
+  // Pay on delivery: staff settle at the door (issue 19)
+  'collection-outcome-required': 'Choose the outcome: paid or refused',
+  'collection-method-required': 'Choose how it was paid: cash, card at the door or transfer',
+  'collection-amount-required': 'Enter the amount collected',
+  'collection-amount-mismatch': 'The amount must equal what is due: {amount}.',
+  'collection-settled': 'This order has already been settled.',
+  'collection-cancelled': 'This order has been cancelled, so there is nothing to collect.',
+  'collection-not-on-delivery': 'This order is not paid on delivery.',
+  'collection-paid': 'Recorded as delivered and paid',
+  'collection-refused': 'Recorded as refused at the door; stock returned',
+  'collection-refused-refunded': 'Recorded as refused at the door; stock returned and {amount} refunded',
+  'collection-refund-failed': 'Recorded as refused at the door; stock returned. The deposit refund did not go through: refund it from the order page.',
+  'refusals-lifted': 'Pay on delivery is available to this customer again',
+  'refusals-before-required': 'Send the refused deliveries the page showed (refusedBefore)',
+  'refusals-changed': 'The customer’s refused deliveries changed since the page was opened. Check and try again.',
+  'pod-deposit-range': 'The deposit must be a whole percentage from 1 to 100',
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;

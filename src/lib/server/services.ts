@@ -30,6 +30,7 @@ import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
 import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
+import { createCollectionService } from '@/lib/server/orders/collection';
 // ---- end back office
 
 /**
@@ -98,6 +99,8 @@ export function createServices(deps: Deps) {
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock });
+  // Pay on delivery (issue 19): staff settle at the door (the market rules are buying's onDelivery).
+  const collection = createCollectionService({ db, orders: buying.orders, orderRefunds: buying.orderRefunds, audit, log: deps.log, clock, pageCache });
   // ---- end back office
   return {
     ...deps,
@@ -123,6 +126,7 @@ export function createServices(deps: Deps) {
     stock,
     staff,
     adminReports,
+    collection,
     async health(): Promise<{ database: boolean }> {
       try {
         await db.execute(sql`select 1`);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, ne, or, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, isNull, ne, or, sql, sum } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
@@ -52,7 +52,24 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
         .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')))
         .groupBy(sql`1`, orders.currency);
       const days = Array.from({ length: 30 }, (_, i) => new Date(since30.getTime() + i * 86_400_000).toISOString().slice(0, 10));
-      return { figures, byStatus, topProducts, days, daily };
+      // Pay on delivery (issue 19): money still due at the door on open orders, and what staff collected, by how.
+      const cashToCollect = (
+        await db
+          .select({ currency: orders.currency, orders: count(), minor: sum(orders.dueOnDeliveryMinor).mapWith(Number) })
+          .from(orders)
+          .where(and(eq(orders.paymentMethod, 'on_delivery'), isNull(orders.collectionOutcome), ne(orders.status, 'cancelled'), gt(orders.dueOnDeliveryMinor, 0)))
+          .groupBy(orders.currency)
+          .orderBy(asc(orders.currency))
+      ).map((r) => ({ currency: r.currency, orders: r.orders, minor: r.minor ?? 0 }));
+      const cashCollected = (
+        await db
+          .select({ currency: orders.currency, method: orders.collectionMethod, orders: count(), minor: sum(orders.collectedMinor).mapWith(Number) })
+          .from(orders)
+          .where(eq(orders.collectionOutcome, 'paid'))
+          .groupBy(orders.currency, orders.collectionMethod)
+          .orderBy(asc(orders.currency), asc(orders.collectionMethod))
+      ).map((r) => ({ currency: r.currency, method: r.method!, orders: r.orders, minor: r.minor ?? 0 }));
+      return { figures, byStatus, topProducts, days, daily, cashToCollect, cashCollected };
     },
 
     async customers(opts: { q?: string | undefined; page?: number | undefined }) {

@@ -1,0 +1,223 @@
+import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { CollectionInput } from '@/lib/domain/collection';
+import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
+import { MARKETS, type MarketCode } from '@/lib/domain/markets';
+import { fill, message } from '@/lib/domain/messages';
+import { formatMoney, toMajor, toMinor, type CurrencyCode } from '@/lib/domain/money';
+import { canTransition } from '@/lib/domain/orders';
+import type { CollectionMethod } from '@/lib/domain/payment-methods';
+import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
+import type { Db } from '@/lib/server/infra/db/client';
+import { orders, payments, users } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { createOrderRefunds } from './order-refunds';
+import type { OrderService } from './orders';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ToCollectRow {
+  id: string;
+  trackingNumber: string;
+  customer: string;
+  email: string;
+  phoneNumber: string;
+  currency: string;
+  market: MarketCode | null;
+  totalMinor: number;
+  dueMinor: number;
+  status: string;
+  deliveryOption: string;
+  createdAt: Date;
+}
+
+export interface CollectionResult {
+  orderId: string;
+  trackingNumber: string;
+  outcome: 'paid' | 'refused';
+  status: string;
+  currency: string;
+  collectedMinor: number | null;
+  method: CollectionMethod | null;
+  /** Refused: the deposit refunded (deposit less the delivery fee), 0 when there was none; null when the refund failed. */
+  refundedMinor: number | null;
+  message: string;
+}
+
+const marketOf = (currency: string): MarketCode | null => (Object.values(MARKETS).find((m) => m.currency === currency)?.code as MarketCode | undefined) ?? null;
+
+/**
+ * Staff settle a pay-on-delivery order at the door (issue 19, ADR 0013): "Delivered and paid" (how,
+ * and the amount, which must be what is due) or "Refused at the door" (the stock back through the
+ * ledger, the refusal counted against the shopper, a deposit refunded less the delivery fee).
+ * Settling takes the order's row lock, as a shopper's cancel and staff status changes do, so only
+ * one of them wins. The one writer of the orders' collection columns and of users.refused_deliveries.
+ */
+export function createCollectionService(deps: {
+  db: Db;
+  orders: OrderService;
+  orderRefunds: ReturnType<typeof createOrderRefunds>;
+  audit: AuditLog;
+  log: Logger;
+  clock: () => Date;
+  pageCache?: PageCacheInvalidator;
+}) {
+  const { db, clock, audit } = deps;
+  const open = and(eq(orders.paymentMethod, 'on_delivery'), isNull(orders.collectionOutcome), ne(orders.status, 'cancelled'), gt(orders.dueOnDeliveryMinor, 0));
+
+  return {
+    /** The back office's "To collect" list: pay-on-delivery orders with money still due, oldest first, 25 a page. */
+    async toCollect(opts: { market?: MarketCode | undefined; page?: number | undefined } = {}) {
+      const pageSize = 25;
+      const page = Math.max(1, Math.floor(opts.page ?? 1));
+      const where = opts.market ? and(open, eq(orders.currency, MARKETS[opts.market].currency)) : open;
+      const rows = await db
+        .select({
+          id: orders.id,
+          trackingNumber: orders.trackingNumber,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          email: users.email,
+          phoneNumber: users.phoneNumber,
+          currency: orders.currency,
+          totalMinor: orders.totalMinor,
+          dueMinor: orders.dueOnDeliveryMinor,
+          status: orders.status,
+          deliveryOption: orders.deliveryOption,
+          createdAt: orders.createdAt,
+        })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(where)
+        .orderBy(orders.createdAt, orders.id)
+        .limit(pageSize)
+        .offset((page - 1) * pageSize);
+      const [t] = await db.select({ n: count() }).from(orders).where(where);
+      const list: ToCollectRow[] = rows.map(({ firstName, lastName, ...r }) => ({ ...r, customer: `${firstName} ${lastName}`, market: marketOf(r.currency) }));
+      return { rows: list, total: t?.n ?? 0, page, pageSize };
+    },
+
+    /** What an order page needs to offer settling: due (minor units) and whether it is still open. */
+    async state(orderId: string) {
+      if (!UUID.test(orderId)) return null;
+      const [row] = await db
+        .select({
+          paymentMethod: orders.paymentMethod,
+          dueMinor: orders.dueOnDeliveryMinor,
+          outcome: orders.collectionOutcome,
+          method: orders.collectionMethod,
+          collectedMinor: orders.collectedMinor,
+          collectedAt: orders.collectedAt,
+          status: orders.status,
+          currency: orders.currency,
+        })
+        .from(orders)
+        .where(eq(orders.id, orderId))
+        .limit(1);
+      if (!row) return null;
+      return { ...row, onDelivery: row.paymentMethod === 'on_delivery', open: row.paymentMethod === 'on_delivery' && row.outcome === null && row.status !== 'cancelled' };
+    },
+
+    /** Records what happened at the door; every step audited. */
+    async record(actor: Actor, orderId: string, input: CollectionInput): Promise<CollectionResult> {
+      if (!UUID.test(orderId)) throw new NotFound(message('order-not-found'));
+      const settled = await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+        if (!row) throw new NotFound(message('order-not-found'));
+        if (row.paymentMethod !== 'on_delivery') throw new Conflict(message('collection-not-on-delivery'));
+        if (row.collectionOutcome !== null) throw new Conflict(message('collection-settled'));
+        if (row.status === 'cancelled') throw new Conflict(message('collection-cancelled'));
+        const now = clock();
+        const currency = row.currency as CurrencyCode;
+        const base = { trackingNumber: row.trackingNumber, dueMinor: row.dueOnDeliveryMinor, currency: row.currency, before: row.status };
+
+        if (input.outcome === 'paid') {
+          const amountMinor = toMinor(input.amount);
+          if (amountMinor !== row.dueOnDeliveryMinor) throw new Invalid(fill('collection-amount-mismatch', formatMoney(toMajor(row.dueOnDeliveryMinor), currency)));
+          await tx
+            .update(orders)
+            .set({ collectionOutcome: 'paid', collectionMethod: input.method, collectedMinor: amountMinor, collectedAt: now })
+            .where(eq(orders.id, row.id));
+          // Staff may have marked it delivered already; otherwise it is delivered now.
+          const status = row.status === 'delivered' ? row.status : (await deps.orders.moveLocked(tx, row, 'delivered', { actorId: actor.id, reason: 'Delivered and paid' })).updated.status;
+          await audit.record(actor, { action: 'order.collection', entity: 'order', entityId: row.id, details: { ...base, outcome: 'paid', method: input.method, collectedMinor: amountMinor, after: status } }, tx);
+          return { row, status, productIds: [] as number[], deposit: null };
+        }
+
+        if (!canTransition(row.status, 'cancelled')) throw new Conflict(message('order-transition-refused', row.status, 'cancelled'));
+        await tx.update(orders).set({ collectionOutcome: 'refused', collectedAt: now }).where(eq(orders.id, row.id));
+        const { updated, productIds } = await deps.orders.moveLocked(tx, row, 'cancelled', { actorId: actor.id, reason: 'Refused at the door' });
+        const [user] = await tx
+          .update(users)
+          .set({ refusedDeliveries: sql`${users.refusedDeliveries} + 1` })
+          .where(eq(users.id, row.userId))
+          .returning({ refusedDeliveries: users.refusedDeliveries });
+        const [payment] = await tx
+          .select({ reference: payments.reference, provider: payments.provider, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
+          .from(payments)
+          .where(eq(payments.id, row.paymentId));
+        // The deposit went online; the delivery was made, so its fee is kept.
+        const paidOnline = payment && payment.provider !== 'on_delivery' ? payment.amountMinor - payment.refundedMinor : 0;
+        const refundMinor = Math.max(0, Math.min(paidOnline, (payment?.amountMinor ?? 0) - row.deliveryFeeMinor));
+        await audit.record(
+          actor,
+          {
+            action: 'order.collection',
+            entity: 'order',
+            entityId: row.id,
+            details: { ...base, outcome: 'refused', after: updated.status, refusedDeliveries: user?.refusedDeliveries ?? null, depositRefundMinor: refundMinor },
+          },
+          tx,
+        );
+        return { row, status: updated.status, productIds, deposit: refundMinor > 0 ? refundMinor : null };
+      });
+
+      const { row, status, productIds, deposit } = settled;
+      const currency = row.currency as CurrencyCode;
+      if (productIds.length && deps.pageCache) await deps.pageCache.invalidate(productIds.map((id) => cacheTags.product(id)));
+      const order = await deps.orders.load(row.id);
+      if (order) await deps.orders.sendStatusMail(order);
+      const result = { orderId: row.id, trackingNumber: row.trackingNumber, status, currency: row.currency };
+      if (input.outcome === 'paid') {
+        return { ...result, outcome: 'paid', collectedMinor: row.dueOnDeliveryMinor, method: input.method, refundedMinor: null, message: message('collection-paid') };
+      }
+      if (deposit === null) return { ...result, outcome: 'refused', collectedMinor: null, method: null, refundedMinor: 0, message: message('collection-refused') };
+      // After the commit: the refund claims the payment first (never twice), and is audited by orderRefunds.
+      try {
+        const refund = await deps.orderRefunds.refund(row.id, deposit, actor);
+        return {
+          ...result,
+          outcome: 'refused',
+          collectedMinor: null,
+          method: null,
+          refundedMinor: refund.refundedNowMinor,
+          message: fill('collection-refused-refunded', formatMoney(toMajor(refund.refundedNowMinor), currency)),
+        };
+      } catch (err) {
+        deps.log.error('deposit refund after a refused delivery failed', { err, orderId: row.id, amountMinor: deposit });
+        return { ...result, outcome: 'refused', collectedMinor: null, method: null, refundedMinor: null, message: message('collection-refund-failed') };
+      }
+    },
+
+    /** Staff lift a shopper's pay-on-delivery block: their refusals count from 0 again (audited). */
+    async liftRefusals(actor: Actor, userId: string, refusedBefore?: number): Promise<{ before: number }> {
+      if (!UUID.test(userId)) throw new NotFound(message('customer-not-found'));
+      return db.transaction(async (tx) => {
+        const [u] = await tx.select({ n: users.refusedDeliveries }).from(users).where(eq(users.id, userId)).for('update');
+        if (!u) throw new NotFound(message('customer-not-found'));
+        if (refusedBefore !== undefined && u.n !== refusedBefore) throw new Conflict(message('refusals-changed'));
+        await tx.update(users).set({ refusedDeliveries: 0 }).where(eq(users.id, userId));
+        await audit.record(actor, { action: 'customer.lift-pay-on-delivery-block', entity: 'user', entityId: userId, details: { before: u.n, after: 0 } }, tx);
+        return { before: u.n };
+      });
+    },
+
+    /** A customer's refused deliveries since the block was last lifted. */
+    async refusals(userId: string): Promise<number> {
+      if (!UUID.test(userId)) return 0;
+      const [u] = await db.select({ n: users.refusedDeliveries }).from(users).where(eq(users.id, userId)).limit(1);
+      return u?.n ?? 0;
+    },
+  };
+}
+export type CollectionService = ReturnType<typeof createCollectionService>;
