@@ -233,7 +233,7 @@ export const MESSAGES = {
   'pod-above-ceiling': 'Pay on delivery is not available for orders above {amount}.',
   'pod-refused-deliveries': 'Pay on delivery is not available on this account after {count} refused deliveries. Please contact us to have it restored.',
   'phone-not-verified': 'Verify your phone to pay on delivery.',
-  'pod-rules-saved': 'Pay on delivery rules saved',
+  'pod-rules-saved': 'Pay on delivery settings saved',
   'pod-rules-cap-above-ceiling': 'The amount paid wholly on delivery cannot be above the most an order may be',
   'pod-order-unavailable': 'Your order could not be placed. Please review your cart and try again.',
   'order-cancelled-by-shopper': 'Your order has been cancelled.',
