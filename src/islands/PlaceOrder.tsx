@@ -17,6 +17,8 @@ import './PlaceOrder.css';
 export interface ReturnOutcome {
   placed?: { id: string; trackingNumber: string };
   error?: string;
+  /** The payment is pending (a bank transfer on its way): the order appears once the provider confirms it. */
+  waiting?: { amount: string };
   /** The server ran fulfil(reference) for this return: the island shows the outcome and does not place the order again. */
   answered: boolean;
 }
@@ -131,7 +133,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       // Leave a clean URL so a reload does not try again.
       history.replaceState(null, '', '/place-order');
       // One fulfilment per return: the server ran it for this page when the URL carried the reference.
-      if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
+      // A transfer on its way is not a failure: the cart stays, and the page says what happens next.
+      if (outcome?.waiting) forgetReference();
+      else if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
       else void placeOrder(stored ?? params.get('reference'));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -186,6 +190,23 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
     if (busy) return;
     if (reference) void placeOrder(reference);
     else void pay();
+  }
+
+  if (outcome?.waiting) {
+    return (
+      <div className="po-placed" role="status">
+        <h2 className="po-placed-title">{TOASTS['transfer-waiting']}</h2>
+        <p>
+          Amount <strong>{outcome.waiting.amount}</strong>
+        </p>
+        <p>{TOASTS['transfer-waiting-note']}</p>
+        <div className="po-placed-links">
+          <a className="btn" href="/order-history">
+            Orders
+          </a>
+        </div>
+      </div>
+    );
   }
 
   if (outcome?.placed && !hydrated) {

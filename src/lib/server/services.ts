@@ -5,6 +5,7 @@ import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
 import { createCodeService } from '@/lib/server/accounts/codes';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
+import { startSimulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { getConfig, type Config } from '@/lib/server/infra/config';
 import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/client';
 import { createLogger, type Logger } from '@/lib/server/infra/log';
@@ -172,6 +173,14 @@ async function boot(): Promise<Runtime> {
   startHousekeeping(services);
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
+  // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
+  if (services.paymentProvider.name === 'simulated') {
+    startSimulatedTransferConfirmations({
+      ...services,
+      transferDelayMs: config.SIMULATED_TRANSFER_DELAY_MS,
+      useAdvisoryLock: Boolean(config.DATABASE_URL),
+    });
+  }
   return { services, database };
 }
 

@@ -50,6 +50,7 @@ export function checkoutFulfilment({
           promotionId: snapshot.promotionId,
           deliveryFeeMinor: snapshot.deliveryFeeMinor,
           totalMinor: snapshot.totalMinor,
+          paymentMethod: payment.channel ?? 'card',
           lines: snapshot.lines,
         });
       } catch (err) {

@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '@/lib/domain/payment-methods';
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
@@ -243,6 +244,8 @@ export function createOrderService({
         promotionId?: number | null;
         deliveryFeeMinor: number;
         totalMinor: number;
+        /** How it was paid: the payment's channel (card when the provider did not say), or pay on delivery. */
+        paymentMethod?: PaymentMethod;
         lines: {
           productId: number;
           variantId: number;
