@@ -178,6 +178,31 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(0);
     });
 
+    it('a bank transfer: pending when the shopper returns, the order (and its mail) only when Paystack confirms it by webhook', async () => {
+      const { reference, variant } = await checkout(1, 7);
+      expect(fake.transactions.get(reference)!.channels).toEqual(['card', 'bank_transfer', 'ussd', 'bank']);
+      const before = await api.stockOf(variant);
+      const ordersBefore = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data.length;
+      fake.sendTransfer(reference);
+      const early = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(early.status).toBe(402);
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(ordersBefore);
+      expect(await api.stockOf(variant)).toBe(before);
+      fake.webhookUrl = `${server.baseUrl}/api/v1/payments/paystack/webhook`;
+      try {
+        expect(await fake.confirmTransfer(reference)).toBe(200);
+      } finally {
+        fake.webhookUrl = null;
+      }
+      const orders = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data;
+      expect(orders).toHaveLength(ordersBefore + 1);
+      expect(await api.stockOf(variant)).toBe(before - 1);
+      const placed = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(placed.status).toBe(200);
+      const outbox = (await api.call('GET', `/dev/outbox?to=${encodeURIComponent('demo@maisonluxe.ng')}`)).body;
+      expect(outbox.filter((m: any) => m.subject === `Your Maison Luxe order ${placed.body.data.trackingNumber}`)).toHaveLength(1);
+    });
+
     it('places the order from the webhook alone', async () => {
       const { reference, variant } = await checkout(1, 1);
       const before = await api.stockOf(variant);
