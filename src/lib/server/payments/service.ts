@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { message } from '@/lib/domain/messages';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import { MARKET_CHANNELS, type OnlineChannel } from '@/lib/domain/payment-methods';
@@ -533,7 +534,7 @@ export function createPaymentService(deps: {
     async answerSimulated(reference: string, outcome: 'pay' | 'sent' | 'decline', channel: OnlineChannel = outcome === 'sent' ? 'bank_transfer' : 'card'): Promise<string> {
       const payment = await simulatedPayment(reference);
       if (!payment.channels.includes(channel) || (outcome === 'sent') !== (channel === 'bank_transfer')) {
-        throw new Invalid('This payment method is not offered for this payment');
+        throw new Invalid(message('payment-channel-not-offered'));
       }
       let answered: boolean;
       if (outcome === 'decline') {
