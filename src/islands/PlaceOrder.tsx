@@ -75,6 +75,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
   const [busy, setBusy] = useState(false);
   const [switching, setSwitching] = useState(false);
   const returned = useRef(false);
+  // A payment still pending (a bank transfer on its way), as the server said on the return or on place-order.
+  const [waiting, setWaiting] = useState(outcome?.waiting ?? null);
   const toggle = useRef<HTMLFieldSetElement>(null);
   const money = (n: number) => formatMoney(n, cart.currency);
 
@@ -102,7 +104,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
       return;
     }
     setBusy(true);
-    const sent = await sendAndShow<{ status: boolean; message?: string }>(
+    const sent = await sendAndShow<{ status: boolean; message?: string; paymentStatus?: string }>(
       () => api('/orders/place-order', { method: 'POST', body: { cartId: $cartId.get() ?? cart.id, paymentReference } }),
       {
         failed: 'Error placing order.',
@@ -111,11 +113,16 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
           cartEmptied();
           return { toast: TOASTS['order-placed'], next: '/order-history' };
         },
-        onFailure: () => {
-          forgetReference();
+        onFailure: () => forgetReference(),
+        refusal: ({ body }) => {
+          // A transfer on its way is not a failure: the cart stays, and the page says what happens next.
+          if (body?.paymentStatus === 'pending') {
+            setWaiting({ amount: money(cart.total) });
+            return null;
+          }
           cartIdForgotten();
+          return body?.message ? `Error placing order. ${body.message}` : 'Error placing order.';
         },
-        refusal: ({ body }) => (body?.message ? `Error placing order. ${body.message}` : 'Error placing order.'),
       },
     );
     if (sent !== 'navigating') setBusy(false);
@@ -192,12 +199,12 @@ export default function PlaceOrder({ initialCart, csrf, outcome }: Props) {
     else void pay();
   }
 
-  if (outcome?.waiting) {
+  if (waiting) {
     return (
       <div className="po-placed" role="status">
         <h2 className="po-placed-title">{TOASTS['transfer-waiting']}</h2>
         <p>
-          Amount <strong>{outcome.waiting.amount}</strong>
+          Amount <strong>{waiting.amount}</strong>
         </p>
         <p>{TOASTS['transfer-waiting-note']}</p>
         <div className="po-placed-links">

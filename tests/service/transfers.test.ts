@@ -87,6 +87,7 @@ for (const driver of DRIVERS) {
       const err = await services.payments.fulfil(reference, { userId: demo.id }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'payment_failed', details: { paymentStatus: 'pending' } });
       expect(await services.payments.waiting(reference, demo.id)).toMatchObject({ currency: 'NGN', channel: 'bank_transfer' });
+      expect((await services.payments.waitingFor(demo.id)).map((w) => w.reference)).toEqual([reference]);
       expect(await webhook().confirmDue()).toBe(0);
       expect(await ordersFor(reference)).toHaveLength(0);
       expect(await stock(variantId)).toBe(before);
@@ -101,6 +102,7 @@ for (const driver of DRIVERS) {
       expect(await stock(variantId)).toBe(before - 1);
       expect(await confirmations()).toBe(mailed + 1);
       expect(await services.payments.waiting(reference, demo.id)).toBeNull();
+      expect(await services.payments.waitingFor(demo.id)).toEqual([]);
       expect(await webhook().confirmDue()).toBe(0);
       expect((await services.payments.fulfil(reference, { userId: demo.id })).order.id).toBe(order!.id);
     });

@@ -423,6 +423,17 @@ export function createPaymentService(deps: {
         .limit(limit);
     },
 
+    /** The shopper's payments waiting for the provider to confirm them (transfers on their way), oldest first: the order history lists them. */
+    async waitingFor(userId: string) {
+      const rows = await db
+        .select({ reference: payments.reference, amountMinor: payments.amountMinor, currency: payments.currency, channel: payments.channel, since: payments.updatedAt })
+        .from(payments)
+        .where(and(eq(payments.userId, userId), eq(payments.status, 'pending')))
+        .orderBy(asc(payments.updatedAt))
+        .limit(20);
+      return rows.map((r) => ({ reference: r.reference, amount: toMajor(r.amountMinor), currency: r.currency as CurrencyCode, channel: r.channel, since: r.since }));
+    },
+
     /** The shopper's payment while it waits for the provider to confirm it (a transfer on its way); null otherwise. */
     async waiting(reference: string, userId: string) {
       const [row] = await db
