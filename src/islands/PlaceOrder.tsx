@@ -25,6 +25,8 @@ import './PlaceOrder.css';
 export interface ReturnOutcome {
   placed?: { id: string; trackingNumber: string };
   error?: string;
+  /** The payment is pending (a bank transfer on its way): the order appears once the provider confirms it. */
+  waiting?: { amount: string };
   /** The server ran fulfil(reference) for this return: the island shows the outcome and does not place the order again. */
   answered: boolean;
 }
@@ -91,6 +93,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
   const [busy, setBusy] = useState(false);
   const [switching, setSwitching] = useState(false);
   const returned = useRef(false);
+  // A payment still pending (a bank transfer on its way), as the server said on the return or on place-order.
+  const [waiting, setWaiting] = useState(outcome?.waiting ?? null);
   const toggle = useRef<HTMLFieldSetElement>(null);
   const money = (n: number) => formatMoney(n, cart.currency);
   const [method, setMethod] = useState<CheckoutPaymentChoice>(payOnDelivery?.initial ?? 'online');
@@ -123,7 +127,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
       return;
     }
     setBusy(true);
-    const sent = await sendAndShow<{ status: boolean; message?: string }>(
+    const sent = await sendAndShow<{ status: boolean; message?: string; paymentStatus?: string }>(
       () => api('/orders/place-order', { method: 'POST', body: { cartId: $cartId.get() ?? cart.id, paymentReference } }),
       {
         failed: 'Error placing order.',
@@ -132,11 +136,16 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
           cartEmptied();
           return { toast: TOASTS['order-placed'], next: '/order-history' };
         },
-        onFailure: () => {
-          forgetReference();
+        onFailure: () => forgetReference(),
+        refusal: ({ body }) => {
+          // A transfer on its way is not a failure: the cart stays, and the page says what happens next.
+          if (body?.paymentStatus === 'pending') {
+            setWaiting({ amount: money(cart.total) });
+            return null;
+          }
           cartIdForgotten();
+          return body?.message ? `Error placing order. ${body.message}` : 'Error placing order.';
         },
-        refusal: ({ body }) => (body?.message ? `Error placing order. ${body.message}` : 'Error placing order.'),
       },
     );
     if (sent !== 'navigating') setBusy(false);
@@ -154,7 +163,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
       // Leave a clean URL so a reload does not try again.
       history.replaceState(null, '', '/place-order');
       // One fulfilment per return: the server ran it for this page when the URL carried the reference.
-      if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
+      // A transfer on its way is not a failure: the cart stays, and the page says what happens next.
+      if (outcome?.waiting) forgetReference();
+      else if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
       else void placeOrder(stored ?? params.get('reference'));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -209,6 +220,23 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
     if (busy) return;
     if (reference) void placeOrder(reference);
     else void pay();
+  }
+
+  if (waiting) {
+    return (
+      <div className="po-placed" role="status">
+        <h2 className="po-placed-title">{TOASTS['transfer-waiting']}</h2>
+        <p>
+          Amount <strong>{waiting.amount}</strong>
+        </p>
+        <p>{TOASTS['transfer-waiting-note']}</p>
+        <div className="po-placed-links">
+          <a className="btn" href="/order-history">
+            Orders
+          </a>
+        </div>
+      </div>
+    );
   }
 
   if (outcome?.placed && !hydrated) {

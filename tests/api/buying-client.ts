@@ -60,12 +60,15 @@ export function buyingClient(baseUrl: string) {
     for (const i of c.items) await call('DELETE', '/cart/remove-product', { token, body: { productId: i.productId, color: i.color, size: i.size } });
   }
 
-  /** Answers the simulated payment page like a browser would (form POST), returning where it redirects. */
-  async function answerSimulated(reference: string, outcome: 'pay' | 'decline'): Promise<string> {
+  /**
+   * Answers the simulated payment page like a browser would (form POST), returning where it
+   * redirects: Pay (by card unless `channel` says), Decline, or "I have sent the money" (sent: a bank transfer).
+   */
+  async function answerSimulated(reference: string, outcome: 'pay' | 'decline' | 'sent', channel?: string): Promise<string> {
     const res = await fetch(`${baseUrl}/pay/simulated/${encodeURIComponent(reference)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl },
-      body: `outcome=${outcome}`,
+      body: `outcome=${outcome}${channel ? `&channel=${channel}` : ''}`,
       redirect: 'manual',
     });
     if (res.status !== 303) throw new Error(`simulated page answered ${res.status}`);

@@ -65,7 +65,8 @@ describe('checkout per market against the fake Paystack', () => {
     const reference: string = init.body.data.reference;
     const initCall = fake.calls.filter((c) => c.path === '/transaction/initialize').at(-1)!;
     expect(initCall.auth).toBe(`Bearer ${zaKey}`);
-    expect(initCall.body).toMatchObject({ currency: 'ZAR', amount: Math.round(price * 100) });
+    // South Africa's channels (data on the market): card, Instant EFT, Capitec Pay.
+    expect(initCall.body).toMatchObject({ currency: 'ZAR', amount: Math.round(price * 100), channels: ['card', 'eft', 'capitec_pay'] });
 
     fake.pay(reference);
     // A webhook signed with a key of no market is refused; the South African key is found by its signature.

@@ -106,6 +106,16 @@ for (const driver of ['pglite', 'pg'] as const) {
       await expectOneOrder(second, started);
     });
 
+    it('simulated bank transfer: sent, then the server dies before the provider confirms it; the restart confirms it once', async () => {
+      // Reconciliation waits an hour here: the order must come from the simulated provider's own confirmation.
+      const store = await crashableStore({ SIMULATED_TRANSFER_DELAY_MS: '2000', PAYMENTS_RECONCILE_AFTER_MINUTES: '60' });
+      const started = await startCheckout(store.first.baseUrl, 2);
+      await buyingClient(store.first.baseUrl).answerSimulated(started.reference, 'sent');
+      await store.first.kill();
+      const second = await store.restart();
+      await expectOneOrder(second, started);
+    });
+
     it('Paystack: the server dies while fulfilling a confirmed payment (mid-verification); the restart places the order once', async () => {
       const store = await crashableStore({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: fake.secretKey, PAYSTACK_BASE_URL: fake.baseUrl });
       const started = await startCheckout(store.first.baseUrl, 1);

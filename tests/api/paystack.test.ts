@@ -17,20 +17,27 @@ describe('Paystack adapter against the fake Paystack server', () => {
 
   const provider = () => createPaystackProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl });
   const init = (reference: string, amountMinor = 2_500_000) =>
-    provider().initialize({ reference, email: 'ada@example.com', amountMinor, currency: 'NGN', callbackUrl: 'http://store.test/place-order?paid=true' });
+    provider().initialize({ reference, email: 'ada@example.com', amountMinor, currency: 'NGN', callbackUrl: 'http://store.test/place-order?paid=true', channels: ['card', 'bank_transfer', 'ussd', 'bank'] });
 
   it('initializes with the amount in subunits and the secret key', async () => {
     const { authorizationUrl } = await init('ref-init');
     expect(authorizationUrl).toMatch(new RegExp(`^${fake.baseUrl}/checkout/`));
     const call = fake.calls.find((c) => c.path === '/transaction/initialize')!;
     expect(call.auth).toBe(`Bearer ${fake.secretKey}`);
-    expect(call.body).toEqual({ email: 'ada@example.com', amount: 2_500_000, currency: 'NGN', reference: 'ref-init', callback_url: 'http://store.test/place-order?paid=true' });
+    expect(call.body).toEqual({
+      email: 'ada@example.com',
+      amount: 2_500_000,
+      currency: 'NGN',
+      reference: 'ref-init',
+      callback_url: 'http://store.test/place-order?paid=true',
+      channels: ['card', 'bank_transfer', 'ussd', 'bank'],
+    });
   });
 
   it('reports a refused initialization as a payment failure', async () => {
     await expect(init('ref-init')).rejects.toMatchObject({ code: 'payment_failed', message: 'Failed to initialize payment.' });
     const wrongKey = createPaystackProvider({ secretKey: 'sk_test_wrong', baseUrl: fake.baseUrl });
-    await expect(wrongKey.initialize({ reference: 'r2', email: 'a@b.co', amountMinor: 100, currency: 'NGN', callbackUrl: 'http://x' })).rejects.toMatchObject({
+    await expect(wrongKey.initialize({ reference: 'r2', email: 'a@b.co', amountMinor: 100, currency: 'NGN', callbackUrl: 'http://x', channels: ['card'] })).rejects.toMatchObject({
       code: 'payment_failed',
     });
   });
@@ -38,7 +45,7 @@ describe('Paystack adapter against the fake Paystack server', () => {
   it('verifies success, failed, abandoned and amount-mismatch transactions', async () => {
     await init('ref-ok');
     fake.pay('ref-ok');
-    expect(await provider().verify('ref-ok')).toEqual({ status: 'success', amountMinor: 2_500_000, currency: 'NGN' });
+    expect(await provider().verify('ref-ok')).toEqual({ status: 'success', amountMinor: 2_500_000, currency: 'NGN', channel: 'card' });
     await init('ref-failed');
     fake.fail('ref-failed');
     expect((await provider().verify('ref-failed')).status).toBe('failed');
@@ -46,8 +53,25 @@ describe('Paystack adapter against the fake Paystack server', () => {
     expect((await provider().verify('ref-abandoned')).status).toBe('abandoned');
     await init('ref-short');
     fake.payAmount('ref-short', 100);
-    expect(await provider().verify('ref-short')).toEqual({ status: 'success', amountMinor: 100, currency: 'NGN' });
+    expect(await provider().verify('ref-short')).toEqual({ status: 'success', amountMinor: 100, currency: 'NGN', channel: 'card' });
     expect((await provider().verify('ref-unknown')).status).toBe('unknown');
+  });
+
+  it('verifies a bank transfer pending, then successful, or expired, with its channel', async () => {
+    await init('ref-transfer');
+    fake.sendTransfer('ref-transfer');
+    expect(await provider().verify('ref-transfer')).toEqual({ status: 'pending', amountMinor: 2_500_000, currency: 'NGN', channel: 'bank_transfer' });
+    expect(await fake.confirmTransfer('ref-transfer')).toBeNull();
+    expect(await provider().verify('ref-transfer')).toEqual({ status: 'success', amountMinor: 2_500_000, currency: 'NGN', channel: 'bank_transfer' });
+    await init('ref-expired');
+    fake.sendTransfer('ref-expired');
+    fake.expireTransfer('ref-expired');
+    expect((await provider().verify('ref-expired')).status).toBe('abandoned');
+    // A channel the store does not know (Paystack's qr, mobile_money…) is reported as none.
+    await init('ref-qr');
+    fake.pay('ref-qr');
+    fake.transactions.get('ref-qr')!.channel = 'qr';
+    expect((await provider().verify('ref-qr')).channel).toBeNull();
   });
 
   it('refunds in full by default, or a part of the payment in subunits (POST /refund)', async () => {
@@ -152,6 +176,31 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(r3.status).toBe(402);
       expect(r3.body.message).toMatch(/refunded/);
       expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(0);
+    });
+
+    it('a bank transfer: pending when the shopper returns, the order (and its mail) only when Paystack confirms it by webhook', async () => {
+      const { reference, variant } = await checkout(1, 7);
+      expect(fake.transactions.get(reference)!.channels).toEqual(['card', 'bank_transfer', 'ussd', 'bank']);
+      const before = await api.stockOf(variant);
+      const ordersBefore = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data.length;
+      fake.sendTransfer(reference);
+      const early = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(early.status).toBe(402);
+      expect((await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data).toHaveLength(ordersBefore);
+      expect(await api.stockOf(variant)).toBe(before);
+      fake.webhookUrl = `${server.baseUrl}/api/v1/payments/paystack/webhook`;
+      try {
+        expect(await fake.confirmTransfer(reference)).toBe(200);
+      } finally {
+        fake.webhookUrl = null;
+      }
+      const orders = (await api.call('GET', '/orders/get-orders', { token: demo.token })).body.data.data;
+      expect(orders).toHaveLength(ordersBefore + 1);
+      expect(await api.stockOf(variant)).toBe(before - 1);
+      const placed = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: reference } });
+      expect(placed.status).toBe(200);
+      const outbox = (await api.call('GET', `/dev/outbox?to=${encodeURIComponent('demo@maisonluxe.ng')}`)).body;
+      expect(outbox.filter((m: any) => m.subject === `Your Maison Luxe order ${placed.body.data.trackingNumber}`)).toHaveLength(1);
     });
 
     it('places the order from the webhook alone', async () => {

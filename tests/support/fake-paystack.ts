@@ -11,12 +11,17 @@
  * Tests decide what the shopper did with `pay`, `fail`, `abandon` and `payAmount` (amount mismatch),
  * and can make verification slow or failing with `verifyBehaviour`.
  *
+ * Bank transfers (pay with transfer): `sendTransfer` is the shopper's "I have sent the money" (verify
+ * answers pending, channel bank_transfer); `confirmTransfer` is the bank's confirmation: verify
+ * answers success and, when `webhookUrl` is set, the signed charge.success webhook is sent, as
+ * Paystack does; `expireTransfer` is the transfer window running out (verify answers abandoned).
+ *
  * Markets: each Paystack account (integration) has its own secret key and settles in its own
  * currency. `startFakePaystack(key, [{ secretKey, currency: 'ZAR' }])` adds accounts; a transaction
  * belongs to the account whose key started it and is unknown to the others (as on Paystack), and an
  * account refuses a currency it does not settle in. The first key accepts any currency.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export interface FakeTransaction {
@@ -25,7 +30,10 @@ export interface FakeTransaction {
   amount: number;
   currency: string;
   callbackUrl: string | null;
-  status: 'abandoned' | 'success' | 'failed';
+  status: 'abandoned' | 'success' | 'failed' | 'pending';
+  /** The channels initialize offered, and the one the shopper used (card unless a test says). */
+  channels: string[] | null;
+  channel: string;
   /** What was actually charged (differs from amount only in mismatch tests). */
   paidAmount: number;
   /** The secret key of the account that started it. */
@@ -54,6 +62,12 @@ export interface FakePaystack {
   fail(reference: string): void;
   abandon(reference: string): void;
   payAmount(reference: string, amount: number): void;
+  /** Where charge.success is sent when a transfer is confirmed (the store's webhook URL); none when unset. */
+  webhookUrl: string | null;
+  sendTransfer(reference: string): void;
+  /** Confirms a pending transfer; answers the webhook's HTTP status (null when no webhook URL is set). */
+  confirmTransfer(reference: string): Promise<number | null>;
+  expireTransfer(reference: string): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +133,8 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
         callbackUrl: body.callback_url ?? null,
         status: 'abandoned',
         paidAmount: amount,
+        channels: Array.isArray(body.channels) ? body.channels.map(String) : null,
+        channel: 'card',
       });
       const accessCode = randomBytes(8).toString('hex');
       return send(res, 200, {
@@ -146,7 +162,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
           currency: tx.currency,
           gateway_response: tx.status === 'success' ? 'Successful' : tx.status === 'failed' ? 'Declined' : 'The transaction was not completed',
           paid_at: tx.status === 'success' ? new Date().toISOString() : null,
-          channel: 'card',
+          channel: tx.channel,
           customer: { email: tx.email },
         },
       });
@@ -199,7 +215,34 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
     if (!tx) throw new Error(`fake paystack: unknown reference ${reference}`);
     Object.assign(tx, patch);
   };
+  const fake = {
+    webhookUrl: null as string | null,
+  };
+  async function confirmTransfer(reference: string): Promise<number | null> {
+    set(reference, { status: 'success', channel: 'bank_transfer' });
+    const tx = transactions.get(reference)!;
+    if (!fake.webhookUrl) return null;
+    const raw = JSON.stringify({
+      event: 'charge.success',
+      data: { id: 4099260516, status: 'success', reference, amount: tx.paidAmount, currency: tx.currency, channel: 'bank_transfer', customer: { email: tx.email } },
+    });
+    const res = await fetch(fake.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paystack-signature': createHmac('sha512', tx.account).update(raw).digest('hex') },
+      body: raw,
+    });
+    return res.status;
+  }
   return {
+    get webhookUrl() {
+      return fake.webhookUrl;
+    },
+    set webhookUrl(url: string | null) {
+      fake.webhookUrl = url;
+    },
+    sendTransfer: (ref) => set(ref, { status: 'pending', channel: 'bank_transfer' }),
+    confirmTransfer,
+    expireTransfer: (ref) => set(ref, { status: 'abandoned', channel: 'bank_transfer' }),
     baseUrl,
     secretKey,
     refundBehaviour,

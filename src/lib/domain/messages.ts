@@ -154,6 +154,7 @@ export const MESSAGES = {
   'payment-init-refused': 'Failed to initialize payment.',
   'payment-declined': 'The payment was declined.',
   'payment-incomplete': 'The payment has not been completed.',
+  'payment-channel-not-offered': 'This payment method is not offered for this payment',
   'payment-amount-mismatch': 'The amount paid does not match the order. The payment will be refunded.',
 
   // Addresses

@@ -41,6 +41,8 @@ export const TOASTS = {
   'payment-not-found': 'Payment reference not found.',
   'order-placed': 'Order placed successfully!',
   'order-place-failed': 'Error placing order. {reason}',
+  'transfer-waiting': 'Waiting for your transfer',
+  'transfer-waiting-note': 'Your order appears in your orders, and we e-mail it to you, once the bank confirms the transfer.',
   'upload-failed': 'Failed to upload image: {reason}',
 
   // Addresses

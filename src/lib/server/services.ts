@@ -6,6 +6,7 @@ import { createCodeService } from '@/lib/server/accounts/codes';
 import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
+import { startSimulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { getConfig, type Config } from '@/lib/server/infra/config';
 import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/client';
 import { createLogger, type Logger } from '@/lib/server/infra/log';
@@ -179,6 +180,14 @@ async function boot(): Promise<Runtime> {
   startHousekeeping(services);
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
+  // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
+  if (services.paymentProvider.name === 'simulated') {
+    startSimulatedTransferConfirmations({
+      ...services,
+      transferDelayMs: config.SIMULATED_TRANSFER_DELAY_MS,
+      useAdvisoryLock: Boolean(config.DATABASE_URL),
+    });
+  }
   return { services, database };
 }
 

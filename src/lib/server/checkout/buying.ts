@@ -24,7 +24,7 @@ export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
     return createPaystackProvider({ secretKeys: config.paystackSecretKeys, baseUrl: config.PAYSTACK_BASE_URL });
   }
-  return createSimulatedProvider({ records: paymentRecords(db) });
+  return createSimulatedProvider({ records: paymentRecords(db), transferDelayMs: config.SIMULATED_TRANSFER_DELAY_MS });
 }
 
 export function createBuyingServices(deps: {

@@ -54,6 +54,7 @@ export function checkoutFulfilment({
           promotionId: snapshot.promotionId,
           deliveryFeeMinor: snapshot.deliveryFeeMinor,
           totalMinor: snapshot.totalMinor,
+          paymentMethod: payment.channel ?? 'card',
           lines: snapshot.lines,
           // Pay on delivery: the order records it, and what is left to pay at the door.
           ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),

@@ -76,6 +76,8 @@ const configSchema = z
     PAYMENTS_RECONCILE_EVERY_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().min(0.1).max(1440).default(5)),
     /** A payment the provider still calls abandoned this long after it started is marked abandoned. */
     PAYMENTS_ABANDON_AFTER_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(720).default(24)),
+    /** The simulated provider confirms a bank transfer the shopper says was sent this long after (its "webhook"). */
+    SIMULATED_TRANSFER_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5_000)),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((c, ctx) => {

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { AppError, PaymentFailed } from '@/lib/domain/errors';
 import { fill, message } from '@/lib/domain/messages';
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
+import { ONLINE_CHANNELS, type OnlineChannel } from '@/lib/domain/payment-methods';
 import type { PaymentProvider, Refund, Verification, VerificationStatus } from './port';
+
+/** Paystack's channel name as one of ours (qr, mobile_money… are not offered: null). */
+export function channelOf(name: string | null | undefined): OnlineChannel | null {
+  return name && (ONLINE_CHANNELS as readonly string[]).includes(name) ? (name as OnlineChannel) : null;
+}
 
 /** Paystack's envelope: {status, message, data}. Only the fields we use are checked. */
 const initializeResponse = z.object({
@@ -21,6 +27,7 @@ const verifyResponse = z.object({
       reference: z.string(),
       amount: z.number().int(),
       currency: z.string(),
+      channel: z.string().nullish(),
     })
     .optional(),
 });
@@ -76,11 +83,11 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
 
   return {
     name: 'paystack',
-    async initialize({ reference, email, amountMinor, currency, callbackUrl }) {
+    async initialize({ reference, email, amountMinor, currency, callbackUrl, channels }) {
       const body = initializeResponse.safeParse(
         await call('/transaction/initialize', {
           method: 'POST',
-          body: JSON.stringify({ email, amount: amountMinor, currency, reference, callback_url: callbackUrl }),
+          body: JSON.stringify({ email, amount: amountMinor, currency, reference, callback_url: callbackUrl, channels }),
         }, keyFor(currency)),
       );
       if (!body.success || !body.data.status || !body.data.data) {
@@ -94,7 +101,7 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
       const d = parsed.data.data;
       if (d.reference !== reference) return { status: 'unknown', amountMinor: 0, currency: '' };
       const status = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as VerificationStatus) : 'unknown';
-      return { status, amountMinor: d.amount, currency: d.currency };
+      return { status, amountMinor: d.amount, currency: d.currency, channel: channelOf(d.channel) };
     },
     async refund(reference, amountMinor, currency): Promise<Refund> {
       // https://paystack.com/docs/api/refund/#create: transaction (id or reference), amount in subunits (default: all).

@@ -1,3 +1,5 @@
+import type { OnlineChannel } from '@/lib/domain/payment-methods';
+
 /** The payment provider port: the checkout talks to this, never to a provider directly. */
 export interface InitializeInput {
   reference: string;
@@ -6,6 +8,8 @@ export interface InitializeInput {
   amountMinor: number;
   currency: string;
   callbackUrl: string;
+  /** The channels the payment page offers: the market's (MARKET_CHANNELS). */
+  channels: readonly OnlineChannel[];
 }
 
 export type VerificationStatus = 'success' | 'failed' | 'abandoned' | 'pending' | 'reversed' | 'unknown';
@@ -14,6 +18,8 @@ export interface Verification {
   status: VerificationStatus;
   amountMinor: number;
   currency: string;
+  /** The channel the shopper paid (or is paying) through, as the provider reports it; null when unknown. */
+  channel?: OnlineChannel | null;
 }
 
 export interface Refund {
@@ -42,6 +48,9 @@ export interface PaymentRecord {
   amountMinor: number;
   refundedMinor: number;
   currency: string;
+  channel: OnlineChannel | null;
+  /** When the record last changed: a pending transfer's clock starts here. */
+  updatedAt: Date;
 }
 
 /**

@@ -13,9 +13,9 @@ export interface ReconcileReport {
   ran: boolean;
   /** Orders placed for payments the provider confirmed but no one had fulfilled. */
   fulfilled: number;
-  /** Declined or reversed at the provider. */
+  /** Declined or reversed at the provider (a transfer that failed too). */
   failed: number;
-  /** Still not paid after PAYMENTS_ABANDON_AFTER_HOURS. */
+  /** Still not paid after PAYMENTS_ABANDON_AFTER_HOURS, or a pending transfer the provider gave up on. */
   abandoned: number;
   /** Not paid yet, looked at again next run. */
   waiting: number;
@@ -69,7 +69,10 @@ export function createReconciliation(deps: Deps) {
         const status = err instanceof PaymentFailed ? err.details?.paymentStatus : undefined;
         if (status === 'failed' || status === 'reversed') report.failed++;
         else if (status === 'abandoned' || status === 'pending' || status === 'unknown') {
-          if (payment.createdAt.getTime() <= now - deps.abandonAfterHours * 60 * MINUTE && (await payments.abandon(payment.reference))) report.abandoned++;
+          // A transfer the shopper sent that the provider now calls abandoned never arrived (its window expired): settled now.
+          const expired = payment.status === 'pending' && status === 'abandoned';
+          const old = payment.createdAt.getTime() <= now - deps.abandonAfterHours * 60 * MINUTE;
+          if ((expired || old) && (await payments.abandon(payment.reference))) report.abandoned++;
           else report.waiting++;
         } else if (err instanceof PaymentFailed) {
           // A final outcome without a verification status: the amount did not match or it sold out; refunded below.

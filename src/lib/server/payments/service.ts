@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
-import { marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
+import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
+import { CHECKOUT_PAYMENT_CHOICES, MARKET_CHANNELS, type OnlineChannel } from '@/lib/domain/payment-methods';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { OrderDto } from '@/lib/domain/orders';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { message } from '@/lib/domain/messages';
 import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
-import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, payments } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
@@ -72,6 +72,8 @@ export interface ConfirmedPayment {
   cartId: string;
   currency: string;
   snapshot: PaymentSnapshot;
+  /** The channel the provider reports it was paid through (null: not reported). */
+  channel: OnlineChannel | null;
 }
 
 /** The payment cannot become what it paid for (`label` sold out while paying): it goes to refund. */
@@ -155,7 +157,14 @@ export function paymentRecords(db: Db): PaymentRecords {
   return {
     async find(reference) {
       const [row] = await db
-        .select({ status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor, currency: payments.currency })
+        .select({
+          status: payments.status,
+          amountMinor: payments.amountMinor,
+          refundedMinor: payments.refundedMinor,
+          currency: payments.currency,
+          channel: payments.channel,
+          updatedAt: payments.updatedAt,
+        })
         .from(payments)
         .where(eq(payments.reference, reference))
         .limit(1);
@@ -198,6 +207,9 @@ export function createPaymentService(deps: {
       ? `Sorry, ${label} sold out while you were paying. Your payment will be refunded.`
       : 'This payment could not be turned into an order. It will be refunded.';
 
+  /** The channels a payment in `currency` is offered: its market's. */
+  const channelsOf = (currency: string): readonly OnlineChannel[] => MARKET_CHANNELS[marketOfCurrency(currency)?.code ?? DEFAULT_MARKET];
+
   /** What the simulated payment page shows. */
   async function simulatedPayment(reference: string) {
     if (provider.name !== 'simulated') throw new NotFound('Payment not found');
@@ -212,6 +224,8 @@ export function createPaymentService(deps: {
       status: payment.status,
       itemCount: snapshot.lines.reduce((n, l) => n + l.quantity, 0),
       callbackUrl: snapshot.callbackUrl,
+      channel: payment.channel,
+      channels: channelsOf(payment.currency),
     };
   }
 
@@ -257,6 +271,7 @@ export function createPaymentService(deps: {
           amountMinor,
           currency: input.currency,
           callbackUrl: snapshot.callbackUrl,
+          channels: channelsOf(input.currency),
         }));
       } catch (err) {
         await settleWithoutOrder(eq(payments.id, paymentId), 'failed', undefined);
@@ -332,7 +347,14 @@ export function createPaymentService(deps: {
           : await provider.verify(reference, payment.currency);
       if (verification.status !== 'success') {
         if (verification.status === 'failed' || verification.status === 'reversed') {
-          await settleWithoutOrder(eq(payments.id, payment.id), 'failed', inArray(payments.status, ['initialized', 'abandoned']));
+          await settleWithoutOrder(eq(payments.id, payment.id), 'failed', inArray(payments.status, ['initialized', 'pending', 'abandoned']));
+        }
+        if (verification.status === 'pending') {
+          // The money is on its way (a bank transfer): no order until the provider confirms it.
+          await db
+            .update(payments)
+            .set({ status: 'pending', channel: verification.channel ?? payment.channel, updatedAt: clock() })
+            .where(and(eq(payments.id, payment.id), inArray(payments.status, ['initialized', 'abandoned'])));
         }
         throw new PaymentFailed(
           verification.status === 'failed' ? 'The payment was declined.' : 'The payment has not been completed.',
@@ -357,6 +379,7 @@ export function createPaymentService(deps: {
         cartId: payment.cartId,
         currency: payment.currency,
         snapshot: paymentSnapshotSchema.parse(payment.snapshot),
+        channel: verification.channel ?? payment.channel ?? null,
       };
       let outcome: { orderId: string } | { existing: OrderDto } | 'refund' | 'failed';
       try {
@@ -371,7 +394,7 @@ export function createPaymentService(deps: {
           // A pay-on-delivery payment that another call just failed (sold out) never becomes an order.
           if (locked!.provider === 'on_delivery' && locked!.status !== 'paid') return 'failed' as const;
           const orderId = await fulfilment.place(tx, confirmed);
-          await tx.update(payments).set({ status: 'fulfilled', updatedAt: clock() }).where(eq(payments.id, payment.id));
+          await tx.update(payments).set({ status: 'fulfilled', channel: confirmed.channel, updatedAt: clock() }).where(eq(payments.id, payment.id));
           return { orderId };
         });
       } catch (err) {
@@ -393,12 +416,12 @@ export function createPaymentService(deps: {
       return { order: await fulfilment.placed(outcome.orderId, confirmed), created: true };
     },
 
-    /** Payments started before `startedBefore` still unanswered, or paid without an order: reconciliation verifies these. Oldest first. */
+    /** Payments started before `startedBefore` still unanswered, pending (a transfer on its way), or paid without an order: reconciliation verifies these. Oldest first. */
     async unsettled({ startedBefore, limit = 100 }: { startedBefore: Date; limit?: number }) {
       return db
         .select({ reference: payments.reference, status: payments.status, createdAt: payments.createdAt })
         .from(payments)
-        .where(and(inArray(payments.status, ['initialized', 'paid']), lte(payments.createdAt, startedBefore)))
+        .where(and(inArray(payments.status, ['initialized', 'pending', 'paid']), lte(payments.createdAt, startedBefore)))
         .orderBy(asc(payments.createdAt))
         .limit(limit);
     },
@@ -441,9 +464,43 @@ export function createPaymentService(deps: {
         .where(and(sql`${payments.refundPendingMinor} is not null`, lte(payments.updatedAt, claimedBefore)));
     },
 
-    /** Gives up on a payment the shopper never completed. A late payment is still fulfilled by the webhook or the return. */
+    /**
+     * Gives up on a payment the shopper never completed, or a transfer that never arrived (the
+     * provider let its window expire). A late payment is still fulfilled by the webhook or the return.
+     */
     async abandon(reference: string): Promise<boolean> {
-      return settleWithoutOrder(eq(payments.reference, reference), 'abandoned', eq(payments.status, 'initialized'));
+      return settleWithoutOrder(eq(payments.reference, reference), 'abandoned', inArray(payments.status, ['initialized', 'pending']));
+    },
+
+    /** Simulated bank transfers the shopper said were sent before `sentBefore`: due for the simulated provider's confirmation. */
+    async pendingTransfers({ sentBefore, limit = 100 }: { sentBefore: Date; limit?: number }) {
+      return db
+        .select({ reference: payments.reference })
+        .from(payments)
+        .where(and(eq(payments.provider, 'simulated'), eq(payments.status, 'pending'), lte(payments.updatedAt, sentBefore)))
+        .orderBy(asc(payments.updatedAt))
+        .limit(limit);
+    },
+
+    /** The shopper's payments waiting for the provider to confirm them (transfers on their way), oldest first: the order history lists them. */
+    async waitingFor(userId: string) {
+      const rows = await db
+        .select({ reference: payments.reference, amountMinor: payments.amountMinor, currency: payments.currency, channel: payments.channel, since: payments.updatedAt })
+        .from(payments)
+        .where(and(eq(payments.userId, userId), eq(payments.status, 'pending')))
+        .orderBy(asc(payments.updatedAt))
+        .limit(20);
+      return rows.map((r) => ({ reference: r.reference, amount: toMajor(r.amountMinor), currency: r.currency as CurrencyCode, channel: r.channel, since: r.since }));
+    },
+
+    /** The shopper's payment while it waits for the provider to confirm it (a transfer on its way); null otherwise. */
+    async waiting(reference: string, userId: string) {
+      const [row] = await db
+        .select({ amountMinor: payments.amountMinor, currency: payments.currency, channel: payments.channel })
+        .from(payments)
+        .where(and(eq(payments.reference, reference), eq(payments.userId, userId), eq(payments.status, 'pending')))
+        .limit(1);
+      return row ? { amount: toMajor(row.amountMinor), currency: row.currency as CurrencyCode, channel: row.channel } : null;
     },
 
     /**
@@ -539,19 +596,24 @@ export function createPaymentService(deps: {
     simulatedPayment,
 
     /**
-     * Pay or Decline on the simulated page, kept on the payment (so every app server sees it; the
-     * simulated provider reads it back through the port). Only an unanswered payment changes.
-     * Returns where to send the shopper (like Paystack: ?trxref=&reference=).
+     * Pay (through one of the market's channels), "I have sent the money" (a bank transfer: pending
+     * until the simulated provider confirms it), or Decline on the simulated page, kept on the
+     * payment (so every app server sees it; the simulated provider reads it back through the port).
+     * Only an unanswered payment changes. Returns where to send the shopper (like Paystack: ?trxref=&reference=).
      */
-    async answerSimulated(reference: string, outcome: 'pay' | 'decline'): Promise<string> {
+    async answerSimulated(reference: string, outcome: 'pay' | 'sent' | 'decline', channel: OnlineChannel = outcome === 'sent' ? 'bank_transfer' : 'card'): Promise<string> {
       const payment = await simulatedPayment(reference);
+      if (!payment.channels.includes(channel) || (outcome === 'sent') !== (channel === 'bank_transfer')) {
+        throw new Invalid(message('payment-channel-not-offered'));
+      }
       let answered: boolean;
       if (outcome === 'decline') {
         answered = await settleWithoutOrder(eq(payments.reference, reference), 'failed', eq(payments.status, 'initialized'));
       } else {
         const rows = await db
           .update(payments)
-          .set({ status: 'paid', updatedAt: clock() })
+          // The transfer's clock starts now (updated_at): the simulated provider confirms it after its delay.
+          .set({ status: outcome === 'sent' ? 'pending' : 'paid', channel, updatedAt: clock() })
           .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
           .returning({ id: payments.id });
         answered = rows.length > 0;
