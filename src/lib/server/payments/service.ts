@@ -210,6 +210,34 @@ export function createPaymentService(deps: {
   /** The channels a payment in `currency` is offered: its market's. */
   const channelsOf = (currency: string): readonly OnlineChannel[] => MARKET_CHANNELS[marketOfCurrency(currency)?.code ?? DEFAULT_MARKET];
 
+  /** The payment row of a checkout and its holds (a discount code's place), in one transaction. */
+  async function startPayment(
+    input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
+    how: { provider: PaymentProvider['name'] | 'on_delivery'; amountMinor: number; status: 'initialized' | 'paid' },
+  ): Promise<{ reference: string; paymentId: string }> {
+    const reference = newReference();
+    const paymentId = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(payments)
+        .values({
+          reference,
+          userId: input.userId,
+          cartId: input.snapshot.cartId,
+          ...how,
+          currency: input.currency,
+          email: input.email,
+          snapshot: input.snapshot,
+          // Reconciliation measures a payment's age on the same clock.
+          createdAt: clock(),
+          updatedAt: clock(),
+        })
+        .returning({ id: payments.id });
+      await input.hold?.(tx, row!.id);
+      return row!.id;
+    });
+    return { reference, paymentId };
+  }
+
   /** What the simulated payment page shows. */
   async function simulatedPayment(reference: string) {
     if (provider.name !== 'simulated') throw new NotFound('Payment not found');
@@ -242,27 +270,7 @@ export function createPaymentService(deps: {
       const { snapshot } = input;
       // Pay on delivery with a deposit: the deposit is charged online, the rest at the door.
       const amountMinor = snapshot.totalMinor - snapshot.dueOnDeliveryMinor;
-      const reference = newReference();
-      const paymentId = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(payments)
-          .values({
-            reference,
-            userId: input.userId,
-            cartId: snapshot.cartId,
-            provider: provider.name,
-            amountMinor,
-            currency: input.currency,
-            email: input.email,
-            snapshot,
-            // Reconciliation measures a payment's age on the same clock.
-            createdAt: clock(),
-            updatedAt: clock(),
-          })
-          .returning({ id: payments.id });
-        await input.hold?.(tx, row!.id);
-        return row!.id;
-      });
+      const { reference, paymentId } = await startPayment(input, { provider: provider.name, amountMinor, status: 'initialized' });
       let authorizationUrl: string;
       try {
         ({ authorizationUrl } = await provider.initialize({
@@ -296,26 +304,7 @@ export function createPaymentService(deps: {
       if (snapshot.paymentMethod !== 'on_delivery' || snapshot.dueOnDeliveryMinor !== snapshot.totalMinor) {
         throw new Error('startOnDelivery: the whole order must be due on delivery');
       }
-      const reference = newReference();
-      await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(payments)
-          .values({
-            reference,
-            userId: input.userId,
-            cartId: snapshot.cartId,
-            provider: 'on_delivery',
-            amountMinor: 0,
-            currency: input.currency,
-            email: input.email,
-            snapshot,
-            status: 'paid',
-            createdAt: clock(),
-            updatedAt: clock(),
-          })
-          .returning({ id: payments.id });
-        await input.hold?.(tx, row!.id);
-      });
+      const { reference } = await startPayment(input, { provider: 'on_delivery', amountMinor: 0, status: 'paid' });
       return { reference };
     },
 
