@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request as http, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * Discount codes in the cart and at checkout (issue 18, point 3), at 360 px, with and without
@@ -76,14 +76,6 @@ async function fillCart(request: APIRequestContext, email: string, skip: number)
   throw new Error('no variant in stock');
 }
 
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 /** "₦12,345.60" -> 1234560 (minor units). */
 const minorOf = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, '')) * 100);
 
@@ -111,7 +103,7 @@ async function expectAccessible(page: Page, path: string) {
 test.describe('with JavaScript', () => {
   test('apply a code in the cart and at checkout, see the discount, remove it', async ({ page }, info) => {
     const code = await newCode(20);
-    await login(page, await shopperWithCart(12));
+    await signIn(page, await shopperWithCart(12));
     await page.goto('/cart');
     await expect(page.locator('astro-island[component-url*="/CartView."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
 
@@ -151,7 +143,7 @@ test.describe('without JavaScript', () => {
 
   test('apply a code in the cart and at checkout, messages inline, remove it', async ({ page }, info) => {
     const code = await newCode(15);
-    await login(page, await shopperWithCart(13));
+    await signIn(page, await shopperWithCart(13));
     await page.goto('/cart');
 
     await page.getByLabel('Discount code').fill('not-a-real-code');

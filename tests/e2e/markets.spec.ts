@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * Markets in the browser at 360 px, with JavaScript on and off: switch to South Africa with the
@@ -51,14 +51,6 @@ async function southAfricanProducts(request: APIRequestContext, skip: number, co
   throw new Error('not enough South African stock');
 }
 
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 async function shopIn(page: Page, label: 'South Africa (R ZAR)' | 'Nigeria (₦ NGN)') {
   await page.getByLabel('Shop in').selectOption({ label });
   await page.getByRole('button', { name: 'Change' }).click();
@@ -91,7 +83,7 @@ for (const js of [true, false]) {
     test('buy in South Africa in rand, then in Nigeria in naira', async ({ page, request }, info) => {
       const email = await southAfricanShopper(request);
       const [first, second] = await southAfricanProducts(request, js ? 0 : 4, 2);
-      await login(page, email);
+      await signIn(page, email);
 
       // The shopper's country is South Africa: the signed-in store already prices in rand; choose it explicitly anyway.
       await page.goto('/');
@@ -147,7 +139,7 @@ for (const js of [true, false]) {
     test('a cart opened in another market is re-priced there and says so', async ({ page, request }) => {
       const email = await southAfricanShopper(request);
       const [item] = await southAfricanProducts(request, js ? 8 : 10, 1);
-      await login(page, email);
+      await signIn(page, email);
       await shopIn(page, 'South Africa (R ZAR)');
       await addToCart(page, js, item!);
       await page.goto('/cart?market=NG');
@@ -177,7 +169,7 @@ test('a colour that costs more shows its own price on the product page and in th
   }
   expect(found, 'a seeded product with a premium colour').not.toBeNull();
   const email = await southAfricanShopper(request);
-  await login(page, email);
+  await signIn(page, email);
   await page.goto(`/product/${found!.id}?market=ZA`);
   await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
   await page.getByRole('radio', { name: found!.cheap.color!, exact: true }).check();

@@ -1,6 +1,6 @@
 import { expect, request as apiRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * The newsletter's 20% off, as an outside tester tries it at 360 px, with and without JavaScript:
@@ -58,14 +58,6 @@ async function registerWith(request: APIRequestContext, email: string): Promise<
   });
   expect(address.status()).toBe(201);
   return { token, id: user.id };
-}
-
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
 }
 
 /** Puts an in-stock variant (the n-th found) in the shopper's cart through the API. */
@@ -131,7 +123,7 @@ for (const js of [true, false]) {
       // 4. Register with that e-mail, fill the cart, apply the code in the cart.
       const session = await register(baseURL!, email);
       await fillCart(request, session, js ? 2 : 3);
-      await login(page, email);
+      await signIn(page, email);
       await page.goto('/cart');
       if (js) await expect(page.locator('astro-island[component-url*="/CartView."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
       await page.getByLabel('Discount code').fill(code.toLowerCase());
@@ -178,7 +170,7 @@ for (const js of [true, false]) {
       const otherSession = await register(baseURL!, other);
       await fillCart(request, otherSession, js ? 4 : 5);
       await page.context().clearCookies();
-      await login(page, other);
+      await signIn(page, other);
       await page.goto('/cart');
       if (js) await expect(page.locator('astro-island[component-url*="/CartView."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
       await page.getByLabel('Discount code').fill(code);
@@ -189,7 +181,7 @@ for (const js of [true, false]) {
 
     test('the Newsletter choice on /settings: tick and save (double opt-in: a confirm mail), untick and save', async ({ page, request }, info) => {
       const email = await newShopper(request, false);
-      await login(page, email);
+      await signIn(page, email);
       await page.goto('/settings');
       const choice = page.getByRole('checkbox', { name: 'Newsletter' });
       await expect(choice).not.toBeChecked();

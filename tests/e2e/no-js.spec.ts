@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, signIn } from './support';
 
 /**
  * Buying and the address book with JavaScript off, at 360 px, as on a proxy browser: every step
@@ -29,11 +29,7 @@ async function likeAProxyBrowser(page: Page, edit: (body: string) => string = (b
 }
 
 async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+  await signIn(page, email);
   await expect(page.getByRole('status').filter({ hasText: 'Login successful!' })).toBeVisible();
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson, SHOPPER_PASSWORD } from './support';
+import { getJson, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * Pay on delivery at 360 px, with and without JavaScript (issue 19): a shopper registered with a
@@ -55,14 +55,6 @@ async function variantPriced(request: APIRequestContext, min: number, max: numbe
 const stockOf = async (request: APIRequestContext, v: { productId: number; color: string | null; size: string | null }) =>
   (await getJson(request, `/api/v1/products/${v.productId}`)).data.variants.find((x: any) => x.color === v.color && x.size === v.size).stock as number;
 
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 const naira = (n: number) => `₦${new Intl.NumberFormat('en-NG').format(n)}`;
 
 /** "Verify your phone" on /place-order: Send code, the texted 4-digit code from the outbox, Verify. */
@@ -93,7 +85,7 @@ for (const javaScript of [true, false]) {
       });
       expect(add.ok()).toBe(true);
       const before = await stockOf(request, item);
-      await login(page, shopper.email);
+      await signIn(page, shopper.email);
       await page.goto('/place-order');
       if (javaScript) await expect(page.locator('astro-island[component-url*="/PlaceOrder."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
 
@@ -136,7 +128,7 @@ for (const javaScript of [true, false]) {
         headers: { authorization: `Bearer ${shopper.token}` },
         data: { productId: item.productId, color: item.color, size: item.size, quantity: 1 },
       });
-      await login(page, shopper.email);
+      await signIn(page, shopper.email);
       await page.goto('/place-order');
       if (javaScript) await expect(page.locator('astro-island[component-url*="/PlaceOrder."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
       // Pickup: nothing to pay for delivery, and the hint says where the rest is paid.

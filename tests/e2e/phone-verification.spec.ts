@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson, SHOPPER_PASSWORD } from './support';
+import { getJson, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * "Verify your phone" on /place-order (issue 19 point 2), at 360 px, with and without scripts: a
@@ -36,14 +36,6 @@ async function shopperWithItem(request: APIRequestContext): Promise<{ email: str
     return { email, phone };
   }
   throw new Error('no variant in stock');
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
 }
 
 /** The newest code texted to the number (dev outbox). */

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Helpers shared by the end-to-end suites. */
 export const SHOPPER_PASSWORD = 'Lagos-2026!';
@@ -33,4 +33,13 @@ export async function getJson(request: APIRequestContext, path: string): Promise
   } catch {
     return (await request.get(path, { headers: { connection: 'close' } })).json();
   }
+}
+
+/** Signs a shopper in through the login page (any shopper the suites make has SHOPPER_PASSWORD) and waits for the home page. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
 }

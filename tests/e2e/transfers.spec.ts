@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * Issue 19: a bank transfer confirmed late, at 360 px, with and without JavaScript. The shopper
@@ -10,14 +10,6 @@ import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
  */
 test.use({ viewport: { width: 360, height: 740 } });
 test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
 
 /** Puts one unit of an in-stock unsized product in the shopper's cart, through the API. */
 async function fillCart(request: APIRequestContext, email: string, skip: number): Promise<{ token: string; id: string }> {
@@ -55,7 +47,7 @@ for (const js of [true, false]) {
       // A context without the sign-up's session cookie: the API calls below go by bearer token alone.
       const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
       const shopper = await fillCart(request, email, js ? 6 : 7);
-      await login(page, email);
+      await signIn(page, email);
       await page.goto('/place-order');
       await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
       await expect(page).toHaveURL(/\/pay\/simulated\//);
