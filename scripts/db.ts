@@ -1,5 +1,5 @@
 /**
- * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset]`.
+ * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset [--products 50000]]`.
  * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
  */
 import { ConfigError, getConfig } from '@/lib/server/infra/config';
@@ -34,11 +34,19 @@ try {
     } else if (flags.includes('--reset')) {
       await resetDatabase(services);
       await seed(services);
+      // `--products 50000`: the large store the benchmarks measure (issue 22), grown from the demo one.
+      const products = Number(flags[flags.indexOf('--products') + 1] ?? 0);
+      if (flags.includes('--products')) {
+        if (!Number.isInteger(products) || products < 1) throw new Error('--products takes a whole number, e.g. --products 50000');
+        const { growStore } = await import('@/lib/server/infra/db/seed-scale');
+        const timings = await growStore(database.db, { products }, log);
+        log.info('large store seeded', { products, ms: timings });
+      }
     } else if (!(await seedIfEmpty(services))) {
       log.info('database already has products; use --reset to rebuild the demo data');
     }
   } else {
-    console.error('usage: db.ts migrate | prepare | seed [--reset]');
+    console.error('usage: db.ts migrate | prepare | seed [--reset [--products N]]');
     process.exitCode = 2;
   }
 } finally {

@@ -5,14 +5,14 @@
  */
 import { runStaffCommand } from './staff-command';
 
-const usage = 'usage: npm run orders -- set-status <orderId|trackingNumber> <processed|delivered|cancelled>';
-const [command, key, status] = process.argv.slice(2);
-if (command !== 'set-status' || !key || !status) {
+const usage = 'usage: npm run orders -- set-status <orderId|trackingNumber> <processed|delivered|cancelled> [--on YYYY-MM-DD (the delivery day)]';
+const [command, key, status, flag, deliveredOn] = process.argv.slice(2);
+if (command !== 'set-status' || !key || !status || (flag !== undefined && (flag !== '--on' || !deliveredOn))) {
   console.error(usage);
   process.exit(2);
 }
 
 await runStaffCommand(async (services) => {
-  const { order, from } = await services.orders.setStatus(key, status);
+  const { order, from } = await services.orders.setStatus(key, status, undefined, { deliveredOn });
   console.log(`${order.trackingNumber}: ${from} -> ${order.status} (shopper e-mailed)`);
 });

@@ -12,10 +12,9 @@ const pages = defineCollection({
     title: z.string().min(1, 'title is required'),
     description: z.string().min(20, 'description should be a sentence (20+ characters)').max(170, 'description should stay under 170 characters'),
     updated: z.coerce.date(),
-    /** Contact page only: the store's address, phone and e-mail. */
+    /** Contact page only: customer care's phone and e-mail (the boutiques come from BOUTIQUES in src/lib/domain/shipping.ts). */
     contact: z
       .object({
-        address: z.string().min(1),
         phone: z.string().min(5),
         email: z.email(),
         hours: z.string().optional(),

@@ -23,7 +23,7 @@ export function ProductCardView({ product, showId = false, eager = false, saveDa
           <h3 className="card-name" title={product.name}>
             {product.name}
           </h3>
-          {showId && <p className="card-id">ID: {product.id}</p>}
+          {showId && <p className="card-id">Ref. {product.id}</p>}
           <p className="card-price" data-price={product.price}>
             {formatMoney(product.price, product.currency)}
           </p>

@@ -70,10 +70,10 @@ export default function HeroCarousel({ slides, saveData = false }: { slides: Her
                 <div className="hero-text">
                   <p className="hero-eyebrow">{slide.name.toUpperCase()}</p>
                   <h2 className="hero-heading">{slide.description ?? slide.name}</h2>
-                  <p className="hero-cta">
+                  <a className="hero-cta" href={`/collection?categoryId=${slide.id}`}>
                     <span aria-hidden="true" className="hero-cta-line" />
                     SHOP NOW
-                  </p>
+                  </a>
                 </div>
                 <div className="hero-media">
                   <Picture

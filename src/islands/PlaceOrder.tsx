@@ -17,8 +17,9 @@ import {
   type PayOnDeliveryRules,
   type PayOnDeliveryStanding,
 } from '@/lib/domain/payment-methods';
-import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
+import { boutiqueAt, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import { TOASTS } from '@/lib/domain/toasts';
+import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import './PlaceOrder.css';
 
 /** What the server made of the return from the provider (?reference=), shown with or without scripts. */
@@ -47,6 +48,8 @@ interface Props {
   csrf?: string | null;
   /** Set on the return from the provider: what the server made of it. */
   outcome?: ReturnOutcome | null;
+  /** The shopper's store credit in the market's currency (major units), when there is some. */
+  storeCredit?: number | null;
 }
 
 /** Spec: the payment reference is held in session storage. */
@@ -68,12 +71,27 @@ function writeReference(ref: string | null): void {
   }
 }
 
-function Address({ address, title }: { address: AddressDto; title: string }) {
+function Address({ address, title, change }: { address: AddressDto; title: string; change?: string }) {
+  // A pickup point says when it is open and what to bring (the store's boutique facts).
+  const boutique = boutiqueAt(address);
   return (
     <div className="po-address" aria-label={title} role="group">
-      <p className="po-address-title">{title}</p>
+      <p className="po-address-title">
+        {title}
+        {change && (
+          <a className="po-change" href={change} aria-label={`Change ${title.toLowerCase()}`}>
+            Change
+          </a>
+        )}
+      </p>
       <p className="po-address-name">{address.name}</p>
       <p>{formatAddress(address)}</p>
+      {boutique && (
+        <>
+          <p className="po-address-hours">{boutique.hours}</p>
+          <p className="po-address-note">{boutique.pickupNote}</p>
+        </>
+      )}
     </div>
   );
 }
@@ -84,11 +102,12 @@ function Address({ address, title }: { address: AddressDto; title: string }) {
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Messages and controls only a page without scripts needs; the island shows toasts instead.
   const [hydrated, setHydrated] = useState(false);
   const [option, setOption] = useState<DeliveryOption>(initialCart.deliveryOption);
+  const [speed, setSpeed] = useState<DeliverySpeedId>(initialCart.deliverySpeed);
   const [reference, setReference] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [switching, setSwitching] = useState(false);
@@ -96,8 +115,13 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
   // A payment still pending (a bank transfer on its way), as the server said on the return or on place-order.
   const [waiting, setWaiting] = useState(outcome?.waiting ?? null);
   const toggle = useRef<HTMLFieldSetElement>(null);
+  const details = useRef<HTMLElement>(null);
   const money = (n: number) => formatMoney(n, cart.currency);
   const [method, setMethod] = useState<CheckoutPaymentChoice>(payOnDelivery?.initial ?? 'online');
+  // "Use my store credit": it comes off the total first; when it covers everything, nothing is paid.
+  const [useCredit, setUseCredit] = useState(false);
+  const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, cart.total) : 0;
+  const creditCoversAll = creditUsed > 0 && creditUsed >= cart.total;
   // What paying on delivery means for this total (it follows the delivery choice); shown while it is chosen.
   // The phone is verified by the "Verify your phone" forms beside the checkout, which come back to this page.
   const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, payOnDelivery.standing) : null;
@@ -108,13 +132,16 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
     setReference(null);
   }
 
-  /** The end of a placement the server already answered (spec): the reference is cleared; success goes to the orders, a failure clears the cart id too. */
-  function settle(error: string | null) {
+  /**
+   * The end of a placement the server already answered (spec): the reference is cleared; success goes
+   * to the order's own page (its thank-you), a failure clears the cart id too.
+   */
+  function settle(error: string | null, placedId?: string) {
     forgetReference();
     if (error === null) {
       cartEmptied();
       toast.success(TOASTS['order-placed']);
-      navigateAfterToast('/order-history');
+      navigateAfterToast(placedId ? `/order-details/${placedId}?placed=1` : '/order-history');
       return;
     }
     cartIdForgotten();
@@ -127,14 +154,14 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
       return;
     }
     setBusy(true);
-    const sent = await sendAndShow<{ status: boolean; message?: string; paymentStatus?: string }>(
+    const sent = await sendAndShow<{ status: boolean; message?: string; paymentStatus?: string; data?: { id?: string } }>(
       () => api('/orders/place-order', { method: 'POST', body: { cartId: $cartId.get() ?? cart.id, paymentReference } }),
       {
         failed: 'Error placing order.',
-        onSuccess: () => {
+        onSuccess: ({ data }) => {
           forgetReference();
           cartEmptied();
-          return { toast: TOASTS['order-placed'], next: '/order-history' };
+          return { toast: TOASTS['order-placed'], next: data?.id ? `/order-details/${data.id}?placed=1` : '/order-history' };
         },
         onFailure: () => forgetReference(),
         refusal: ({ body }) => {
@@ -165,30 +192,36 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
       // One fulfilment per return: the server ran it for this page when the URL carried the reference.
       // A transfer on its way is not a failure: the cart stays, and the page says what happens next.
       if (outcome?.waiting) forgetReference();
-      else if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'));
+      else if (outcome?.answered) settle(outcome.placed ? null : (outcome.error ?? 'Error placing order.'), outcome.placed?.id);
       else void placeOrder(stored ?? params.get('reference'));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useChoicesMadeEarly(toggle, { deliveryOption: initialCart.deliveryOption }, (_, value) => {
-    if (value === 'delivery' || value === 'pickup') void choose(value);
+  useChoicesMadeEarly(details, { deliveryOption: initialCart.deliveryOption, deliverySpeed: initialCart.deliverySpeed }, (name, value) => {
+    if (name === 'deliveryOption' && (value === 'delivery' || value === 'pickup')) void choose(value);
+    if (name === 'deliverySpeed' && cart.deliverySpeeds.some((s) => s.id === value)) void choose(option, value as DeliverySpeedId);
   });
 
-  async function choose(next: DeliveryOption) {
-    if (next === option) return;
-    const previous = option;
+  /** Delivery or pickup, and a delivery's speed: the server prices it (the spec's delivery-option call). */
+  async function choose(next: DeliveryOption, nextSpeed: DeliverySpeedId = speed) {
+    if (next === option && nextSpeed === speed) return;
+    const previous = { option, speed };
     setOption(next);
+    setSpeed(nextSpeed);
     setSwitching(true);
     await sendAndShow<{ status: boolean; data: { deliveryFee: number; totalFee: number; subtotal: number } }>(
-      () => api(`/cart/delivery-option/${encodeURIComponent(cart.id)}`, { method: 'PUT', body: { deliveryOption: next } }),
+      () => api(`/cart/delivery-option/${encodeURIComponent(cart.id)}`, { method: 'PUT', body: { deliveryOption: next, deliverySpeed: nextSpeed } }),
       {
         failed: TOASTS['delivery-update-failed'],
         onSuccess: ({ data }) => {
-          setCart((c) => ({ ...c, deliveryOption: next, deliveryFee: data.deliveryFee, total: data.totalFee, subtotal: data.subtotal }));
+          setCart((c) => ({ ...c, deliveryOption: next, deliverySpeed: nextSpeed, deliveryFee: data.deliveryFee, total: data.totalFee, subtotal: data.subtotal }));
           return { toast: null };
         },
-        onFailure: () => setOption(previous),
+        onFailure: () => {
+          setOption(previous.option);
+          setSpeed(previous.speed);
+        },
         refusal: () => TOASTS['delivery-update-failed'],
       },
     );
@@ -198,7 +231,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
   async function pay() {
     setBusy(true);
     const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
-      () => api('/orders/initiate', { method: 'POST', body: { paymentMethod: method } }),
+      () => api('/orders/initiate', { method: 'POST', body: { paymentMethod: method, useStoreCredit: useCredit } }),
       {
         failed: 'Failed to initialize payment.',
         unreachable: TOASTS['payment-init-error'],
@@ -263,7 +296,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
     <>
       <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
         <CsrfInput token={csrf} />
-        <section className="po-details" aria-labelledby="po-details-title">
+        <section className="po-details" aria-labelledby="po-details-title" ref={details}>
           {outcome?.error && !hydrated && (
             <p className="form-message form-message-error" role="alert">
               {outcome.error}
@@ -294,9 +327,28 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
             </button>
           )}
           {option === 'delivery' && cart.deliveryAddress ? (
-            <Address address={cart.deliveryAddress} title="Delivery address" />
+            <Address address={cart.deliveryAddress} title="Delivery address" change="/address-history?back=%2Fplace-order" />
           ) : (
             <Address address={cart.pickupAddress} title="Pickup address" />
+          )}
+          {cart.deliveryAddress && (
+            // Shown while Delivery is chosen (CSS :has, so also before scripts run); the fee follows the speed.
+            <fieldset className="po-speeds" disabled={switching || busy}>
+              <legend>Delivery speed</legend>
+              {cart.deliverySpeeds.map((s) => (
+                <label key={s.id}>
+                  <input type="radio" name="deliverySpeed" value={s.id} checked={speed === s.id} onChange={() => choose(option, s.id)} />
+                  <span className="po-speed-name">{s.name}</span>
+                  <span className="po-speed-fee">{money(s.fee)}</span>
+                  <span className="po-speed-when">
+                    {s.days} · arrives {s.estimate}
+                  </span>
+                </label>
+              ))}
+              <a className="po-speeds-more" href="/delivery-options">
+                About delivery options
+              </a>
+            </fieldset>
           )}
           {!cart.deliveryAddress && (
             <p className="po-hint">
@@ -306,15 +358,32 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
           <ul className="po-items" aria-label="Items">
             {cart.items.map((i) => (
               <li key={`${i.productId}|${i.color}|${i.size}`}>
-                <span>
-                  {i.productName}
-                  {i.color || i.size ? ` (${[i.color, i.size].filter(Boolean).join(', ')})` : ''} × {i.quantity}
+                <img src={i.productImage || PLACEHOLDER_IMAGE} alt="" width="56" height="70" loading="lazy" decoding="async" />
+                <span className="po-item-text">
+                  <span className="po-item-name">{i.productName}</span>
+                  <span className="po-item-meta">
+                    {[i.color && `Colour: ${i.color}`, i.size && `Size: ${i.size}`, `Quantity: ${i.quantity}`].filter(Boolean).join(' · ')}
+                  </span>
                 </span>
                 <span>{money(i.price)}</span>
               </li>
             ))}
           </ul>
-          {payOnDelivery && terms && (
+          {storeCredit ? (
+            <fieldset className="po-credit" disabled={busy}>
+              <legend>Store credit: {money(storeCredit)}</legend>
+              <label>
+                <input type="checkbox" name="useStoreCredit" value="true" checked={useCredit} onChange={(e) => setUseCredit(e.currentTarget.checked)} />
+                Use my store credit
+              </label>
+              {/* Shown while ticked (CSS :has, so also before scripts run; the server works out the same). */}
+              <p className="po-credit-note" aria-live="polite">
+                {money(Math.min(storeCredit, cart.total))} comes off your total
+                {Math.min(storeCredit, cart.total) >= cart.total ? ': nothing to pay.' : `; ${money(cart.total - Math.min(storeCredit, cart.total))} left to pay.`}
+              </p>
+            </fieldset>
+          ) : null}
+          {payOnDelivery && terms && !creditCoversAll && (
             <fieldset className="po-pay" disabled={busy}>
               <legend>Payment method</legend>
               {(['online', 'on_delivery'] as const).map((choice) => (
@@ -364,7 +433,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery }
           discountControls={!reference && !empty && <DiscountFields form="po-discount" back="/place-order" cart={cart} idPrefix="po" />}
         >
           <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
-            {reference || wholeOnDelivery ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
+            {reference || wholeOnDelivery || creditCoversAll ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
           </button>
           {empty && !reference && (
             <p className="po-hint">

@@ -14,6 +14,8 @@ import { TOASTS } from '@/lib/domain/toasts';
 export interface GalleryImage {
   url: string;
   alt: string;
+  /** The colour it shows; null: every colour. */
+  color: string | null;
 }
 
 /** Widths of the main image: a phone's full width up to half a desktop screen, at up to 2x. */
@@ -46,8 +48,12 @@ export interface ProductPurchaseProps {
   signedIn: boolean;
   /** The session's CSRF token for the ADD TO CART form (null when signed out). */
   csrf?: string | null;
+  /** The colour asked for in the page's address (?color=, the colour links work without scripts). */
+  initialColor?: string | null;
   /** Rendered beside the name (e.g. the favourite button). */
   children?: ReactNode;
+  /** The "Size guide" under the sizes (the page's named slot: static HTML, no script). */
+  sizeGuide?: ReactNode;
 }
 
 const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
@@ -59,10 +65,19 @@ const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
  * are radio inputs of a real form posting to the add-to-cart endpoint, which works without
  * scripts (303 to /cart); once hydrated the island sends it with fetch and shows the toasts.
  */
-export default function ProductPurchase({ product, signedIn, csrf, children }: ProductPurchaseProps) {
-  const images = product.gallery;
+export default function ProductPurchase({ product, signedIn, csrf, initialColor, children, sizeGuide }: ProductPurchaseProps) {
   const [imageIndex, setImageIndex] = useState(0);
-  const [choice, setChoice] = useState<VariantChoice>(() => firstInStock(product.variants));
+  // Sizes are chosen, never assumed: with more than one, none is ticked until the shopper picks one.
+  const sizeCount = new Set(product.variants.map((v) => v.size).filter(Boolean)).size;
+  const [choice, setChoice] = useState<VariantChoice>(() => {
+    const inColour = product.variants.filter((v) => v.color === initialColor);
+    const first = firstInStock(inColour.length ? inColour : product.variants);
+    return sizeCount > 1 ? { ...first, size: null } : first;
+  });
+  const sizeMissing = sizeCount > 1 && choice.size === null;
+  // The gallery follows the chosen colour: its own pictures and those of every colour.
+  const ofColour = product.gallery.filter((i) => i.color === null || i.color === choice.color);
+  const images = ofColour.length ? ofColour : product.gallery;
 
   const sizes = optionAvailability(product.variants, 'size', product.sizeNames);
   const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
@@ -75,14 +90,17 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
     return new Set(withIt.map((v) => v.price)).size === 1 ? withIt[0]!.priceText : undefined;
   };
   const hexOf = new Map(product.colors.map((c) => [c.name, c.hex]));
-  const available = isAvailable(product.variants, choice);
+  // Until a size is picked, the colour alone says whether it can be bought.
+  const available = sizeMissing ? product.variants.some((v) => v.color === choice.color && v.stock > 0) : isAvailable(product.variants, choice);
   const chosen = product.variants.find((v) => v.size === choice.size && v.color === choice.color);
   const stock = chosen?.stock ?? 0;
 
   const choose = (key: 'size' | 'color', value: string) => {
+    if (key === 'color') setImageIndex(0);
     setChoice((prev) => {
       const next = { ...prev, [key]: value };
-      if (isAvailable(product.variants, next)) return next;
+      // A colour picked before the size leaves the size to the shopper.
+      if (isAvailable(product.variants, next) || next.size === null) return next;
       // Keep the new choice and move the other option to one that is in stock with it.
       const other = key === 'size' ? 'color' : 'size';
       const match = product.variants.find((v) => v[key] === value && v.stock > 0);
@@ -96,7 +114,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
   const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>({
     failed: TOASTS['cart-add-failed'],
     unreachable: TOASTS['cart-add-error'],
-    check: () => (signedIn ? null : TOASTS['login-required']),
+    check: () => (!signedIn ? TOASTS['login-required'] : sizeMissing ? TOASTS['size-required'] : null),
     succeeded: ({ body }) => Boolean(body?.status),
     body: (values) => ({ productId: Number(values.productId), color: values.color ?? null, size: values.size ?? null, quantity: 1 }),
     onSuccess: (body) => {
@@ -105,7 +123,7 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
     },
   });
 
-  const mainImage = images[imageIndex]!;
+  const mainImage = images[Math.min(imageIndex, images.length - 1)]!;
   const main = { ...pictureSources(mainImage.url, MAIN_WIDTHS, 960, { saveData: product.saveData }), alt: mainImage.alt, hash: hashFromImageUrl(mainImage.url) ?? '' };
 
   return (
@@ -165,7 +183,9 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
         <form ref={purchase} method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit}>
           <CsrfInput token={csrf} />
           <input type="hidden" name="productId" value={product.id} />
-          <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} priceOf={priceOf('size')} />
+          <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} priceOf={priceOf('size')}>
+            {sizeGuide}
+          </OptionGroup>
           <OptionGroup
             name="color"
             legend="Colour"
@@ -175,6 +195,20 @@ export default function ProductPurchase({ product, signedIn, csrf, children }: P
             swatchOf={(value) => hexOf.get(value) || 'var(--line)'}
             priceOf={priceOf('color')}
           />
+
+          {/* Without scripts the radio cannot change the pictures: each colour is also a link to the page showing it. */}
+          {colors.length > 1 && product.gallery.some((i) => i.color !== null) && (
+            <noscript>
+              <p className="colour-links">
+                See it in{' '}
+                {colors.map(({ value }) => (
+                  <a key={value} href={`/product/${product.id}?color=${encodeURIComponent(value)}`} aria-current={value === choice.color ? 'true' : undefined}>
+                    {value}
+                  </a>
+                ))}
+              </p>
+            </noscript>
+          )}
 
           <p className="stock-note" role="status">
             {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
@@ -205,8 +239,10 @@ function OptionGroup(props: {
   swatchOf?: (value: string) => string;
   /** The option's own price, where it has one (shown, but not part of the option's name). */
   priceOf?: (value: string) => string | undefined;
+  /** Shown under the options (the size guide). */
+  children?: ReactNode;
 }) {
-  const { name, legend, options, chosen, onChoose, swatchOf, priceOf } = props;
+  const { name, legend, options, chosen, onChoose, swatchOf, priceOf, children } = props;
   if (options.length === 0) return null;
   return (
     <fieldset className="option-group">
@@ -233,6 +269,7 @@ function OptionGroup(props: {
           );
         })}
       </div>
+      {children}
     </fieldset>
   );
 }

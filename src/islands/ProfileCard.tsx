@@ -91,7 +91,11 @@ export default function ProfileCard({ user: initial, csrf }: Props) {
       <dl className="profile-details">
         <div>
           <dt>Email</dt>
-          <dd>{user.email}</dd>
+          {/* A long address breaks before the @ (and at dots), never inside a word. */}
+          <dd className="profile-email">
+            {user.email.split('@')[0]}
+            <wbr />@{user.email.split('@').slice(1).join('@')}
+          </dd>
         </div>
         <div>
           <dt>Country</dt>

@@ -166,6 +166,32 @@ function bindSearch(): void {
     if (show) bar.querySelector('input')?.focus();
   });
   if (location.hash === '#search-bar') bar.querySelector('input')?.focus();
+  bindSuggestions(bar);
+}
+
+/** Suggestions as the shopper types: the store's known words for what is typed, in the field's datalist. */
+function bindSuggestions(bar: HTMLElement): void {
+  const input = bar.querySelector<HTMLInputElement>('input[list]');
+  const list = input?.list;
+  if (!input || !list) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let asked = '';
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const q = input.value.trim();
+      if (q.length < 2 || q === asked) return;
+      asked = q;
+      try {
+        const res = await fetch(`/api/v1/search/suggestions?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' } });
+        const body = (await res.json()) as { data?: string[] };
+        if (asked !== q) return;
+        list.replaceChildren(...(body.data ?? []).map((term) => Object.assign(document.createElement('option'), { value: term })));
+      } catch {
+        // Suggestions are a help, never needed: the search itself still works.
+      }
+    }, 150);
+  });
 }
 
 function bindLogout(): void {

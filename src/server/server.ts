@@ -16,6 +16,7 @@ import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
 import { ConfigError, getConfig, type Config } from '../lib/server/infra/config';
 import { createLogger } from '../lib/server/infra/log';
 import { tooLargeAnswer } from '../lib/server/infra/error-pages';
+import { metrics, routeLabel } from '../lib/server/infra/metrics';
 import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
 
 
@@ -56,7 +57,17 @@ export function createRequestListener(clientDir: string, config: Config): http.R
   });
   const headersOver = { https: Object.entries(securityHeaders({ https: true })), http: Object.entries(securityHeaders({ https: false })) };
   const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
+  const observed = metrics();
   return (req, res) => {
+    // Every answer is timed for /metrics, cached pages and static files included (see infra/metrics.ts).
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      observed.requests.observe({ route: routeLabel(path, res.statusCode), method: req.method ?? 'GET', status: String(res.statusCode) }, seconds);
+      const cache = res.getHeader('x-cache');
+      if (typeof cache === 'string') observed.routeCache.inc({ result: cache.toLowerCase() });
+    });
     // The origin shoppers' browsers use, worked out once for every check that needs it (see public-origin.ts).
     const publicOrigin = publicOriginFor({
       siteUrl: config.PUBLIC_SITE_URL,

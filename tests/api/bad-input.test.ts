@@ -59,6 +59,13 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/markets/[market]/pay-on-delivery.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ enabled: 'on', cap: '3000', ceiling: '40000', depositPercent: '30' }) },
   'api/v1/admin/orders/[id]/collection.ts': { segments: () => ({ id: nilUuid }), body: () => ({ outcome: 'paid', method: 'cash', amount: '1500' }), extraBodies: () => [{ outcome: 'refused' }] },
   'api/v1/admin/to-collect.ts': { query: () => ({ market: 'NG', page: '1' }) },
+  'api/v1/admin/customers/[id]/credit.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ amount: '100', currency: 'NGN', reason: 'Goodwill' }), extraBodies: () => [{ amount: '-99999999', currency: 'ZAR', reason: 'Too much' }] },
+  'api/v1/admin/returns/[id].ts': {
+    segments: () => ({ id: nilUuid }),
+    body: () => ({ action: 'approve' }),
+    extraBodies: () => [{ action: 'receive', 'received-1': '2', 'damaged-1': '9' }, { action: 'refund', cashBy: 'transfer' }, { action: 'ship', trackingNumber: '' }, { action: 'reject', reason: '' }],
+  },
+  'api/v1/admin/help/[id].ts': { segments: () => ({ id: nilUuid }), body: () => ({ message: 'Hello' }), extraBodies: () => [{ action: 'close' }] },
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/orders/[id]/refund.ts': {
     segments: () => ({ id: nilUuid }),
@@ -113,10 +120,18 @@ const SPECS: Record<string, Spec> = {
   'api/v1/newsletter/subscribe.ts': { body: () => ({ email: 'news@example.com' }) },
   'api/v1/newsletter/preference.ts': { body: () => ({ newsletter: 'yes' }) },
   'api/v1/orders/[id]/cancel.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/orders/[id]/returns.ts': {
+    segments: () => ({ id: nilUuid }),
+    body: () => ({ 'quantity-1': '1', reason: 'too_small', resolution: 'refund', method: 'drop_off' }),
+    extraBodies: () => [{ items: [{ orderItemId: 1, quantity: 99999999999, exchangeVariantId: 'x' }], reason: 'too_small', resolution: 'exchange', method: 'collection' }],
+  },
+  'api/v1/orders/[id]/returns/[returnId]/pay-difference.ts': { segments: () => ({ id: nilUuid, returnId: nilUuid }) },
+  'api/v1/orders/[id]/help.ts': { segments: () => ({ id: nilUuid }), body: () => ({ topic: 'where', message: 'Where is it?' }) },
   'api/v1/orders/get-orders.ts': { query: (ids) => ({ userId: ids.customerId, id: nilUuid }) },
   'api/v1/orders/initiate.ts': { body: () => ({ callbackUrl: '', deliveryOption: 'delivery', paymentMethod: 'on_delivery' }) },
   'api/v1/orders/place-order.ts': { body: (ids) => ({ paymentReference: 'ML-NO-SUCH', cartId: ids.cartId }) },
   'api/v1/payments/paystack/webhook.ts': { body: () => ({ event: 'charge.success', data: { reference: 'ML-NO-SUCH' } }) },
+  'api/v1/search/suggestions.ts': { query: () => ({ q: 'leat' }) },
   'api/v1/products/[id].ts': { segments: (ids) => ({ id: ids.productId }) },
   'api/v1/products/index.ts': {
     query: (ids) => ({ categoryId: ids.categoryId, colorId: '1', sizeId: '1', subCategoryId: '1', q: 'silk', sort: 'low-high', page: '1', limit: '10' }),
@@ -142,6 +157,7 @@ const SPECS: Record<string, Spec> = {
   'market.ts': { body: () => ({ market: 'NG', back: '/collection?page=2' }) },
   'media/[hash]/[file].ts': { segments: () => ({ hash: '0123456789abcdef0123456789abcdef', file: '400.webp' }) },
   'robots.txt.ts': {},
+  'metrics.ts': {},
   'sitemap.xml.ts': {},
   'media/[hash]/index.ts': { segments: () => ({ hash: '0123456789abcdef0123456789abcdef' }) },
   // Pages that read their URL (path segments, query) or take a form post.
@@ -149,8 +165,9 @@ const SPECS: Record<string, Spec> = {
   'collection.astro': {
     query: (ids) => ({ categoryId: ids.categoryId, color: '1', size: '1', subCategory: '1', colorId: '1', sizeId: '1', subCategoryId: '1', q: 'silk', sort: 'low-high', page: '1', limit: '10', ...pageMessages }),
   },
-  'product/[productId].astro': { segments: (ids) => ({ productId: ids.productId }), query: () => ({ market: 'ZA', ...pageMessages }) },
-  'order-details/[orderId].astro': { segments: () => ({ orderId: nilUuid }) },
+  'product/[productId].astro': { segments: (ids) => ({ productId: ids.productId }), query: () => ({ market: 'ZA', color: 'Gold', ...pageMessages }) },
+  'order-details/[orderId]/index.astro': { segments: () => ({ orderId: nilUuid }), query: () => ({ reference: 'ML-NO-SUCH' }) },
+  'order-details/[orderId]/return.astro': { segments: () => ({ orderId: nilUuid }) },
   'order-history.astro': { query: () => ({ status: 'pending' }) },
   'edit-address/[id].astro': { segments: (ids) => ({ id: ids.addressId }) },
   'address-history.astro': { query: (ids) => ({ delete: ids.addressId }) },
@@ -175,6 +192,10 @@ const SPECS: Record<string, Spec> = {
   'admin/promotions.astro': { query: () => ({ edit: '1' }) },
   'admin/stock.astro': { query: () => ({ threshold: '3' }) },
   'admin/to-collect.astro': { query: () => ({ market: 'NG', page: '1' }) },
+  'admin/returns/index.astro': { query: () => ({ status: 'open', page: '1' }) },
+  'admin/returns/[id].astro': { segments: () => ({ id: nilUuid }) },
+  'admin/help/index.astro': { query: () => ({ status: 'open', page: '1' }) },
+  'admin/help/[id].astro': { segments: () => ({ id: nilUuid }) },
 };
 
 // ------------------------------------------------------------------ the routes, from the filesystem

@@ -23,7 +23,7 @@ export function buyingClient(baseUrl: string) {
   }
 
   /** Variants with at least `minStock` units, each from a different product, in a stable order. */
-  async function variants(opts: { minStock?: number; sized?: boolean; count?: number; skip?: number } = {}): Promise<Variant[]> {
+  async function variants(opts: { minStock?: number; sized?: boolean; count?: number; skip?: number; alsoSoldIn?: 'ZA' } = {}): Promise<Variant[]> {
     const { minStock = 1, count = 1, skip = 0 } = opts;
     const list = await call('GET', '/products?limit=100');
     const found: Variant[] = [];
@@ -33,6 +33,7 @@ export function buyingClient(baseUrl: string) {
       const detail = await call('GET', `/products/${p.id}`);
       const v = (detail.body.data.variants as { size: string | null; color: string | null; stock: number; price: number }[]).find((x) => x.stock >= minStock);
       if (!v) continue;
+      if (opts.alsoSoldIn && (await call('GET', `/products/${p.id}?market=${opts.alsoSoldIn}`)).status !== 200) continue;
       if (skipped++ < skip) continue;
       found.push({ productId: p.id, name: detail.body.data.name, price: v.price, color: v.color, size: v.size, stock: v.stock });
       if (found.length === count) return found;

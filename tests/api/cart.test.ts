@@ -166,6 +166,16 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(delivery.body.data.totalFee).toBeCloseTo(cart.subtotal + 5000, 2);
       const bad = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'drone' } });
       expect(bad.status).toBe(400);
+      // The speeds the store advertises are real choices: each with its fee and estimated dates.
+      expect(cart.deliverySpeed).toBe('economy');
+      expect(cart.deliverySpeeds.map((s: { name: string; fee: number }) => [s.name, s.fee])).toEqual([['Express', 15000], ['Standard', 10000], ['Economy', 5000]]);
+      expect(cart.deliverySpeeds[0].estimate).toMatch(/^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} – [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}$/);
+      const express = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'express' } });
+      expect(express.body.data).toMatchObject({ deliverySpeed: 'express', deliveryFee: 15000 });
+      expect((await api.cart(demo.token, demo.id)).total).toBeCloseTo(cart.subtotal + 15000, 2);
+      const teleport = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'teleport' } });
+      expect(teleport.status).toBe(400);
+      await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'economy' } });
       // a shopper without a default address gets pickup by default and cannot choose delivery
       const otherCart = await api.cart(other.token, other.id);
       expect(otherCart.deliveryOption).toBe('pickup');

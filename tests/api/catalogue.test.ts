@@ -151,7 +151,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       const p = body.data;
       expect(p).toMatchObject({ id, name: expect.any(String), price: expect.any(Number), currency: 'NGN', description: expect.any(String) });
       expect(p.images.length).toBeGreaterThanOrEqual(2);
-      expect(p.images.length).toBeLessThanOrEqual(4);
+      expect(p.images.length).toBeLessThanOrEqual(6);
       expect(p.categoryNames).toHaveLength(2);
       expect(p.variants.length).toBeGreaterThan(0);
       for (const v of p.variants) expect(v.stock).toBeGreaterThanOrEqual(0);

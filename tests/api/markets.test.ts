@@ -100,7 +100,7 @@ describe('markets over HTTP', () => {
   it('the signed-in shopper changing market gets the cart re-priced on the server, and told so', async () => {
     const { token, id } = await client.login();
     await client.clear(token, id);
-    const [v] = await client.variants({ minStock: 2 });
+    const [v] = await client.variants({ minStock: 2, alsoSoldIn: 'ZA' });
     await client.add(token, v!, 1);
     const inNaira = await client.cart(token, id);
     expect(inNaira.currency).toBe('NGN');

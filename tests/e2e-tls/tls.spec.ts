@@ -66,7 +66,10 @@ test.describe('with JavaScript', () => {
     await page.getByRole('button', { name: /^Pay / }).click();
 
     await expect(page.getByText('Order placed successfully!')).toBeVisible();
-    await page.waitForURL(new RegExp(`^${baseURL}/order-history$`));
+    // After paying, the order's own page thanks the shopper (issue 21).
+    await page.waitForURL(new RegExp(`^${baseURL}/order-details/[^?]+\\?placed=1$`));
+    await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
+    await page.goto('/order-history');
     const card = page.locator('.order-card').first();
     await expect(card.locator('[data-status]')).toHaveText('pending');
     await expect(card).toContainText('1 item');

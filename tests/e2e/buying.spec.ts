@@ -90,7 +90,15 @@ test('buy two variants with delivery, pay, and follow the order', async ({ page,
   await expect(page).toHaveURL(/\/place-order$/);
   await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
   await expect(page.getByRole('group', { name: 'Delivery address' })).toBeVisible();
-  await expect(page.getByText('₦5,000')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Change delivery address' })).toBeVisible();
+  await expect(page.locator('.po-items img')).toHaveCount(2);
+  // The advertised speeds are real choices: Economy until another is chosen, Express re-prices the total.
+  const speeds = page.getByRole('group', { name: 'Delivery speed' });
+  await expect(speeds.getByRole('radio', { name: /Economy/ })).toBeChecked();
+  const total = sized!.price * 2 + plain!.price;
+  await expect(page.getByTestId('order-total')).toContainText(new Intl.NumberFormat('en-NG').format(total + 5000));
+  await speeds.getByRole('radio', { name: /Express/ }).check();
+  await expect(page.getByTestId('order-total')).toContainText(new Intl.NumberFormat('en-NG').format(total + 15000));
   await page.screenshot({ path: info.outputPath('place-order.png'), fullPage: true });
   await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
 
@@ -100,7 +108,12 @@ test('buy two variants with delivery, pay, and follow the order', async ({ page,
   await page.getByRole('button', { name: /^Pay / }).click();
 
   await expect(page.getByText('Order placed successfully!')).toBeVisible();
-  await page.waitForURL(/\/order-history$/);
+  // The order's own page: "Thank you", its tracking number, and the payment's state beside the status.
+  await page.waitForURL(/\/order-details\/[^?]+\?placed=1$/);
+  await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
+  await expect(page.locator('[data-payment-state]')).toHaveText('Paid');
+  await page.screenshot({ path: info.outputPath('thank-you.png'), fullPage: true });
+  await page.goto('/order-history');
   await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
   const card = page.locator('.order-card').first();
   await expect(card.locator('[data-status]')).toHaveText('pending');
@@ -120,6 +133,7 @@ test('buy two variants with delivery, pay, and follow the order', async ({ page,
   await expect(page.locator('.od-item')).toHaveCount(2);
   await expect(page.getByText(/Quantity: 2/)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Shipping address' })).toBeVisible();
+  await expect(page.locator('[data-delivery-speed]')).toHaveText('Express delivery · 1-2 business days');
   await page.screenshot({ path: info.outputPath('order-details.png'), fullPage: true });
 
   await page.goto('/orders');
@@ -144,8 +158,7 @@ test('pickup: free shipping and the store address', async ({ page, request }, in
   await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
   await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page.getByText('Order placed successfully!')).toBeVisible();
-  await page.waitForURL(/\/order-history$/);
-  await page.getByRole('link', { name: /DETAILS/ }).first().click();
+  await page.waitForURL(/\/order-details\/[^?]+\?placed=1$/);
   await expect(page.getByRole('heading', { name: 'Pickup address' })).toBeVisible();
   await expect(page.getByText('Free shipping')).toBeVisible();
 });
@@ -192,7 +205,8 @@ test('a declined payment places no order and can be retried', async ({ page, req
   await expect(page.getByRole('button', { name: 'PAY & PLACE ORDER' })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('ml:paymentReference'))).toBeNull();
   await page.goto('/order-history');
-  await expect(page.getByText('No orders found with this status')).toBeVisible();
+  await expect(page.getByText('You have no orders yet')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Start shopping' })).toHaveAttribute('href', '/collection');
   // the cart is still there to try again
   await page.goto('/cart');
   await expect(page.locator('.cart-line')).toHaveCount(1);
@@ -217,7 +231,8 @@ test('the return from the payment page places the order once: on the server, the
   await page.getByRole('button', { name: /^Pay / }).click();
   expect((await returned).status()).toBe(200);
   await expect(page.getByText('Order placed successfully!')).toBeVisible();
-  await page.waitForURL(/\/order-history$/);
+  await page.waitForURL(/\/order-details\/[^?]+\?placed=1$/);
+  await page.goto('/order-history');
   await expect(page.locator('.order-card')).toHaveCount(1);
   expect(placeOrderCalls).toEqual([]);
   expect(await page.evaluate(() => sessionStorage.getItem('ml:paymentReference'))).toBeNull();

@@ -220,3 +220,26 @@ test('a tampered confirmation link shows a clear page, not an error', async ({ p
   await expect(page.getByRole('heading', { level: 1, name: 'This link is not valid' })).toBeVisible();
   await expect(page.getByText('This link is not valid. Please subscribe again from the home page.')).toBeVisible();
 });
+
+test('an address typed before the box has loaded its script is the one sent (issue 21, point 8)', async ({ page }, info) => {
+  // The island's script is held back until the shopper has typed, as on a slow phone network.
+  let release!: () => void;
+  const typed = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/NewsletterForm.*.js', async (route) => {
+    await typed;
+    await route.continue();
+  });
+  await page.goto('/');
+  const box = page.locator('#newsletter');
+  await box.scrollIntoViewIfNeeded();
+  const email = uniqueEmail('news-early');
+  await box.getByLabel('Email address').fill(email);
+  release();
+  await expect(page.locator('astro-island[component-url*="/NewsletterForm."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  // Hydration kept what was typed, and the island sends the form's own value.
+  await expect(box.getByLabel('Email address')).toHaveValue(email);
+  await box.getByRole('button', { name: 'SUBSCRIBE' }).click();
+  await expect(said(page, 'Thank you for subscribing! Watch your inbox for your 20% off.')).toBeVisible();
+  await expect(page.getByText('Please enter your email address')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath(`newsletter-early-${info.project.name}.png`) });
+});

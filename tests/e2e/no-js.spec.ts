@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { getJson, newShopper, signIn } from './support';
+import { getJson, newShopper, SHOPPER_PASSWORD, signIn, twoColourProduct } from './support';
 
 /**
  * Buying and the address book with JavaScript off, at 360 px, as on a proxy browser: every step
@@ -76,12 +76,22 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
   await expect(page).toHaveURL(/\/place-order$/);
   await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
+  // Each item with its picture; the delivery speeds as real choices, applied by Update total.
+  await expect(page.locator('.po-items img')).toHaveCount(1);
+  await expect(page.getByRole('link', { name: 'Change delivery address' })).toHaveAttribute('href', '/address-history?back=%2Fplace-order');
+  await page.getByRole('group', { name: 'Delivery speed' }).getByRole('radio', { name: /Standard/ }).check();
+  await page.getByRole('button', { name: 'Update total' }).click();
+  await expect(notice(page, 'Delivery option updated')).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Standard/ })).toBeChecked();
+  await expect(page.locator('.buy-summary')).toContainText('₦10,000');
   await page.getByRole('radio', { name: 'Pickup' }).check();
   await page.getByRole('button', { name: 'Update total' }).click();
   await expect(notice(page, 'Delivery option updated')).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
   await expect(page.getByText('Free shipping')).toBeVisible();
   await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
+  await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Bring your ID and the order number.');
+  await expect(page.getByRole('group', { name: 'Delivery speed' })).toBeHidden();
   await page.screenshot({ path: info.outputPath('place-order-nojs.png'), fullPage: true, animations: 'disabled' });
 
   await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
@@ -89,13 +99,17 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await page.getByRole('button', { name: /^Pay / }).click();
 
   await expect(page).toHaveURL(/\/place-order\?paid=true/);
+  const returned = page.url();
   await expect(page.getByRole('status').filter({ hasText: 'Order placed successfully!' })).toBeVisible();
-  await page.screenshot({ path: info.outputPath('order-placed-nojs.png'), fullPage: true, animations: 'disabled' });
-  // a reload runs the same fulfil(reference) again: still one order
-  await page.reload();
+  // Then on to the order's own page, without scripts too.
+  await page.waitForURL(/\/order-details\/[^?]+\?placed=1/);
+  await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
   await expect(page.getByText('Order placed successfully!')).toBeVisible();
-  await page.locator('.po-placed').getByRole('link', { name: 'Orders', exact: true }).click();
-  await expect(page).toHaveURL(/\/order-history$/);
+  await page.screenshot({ path: info.outputPath('order-placed-nojs.png'), fullPage: true, animations: 'disabled' });
+  // Coming back to the provider's return runs the same fulfil(reference) again: still one order.
+  await page.goto(returned);
+  await expect(page.getByText('Order placed successfully!')).toBeVisible();
+  await page.goto('/order-history');
   const cards = page.locator('.order-card');
   await expect(cards).toHaveCount(1);
   await expect(cards.first().locator('[data-status]')).toHaveText('pending');
@@ -139,6 +153,55 @@ test('the address book without JavaScript: add, make default, delete after confi
   await expect(notice(page, 'Address deleted successfully!')).toBeVisible();
   await expect(page.getByText('5 Admiralty Way')).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: /21 Bree Street/ })).toBeChecked();
+});
+
+test('signed out, the heart without JavaScript says why it asks to sign in, and comes back to the piece', async ({ page, request }) => {
+  const email = await newShopper(request, false);
+  const v = await sizedVariant(request, 13);
+  await page.goto(`/product/${v.productId}`);
+  await page.locator('.product-title-row').getByRole('button', { name: 'Add to favourites' }).click();
+  await expect(page).toHaveURL(/\/login\?/);
+  await expect(notice(page, 'Sign in to keep your favourites.')).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(new RegExp(`/product/${v.productId}`));
+});
+
+test('without JavaScript, a colour link shows that colour\'s pictures and the cart line shows its picture', async ({ page, request }) => {
+  await likeAProxyBrowser(page);
+  const product = await twoColourProduct(request, 1);
+  const email = await newShopper(request, false);
+  await login(page, email);
+  await page.goto(`/product/${product.id}`);
+  await page.getByRole('link', { name: product.second, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/product/${product.id}\\?color=`));
+  expect(product.hashesOf(product.second)).toContain(await page.locator('img[data-main-image]').getAttribute('data-hash'));
+  await expect(page.getByRole('radio', { name: product.second, exact: true })).toBeChecked();
+  const size = product.variantOf(product.second).size;
+  if (size) await page.getByRole('radio', { name: size, exact: true }).check();
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await page.goto('/cart');
+  const line = page.locator('.cart-line').filter({ hasText: product.name });
+  await expect(line).toContainText(`Colour: ${product.second}`);
+  const src = await line.locator('img').first().getAttribute('src');
+  expect(product.hashesOf(product.second).some((h) => src!.includes(h))).toBe(true);
+});
+
+test('without JavaScript, no size is assumed: ADD TO CART without one says so, and the size guide opens', async ({ page, request }) => {
+  await likeAProxyBrowser(page);
+  const email = await newShopper(request, false);
+  await login(page, email);
+  const v = await sizedVariant(request, 11);
+  await page.goto(`/product/${v.productId}`);
+  const sizes = page.locator('.option-group').filter({ hasText: 'Size' });
+  await expect(sizes.getByRole('radio', { checked: true })).toHaveCount(0);
+  await sizes.getByText('Size guide').click();
+  await expect(sizes.getByRole('table')).toBeVisible();
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please select a size' })).toBeVisible();
+  await page.goto('/cart');
+  await expect(page.getByText('Your cart is empty')).toBeVisible();
 });
 
 test('favourite heart and profile picture without JavaScript', async ({ page, request }) => {

@@ -5,8 +5,8 @@ export const SHOPPER_PASSWORD = 'Lagos-2026!';
 const PASSWORD = SHOPPER_PASSWORD;
 
 /** Registers and verifies a shopper through the API (code from the dev outbox), optionally with a default address. */
-export async function newShopper(request: APIRequestContext, withAddress: boolean): Promise<string> {
-  const email = `e2e.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
+export async function newShopper(request: APIRequestContext, withAddress: boolean, localPrefix = 'e2e'): Promise<string> {
+  const email = `${localPrefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
   const created = await request.post('/api/v1/user-auth/create', {
     data: { firstName: 'Kemi', lastName: 'Bello', email, password: PASSWORD, phoneNumber: '+2348031234567', country: 'nigeria' },
   });
@@ -42,4 +42,22 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByLabel('Password').fill(SHOPPER_PASSWORD);
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** A product in two colours, each with stock and pictures of its own (issue 21: the gallery follows the colour). */
+export async function twoColourProduct(request: APIRequestContext, skip = 0) {
+  const list = await getJson(request, '/api/v1/products?limit=100');
+  let seen = 0;
+  for (const p of list.data.docs as { id: number; colorNames: string[] }[]) {
+    if (p.colorNames.length < 2) continue;
+    const detail = (await getJson(request, `/api/v1/products/${p.id}`)).data;
+    const inStock = (c: string) => detail.variants.find((v: { color: string; stock: number }) => v.color === c && v.stock >= 3);
+    const colours = (detail.colors as { name: string }[]).map((c) => c.name).filter((c) => inStock(c));
+    if (colours.length < 2 || seen++ < skip) continue;
+    const hashesOf = (colour: string): string[] =>
+      (detail.images as string[]).filter((_, i) => detail.imageColors[i] === colour).map((url) => /\/media\/([a-f0-9]+)/.exec(url)![1]!);
+    const [first, second] = colours as [string, string];
+    return { id: p.id as number, name: detail.name as string, first, second, hashesOf, variantOf: (c: string) => inStock(c) as { size: string | null; color: string } };
+  }
+  throw new Error('no product in two colours with stock');
 }

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteExtensions } from '@/lib/server/infra/db/pglite-extensions';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -21,7 +22,7 @@ describe('the markets migration', () => {
     expect(at).toBeGreaterThan(0);
     writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
 
-    const client = new PGlite();
+    const client = new PGlite({ extensions: await pgliteExtensions() });
     const db = drizzle({ client });
     await migrate(db, { migrationsFolder: before });
     await db.execute(sql`insert into categories (name, slug) values ('Bags', 'bags')`);

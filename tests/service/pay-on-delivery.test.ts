@@ -147,14 +147,16 @@ for (const driver of DRIVERS) {
       const priced = await services.cart.price(demo, 'NG');
       const before = await stock(variantId);
       // What initiate does up to the crash: the payment row, paid, and no order yet.
-      const { reference } = await services.payments.startOnDelivery({
+      const { reference } = await services.payments.startWithoutCharge('on_delivery', {
         userId: demo.id,
         email: demo.email,
         currency: 'NGN',
         snapshot: {
           cartId: priced.cartId,
           callbackUrl: 'http://localhost/place-order?paid=true',
+          storeCreditMinor: 0,
           deliveryOption: priced.deliveryOption,
+          deliverySpeed: null,
           shipTo: priced.pickupAddress,
           lines: priced.lines.map(({ stock: _s, active: _a, priced: _p, categoryId: _c, ...l }) => l),
           subtotalMinor: priced.subtotalMinor,

@@ -14,6 +14,7 @@ import {
   deliveryFeeMinor,
   deliverySpeed,
   DELIVERY_SPEEDS,
+  estimatedDelivery,
   pickupLocationFor,
 } from '@/lib/domain/shipping';
 
@@ -29,6 +30,7 @@ describe('cart rules', () => {
     expect(() => assertQuantityAllowed(4, 4, 'Tote')).not.toThrow();
     expect(() => assertQuantityAllowed(5, 4, 'Tote')).toThrow('Only 4 of Tote left in stock');
     expect(() => assertQuantityAllowed(11, 40, 'Tote')).toThrow('You can buy at most 10 of one item');
+    expect(() => assertQuantityAllowed(12, 11, 'Tote')).toThrow('You can buy at most 10 of one item');
     expect(() => assertQuantityAllowed(1, 0, 'Tote')).toThrow('Tote is out of stock');
     expect(() => assertQuantityAllowed(0, 5, 'Tote')).toThrow('Quantity must be at least 1');
   });
@@ -96,5 +98,18 @@ describe('shipping rules', () => {
     const [express, standard, economy] = DELIVERY_SPEEDS;
     expect(express!.feeMinor.NGN).toBeGreaterThan(standard!.feeMinor.NGN);
     expect(standard!.feeMinor.NGN).toBeGreaterThan(economy!.feeMinor.NGN);
+  });
+
+  it('charges the chosen speed, Economy when none was chosen', () => {
+    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria', 'express')).toBe(1_500_000);
+    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa', 'standard')).toBe(18_000);
+    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa')).toBe(12_000);
+    expect(deliveryFeeMinor('pickup', 'ZAR', 'south_africa', 'express')).toBe(0);
+  });
+
+  it('estimates delivery in working days: an order on Friday 27 Nov 2026 skips the weekend', () => {
+    const friday = new Date('2026-11-27T10:00:00Z');
+    expect(estimatedDelivery('express', friday)).toBe('Mon 30 Nov – Tue 1 Dec');
+    expect(estimatedDelivery('economy', friday)).toBe('Fri 4 Dec – Tue 8 Dec');
   });
 });

@@ -152,11 +152,17 @@ export const categorySchema = z.object({
 });
 
 export const imageEditSchema = z.object({
-  op: z.enum(['alt', 'up', 'down', 'delete']),
+  op: z.enum(['alt', 'colour', 'up', 'down', 'delete']),
   alt: text('alt', 300).optional(),
+  /** op colour: the colour the image shows (a colour id), or '' / null for every colour. */
+  colorId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable()).optional(),
 });
 
-export const statusChangeSchema = z.object({ status: z.enum(STAFF_SETTABLE_STATUSES) });
+export const statusChangeSchema = z.object({
+  status: z.enum(STAFF_SETTABLE_STATUSES),
+  /** Marking delivered: the day it was delivered, when earlier than today (YYYY-MM-DD); the return window runs from it. */
+  deliveredOn: z.preprocess((v) => (v === '' || v === null ? undefined : v), calendarDay('deliveredOn').optional()),
+});
 
 const LINE_REQUIRED = 'Choose a line of the order';
 const QUANTITY_REQUIRED = 'Enter how many to refund';

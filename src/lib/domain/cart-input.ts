@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
 import { fill, message } from './messages';
-import { DELIVERY_OPTIONS } from './shipping';
+import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from './shipping';
 import { isPlainText, requiredId, text } from './validation';
 
 const optionalName = (label: string) =>
@@ -38,7 +38,13 @@ export type ChangeQuantityInput = z.output<typeof changeQuantitySchema>;
 /** A delivery option as a form or the API sends it. */
 export const deliveryOptionField = z.enum(DELIVERY_OPTIONS, { error: `deliveryOption must be ${DELIVERY_OPTIONS.join(' or ')}` });
 
-export const deliveryOptionSchema = z.object({ deliveryOption: deliveryOptionField });
+/** Express, Standard or Economy; empty means unchanged. */
+export const deliverySpeedField = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.enum(DELIVERY_SPEED_IDS, { error: `deliverySpeed must be ${DELIVERY_SPEED_IDS.join(', ')}` }).optional(),
+);
+
+export const deliveryOptionSchema = z.object({ deliveryOption: deliveryOptionField, deliverySpeed: deliverySpeedField });
 
 
 /** A discount code as the cart's form or the API sends it (case-insensitive; an empty one is not valid). */

@@ -5,7 +5,7 @@
 import { Invalid } from './errors';
 import type { MarketCode } from './markets';
 import type { CurrencyCode } from './money';
-import type { AddressDto, DeliveryOption } from './shipping';
+import type { AddressDto, DeliveryOption, DeliverySpeedId } from './shipping';
 
 /** At most this many of one variant per line, whatever the stock. */
 export const MAX_LINE_QUANTITY = 10;
@@ -34,12 +34,10 @@ export function lineTotalMinor(unitPriceMinor: number, quantity: number): number
 export function assertQuantityAllowed(quantity: number, stock: number, itemName: string): void {
   if (!Number.isInteger(quantity) || quantity < 1) throw new Invalid('Quantity must be at least 1');
   if (stock <= 0) throw new Invalid(`${itemName} is out of stock`);
-  if (quantity > stock) {
-    throw new Invalid(`Only ${stock} of ${itemName} left in stock`, { available: stock });
-  }
-  if (quantity > MAX_LINE_QUANTITY) {
-    throw new Invalid(`You can buy at most ${MAX_LINE_QUANTITY} of one item`, { available: MAX_LINE_QUANTITY });
-  }
+  if (quantity <= maxQuantityFor(stock)) return;
+  // Name the limit the shopper actually meets: the stock when it is below the per-line limit.
+  if (stock < MAX_LINE_QUANTITY) throw new Invalid(`Only ${stock} of ${itemName} left in stock`, { available: stock });
+  throw new Invalid(`You can buy at most ${MAX_LINE_QUANTITY} of one item`, { available: MAX_LINE_QUANTITY });
 }
 
 /** "Name (Black, M)" for messages. */
@@ -66,12 +64,24 @@ export interface CartItemDto extends CartLineBase {
   stock: number;
 }
 
+/** A delivery speed as checkout offers it: its fee to the cart's address (major units) and its estimated dates. */
+export interface DeliverySpeedChoice {
+  id: DeliverySpeedId;
+  name: string;
+  days: string;
+  fee: number;
+  estimate: string;
+}
+
 export interface CartDto {
   id: string;
   items: CartItemDto[];
   deliveryAddress: AddressDto | null;
   pickupAddress: AddressDto;
   deliveryOption: DeliveryOption;
+  /** The delivery's speed (kept while pickup is chosen), and the speeds on offer with their fees and dates. */
+  deliverySpeed: DeliverySpeedId;
+  deliverySpeeds: DeliverySpeedChoice[];
   deliveryFee: number;
   subtotal: number;
   /** Money off the subtotal from the applied discount code (0 without one). */

@@ -36,6 +36,8 @@ export interface VariantDto {
 export interface ProductDetailDto extends ProductDto {
   variants: VariantDto[];
   imageAlts: string[];
+  /** The colour each image shows (same order as images); null: every colour. */
+  imageColors: (string | null)[];
   colors: { name: string; hex: string }[];
   /** The markets the product is sold in (has a price in): its hreflang alternates. */
   markets: MarketCode[];
@@ -100,6 +102,8 @@ export interface ProductListDto {
   page: number;
   limit: number;
   totalPages: number;
+  /** With a search (q): what was searched for, and when nothing was found, the closest queries the store knows. */
+  search?: { query: string; corrected: string | null; didYouMean: string[] };
 }
 
 /** Sorting on the client (spec: price sorting is done on the client) uses the same rule as the server. */

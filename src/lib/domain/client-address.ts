@@ -12,6 +12,11 @@ export function parseProxyTrust(value: string | undefined): ProxyTrust {
   const text = value?.trim() ?? '';
   if (text === '' || text === '0' || text === 'false') return { kind: 'none' };
   if (/^\d+$/.test(text)) return { kind: 'hops', hops: Number(text) };
+  return { kind: 'addresses', list: parseAddressList(text) };
+}
+
+/** '10.0.0.0/8, 127.0.0.1, ::1' → those addresses and ranges; throws on anything that is not one. */
+export function parseAddressList(text: string): BlockList {
   const list = new BlockList();
   for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [address, bits] = raw.split('/');
@@ -25,7 +30,12 @@ export function parseProxyTrust(value: string | undefined): ProxyTrust {
       list.addSubnet(address!, prefix, type);
     }
   }
-  return { kind: 'addresses', list };
+  return list;
+}
+
+/** Whether an address (as a socket or clientAddressFrom gives it) is in the list. */
+export function addressInList(list: BlockList, address: string | null | undefined): boolean {
+  return address ? isTrusted(list, normalise(address)) : false;
 }
 
 /** Strips an IPv4-mapped IPv6 prefix and brackets/ports a proxy may have added. */

@@ -38,6 +38,8 @@ export type CurrencyCode = Market['currency'];
 export const DEFAULT_MARKET: MarketCode = 'NG';
 export const MARKET_CODES = Object.keys(MARKETS) as [MarketCode, ...MarketCode[]];
 export const ALL_MARKETS: readonly Market[] = Object.values(MARKETS);
+/** The markets' currencies (NGN, ZAR). */
+export const CURRENCY_CODES = ALL_MARKETS.map((m) => m.currency) as [CurrencyCode, ...CurrencyCode[]];
 /** The cookie that keeps a shopper's explicit choice. */
 export const MARKET_COOKIE = 'ml_market';
 

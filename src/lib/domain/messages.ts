@@ -119,6 +119,56 @@ export const MESSAGES = {
 
   // Favourites
   'favourite-added': 'Added to favourites',
+  // Returns and exchanges (issue 20).
+  'delivered-on-range': 'The delivery day must be between the order day and today.',
+  'return-requested': 'Return requested',
+  'return-not-found': 'Return not found',
+  'return-settling': 'This return is already being refunded.',
+  'return-action-refused': 'This step does not apply to this return now.',
+  'return-not-delivered': 'Only delivered orders can be returned.',
+  'return-window-closed': 'The 3-day return window for this order closed on {date}.',
+  'return-line-unknown': 'Choose the items to return from this order.',
+  'return-nothing-chosen': 'Choose at least one item to return.',
+  'return-too-many': 'You can return at most {count} of this item.',
+  'return-line-taken': 'This item is already being returned.',
+  'return-exchange-unavailable': 'Choose another size or colour that is in stock.',
+  'return-exchange-only': 'Choose an exchange only when you ask for one.',
+  'return-reason-required': 'Please choose a reason.',
+  'return-resolution-required': 'Please choose what you would like.',
+  'return-method-required': 'Please choose how you will send it back.',
+  'return-difference-unpaid': 'The shopper has not paid the difference yet.',
+  'return-difference-paid': 'Thank you: the difference is paid. We will review your exchange shortly.',
+  'return-difference-not-needed': 'This exchange no longer needs the difference. Your payment will be refunded.',
+  'return-difference-none': 'This return has no difference to pay.',
+  'return-received-range': 'Received and damaged units must be whole numbers within what was sent back.',
+  'return-transfer-reference': 'Enter the bank transfer reference.',
+  'return-tracking-required': 'Enter the tracking number.',
+  'return-action-required': 'Choose what to do with this return.',
+  'return-update': 'Your return',
+  'return-approved': 'Return approved',
+  'return-rejected': 'Return rejected',
+  'return-received': 'Return received',
+  'return-refunded': 'Refund sent',
+  'return-credited': 'Store credit added',
+  'return-shipped': 'Exchange shipped',
+  // Help with an order (issue 20).
+  'help-sent': 'Your message has been sent. We will answer by e-mail.',
+  'help-answered': 'Answer sent',
+  'help-closed': 'Request closed',
+  'help-not-found': 'Help request not found',
+  'help-too-many': 'You already have open requests about this order. We will answer them soon.',
+  'help-topic-required': 'Please choose a topic.',
+  'help-message-required': 'Please write your message.',
+  // Store credit (issue 20).
+  'credit-change-whole': 'A store credit change must be a whole, non-zero amount',
+  'credit-not-enough': 'There is not enough store credit for this.',
+  'credit-changed': 'Your store credit has changed. Please review your order and try again.',
+  'credit-below-zero': 'The credit cannot go below zero.',
+  'reason-required': 'Please give a reason.',
+  'credit-updated': 'Store credit updated',
+  'credit-amount-required': 'Enter an amount other than zero.',
+  'credit-currency-required': 'Choose the currency: NGN or ZAR.',
+  'favourites-sign-in': 'Sign in to keep your favourites. You will come back to this piece afterwards.',
   'favourite-removed': 'Removed from favourites',
 
   // Cart and checkout
@@ -199,6 +249,8 @@ export const MESSAGES = {
   'category-own-parent': 'A category cannot be its own parent',
   'category-has-children': 'This category has sub-categories, so it stays a parent',
   'alt-required': 'Describe the picture (alt text)',
+  'image-colour-saved': 'Image colour saved',
+  'image-colour-not-offered': 'This product does not come in that colour',
   'image-not-found': 'Image not found',
   'variant-not-found': 'Variant not found',
   'sku-taken': 'Another variant already has this SKU',
@@ -351,6 +403,9 @@ const exactly = (re: RegExp) => (value: string) => (re.test(value) ? value : nul
 const ofList = (values: readonly string[]) => (value: string) => (values.includes(value) ? value : null);
 
 const COUNT = /^\d{1,9}$/;
+// A day as formatOrderDate shows it: 24 Nov 2026.
+const DATE_SOURCE = '\\d{1,2} [A-Z][a-z]{2,8} \\d{4}';
+const DATE = new RegExp(`^${DATE_SOURCE}$`);
 const WAIT = /^\d{1,6} (?:seconds?|minutes?|hours|days)$/;
 // A plain address: no spaces, no markup, one @, a host of letters, digits, dots and hyphens.
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
@@ -370,6 +425,7 @@ const KINDS: Record<string, ParamKind> = {
   },
   currency: { pattern: () => oneOf(CURRENCIES), fromShown: ofList(CURRENCIES), show: ofList(CURRENCIES) },
   count: { pattern: () => '\\d{1,9}', fromShown: exactly(COUNT), show: exactly(COUNT) },
+  date: { pattern: () => DATE_SOURCE, fromShown: exactly(DATE), show: exactly(DATE) },
   wait: { pattern: () => '\\d{1,6} (?:seconds?|minutes?|hours|days)', fromShown: exactly(WAIT), show: exactly(WAIT) },
   email: { pattern: () => '[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\\.[A-Za-z]{2,24}', fromShown: exactly(EMAIL), show: exactly(EMAIL) },
   amount: { pattern: () => AMOUNT_SOURCE, fromShown: exactly(AMOUNT), show: exactly(AMOUNT) },

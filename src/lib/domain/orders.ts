@@ -1,6 +1,6 @@
 /** Order statuses, their transitions and colours, and the order as the API returns it. */
 import type { CurrencyCode } from './money';
-import type { AddressDto, DeliveryOption } from './shipping';
+import type { AddressDto, DeliveryOption, DeliverySpeedId } from './shipping';
 import type { PaymentMethod } from './payment-methods';
 
 export const ORDER_STATUSES = ['pending', 'processed', 'delivered', 'cancelled'] as const;
@@ -64,6 +64,8 @@ export function normaliseStatusFilter(filter: string | null | undefined): string
 }
 
 export interface OrderItemDto {
+  /** The order line's id (a return names its lines by it). */
+  id: number;
   productId: number;
   productName: string;
   /** Alias of productName for the older orders screen. */
@@ -87,6 +89,8 @@ export interface OrderDto {
   date: string;
   status: OrderStatus;
   deliveryOption: DeliveryOption;
+  /** The delivery's speed as chosen at checkout (null for pickup and for orders from before speeds). */
+  deliverySpeed: { id: DeliverySpeedId; name: string; days: string } | null;
   deliveryAddress: AddressDto;
   items: OrderItemDto[];
   itemCount: number;
@@ -107,6 +111,27 @@ export interface OrderDto {
   amountDue: number;
   /** Whether the shopper may still cancel it ("Cancel order"): pending, and not settled at the door. */
   cancellable: boolean;
+  /** Store credit used at checkout, major units (0 without). */
+  storeCredit: number;
+  /** When it was delivered (ISO), and when its 3-day return window closes; null until delivered. */
+  deliveredAt: string | null;
+  returnWindowClosesAt: string | null;
+  /** Whether a return or exchange may be asked for now ("Return or exchange"). */
+  returnable: boolean;
+  /** The payment's state as shoppers read it beside the status: "Paid", "To pay on delivery", "Refunded"… */
+  paymentState: PaymentState;
+}
+
+export const PAYMENT_STATES = ['Paid', 'To pay on delivery', 'Refunded', 'Partly refunded', 'Nothing charged'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/** What the order's payment says to the shopper (issue 21): a just-paid order never looks unpaid. */
+export function paymentStateOf(order: { status: OrderStatus; dueMinor: number }, payment: { status: string; amountMinor: number } | null): PaymentState {
+  if (payment?.status === 'refunded') return 'Refunded';
+  if (payment?.status === 'partially_refunded') return 'Partly refunded';
+  if (order.dueMinor > 0) return 'To pay on delivery';
+  if (order.status === 'cancelled' && (payment?.amountMinor ?? 0) === 0) return 'Nothing charged';
+  return 'Paid';
 }
 
 /** Total number of units in an order (the card's "item count"). */

@@ -8,8 +8,8 @@ import type { MarketCode } from './markets';
 export const ONLINE_CHANNELS = ['card', 'bank_transfer', 'ussd', 'bank', 'eft', 'capitec_pay'] as const;
 export type OnlineChannel = (typeof ONLINE_CHANNELS)[number];
 
-/** What an order records as its payment method: an online channel, or pay on delivery (a deposit, if any, went online). */
-export const PAYMENT_METHODS = [...ONLINE_CHANNELS, 'on_delivery'] as const;
+/** What an order records as its payment method: an online channel, pay on delivery (a deposit, if any, went online), or store credit covering it all. */
+export const PAYMENT_METHODS = [...ONLINE_CHANNELS, 'on_delivery', 'store_credit'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
@@ -20,6 +20,7 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   eft: 'Instant EFT',
   capitec_pay: 'Capitec Pay',
   on_delivery: 'Pay on delivery',
+  store_credit: 'Store credit',
 };
 
 /** The channels each market's Paystack checkout offers, in the order shown. */

@@ -1,7 +1,7 @@
 /**
- * The store's shipping configuration, in one place: the delivery fee per destination
- * country, the pickup locations, and the delivery speeds shown on /delivery-options.
- * Fees are integer minor units of the store currency.
+ * The store's shipping configuration, in one place: the delivery speeds (advertised on
+ * /delivery-options and chosen at checkout) with their fees, the pickup locations, and what
+ * delivering abroad adds. Fees are integer minor units of the market's currency.
  */
 import { STORE_NAME } from './brand';
 import { countryName, type Country } from './geo';
@@ -12,11 +12,8 @@ export type { Country } from './geo';
 export const DELIVERY_OPTIONS = ['delivery', 'pickup'] as const;
 export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
 
-/** Fee for home delivery to a country, by store currency. Pickup is always free. */
-export const DELIVERY_FEE_MINOR: Record<CurrencyCode, Record<Country, number>> = {
-  NGN: { nigeria: 500_000, south_africa: 3_500_000 },
-  ZAR: { nigeria: 45_000, south_africa: 12_000 },
-};
+/** What a delivery outside the currency's own country adds to the speed's fee (checkout refuses it; the cart still prices it). */
+const CROSS_BORDER_SURCHARGE_MINOR: Record<CurrencyCode, number> = { NGN: 3_000_000, ZAR: 33_000 };
 
 /** An address as the cart, checkout and orders show it (also used for pickup stores). */
 export interface AddressDto {
@@ -30,26 +27,90 @@ export interface AddressDto {
   zipCode: string;
 }
 
-export const PICKUP_LOCATIONS: readonly AddressDto[] = [
-  {
-    id: 'pickup-lagos',
-    name: `${STORE_NAME} Ikoyi`,
-    country: 'nigeria',
-    state: 'Lagos',
-    city: 'Ikoyi',
-    address: '22 Awolowo Road',
-    zipCode: '106104',
+/**
+ * The store's boutiques, one per market, in one place: the pickup point at checkout, the drop-off
+ * point for returns, the Contact page, mails and the structured data (schema.org Store) all read
+ * these facts.
+ */
+export interface Boutique {
+  market: MarketCode;
+  /** The pickup address as orders record it. */
+  location: AddressDto;
+  phone: string;
+  email: string;
+  /** Opening hours, as shoppers read them, and as schema.org's openingHours says them. */
+  hours: string;
+  openingHours: string;
+  /** What to bring to collect an order. */
+  pickupNote: string;
+}
+
+const PICKUP_NOTE = 'Bring your ID and the order number.';
+
+export const BOUTIQUES: Record<MarketCode, Boutique> = {
+  NG: {
+    market: 'NG',
+    location: {
+      id: 'pickup-lagos',
+      name: `${STORE_NAME} Ikoyi`,
+      country: 'nigeria',
+      state: 'Lagos',
+      city: 'Ikoyi',
+      address: '22 Awolowo Road',
+      zipCode: '106104',
+    },
+    phone: '+234 1 700 5866',
+    email: 'care@maisonluxe.ng',
+    hours: 'Monday to Saturday, 10:00 to 19:00',
+    openingHours: 'Mo-Sa 10:00-19:00',
+    pickupNote: PICKUP_NOTE,
   },
-  {
-    id: 'pickup-johannesburg',
-    name: `${STORE_NAME} Rosebank`,
-    country: 'south_africa',
-    state: 'Gauteng',
-    city: 'Johannesburg',
-    address: '50 Bath Avenue, Rosebank',
-    zipCode: '2196',
+  ZA: {
+    market: 'ZA',
+    location: {
+      id: 'pickup-johannesburg',
+      name: `${STORE_NAME} Rosebank`,
+      country: 'south_africa',
+      state: 'Gauteng',
+      city: 'Johannesburg',
+      address: '50 Bath Avenue, Rosebank',
+      zipCode: '2196',
+    },
+    phone: '+27 11 880 5866',
+    email: 'care@maisonluxe.co.za',
+    hours: 'Monday to Saturday, 09:00 to 18:00; Sunday 10:00 to 15:00',
+    openingHours: 'Mo-Sa 09:00-18:00, Su 10:00-15:00',
+    pickupNote: PICKUP_NOTE,
   },
-];
+};
+
+export const PICKUP_LOCATIONS: readonly AddressDto[] = Object.values(BOUTIQUES).map((b) => b.location);
+
+/** The boutique whose pickup address this is (an order's pickup address), if any. */
+export function boutiqueAt(address: Pick<AddressDto, 'id'>): Boutique | undefined {
+  return Object.values(BOUTIQUES).find((b) => b.location.id === address.id);
+}
+
+/** schema.org Store for a boutique (the Contact page's structured data). */
+export function boutiqueJsonLd(b: Boutique, site: string): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Store',
+    name: b.location.name,
+    url: new URL('/contact', site).toString(),
+    telephone: b.phone.replace(/\s/g, ''),
+    email: b.email,
+    openingHours: b.openingHours,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: b.location.address,
+      addressLocality: b.location.city,
+      addressRegion: b.location.state,
+      postalCode: b.location.zipCode,
+      addressCountry: MARKETS[b.market].code,
+    },
+  };
+}
 
 /** The market's pickup store (Lagos in Nigeria, Johannesburg in South Africa). */
 export function pickupLocationForMarket(code: MarketCode): AddressDto {
@@ -61,11 +122,12 @@ export function pickupLocationFor(country: Country | null | undefined): AddressD
   return PICKUP_LOCATIONS.find((l) => l.country === country) ?? PICKUP_LOCATIONS[0]!;
 }
 
-/** Delivery fee in minor units; null means delivery is impossible (no address). */
-export function deliveryFeeMinor(option: DeliveryOption, currency: CurrencyCode, country: Country | null): number | null {
+/** Delivery fee in minor units at a speed; null means delivery is impossible (no address). Pickup is free. */
+export function deliveryFeeMinor(option: DeliveryOption, currency: CurrencyCode, country: Country | null, speed: DeliverySpeedId = DEFAULT_DELIVERY_SPEED): number | null {
   if (option === 'pickup') return 0;
   if (!country) return null;
-  return DELIVERY_FEE_MINOR[currency][country];
+  const domestic = Object.values(MARKETS).some((m) => m.currency === currency && m.country === country);
+  return DELIVERY_SPEED_FEES[speed][currency] + (domestic ? 0 : CROSS_BORDER_SURCHARGE_MINOR[currency]);
 }
 
 /** Delivery is the default when the shopper has a default address, else pickup. */
@@ -73,10 +135,23 @@ export function defaultDeliveryOption(hasDefaultAddress: boolean): DeliveryOptio
   return hasDefaultAddress ? 'delivery' : 'pickup';
 }
 
+export const DELIVERY_SPEED_IDS = ['express', 'standard', 'economy'] as const;
+export type DeliverySpeedId = (typeof DELIVERY_SPEED_IDS)[number];
+/** A cart that never chose a speed is delivered at this one (the least dear). */
+export const DEFAULT_DELIVERY_SPEED: DeliverySpeedId = 'economy';
+
+const DELIVERY_SPEED_FEES: Record<DeliverySpeedId, Record<CurrencyCode, number>> = {
+  express: { NGN: 1_500_000, ZAR: 25_000 },
+  standard: { NGN: 1_000_000, ZAR: 18_000 },
+  economy: { NGN: 500_000, ZAR: 12_000 },
+};
+
 export interface DeliverySpeed {
-  id: 'express' | 'standard' | 'economy';
+  id: DeliverySpeedId;
   name: string;
   days: string;
+  /** Working days (Monday to Friday) from the order to its delivery: earliest and latest. */
+  workingDays: readonly [number, number];
   description: string;
   feeMinor: Record<CurrencyCode, number>;
 }
@@ -86,27 +161,50 @@ export const DELIVERY_SPEEDS: readonly DeliverySpeed[] = [
     id: 'express',
     name: 'Express',
     days: '1-2 business days',
+    workingDays: [1, 2],
     description: 'Dispatched the same day when you order before 1 pm, delivered by our own couriers in Lagos, Abuja, Johannesburg and Cape Town.',
-    feeMinor: { NGN: 1_500_000, ZAR: 25_000 },
+    feeMinor: DELIVERY_SPEED_FEES.express,
   },
   {
     id: 'standard',
     name: 'Standard',
     days: '3-5 days',
+    workingDays: [3, 5],
     description: 'Tracked door-to-door delivery with signature on arrival, to every state in Nigeria and every province in South Africa.',
-    feeMinor: { NGN: 1_000_000, ZAR: 15_000 },
+    feeMinor: DELIVERY_SPEED_FEES.standard,
   },
   {
     id: 'economy',
     name: 'Economy',
     days: '5-7 days',
+    workingDays: [5, 7],
     description: 'Our most affordable option: tracked delivery by our partner network, ideal when you are not in a hurry.',
-    feeMinor: { NGN: 500_000, ZAR: 8_000 },
+    feeMinor: DELIVERY_SPEED_FEES.economy,
   },
 ];
 
 export function deliverySpeed(id: string): DeliverySpeed | undefined {
   return DELIVERY_SPEEDS.find((s) => s.id === id);
+}
+
+/** `from` plus `days` working days (Saturdays and Sundays skipped), in UTC. */
+function addWorkingDays(from: Date, days: number): Date {
+  const d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  let left = days;
+  while (left > 0) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    const day = d.getUTCDay();
+    if (day !== 0 && day !== 6) left--;
+  }
+  return d;
+}
+
+const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** When an order placed at `from` arrives at a speed, as checkout shows it: "Thu 26 Nov – Fri 27 Nov". */
+export function estimatedDelivery(speed: DeliverySpeedId, from: Date): string {
+  const { workingDays } = deliverySpeed(speed)!;
+  return `${DAY.format(addWorkingDays(from, workingDays[0]))} – ${DAY.format(addWorkingDays(from, workingDays[1]))}`;
 }
 
 export function formatAddress(a: Pick<AddressDto, 'address' | 'city' | 'state' | 'zipCode' | 'country'>): string {

@@ -29,6 +29,7 @@ export const TOASTS = {
 
   // Cart and checkout
   'cart-added': 'Product added to cart successfully!',
+  'size-required': 'Please select a size',
   'cart-add-failed': 'Failed to add product to cart',
   'cart-add-error': 'Error adding product to cart',
   'cart-remove-failed': 'Failed to remove item',

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { createAccountService } from '@/lib/server/accounts/accounts';
 import { createAddressService } from '@/lib/server/accounts/addresses';
 import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
+import { createSearch } from '@/lib/server/catalogue/search';
 import { createCodeService } from '@/lib/server/accounts/codes';
 import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
@@ -32,6 +33,9 @@ import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
 import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
 import { createCollectionService } from '@/lib/server/orders/collection';
+import { createStoreCreditService } from '@/lib/server/aftersales/store-credit';
+import { createReturnService } from '@/lib/server/aftersales/returns';
+import { createHelpService } from '@/lib/server/aftersales/help';
 // ---- end back office
 
 /**
@@ -66,11 +70,13 @@ export function createServices(deps: Deps) {
       await bus.invalidate(tags);
     },
   };
-  const catalogue = createCatalogueService({ db, memo: readMemo });
+  // Search (issue 22): full text and trigram matching, shared by the collection page and the catalogue API.
+  const search = createSearch({ db, log: deps.log });
+  const catalogue = createCatalogueService({ db, memo: readMemo, search });
   // ---- back office (issue 10)
   const audit = createAuditLog({ db, clock });
   const stock = createStockService({ db, clock, pageCache, audit });
-  const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media });
+  const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media, search });
   // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
@@ -86,6 +92,8 @@ export function createServices(deps: Deps) {
   const addresses = createAddressService({ db, clock });
   const phoneVerification = createPhoneVerification({ db, codes, limiter, sender: notifications.sender, log: deps.log });
   const promotions = createPromotionService({ db, clock, audit });
+  // After the sale (issue 20): store credit, spent at checkout and granted by returns and staff.
+  const storeCredit = createStoreCreditService({ db, clock, audit, mailer, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   const newsletter = createNewsletterService({
     db,
     clock,
@@ -96,18 +104,22 @@ export function createServices(deps: Deps) {
     signer: createLinkSigner(deps.config.linkSecret),
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock });
   // Pay on delivery (issue 19): staff settle at the door (the market rules are buying's onDelivery).
   const collection = createCollectionService({ db, orders: buying.orders, orderRefunds: buying.orderRefunds, audit, log: deps.log, clock, pageCache });
   // ---- end back office
+  // After the sale (issue 20): returns and exchanges, their money through the payment and store credit.
+  const returns = createReturnService({ db, clock, log: deps.log, mailer, audit, payments: buying.payments, storeCredit, pageCache, siteUrl: deps.config.PUBLIC_SITE_URL });
+  const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   return {
     ...deps,
     media,
     sessions,
     catalogue,
+    search,
     catalogueAdmin,
     pageCache,
     readMemo,
@@ -128,6 +140,9 @@ export function createServices(deps: Deps) {
     staff,
     adminReports,
     collection,
+    storeCredit,
+    returns,
+    help,
     async health(): Promise<{ database: boolean }> {
       try {
         await db.execute(sql`select 1`);

@@ -1,9 +1,11 @@
+import { RETURN_REASON_LABELS } from '@/lib/domain/after-sales';
 import { and, asc, count, desc, eq, gt, gte, ilike, isNull, ne, or, sql, sum } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
-import { orderItems, orders, users } from '@/lib/server/infra/db/schema';
+import { orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
+import { marketOfCurrency } from '@/lib/domain/markets';
 
 const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
@@ -17,6 +19,18 @@ export interface PeriodFigures {
 /** Read-only figures for the back office: dashboard, customers. */
 export function createAdminReports({ db, clock }: { db: Db; clock: () => Date }) {
   return {
+    /** Payments per state and provider, orders per market and status: what /metrics reports. */
+    async storeCounts() {
+      const [byPayment, byOrder] = await Promise.all([
+        db.select({ state: payments.status, provider: payments.provider, n: count() }).from(payments).groupBy(payments.status, payments.provider),
+        db.select({ currency: orders.currency, status: orders.status, n: count() }).from(orders).groupBy(orders.currency, orders.status),
+      ]);
+      return {
+        payments: byPayment,
+        orders: byOrder.map((r) => ({ market: marketOfCurrency(r.currency)?.code ?? r.currency, status: r.status, n: r.n })),
+      };
+    },
+
     async dashboard() {
       const now = clock();
       const startOfToday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -69,7 +83,25 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
           .groupBy(orders.currency, orders.collectionMethod)
           .orderBy(asc(orders.currency), asc(orders.collectionMethod))
       ).map((r) => ({ currency: r.currency, method: r.method!, orders: r.orders, minor: r.minor ?? 0 }));
-      return { figures, byStatus, topProducts, days, daily, cashToCollect, cashCollected };
+      // After the sale (issue 20): units in live returns of orders of the last 30 days over units sold then, and why, per product.
+      const [sold] = await db
+        .select({ units: sum(orderItems.quantity).mapWith(Number) })
+        .from(orderItems)
+        .innerJoin(orders, eq(orders.id, orderItems.orderId))
+        .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')));
+      const returnedRows = await db
+        .select({ productId: orderItems.productId, name: orderItems.productName, reason: returns.reason, units: sum(returnItems.quantity).mapWith(Number) })
+        .from(returnItems)
+        .innerJoin(returns, eq(returns.id, returnItems.returnId))
+        .innerJoin(orderItems, eq(orderItems.id, returnItems.orderItemId))
+        .innerJoin(orders, eq(orders.id, returns.orderId))
+        .where(and(gte(orders.createdAt, since30), ne(returns.status, 'rejected')))
+        .groupBy(orderItems.productId, orderItems.productName, returns.reason)
+        .orderBy(desc(sum(returnItems.quantity)), asc(orderItems.productId));
+      const returnedUnits = returnedRows.reduce((n, r) => n + (r.units ?? 0), 0);
+      const returnRate = sold?.units ? returnedUnits / sold.units : 0;
+      const topReturnReasons = returnedRows.slice(0, 10).map((r) => ({ productId: r.productId, name: r.name, reason: r.reason, reasonLabel: RETURN_REASON_LABELS[r.reason], units: r.units ?? 0 }));
+      return { figures, byStatus, topProducts, days, daily, cashToCollect, cashCollected, returnRate, returnedUnits, topReturnReasons };
     },
 
     async customers(opts: { q?: string | undefined; page?: number | undefined }) {

@@ -6,6 +6,7 @@ import {
   sameLine,
   variantLabel,
   type CartDto,
+  type DeliverySpeedChoice,
   type CartLineBase,
 } from '@/lib/domain/cart';
 import type { AddToCartInput, ChangeQuantityInput, LineKey } from '@/lib/domain/cart-input';
@@ -13,7 +14,7 @@ import { AppError, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
 import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } from '@/lib/domain/markets';
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
-import type { AddressDto, DeliveryOption } from '@/lib/domain/shipping';
+import { DELIVERY_SPEEDS, deliveryFeeMinor, estimatedDelivery, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
@@ -52,6 +53,7 @@ export interface PricedCart {
   cartId: string;
   lines: PricedLine[];
   deliveryOption: DeliveryOption;
+  deliverySpeed: DeliverySpeedId;
   deliveryAddress: AddressDto | null;
   pickupAddress: AddressDto;
   subtotalMinor: number;
@@ -73,7 +75,8 @@ const CART_IMAGE_WIDTH = 320;
 
 const discountLine = (l: PricedLine): DiscountLine => ({ variantId: l.variantId, categoryId: l.categoryId, lineTotalMinor: l.priced ? l.lineTotalMinor : 0 });
 
-const firstImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`;
+/** The line's picture: the first image of its colour (the cart, the order, its mail and the back office show it), else the product's first. */
+const lineImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by (${productImages.colorId} is not distinct from ${variants.colorId}) desc, ${productImages.position} limit 1)`;
 
 /** The shopper's cart: one per user, priced from the database on every read. */
 export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: { db: Db; shipping: ShippingService; promotions?: DiscountEvaluator }) {
@@ -92,7 +95,7 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
         categoryId: products.categoryId,
         priceMinor: variantPrices.priceMinor,
         active: products.active,
-        imageHash: firstImageHash,
+        imageHash: lineImageHash,
         color: colors.name,
         size: sizes.name,
         stock: variants.stock,
@@ -138,7 +141,7 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
     }
     const currency = MARKETS[market].currency;
     let priced = await lines(cart.id, market, tx);
-    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx);
+    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx, cart.deliverySpeed);
     // Money arithmetic refuses to mix currencies (src/lib/domain/money.ts).
     const subtotal = sumMoney(currency, priced.map((l) => timesMoney(money(l.unitPriceMinor, currency), l.quantity)));
     // The applied code is checked again on every pricing: a code that no longer applies comes off, and the shopper is told.
@@ -162,6 +165,7 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
       cartId: cart.id,
       lines: priced,
       deliveryOption: quote.option,
+      deliverySpeed: quote.speed,
       deliveryAddress: quote.deliveryAddress,
       pickupAddress: quote.pickupAddress,
       subtotalMinor: subtotal.minor,
@@ -174,6 +178,18 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
       repricedFrom: priced.length > 0 ? repricedFrom : null,
       discountDropped,
     };
+  }
+
+  /** The speeds checkout offers for this cart: each one's fee to its delivery address, and when it would arrive if ordered now. */
+  function speedChoices(p: PricedCart): DeliverySpeedChoice[] {
+    const country = p.deliveryAddress?.country ?? null;
+    return DELIVERY_SPEEDS.map((s) => ({
+      id: s.id,
+      name: s.name,
+      days: s.days,
+      fee: toMajor(deliveryFeeMinor('delivery', p.currency, country, s.id) ?? s.feeMinor[p.currency]),
+      estimate: estimatedDelivery(s.id, new Date()),
+    }));
   }
 
   function toDto(p: PricedCart): CartDto {
@@ -194,6 +210,8 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
       deliveryAddress: p.deliveryAddress,
       pickupAddress: p.pickupAddress,
       deliveryOption: p.deliveryOption,
+      deliverySpeed: p.deliverySpeed,
+      deliverySpeeds: speedChoices(p),
       deliveryFee: toMajor(p.deliveryFeeMinor),
       subtotal: toMajor(p.subtotalMinor),
       discount: toMajor(p.discountMinor),
@@ -313,18 +331,22 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
       return toDto(await price(user, market));
     },
 
-    /** Chooses delivery or pickup for the user's own cart; returns the new fee and total (major units). */
-    async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption, market: MarketCode = DEFAULT_MARKET) {
+    /** Chooses delivery or pickup (and a delivery's speed) for the user's own cart; returns the new fee and total (major units). */
+    async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption, market: MarketCode = DEFAULT_MARKET, speed?: DeliverySpeedId) {
       const [cart] = await db.select().from(carts).where(sql`${carts.id}::text = ${cartId}`).limit(1);
       if (!cart) throw new NotFound('Cart not found');
       if (cart.userId !== user.id) throw new Forbidden('This cart belongs to another account');
       if (option === 'delivery' && !(await shipping.defaultAddress(user.id))) {
         throw new Invalid('Add a default shipping address to choose delivery');
       }
-      await db.update(carts).set({ deliveryOption: option, updatedAt: new Date() }).where(eq(carts.id, cart.id));
+      await db
+        .update(carts)
+        .set({ deliveryOption: option, ...(speed ? { deliverySpeed: speed } : {}), updatedAt: new Date() })
+        .where(eq(carts.id, cart.id));
       const priced = await price(user, market);
       return {
         deliveryOption: priced.deliveryOption,
+        deliverySpeed: priced.deliverySpeed,
         deliveryFee: toMajor(priced.deliveryFeeMinor),
         subtotal: toMajor(priced.subtotalMinor),
         discount: toMajor(priced.discountMinor),

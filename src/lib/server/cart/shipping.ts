@@ -1,11 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
-import { defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
+import { DEFAULT_DELIVERY_SPEED, defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { addresses } from '@/lib/server/infra/db/schema';
 
 export interface ShippingQuote {
   option: DeliveryOption;
+  /** The speed a delivery goes at (pickup keeps the cart's choice for when the shopper switches back). */
+  speed: DeliverySpeedId;
   feeMinor: number;
   deliveryAddress: AddressDto | null;
   pickupAddress: AddressDto;
@@ -26,17 +28,18 @@ export function createShippingService({ db }: { db: Db }) {
   return {
     defaultAddress,
     /**
-     * The fee and addresses for a chosen option (or the default one when none was chosen).
+     * The fee and addresses for a chosen option and speed (or the defaults when none was chosen).
      * Delivery without a default address falls back to pickup: there is nowhere to deliver.
      * The fee is in the market's currency and the pickup store is the market's.
      */
-    async quote(userId: string, chosen: DeliveryOption | null, market: MarketCode, tx: Db | Tx = db): Promise<ShippingQuote> {
+    async quote(userId: string, chosen: DeliveryOption | null, market: MarketCode, tx: Db | Tx = db, chosenSpeed: DeliverySpeedId | null = null): Promise<ShippingQuote> {
       const deliveryAddress = await defaultAddress(userId, tx);
       const pickupAddress = pickupLocationForMarket(market);
       let option = chosen ?? defaultDeliveryOption(deliveryAddress !== null);
       if (option === 'delivery' && !deliveryAddress) option = 'pickup';
-      const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null) ?? 0;
-      return { option, feeMinor, deliveryAddress, pickupAddress };
+      const speed = chosenSpeed ?? DEFAULT_DELIVERY_SPEED;
+      const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null, speed) ?? 0;
+      return { option, speed, feeMinor, deliveryAddress, pickupAddress };
     },
   };
 }

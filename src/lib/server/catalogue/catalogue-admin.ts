@@ -9,6 +9,7 @@ import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import type { SearchService } from './search';
 import type { MediaService } from '@/lib/server/infra/media';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { applyStockMoves } from './stock';
@@ -94,7 +95,7 @@ function checkedPrices(prices: MarketPrices = {}): MarketPrices {
   return prices;
 }
 
-export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCache: PageCacheInvalidator; audit?: AuditLog; media?: MediaService }) {
+export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCache: PageCacheInvalidator; audit?: AuditLog; media?: MediaService; search?: Pick<SearchService, 'refresh'> }) {
   const { db, pageCache } = deps;
   const clock = deps.clock ?? (() => new Date());
   const cli: Actor = { id: null, email: 'staff command' };
@@ -296,6 +297,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
             await applyStockMoves(tx, [{ variantId: v!.id, delta: firstVariant.stock, kind: 'opening', reason: message('stock-reason-new-variant'), actorId: actor.id }], clock());
           }
           await record(actor, { action: 'product.create', entity: 'product', entityId: row!.id, details: { after: { ...input, firstVariant: firstVariant && { ...firstVariant, prices } } } }, tx);
+          await deps.search?.refresh([row!.id], tx);
           return row!.id;
         }),
       );
@@ -344,6 +346,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
               });
             }
           }
+          await deps.search?.refresh([productId], tx);
           const after = await productExists(productId, tx);
           const fields = (['name', 'description', 'categoryId', 'active'] as const).filter((k) => before[k] !== input[k]);
           const priceChanges = MARKET_CODES.filter((m) => before.prices[m] !== after.prices[m]);
@@ -379,6 +382,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           await writeVariantPrices(tx, [row!.id], prices);
           await applyStockMoves(tx, [{ variantId: row!.id, delta: v.stock, kind: 'opening', reason: message('stock-reason-new-variant'), actorId: actor.id }], clock());
           await record(actor, { action: 'variant.create', entity: 'product', entityId: productId, details: { after: { variantId: row!.id, ...v, prices } } }, tx);
+          // A new colour is a new word search knows this piece by.
+          await deps.search?.refresh([productId], tx);
           return row!.id;
         }),
       );
@@ -406,7 +411,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
     },
 
     /** Alt text, move up/down (swap with the neighbour) or delete one image of a product. */
-    async editImage(actor: Actor, productId: number, imageId: number, op: { alt?: string; move?: 'up' | 'down'; remove?: boolean }): Promise<void> {
+    /** One image: its alt text, the colour it shows (null: every colour; only a colour the product comes in), its place, or away. */
+    async editImage(actor: Actor, productId: number, imageId: number, op: { alt?: string; colorId?: number | null; move?: 'up' | 'down'; remove?: boolean }): Promise<void> {
       await db.transaction(async (tx) => {
         const images = await tx.select().from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position)).for('update');
         const i = images.findIndex((im) => im.id === imageId);
@@ -422,6 +428,14 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           if (!alt) throw new Invalid(message('alt-required'));
           await tx.update(productImages).set({ alt }).where(eq(productImages.id, imageId));
           await record(actor, { action: 'image.alt', entity: 'product', entityId: productId, details: { imageId, before: image.alt, after: alt } }, tx);
+        }
+        if (op.colorId !== undefined) {
+          if (op.colorId !== null) {
+            const [sold] = await tx.select({ id: variants.id }).from(variants).where(and(eq(variants.productId, productId), eq(variants.colorId, op.colorId))).limit(1);
+            if (!sold) throw new Invalid(message('image-colour-not-offered'));
+          }
+          await tx.update(productImages).set({ colorId: op.colorId }).where(eq(productImages.id, imageId));
+          await record(actor, { action: 'image.colour', entity: 'product', entityId: productId, details: { imageId, before: image.colorId, after: op.colorId } }, tx);
         }
         if (op.move) {
           const other = images[op.move === 'up' ? i - 1 : i + 1];
@@ -473,6 +487,8 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           if (child) throw new Conflict(message('category-has-children'));
         }
         await tx.update(categories).set(input).where(eq(categories.id, id));
+        // The category's name is in its products' search documents (a rare change: every document is rebuilt).
+        if (before.name !== input.name || before.parentId !== input.parentId) await deps.search?.refresh(null, tx);
         await record(
           actor,
           { action: 'category.update', entity: 'category', entityId: id, details: { before: { name: before.name, description: before.description, position: before.position, parentId: before.parentId }, after: input } },

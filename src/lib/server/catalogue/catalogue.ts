@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, exists, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, exists, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   CategoryDto,
   NamedRef,
@@ -15,6 +15,7 @@ import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
 import { cacheTags } from '@/lib/server/infra/page-cache';
+import type { SearchService } from './search';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import { productMarketsSql, productPricesIn } from './prices';
@@ -101,7 +102,7 @@ function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], 
  * Catalogue reads. With a memo (the app server's), the product, its related products and the menu
  * are kept in memory and dropped by the same tags as the route cache (read-memo.ts).
  */
-export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }) {
+export function createCatalogueService({ db, memo, search }: { db: Db; memo?: ReadMemo; search: SearchService }) {
   const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> =>
     memo ? memo.get(key, load, tagsOf) : load();
 
@@ -144,13 +145,36 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     return rows.map((r) => toProductDto(r, market, images.get(r.id) ?? [], byProduct.get(r.id) ?? []));
   }
 
-  async function loadParentCategories(): Promise<ParentCategoryDto[]> {
-    const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
-    const parents = rows.filter((r) => r.parentId === null);
-    return parents.map((p) => ({
-      ...categoryDto(p),
-      subCategories: rows.filter((r) => r.parentId === p.id).map((r) => ({ id: r.id, name: r.name })),
-    }));
+  /**
+   * The parent categories with their sub-categories. With a market, only what has something for
+   * sale there (an active product with a price in that market, in the category or one of its
+   * sub-categories): an empty category made by staff stays out of the shoppers' menu and banner.
+   */
+  async function loadParentCategories(market?: MarketCode): Promise<ParentCategoryDto[]> {
+    const [rows, selling] = await Promise.all([
+      db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)),
+      market
+        ? db
+            .selectDistinct({ categoryId: products.categoryId })
+            .from(products)
+            .where(
+              and(
+                eq(products.active, true),
+                sql`exists (select 1 from ${variants} v join ${variantPrices} vp on vp.variant_id = v.id where v.product_id = ${products.id} and vp.market = ${market})`,
+              ),
+            )
+        : Promise.resolve(null),
+    ]);
+    const forSale = selling && new Set(selling.map((r) => r.categoryId));
+    const shown = (id: number) => !forSale || forSale.has(id);
+    return rows
+      .filter((r) => r.parentId === null)
+      .map((p) => {
+        const subs = rows.filter((r) => r.parentId === p.id && shown(r.id));
+        return { parent: p, own: shown(p.id), subs };
+      })
+      .filter(({ own, subs }) => own || subs.length > 0)
+      .map(({ parent, subs }) => ({ ...categoryDto(parent), subCategories: subs.map((r) => ({ id: r.id, name: r.name })) }));
   }
 
   async function loadProduct(id: number, market: MarketCode): Promise<ProductDetailDto> {
@@ -165,8 +189,9 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
         .where(and(eq(products.id, id), eq(products.active, true)))
         .limit(1),
       db
-        .select({ hash: productImages.mediaHash, alt: productImages.alt })
+        .select({ hash: productImages.mediaHash, alt: productImages.alt, color: colors.name })
         .from(productImages)
+        .leftJoin(colors, eq(colors.id, productImages.colorId))
         .where(eq(productImages.productId, id))
         .orderBy(asc(productImages.position)),
       db
@@ -192,6 +217,7 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
       ),
       variants: variantRows.map(({ id: vid, size, color, stock, priceMinor }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor) })),
       imageAlts: imageRows.map((a) => a.alt),
+      imageColors: imageRows.map((a) => a.color),
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
       markets: row.markets.filter((m) => m in MARKETS),
     };
@@ -276,45 +302,57 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
           ),
         );
       }
-      if (query.q) {
-        const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        where.push(
-          or(ilike(products.name, pattern), ilike(products.description, pattern), ilike(categories.name, pattern), ilike(parent.name, pattern))!,
-        );
-      }
       const { price, query: products$ } = baseProductQuery(market);
-      const order =
-        query.sort === 'low-high'
-          ? [asc(price.priceMinor), asc(products.id)]
-          : query.sort === 'high-low'
-            ? [desc(price.priceMinor), asc(products.id)]
-            : query.q
-              ? [desc(sql`(${products.name} ilike ${`%${query.q}%`})`), desc(products.salesCount), asc(products.id)]
-              : [desc(products.salesCount), asc(products.id)];
       const offset = (query.page - 1) * query.limit;
-      const [rows, countRows, facets] = await Promise.all([
-        products$
-          .where(and(...where))
-          .orderBy(...order)
-          .limit(query.limit)
-          .offset(offset),
-        db
-          .select({ count: sql<number>`count(*)::int` })
-          .from(products)
-          .innerJoin(price, eq(price.productId, products.id))
-          .innerJoin(categories, eq(categories.id, products.categoryId))
-          .innerJoin(parent, eq(parent.id, categories.parentId))
-          .where(and(...where)),
-        facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId, market),
-      ]);
-      const totalDocs = countRows[0]?.count ?? 0;
+      const page = async (extra: SQL | undefined, rank: SQL | undefined) => {
+        const all = and(...where, extra);
+        const order =
+          query.sort === 'low-high'
+            ? [asc(price.priceMinor), asc(products.id)]
+            : query.sort === 'high-low'
+              ? [desc(price.priceMinor), asc(products.id)]
+              : rank
+                ? [desc(rank), desc(products.salesCount), asc(products.id)]
+                : [desc(products.salesCount), asc(products.id)];
+        const [rows, countRows] = await Promise.all([
+          products$.where(all).orderBy(...order).limit(query.limit).offset(offset),
+          db
+            .select({ count: sql<number>`count(*)::int` })
+            .from(products)
+            .innerJoin(price, eq(price.productId, products.id))
+            .innerJoin(categories, eq(categories.id, products.categoryId))
+            .innerJoin(parent, eq(parent.id, categories.parentId))
+            .where(all),
+        ]);
+        return { rows, totalDocs: countRows[0]?.count ?? 0 };
+      };
+      const facets = facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId, market);
+      let found: Awaited<ReturnType<typeof page>>;
+      let searched: ProductListDto['search'];
+      // Nothing searchable typed (only punctuation or little words): everything, as without a search.
+      const plan = query.q ? await search.plan(query.q) : null;
+      if (query.q && plan) {
+        // Every word first; when that finds nothing, any of them (best matches first).
+        const every = search.match(plan, true);
+        found = await page(every.where, every.rank);
+        if (found.totalDocs === 0 && plan.words.length > 1) {
+          const some = search.match(plan, false);
+          found = await page(some.where, some.rank);
+        }
+        searched = { query: query.q, corrected: plan.corrected, didYouMean: found.totalDocs === 0 ? await search.didYouMean(plan) : [] };
+        if (query.page === 1) await search.record(query.q, found.totalDocs, market);
+      } else {
+        found = await page(undefined, undefined);
+      }
+      const totalDocs = found.totalDocs;
       return {
-        docs: await hydrate(rows, market),
-        ...facets,
+        docs: await hydrate(found.rows, market),
+        ...(await facets),
         totalDocs,
         page: query.page,
         limit: query.limit,
         totalPages: Math.max(1, Math.ceil(totalDocs / query.limit)),
+        ...(searched ? { search: searched } : {}),
       };
     },
 
@@ -342,8 +380,9 @@ export function createCatalogueService({ db, memo }: { db: Db; memo?: ReadMemo }
     },
 
     /** The menu on every page. */
-    parentCategories(): Promise<ParentCategoryDto[]> {
-      return remember('nav', loadParentCategories, () => [cacheTags.nav]);
+    parentCategories(market?: MarketCode): Promise<ParentCategoryDto[]> {
+      // What is for sale changes with the products (listing), as well as with the categories (nav).
+      return remember(`nav:${market ?? 'all'}`, () => loadParentCategories(market), () => [cacheTags.nav, cacheTags.listing]);
     },
 
     async subCategories(parentId: number): Promise<NamedRef[]> {

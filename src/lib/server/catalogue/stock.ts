@@ -6,7 +6,8 @@ import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { colors, products, sizes, stockLedger, variants } from '@/lib/server/infra/db/schema';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 
-export type StockKind = 'opening' | 'order' | 'cancellation' | 'refund' | 'adjustment';
+/** exchange: a unit held for a return's exchange; exchange_release: given back; return: a returned unit back on sale. */
+export type StockKind = (typeof stockLedger.$inferInsert)['kind'];
 
 export interface StockMove {
   variantId: number;

@@ -19,6 +19,8 @@ import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import type { OrderNotifications } from '@/lib/server/notifications/notifications';
+import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
+import { exchangeDifferences } from '@/lib/server/aftersales/returns';
 
 export function paymentProviderFor(config: Config, db: Db): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'paystack') {
@@ -40,6 +42,8 @@ export function createBuyingServices(deps: {
   /** Discount codes: checked by the cart, held with a payment, used with its order, released without one. */
   promotions?: PromotionService;
   notifications?: OrderNotifications;
+  /** Store credit: spent at checkout (held with the payment), given back when it never becomes an order or is cancelled. */
+  storeCredit?: StoreCreditService;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
@@ -57,17 +61,26 @@ export function createBuyingServices(deps: {
     notifications: deps.notifications,
     // A shopper's cancel refunds what went online (payments is built below; called only later).
     refundPayment: (reference) => payments.refund(reference),
+    storeCredit: deps.storeCredit,
   });
   const payments = createPaymentService({
     db,
     provider: paymentProvider,
-    fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache, promotions }),
+    fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache, promotions, storeCredit: deps.storeCredit }),
     log,
     clock,
-    holds: promotions,
+    // What a payment holds besides its row: a discount code's place and the store credit it spends.
+    holds: {
+      async release(tx, paymentId) {
+        await promotions?.release(tx, paymentId);
+        await deps.storeCredit?.release(tx, paymentId);
+      },
+    },
+    // A dearer exchange's difference (issue 20) marks its return paid.
+    differences: exchangeDifferences({ db, clock, orderFor: async (orderId) => (await orders.load(orderId))! }),
   });
   const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
-  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
   return { shipping, cart, orders, payments, checkout, onDelivery, favourites, paymentProvider, orderRefunds };

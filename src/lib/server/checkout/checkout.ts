@@ -1,7 +1,7 @@
 import { variantLabel, CART_FULL_MESSAGE, MAX_CART_LINES } from '@/lib/domain/cart';
 import { Conflict, Invalid } from '@/lib/domain/errors';
 import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '@/lib/domain/markets';
-import type { AddressDto, DeliveryOption } from '@/lib/domain/shipping';
+import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/shipping';
 import type { CartService } from '@/lib/server/cart/cart';
 import type { OrderService } from '@/lib/server/orders/orders';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
@@ -13,6 +13,8 @@ import type { Tx } from '@/lib/server/infra/db/client';
 import { message } from '@/lib/domain/messages';
 import type { CheckoutPaymentChoice } from '@/lib/domain/payment-methods';
 import type { OnDeliveryService } from './on-delivery';
+import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
+import { creditToUse } from '@/lib/domain/after-sales';
 
 /**
  * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
@@ -29,17 +31,21 @@ export function checkoutFulfilment({
   cart,
   pageCache,
   promotions,
+  storeCredit,
 }: {
   orders: OrderService;
   cart: CartService;
   pageCache: PageCacheInvalidator;
   promotions?: Pick<PromotionService, 'use'> | undefined;
+  storeCredit?: Pick<StoreCreditService, 'stillSpent'> | undefined;
 }): Fulfilment {
   return {
     orderOf: (paymentId, tx) => orders.findByPayment(paymentId, tx),
 
     async place(tx, payment) {
       const { snapshot } = payment;
+      // Store credit given back meanwhile (the payment was abandoned, then paid after all): no order; the payment is refunded.
+      if (snapshot.storeCreditMinor > 0 && !(await storeCredit?.stillSpent(tx, payment.id))) throw new CannotFulfil();
       let orderId: string;
       try {
         orderId = await orders.createPaid(tx, {
@@ -47,6 +53,7 @@ export function checkoutFulfilment({
           paymentId: payment.id,
           currency: payment.currency,
           deliveryOption: snapshot.deliveryOption as DeliveryOption,
+          deliverySpeed: snapshot.deliveryOption === 'delivery' ? snapshot.deliverySpeed : null,
           deliveryAddress: snapshot.shipTo,
           subtotalMinor: snapshot.subtotalMinor,
           discountMinor: snapshot.discountMinor,
@@ -54,7 +61,8 @@ export function checkoutFulfilment({
           promotionId: snapshot.promotionId,
           deliveryFeeMinor: snapshot.deliveryFeeMinor,
           totalMinor: snapshot.totalMinor,
-          paymentMethod: payment.channel ?? 'card',
+          paymentMethod: payment.channel ?? (snapshot.storeCreditMinor > 0 && snapshot.storeCreditMinor + snapshot.dueOnDeliveryMinor === snapshot.totalMinor ? 'store_credit' : 'card'),
+          storeCreditMinor: snapshot.storeCreditMinor,
           lines: snapshot.lines,
           // Pay on delivery: the order records it, and what is left to pay at the door.
           ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),
@@ -99,8 +107,10 @@ export function createCheckoutService(deps: {
   promotions?: Pick<PromotionService, 'hold'> | undefined;
   /** Pay on delivery's rules and the shopper's standing; without it, only online payment is offered. */
   onDelivery?: Pick<OnDeliveryService, 'termsFor'> | undefined;
+  /** "Use my store credit": the balance, and the spend held with the payment. */
+  storeCredit?: Pick<StoreCreditService, 'balance' | 'spend'> | undefined;
 }) {
-  const { cart, payments, siteUrl, promotions, onDelivery } = deps;
+  const { cart, payments, siteUrl, promotions, onDelivery, storeCredit } = deps;
 
   /**
    * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
@@ -126,20 +136,25 @@ export function createCheckoutService(deps: {
       input: {
         callbackUrl?: string | undefined;
         deliveryOption?: DeliveryOption | undefined;
+        /** Express, Standard or Economy, sent with the choice by the checkout form. */
+        deliverySpeed?: DeliverySpeedId | undefined;
         market?: MarketCode | undefined;
         /** The public origin the shopper uses: the callback URL is on it. */
         site?: string | undefined;
         /** "Payment method": online (the default), or on delivery (wholly, or after a deposit paid online). */
         paymentMethod?: CheckoutPaymentChoice | undefined;
+        /** "Use my store credit": the shopper's credit in the market's currency comes off the total first. */
+        useStoreCredit?: boolean | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
       const market = input.market ?? DEFAULT_MARKET;
       let priced = await cart.price(user, market);
       let dropped = priced.discountDropped;
-      // The checkout form sends the Delivery / Pickup choice along with PAY & PLACE ORDER.
-      if (input.deliveryOption && input.deliveryOption !== priced.deliveryOption) {
-        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption, market);
+      // The checkout form sends the Delivery / Pickup choice and the speed along with PAY & PLACE ORDER.
+      const speedChanged = input.deliverySpeed !== undefined && input.deliverySpeed !== priced.deliverySpeed;
+      if ((input.deliveryOption && input.deliveryOption !== priced.deliveryOption) || speedChanged) {
+        await cart.setDeliveryOption(user, priced.cartId, input.deliveryOption ?? priced.deliveryOption, market, input.deliverySpeed);
         priced = await cart.price(user, market);
         dropped ??= priced.discountDropped;
       }
@@ -171,6 +186,7 @@ export function createCheckoutService(deps: {
         cartId: priced.cartId,
         callbackUrl,
         deliveryOption: priced.deliveryOption,
+        deliverySpeed: priced.deliveryOption === 'delivery' ? priced.deliverySpeed : null,
         shipTo,
         lines: priced.lines.map(({ stock: _s, active: _a, priced: _p, categoryId: _c, ...l }) => l),
         subtotalMinor: priced.subtotalMinor,
@@ -182,36 +198,59 @@ export function createCheckoutService(deps: {
         totalMinor: priced.totalMinor,
         paymentMethod: 'online',
         dueOnDeliveryMinor: 0,
+        storeCreditMinor: 0,
       };
+      // Store credit comes off first; whatever is left is paid online or (by the market's rules) at the door.
+      if (input.useStoreCredit && storeCredit) {
+        snapshot.storeCreditMinor = creditToUse(await storeCredit.balance(user.id, priced.currency), priced.totalMinor);
+      }
       const discount = priced.discount;
       if (discount && !promotions) throw new Error('a discount without the promotions service');
+      const credit = snapshot.storeCreditMinor;
       const start = {
         userId: user.id,
         email: user.email,
         currency: priced.currency,
         snapshot,
-        // The code's place under its limits is taken with the payment row, or neither is (Conflict: 'This code has already been used.').
-        hold: discount
-          ? (tx: Tx, paymentId: string) => promotions!.hold(tx, { applied: discount, userId: user.id, paymentId, currency: priced.currency })
-          : undefined,
+        // The code's place under its limits, and the credit spent, are taken with the payment row, or none is
+        // (Conflict: 'This code has already been used.' / the credit changed meanwhile).
+        hold:
+          discount || credit > 0
+            ? async (tx: Tx, paymentId: string) => {
+                if (discount) await promotions!.hold(tx, { applied: discount, userId: user.id, paymentId, currency: priced.currency });
+                if (credit > 0) await storeCredit!.spend(tx, { userId: user.id, currency: priced.currency, amountMinor: credit, paymentId });
+              }
+            : undefined,
       };
-      if (input.paymentMethod !== 'on_delivery') return payments.initiate(start);
-
-      if (!onDelivery) throw new Conflict(message('pod-disabled', market));
-      const terms = await onDelivery.termsFor(user.id, market, priced.totalMinor);
-      if (!terms.allowed) throw new Conflict(terms.text ?? message('pod-disabled', market));
-      snapshot.paymentMethod = 'on_delivery';
-      snapshot.dueOnDeliveryMinor = terms.dueMinor;
+      const leftMinor = priced.totalMinor - credit;
+      if (input.paymentMethod === 'on_delivery' && leftMinor > 0) {
+        if (!onDelivery) throw new Conflict(message('pod-disabled', market));
+        const terms = await onDelivery.termsFor(user.id, market, leftMinor);
+        if (!terms.allowed) throw new Conflict(terms.text ?? message('pod-disabled', market));
+        snapshot.paymentMethod = 'on_delivery';
+        snapshot.dueOnDeliveryMinor = terms.dueMinor;
+      }
+      const placedAtOnce = (reference: string) => {
+        const back = new URL(callbackUrl);
+        back.searchParams.set('trxref', reference);
+        back.searchParams.set('reference', reference);
+        return { reference, authorization_url: back.toString(), amount: 0, currency: priced.currency };
+      };
+      // Store credit covers what is paid now: nothing to charge, the order is placed at once.
+      if (credit > 0 && snapshot.dueOnDeliveryMinor + credit === priced.totalMinor && snapshot.paymentMethod !== 'on_delivery') {
+        const { reference } = await payments.startWithoutCharge('store_credit', start);
+        await payments.fulfil(reference, { userId: user.id });
+        return placedAtOnce(reference);
+      }
+      if (snapshot.paymentMethod !== 'on_delivery') return payments.initiate(start);
+      const terms = { depositMinor: priced.totalMinor - credit - snapshot.dueOnDeliveryMinor };
       // Above the cap: the deposit is paid online first, and the order is placed when it is confirmed.
       if (terms.depositMinor > 0) return payments.initiate(start);
       // Wholly on delivery: a payment that charges nothing, fulfilled at once (the stock is taken now).
       // The answer sends the shopper to the return page, which finds the order placed.
-      const { reference } = await payments.startOnDelivery(start);
+      const { reference } = await payments.startWithoutCharge('on_delivery', start);
       await payments.fulfil(reference, { userId: user.id });
-      const back = new URL(callbackUrl);
-      back.searchParams.set('trxref', reference);
-      back.searchParams.set('reference', reference);
-      return { reference, authorization_url: back.toString(), amount: 0, currency: priced.currency };
+      return placedAtOnce(reference);
     },
   };
 }

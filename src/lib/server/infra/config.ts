@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { BlockList } from 'node:net';
 import { z } from 'zod';
 import { STORE_NAME } from '@/lib/domain/brand';
-import { parseProxyTrust, type ProxyTrust } from '@/lib/domain/client-address';
+import { parseAddressList, parseProxyTrust, type ProxyTrust } from '@/lib/domain/client-address';
 import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '@/lib/domain/markets';
 import { LIMITS } from './rate-limit';
 
@@ -61,12 +62,16 @@ const configSchema = z
     SMS_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['outbox', 'clickatell']).default('outbox')),
     CLICKATELL_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     CLICKATELL_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://platform.clickatell.com')),
+    /** The store's WhatsApp number (E.164): order pages offer a chat prefilled with the tracking number. */
+    SUPPORT_WHATSAPP: z.preprocess(emptyToUndefined, z.string().regex(/^\+[1-9]\d{7,14}$/, 'must be an E.164 number, e.g. +2348012345678').optional()),
     /** Pay on delivery (issue 19): off until the store offers it; a live store needs an SMS provider for it. */
     PAY_ON_DELIVERY: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Who may read /metrics (Prometheus): IPs and CIDR ranges, as the client address is worked out (TRUST_PROXY). */
+    METRICS_ALLOW: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1, ::1')),
     /** Sign-ups allowed per client address (checked before any password is hashed); README "Security". */
     SIGNUPS_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(LIMITS.signUpsPerAddressPerMinute.max)),
     SIGNUPS_PER_ADDRESS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.signUpsPerAddressPerHour.max)),
@@ -86,6 +91,11 @@ const configSchema = z
     }
     if (c.SMS_PROVIDER === 'clickatell' && !c.CLICKATELL_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['CLICKATELL_API_KEY'], message: 'is required when SMS_PROVIDER=clickatell' });
+    }
+    try {
+      parseAddressList(c.METRICS_ALLOW);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_ALLOW'], message: `${(err as Error).message} (use a list of IPs/CIDRs)` });
     }
     try {
       parseProxyTrust(c.TRUST_PROXY);
@@ -123,6 +133,7 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
    */
   secureCookies: boolean;
   proxyTrust: ProxyTrust;
+  metricsAllow: BlockList;
   /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
   paystackSecretKeys: Partial<Record<MarketCode, string>>;
   /**
@@ -154,6 +165,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     devMailboxEnabled: demo,
     secureCookies: siteUrl.startsWith('https://'),
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
+    metricsAllow: parseAddressList(c.METRICS_ALLOW),
     paystackSecretKeys,
     linkSecret: c.LINK_SIGNING_SECRET ?? demoLinkSecret(c.DATABASE_URL ?? resolve(c.DATA_DIR), siteUrl),
   };

@@ -1,8 +1,8 @@
 import type { APIContext } from 'astro';
 import { z } from 'zod';
-import { AppError, Invalid } from '@/lib/domain/errors';
+import { AppError, Invalid, Unauthorized } from '@/lib/domain/errors';
 import { CSRF_FIELD } from '@/lib/domain/forms';
-import { message, messageRef } from '@/lib/domain/messages';
+import { message, messageRef, type MessageCode } from '@/lib/domain/messages';
 import { localRedirectPath } from '@/lib/domain/redirects';
 import { errorResponse, json, parseWith, readJson } from './http';
 
@@ -93,6 +93,11 @@ export interface FormResult {
 export interface FormOptions {
   /** The text a failed plain form post shows, from the error's message (the island's toast text). */
   failure?: (message: string) => string;
+  /**
+   * A signed-out visitor's plain form post goes to /login with this message (a code of messages.ts)
+   * and comes back to the page after signing in, instead of back to the page with the error.
+   */
+  signInFirst?: MessageCode;
 }
 
 /**
@@ -129,6 +134,9 @@ export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>, 
       return redirect(withParams(result.next ?? backPath(ctx), { ...result.nextParams, notice }, ctx.locals.publicOrigin));
     } catch (err) {
       if (!page) return errorResponse(err, ctx.locals.requestId, ctx.locals.log);
+      if (err instanceof Unauthorized && options.signInFirst) {
+        return redirect(withParams('/login', { next: backPath(ctx), notice: options.signInFirst }, ctx.locals.publicOrigin));
+      }
       const known = err instanceof AppError || err instanceof z.ZodError;
       if (!known) ctx.locals.log.error('unexpected error', { err });
       const reason = err instanceof AppError ? err.message : GENERIC_REASON;

@@ -67,9 +67,22 @@ export function createOrderRefunds(deps: { orders: OrderService; payments: Payme
         amount = paid.amountMinor;
         Object.assign(details, { requestedMinor: amount, line: line.position, quantity: line.quantity, product: paid.productName });
       }
-      return audited(actor, { action: 'order.refund', entity: 'order', entityId: order.id, details }, (onClaim) =>
-        deps.payments.refund(payment.reference, amount, { ...refundOpts, onClaim }),
-      );
+      return audited(actor, { action: 'order.refund', entity: 'order', entityId: order.id, details }, async (onClaim) => {
+        try {
+          return await deps.payments.refund(payment.reference, amount, {
+            ...refundOpts,
+            // A line refund takes its units with the claim: they cannot be refunded again, nor returned for money.
+            onClaim: async (tx, claim) => {
+              if (line) await deps.orders.takeLineRefund(tx, order.id, line.position, line.quantity);
+              await onClaim(tx, claim);
+            },
+          });
+        } catch (err) {
+          // The provider refused after the claim: nothing went back, so the units are free again.
+          if (line && err instanceof PaymentFailed) await deps.orders.releaseLineRefund(order.id, line.position, line.quantity);
+          throw err;
+        }
+      });
     },
   };
 }

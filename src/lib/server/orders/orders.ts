@@ -7,6 +7,7 @@ import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '@/lib/domain/payment-
 import {
   amountDueMinor,
   canTransition,
+  paymentStateOf,
   itemCount,
   isOrderStatus,
   ORDER_STATUS_LIST,
@@ -15,17 +16,19 @@ import {
   type OrderDto,
   type OrderStatus,
 } from '@/lib/domain/orders';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
+import { LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/lib/domain/after-sales';
 import { paidForUnits } from '@/lib/domain/promotions';
-import { formatAddress, type AddressDto, type DeliveryOption } from '@/lib/domain/shipping';
+import { deliverySpeed, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderEvents, orderItems, orders, payments, users } from '@/lib/server/infra/db/schema';
+import { orderEvents, orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { OrderNotifications } from '@/lib/server/notifications/notifications';
+import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -36,7 +39,7 @@ export function newTrackingNumber(): string {
   return trackingNumberFrom(randomBytes(8));
 }
 
-function toDto(row: OrderRow, items: OrderItemRow[]): OrderDto {
+function toDto(row: OrderRow, items: OrderItemRow[], now: Date, payment: { status: string; amountMinor: number } | null): OrderDto {
   const dueMinor = amountDueMinor(row);
   const createdAt = row.createdAt.toISOString();
   return {
@@ -46,8 +49,10 @@ function toDto(row: OrderRow, items: OrderItemRow[]): OrderDto {
     date: createdAt,
     status: row.status,
     deliveryOption: row.deliveryOption,
+    deliverySpeed: row.deliverySpeed ? { id: row.deliverySpeed, name: deliverySpeed(row.deliverySpeed)!.name, days: deliverySpeed(row.deliverySpeed)!.days } : null,
     deliveryAddress: row.deliveryAddress as AddressDto,
     items: items.map((i) => ({
+      id: i.id,
       productId: i.productId,
       productName: i.productName,
       name: i.productName,
@@ -72,6 +77,11 @@ function toDto(row: OrderRow, items: OrderItemRow[]): OrderDto {
     paymentMethodCode: row.paymentMethod,
     amountDue: toMajor(dueMinor),
     cancellable: shopperMayCancel(row),
+    storeCredit: toMajor(row.storeCreditMinor),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    returnWindowClosesAt: row.deliveredAt ? returnWindowClosesAt(row.deliveredAt).toISOString() : null,
+    returnable: returnWindowOpen(row, now),
+    paymentState: paymentStateOf({ status: row.status, dueMinor }, payment),
   };
 }
 
@@ -116,6 +126,7 @@ export function createOrderService({
   clock = () => new Date(),
   notifications,
   refundPayment,
+  storeCredit,
 }: {
   db: Db;
   mailer: Mailer;
@@ -128,6 +139,8 @@ export function createOrderService({
   notifications?: OrderNotifications;
   /** Refunds what a payment charged online (the payment service's refund), for a shopper's cancel. */
   refundPayment?: (reference: string) => Promise<unknown>;
+  /** Gives a cancelled order's store credit back (the store credit module), in the cancelling transaction. */
+  storeCredit?: Pick<StoreCreditService, 'move'>;
 }) {
   function filterWhere(f: OrderFilter): SQL | undefined {
     const parts: SQL[] = [];
@@ -154,10 +167,21 @@ export function createOrderService({
         ),
       )
       .orderBy(asc(orderItems.id));
+    const paid = await tx
+      .select({ id: payments.id, status: payments.status, amountMinor: payments.amountMinor })
+      .from(payments)
+      .where(
+        inArray(
+          payments.id,
+          rows.map((r) => r.paymentId),
+        ),
+      );
     return rows.map((r) =>
       toDto(
         r,
         items.filter((i) => i.orderId === r.id),
+        clock(),
+        paid.find((p) => p.id === r.paymentId) ?? null,
       ),
     );
   }
@@ -215,7 +239,8 @@ export function createOrderService({
   async function moveLocked(tx: Tx, row: OrderRow, next: OrderStatus, opts: { actorId: string | null; reason: string; set?: Partial<OrderRow> }) {
     const [updated] = await tx
       .update(orders)
-      .set({ ...opts.set, status: next, updatedAt: sql`now()` })
+      // A delivery starts the return window (staff may record an earlier delivery through opts.set).
+      .set({ ...(next === 'delivered' ? { deliveredAt: clock() } : {}), ...opts.set, status: next, updatedAt: sql`now()` })
       .where(and(eq(orders.id, row.id), eq(orders.status, row.status)))
       .returning();
     await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: row.status, toStatus: next, actorId: opts.actorId, createdAt: clock() });
@@ -228,6 +253,11 @@ export function createOrderService({
         clock(),
       );
       productIds = [...new Set(lines.map((l) => l.productId))];
+      // The store credit it used comes back (once per order: a unique index).
+      if (row.storeCreditMinor > 0) {
+        if (!storeCredit) throw new Error('an order paid with store credit, cancelled without the store credit module');
+        await storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: row.storeCreditMinor, kind: 'cancellation', orderId: row.id, actorId: opts.actorId, reason: opts.reason });
+      }
     }
     return { updated: updated!, productIds };
   }
@@ -247,6 +277,8 @@ export function createOrderService({
         paymentId: string;
         currency: string;
         deliveryOption: DeliveryOption;
+        /** A delivery's speed (null for pickup). */
+        deliverySpeed?: DeliverySpeedId | null;
         deliveryAddress: AddressDto | null;
         subtotalMinor: number;
         /** The discount code's money off the subtotal (0 without one), the code and its promotion. */
@@ -258,6 +290,8 @@ export function createOrderService({
         /** How it is paid (the payment's channel; on_delivery with what is left to pay at the door). */
         paymentMethod?: PaymentMethod;
         dueOnDeliveryMinor?: number;
+        /** Store credit used at checkout. */
+        storeCreditMinor?: number;
         lines: {
           productId: number;
           variantId: number;
@@ -365,7 +399,7 @@ export function createOrderService({
      * transitions, records it in the status history (and the audit log for a signed-in actor),
      * returns the stock of a cancelled order through the ledger, and tells the shopper.
      */
-    async setStatus(idOrTracking: string, to: string, actor?: Actor): Promise<{ order: OrderDto; from: OrderStatus }> {
+    async setStatus(idOrTracking: string, to: string, actor?: Actor, opts: { deliveredOn?: string | undefined } = {}): Promise<{ order: OrderDto; from: OrderStatus }> {
       const next = to.trim().toLowerCase();
       if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use ${ORDER_STATUS_LIST}`);
       const key = idOrTracking.trim();
@@ -380,7 +414,14 @@ export function createOrderService({
         if (!canTransition(row.status, next)) {
           throw new Conflict(`An order that is ${row.status} cannot become ${next}`);
         }
-        const { updated, productIds } = await moveLocked(tx, row, next, { actorId: actor?.id ?? null, reason: 'Order cancelled' });
+        // Staff may record an earlier delivery day (the courier's), never before the order nor in the future; noon in Lagos.
+        let deliveredAt: Date | undefined;
+        if (next === 'delivered' && opts.deliveredOn) {
+          deliveredAt = new Date(`${opts.deliveredOn}T11:00:00Z`);
+          if (deliveredAt > clock() || deliveredAt.toISOString().slice(0, 10) < row.createdAt.toISOString().slice(0, 10)) throw new Invalid(message('delivered-on-range'));
+          if (deliveredAt < row.createdAt) deliveredAt = row.createdAt;
+        }
+        const { updated, productIds } = await moveLocked(tx, row, next, { actorId: actor?.id ?? null, reason: 'Order cancelled', ...(deliveredAt ? { set: { deliveredAt } } : {}) });
         if (actor && audit) {
           await audit.record(actor, { action: 'order.status', entity: 'order', entityId: row.id, details: { trackingNumber: row.trackingNumber, before: row.status, after: next } }, tx);
         }
@@ -472,6 +513,38 @@ export function createOrderService({
      * line order), in minor units: the line's total less its discount share, for those units
      * (paidForUnits). Throws Invalid for a line the order does not have or more units than it holds.
      */
+    /**
+     * A line refund's units, taken inside the refund's claim (payments.refund's onClaim) under the
+     * order's row lock, the lock a return request takes: units refunded from the back office are
+     * never returned for money again, and units being returned are not refunded here too.
+     */
+    async takeLineRefund(tx: Tx, orderId: string, position: number, quantity: number): Promise<void> {
+      await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update');
+      const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+      const line = lines[position - 1];
+      if (!line) throw new Invalid(message('refund-no-such-line'));
+      // Units in returns that are not rejected (a read of the returns module's rows).
+      const [held] = await tx
+        .select({ units: sql<number>`coalesce(sum(${returnItems.quantity}), 0)::int` })
+        .from(returnItems)
+        .innerJoin(returns, eq(returns.id, returnItems.returnId))
+        .where(and(eq(returnItems.orderItemId, line.id), inArray(returns.status, LIVE_RETURN_STATUSES)));
+      const left = line.quantity - line.refundedQuantity - Number(held?.units ?? 0);
+      if (quantity > left) throw new Invalid(fill('refund-line-units', String(Math.max(0, left))));
+      await tx.update(orderItems).set({ refundedQuantity: line.refundedQuantity + quantity }).where(eq(orderItems.id, line.id));
+    },
+
+    /** Gives a line refund's units back when the provider refused the refund (nothing went back). */
+    async releaseLineRefund(orderId: string, position: number, quantity: number): Promise<void> {
+      const lines = await db.select({ id: orderItems.id, refunded: orderItems.refundedQuantity }).from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+      const line = lines[position - 1];
+      if (!line) return;
+      await db
+        .update(orderItems)
+        .set({ refundedQuantity: sql`greatest(0, ${orderItems.refundedQuantity} - ${quantity})` })
+        .where(eq(orderItems.id, line.id));
+    },
+
     async paidForLine(orderId: string, position: number, quantity: number): Promise<{ amountMinor: number; productName: string }> {
       if (!UUID.test(orderId)) throw new NotFound('Order not found');
       const lines = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
@@ -519,7 +592,8 @@ export function createOrderService({
         return true;
       }
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
-      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : 'Delivery to'} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}`;
+      const speed = order.deliverySpeed ? ` (${order.deliverySpeed.name}, ${order.deliverySpeed.days})` : '';
+      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}`;
       try {
         await mailer.send({
           to: owner.email,

@@ -8,7 +8,7 @@ import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { OrderDto } from '@/lib/domain/orders';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { message } from '@/lib/domain/messages';
-import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
+import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, payments } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
@@ -25,6 +25,8 @@ export const paymentSnapshotSchema = z.object({
   cartId: z.string(),
   callbackUrl: z.string(),
   deliveryOption: z.enum(DELIVERY_OPTIONS),
+  /** The delivery's speed (absent in snapshots from before speeds: null). */
+  deliverySpeed: z.enum(DELIVERY_SPEED_IDS).nullable().default(null),
   shipTo: z.object({
     id: z.string(),
     name: z.string(),
@@ -60,9 +62,31 @@ export const paymentSnapshotSchema = z.object({
   /** Pay on delivery (issue 19): what is left to pay at the door; the payment charges the rest (a deposit, or nothing). */
   paymentMethod: z.enum(CHECKOUT_PAYMENT_CHOICES).default('online'),
   dueOnDeliveryMinor: z.number().int().min(0).default(0),
+  /** Store credit used (issue 20): spent with the payment row, given back if it never becomes an order. */
+  storeCreditMinor: z.number().int().min(0).default(0),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;
+
+/** What an exchange's difference pays for (issue 20): the dearer variant of a return, then back to the order's page. */
+export const differenceSnapshotSchema = z.object({
+  kind: z.literal('exchange_difference'),
+  callbackUrl: z.string(),
+  orderId: z.string(),
+  returnId: z.string(),
+  returnReference: z.string(),
+});
+export type DifferenceSnapshot = z.output<typeof differenceSnapshotSchema>;
+
+/** What a paid exchange difference becomes: its return marked paid (src/lib/server/aftersales/returns.ts). */
+export interface DifferenceFulfilment {
+  /** Inside the payment's row lock: records the difference paid on the return and returns its order's id; CannotFulfil when the return no longer waits for it. */
+  place(tx: Tx, payment: { id: string; returnId: string; amountMinor: number; currency: string }): Promise<string>;
+  /** The order of a return (in `tx` when given). */
+  orderOfReturn(returnId: string, tx?: Tx): Promise<string | null>;
+  /** The order as its owner sees it. */
+  order(orderId: string): Promise<OrderDto>;
+}
 
 /** A payment the provider confirmed, as its fulfilment needs it. */
 export interface ConfirmedPayment {
@@ -180,6 +204,8 @@ export function createPaymentService(deps: {
   log: Logger;
   clock: () => Date;
   holds?: PaymentHolds | undefined;
+  /** Exchange differences (issue 20); without it, such payments cannot be fulfilled. */
+  differences?: DifferenceFulfilment | undefined;
 }) {
   const { db, provider, fulfilment, log, clock } = deps;
   const holds = deps.holds ?? NO_HOLDS;
@@ -212,9 +238,11 @@ export function createPaymentService(deps: {
 
   /** The payment row of a checkout and its holds (a discount code's place), in one transaction. */
   async function startPayment(
-    input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
-    how: { provider: PaymentProvider['name'] | 'on_delivery'; amountMinor: number; status: 'initialized' | 'paid' },
+    input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot | DifferenceSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
+    how: { provider: PaymentProvider['name'] | 'on_delivery' | 'store_credit'; amountMinor: number; status: 'initialized' | 'paid' },
   ): Promise<{ reference: string; paymentId: string }> {
+    const { snapshot } = input;
+    const purpose = 'kind' in snapshot ? { purpose: 'exchange_difference' as const, returnId: snapshot.returnId, cartId: null } : { purpose: 'checkout' as const, cartId: snapshot.cartId };
     const reference = newReference();
     const paymentId = await db.transaction(async (tx) => {
       const [row] = await tx
@@ -222,7 +250,7 @@ export function createPaymentService(deps: {
         .values({
           reference,
           userId: input.userId,
-          cartId: input.snapshot.cartId,
+          ...purpose,
           ...how,
           currency: input.currency,
           email: input.email,
@@ -238,19 +266,80 @@ export function createPaymentService(deps: {
     return { reference, paymentId };
   }
 
+  /** A payment charged online: its row (and holds), then the provider's payment page; a refused start fails the row. */
+  async function startOnline(
+    input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot | DifferenceSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
+    amountMinor: number,
+  ): Promise<InitiateResult> {
+      const { reference, paymentId } = await startPayment(input, { provider: provider.name, amountMinor, status: 'initialized' });
+      let authorizationUrl: string;
+      try {
+        ({ authorizationUrl } = await provider.initialize({
+          reference,
+          email: input.email,
+          amountMinor,
+          currency: input.currency,
+          callbackUrl: input.snapshot.callbackUrl,
+          channels: channelsOf(input.currency),
+        }));
+      } catch (err) {
+        await settleWithoutOrder(eq(payments.id, paymentId), 'failed', undefined);
+        throw err;
+      }
+    return { reference, authorization_url: authorizationUrl, amount: toMajor(amountMinor), currency: input.currency };
+  }
+
+  /** The order a payment already became, if any: its checkout's order, or for an exchange difference, its return's order. */
+  async function existingOrder(payment: { id: string; purpose: string; returnId: string | null }, tx?: Tx): Promise<OrderDto | null> {
+    if (payment.purpose === 'checkout') return fulfilment.orderOf(payment.id, tx);
+    const orderId = deps.differences && payment.returnId ? await deps.differences.orderOfReturn(payment.returnId, tx) : null;
+    return orderId ? deps.differences!.order(orderId) : null;
+  }
+
+  /**
+   * A verified exchange difference: under the payment's row lock its return is marked paid (once);
+   * a return that no longer waits for it (rejected, or paid by another payment) sends it to refund.
+   */
+  async function fulfilDifference(payment: typeof payments.$inferSelect, channel: OnlineChannel | null): Promise<{ order: OrderDto; created: boolean }> {
+    const differences = deps.differences;
+    if (!differences || !payment.returnId) throw new Error('exchange difference payments need the returns fulfilment');
+    const returnId = payment.returnId;
+    let outcome: { orderId: string; created: boolean } | 'refund';
+    try {
+      outcome = await db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+        if (includes(MAY_HAVE_ORDER, locked!.status)) {
+          const orderId = await differences.orderOfReturn(returnId, tx);
+          if (orderId) return { orderId, created: false };
+        }
+        if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
+        const orderId = await differences.place(tx, { id: payment.id, returnId, amountMinor: payment.amountMinor, currency: payment.currency });
+        await tx.update(payments).set({ status: 'fulfilled', channel, updatedAt: clock() }).where(eq(payments.id, payment.id));
+        return { orderId, created: true };
+      });
+    } catch (err) {
+      if (!(err instanceof CannotFulfil)) throw err;
+      await markNeedsRefund(payment.id);
+      log.warn('exchange difference paid for a return that no longer waits for it; payment needs a refund', { reference: payment.reference, returnId });
+      throw new PaymentFailed(message('return-difference-not-needed'));
+    }
+    if (outcome === 'refund') throw new PaymentFailed(message('return-difference-not-needed'));
+    return { order: await differences.order(outcome.orderId), created: outcome.created };
+  }
+
   /** What the simulated payment page shows. */
   async function simulatedPayment(reference: string) {
     if (provider.name !== 'simulated') throw new NotFound('Payment not found');
     const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
     if (!payment) throw new NotFound('Payment not found');
-    const snapshot = paymentSnapshotSchema.parse(payment.snapshot);
+    const snapshot = payment.purpose === 'checkout' ? paymentSnapshotSchema.parse(payment.snapshot) : differenceSnapshotSchema.parse(payment.snapshot);
     return {
       reference,
       email: payment.email,
       amount: toMajor(payment.amountMinor),
       currency: payment.currency as CurrencyCode,
       status: payment.status,
-      itemCount: snapshot.lines.reduce((n, l) => n + l.quantity, 0),
+      itemCount: 'lines' in snapshot ? snapshot.lines.reduce((n, l) => n + l.quantity, 0) : 1,
       callbackUrl: snapshot.callbackUrl,
       channel: payment.channel,
       channels: channelsOf(payment.currency),
@@ -268,43 +357,36 @@ export function createPaymentService(deps: {
       hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
     }): Promise<InitiateResult> {
       const { snapshot } = input;
-      // Pay on delivery with a deposit: the deposit is charged online, the rest at the door.
-      const amountMinor = snapshot.totalMinor - snapshot.dueOnDeliveryMinor;
-      const { reference, paymentId } = await startPayment(input, { provider: provider.name, amountMinor, status: 'initialized' });
-      let authorizationUrl: string;
-      try {
-        ({ authorizationUrl } = await provider.initialize({
-          reference,
-          email: input.email,
-          amountMinor,
-          currency: input.currency,
-          callbackUrl: snapshot.callbackUrl,
-          channels: channelsOf(input.currency),
-        }));
-      } catch (err) {
-        await settleWithoutOrder(eq(payments.id, paymentId), 'failed', undefined);
-        throw err;
-      }
-      return { reference, authorization_url: authorizationUrl, amount: toMajor(amountMinor), currency: input.currency };
+      // Pay on delivery with a deposit: the deposit is charged online, the rest at the door; store credit comes off first.
+      const amountMinor = snapshot.totalMinor - snapshot.dueOnDeliveryMinor - snapshot.storeCreditMinor;
+      return startOnline(input, amountMinor);
     },
 
     /**
-     * Pay on delivery of the whole order: a payment row that charges nothing (provider on_delivery,
-     * amount 0), created paid, with the code's hold like any payment. The caller fulfils it at once;
-     * a crash before that leaves a paid payment that reconciliation fulfils.
+     * The difference of a dearer exchange (issue 20), paid online before staff approve the return;
+     * the provider's return and webhook fulfil it like a checkout (fulfil), marking the return paid.
      */
-    async startOnDelivery(input: {
-      userId: string;
-      email: string;
-      currency: CurrencyCode;
-      snapshot: PaymentSnapshot;
-      hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
-    }): Promise<{ reference: string }> {
+    async initiateDifference(input: { userId: string; email: string; currency: CurrencyCode; amountMinor: number; snapshot: DifferenceSnapshot }): Promise<InitiateResult> {
+      if (!Number.isInteger(input.amountMinor) || input.amountMinor <= 0) throw new Error('initiateDifference: the difference must be positive');
+      return startOnline(input, input.amountMinor);
+    },
+
+    /**
+     * A payment that charges nothing online, created paid, with its holds like any payment (a code's
+     * place, the store credit it spends): the whole order paid on delivery (provider on_delivery), or
+     * store credit covering what is paid now (store_credit). The caller fulfils it at once; a crash
+     * before that leaves a paid payment that reconciliation fulfils.
+     */
+    async startWithoutCharge(
+      provider: 'on_delivery' | 'store_credit',
+      input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
+    ): Promise<{ reference: string }> {
       const { snapshot } = input;
-      if (snapshot.paymentMethod !== 'on_delivery' || snapshot.dueOnDeliveryMinor !== snapshot.totalMinor) {
-        throw new Error('startOnDelivery: the whole order must be due on delivery');
+      const nothingNow = snapshot.dueOnDeliveryMinor + snapshot.storeCreditMinor === snapshot.totalMinor;
+      if (!nothingNow || (provider === 'on_delivery') !== (snapshot.paymentMethod === 'on_delivery')) {
+        throw new Error(`startWithoutCharge(${provider}): the order must leave nothing to pay online`);
       }
-      const { reference } = await startPayment(input, { provider: 'on_delivery', amountMinor: 0, status: 'paid' });
+      const { reference } = await startPayment(input, { provider, amountMinor: 0, status: 'paid' });
       return { reference };
     },
 
@@ -324,14 +406,15 @@ export function createPaymentService(deps: {
         throw new Forbidden('This payment belongs to another market\'s account');
       }
       if (includes(MAY_HAVE_ORDER, payment.status)) {
-        const existing = await fulfilment.orderOf(payment.id);
+        const existing = await existingOrder(payment);
         if (existing) return { order: existing, created: false };
       }
       if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
 
-      // Nothing was charged online for an order paid wholly on delivery: no provider to ask.
+      // Nothing was charged online for an order paid wholly on delivery or with store credit: no provider to ask.
+      const chargesNothing = payment.provider === 'on_delivery' || payment.provider === 'store_credit';
       const verification =
-        payment.provider === 'on_delivery'
+        chargesNothing
           ? { status: payment.status === 'paid' ? ('success' as const) : ('failed' as const), amountMinor: 0, currency: payment.currency }
           : await provider.verify(reference, payment.currency);
       if (verification.status !== 'success') {
@@ -361,11 +444,13 @@ export function createPaymentService(deps: {
         throw new PaymentFailed('The amount paid does not match the order. The payment will be refunded.');
       }
 
+      if (payment.purpose === 'exchange_difference') return fulfilDifference(payment, verification.channel ?? payment.channel ?? null);
+
       const confirmed: ConfirmedPayment = {
         id: payment.id,
         reference,
         userId: payment.userId,
-        cartId: payment.cartId,
+        cartId: payment.cartId!,
         currency: payment.currency,
         snapshot: paymentSnapshotSchema.parse(payment.snapshot),
         channel: verification.channel ?? payment.channel ?? null,
@@ -380,14 +465,14 @@ export function createPaymentService(deps: {
           }
           // Refunded (or being refunded) without an order: it never becomes one.
           if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
-          // A pay-on-delivery payment that another call just failed (sold out) never becomes an order.
-          if (locked!.provider === 'on_delivery' && locked!.status !== 'paid') return 'failed' as const;
+          // A payment charging nothing that another call just failed (sold out) never becomes an order.
+          if (chargesNothing && locked!.status !== 'paid') return 'failed' as const;
           const orderId = await fulfilment.place(tx, confirmed);
           await tx.update(payments).set({ status: 'fulfilled', channel: confirmed.channel, updatedAt: clock() }).where(eq(payments.id, payment.id));
           return { orderId };
         });
       } catch (err) {
-        if (err instanceof CannotFulfil && payment.provider === 'on_delivery') {
+        if (err instanceof CannotFulfil && chargesNothing) {
           // Nothing to refund: the payment simply fails, and its code's place is given back.
           await settleWithoutOrder(eq(payments.id, payment.id), 'failed', eq(payments.status, 'paid'));
           throw new PaymentFailed(err.label ? `${err.label} is out of stock` : message('pod-order-unavailable'));

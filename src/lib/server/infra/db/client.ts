@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { pgliteExtensions } from './pglite-extensions';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -13,6 +14,8 @@ export interface Database {
   db: Db;
   driver: 'pglite' | 'pg';
   close(): Promise<void>;
+  /** PostgreSQL's connection pool as /metrics reports it (PGlite has one connection and no pool). */
+  pool?: { total: number; idle: number; waiting: number; max: number } | undefined;
 }
 
 /** Migrations live in the source tree; the server is started from the project root. */
@@ -55,7 +58,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
       await run(db as never, { migrationsFolder });
     }
-    return { db, driver: 'pg', close: () => pool.end() };
+    return {
+      db,
+      driver: 'pg',
+      close: () => pool.end(),
+      get pool() {
+        return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: 10 };
+      },
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -64,7 +74,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dataDir = path.resolve(dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, { extensions: await pgliteExtensions() });
   const db = drizzle(client, { schema, logger: queryLogger(opts) }) as unknown as Db;
   if (migrate) {
     const { migrate: run } = await import('drizzle-orm/pglite/migrator');

@@ -16,13 +16,28 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { ROLES } from '@/lib/domain/account-rules';
+import {
+  HELP_STATUSES,
+  HELP_TOPICS,
+  RETURN_METHODS,
+  RETURN_REASONS,
+  RETURN_RESOLUTIONS,
+  RETURN_STATUSES,
+  STORE_CREDIT_KINDS,
+} from '@/lib/domain/after-sales';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { DEFAULT_MARKET, MARKET_CODES } from '@/lib/domain/markets';
 import { ORDER_STATUSES } from '@/lib/domain/orders';
 import { COLLECTION_METHODS, COLLECTION_OUTCOMES, ONLINE_CHANNELS, PAYMENT_METHODS } from '@/lib/domain/payment-methods';
-import { DELIVERY_OPTIONS } from '@/lib/domain/shipping';
+import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
 
 /** Raw bytes (images). PGlite and pg both hand back Uint8Array/Buffer. */
+const tsvector = customType<{ data: string; driverData: string }>({
+  dataType() {
+    return 'tsvector';
+  },
+});
+
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
 });
@@ -75,8 +90,14 @@ export const products = pgTable(
     salesCount: integer('sales_count').notNull().default(0),
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
+    /**
+     * What search reads (issue 22): the name (weight A), the categories and colours (B) and the
+     * description (C), unaccented, English stems. Written only by src/lib/server/catalogue/search.ts.
+     */
+    searchDocument: tsvector('search_document'),
   },
   (t) => [
+    index('products_search_idx').using('gin', t.searchDocument),
     index('products_category_idx').on(t.categoryId),
     index('products_created_idx').on(t.createdAt),
     index('products_sales_idx').on(t.salesCount),
@@ -95,6 +116,8 @@ export const productImages = pgTable(
       .notNull()
       .references(() => media.hash),
     alt: text('alt').notNull(),
+    /** The colour this image shows (the gallery follows the chosen colour); null: it shows every colour. */
+    colorId: integer('color_id').references(() => colors.id),
   },
   (t) => [unique('product_images_position_uq').on(t.productId, t.position)],
 );
@@ -247,6 +270,8 @@ export const carts = pgTable('carts', {
     .references(() => users.id, { onDelete: 'cascade' }),
   /** null: not chosen yet, the default applies (delivery when a default address exists). */
   deliveryOption: text('delivery_option', { enum: DELIVERY_OPTIONS }),
+  /** Express, Standard or Economy for a delivery; null: not chosen yet (DEFAULT_DELIVERY_SPEED applies). */
+  deliverySpeed: text('delivery_speed', { enum: DELIVERY_SPEED_IDS }),
   /** The market the cart was last priced in; a shopper who changes market is told the cart was re-priced. */
   market: text('market', { enum: MARKET_CODES }).notNull().default(DEFAULT_MARKET),
   /** The discount code the shopper applied (as typed, upper-cased); re-checked whenever the cart is priced. */
@@ -281,9 +306,16 @@ export const payments = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
-    cartId: uuid('cart_id').notNull(),
-    /** on_delivery: nothing is charged online (the whole order is paid at the door); amount_minor is 0. */
-    provider: text('provider', { enum: ['simulated', 'paystack', 'on_delivery'] }).notNull(),
+    /** The checkout's cart (a checkout payment only: an exchange's difference has none). */
+    cartId: uuid('cart_id'),
+    /**
+     * on_delivery: nothing is charged online (the whole order is paid at the door); store_credit: the
+     * shopper's store credit covers everything. Both have amount_minor 0.
+     */
+    provider: text('provider', { enum: ['simulated', 'paystack', 'on_delivery', 'store_credit'] }).notNull(),
+    /** What the payment is for: a checkout (becomes an order), or the difference of a dearer exchange (return_id). */
+    purpose: text('purpose', { enum: ['checkout', 'exchange_difference'] }).notNull().default('checkout'),
+    returnId: uuid('return_id'),
     amountMinor: money('amount_minor'),
     currency: text('currency').notNull(),
     email: text('email').notNull(),
@@ -313,7 +345,10 @@ export const payments = pgTable(
   },
   (t) => [
     index('payments_user_idx').on(t.userId),
-    check('payments_on_delivery_charges_nothing', sql`${t.provider} <> 'on_delivery' or ${t.amountMinor} = 0`),
+    check('payments_on_delivery_charges_nothing', sql`${t.provider} not in ('on_delivery', 'store_credit') or ${t.amountMinor} = 0`),
+    check('payments_difference_has_return', sql`(${t.purpose} = 'exchange_difference') = (${t.returnId} is not null)`),
+    check('payments_checkout_has_cart', sql`${t.purpose} <> 'checkout' or ${t.cartId} is not null`),
+    index('payments_return_idx').on(t.returnId),
   ],
 );
 
@@ -333,6 +368,8 @@ export const orders = pgTable(
       .notNull()
       .default('pending'),
     deliveryOption: text('delivery_option', { enum: DELIVERY_OPTIONS }).notNull(),
+    /** The delivery's speed (null for pickup, and for orders from before speeds were chosen). */
+    deliverySpeed: text('delivery_speed', { enum: DELIVERY_SPEED_IDS }),
     subtotalMinor: money('subtotal_minor'),
     /** Money off the subtotal from a discount code (0 without one); total = subtotal - discount + delivery. */
     discountMinor: bigint('discount_minor', { mode: 'number' }).notNull().default(0),
@@ -353,6 +390,10 @@ export const orders = pgTable(
     collectionMethod: text('collection_method', { enum: COLLECTION_METHODS }),
     collectedMinor: bigint('collected_minor', { mode: 'number' }),
     collectedAt: timestamp('collected_at', { withTimezone: true }),
+    /** Store credit used at checkout (minor units); the payment charged total - due on delivery - this. */
+    storeCreditMinor: bigint('store_credit_minor', { mode: 'number' }).notNull().default(0),
+    /** When it was delivered (status delivered): the 3-day return window runs from here. */
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     /** When the shopper cancelled it (status cancelled). */
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** When the confirmation mail went out; null until then (reconciliation sends it if a crash lost it). */
@@ -393,8 +434,10 @@ export const orderItems = pgTable(
     lineTotalMinor: money('line_total_minor'),
     /** This line's share of the order's discount (spread in proportion; the shares add up to the whole). */
     discountMinor: bigint('discount_minor', { mode: 'number' }).notNull().default(0),
+    /** Units staff refunded from the back office's line refund: never returned (or refunded) again. */
+    refundedQuantity: integer('refunded_quantity').notNull().default(0),
   },
-  (t) => [index('order_items_order_idx').on(t.orderId)],
+  (t) => [index('order_items_order_idx').on(t.orderId), check('order_items_refunded_within', sql`${t.refundedQuantity} between 0 and ${t.quantity}`)],
 );
 
 export const favourites = pgTable(
@@ -660,7 +703,8 @@ export const stockLedger = pgTable(
       .notNull()
       .references(() => variants.id, { onDelete: 'cascade' }),
     delta: integer('delta').notNull(),
-    kind: text('kind', { enum: ['opening', 'order', 'cancellation', 'refund', 'adjustment'] }).notNull(),
+    /** exchange: a unit held for a return's exchange; exchange_release: given back (rejected); return: a returned unit back on sale. */
+    kind: text('kind', { enum: ['opening', 'order', 'cancellation', 'refund', 'adjustment', 'exchange', 'exchange_release', 'return'] }).notNull(),
     reason: text('reason'),
     orderId: uuid('order_id'),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
@@ -683,4 +727,180 @@ export const orderEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('order_events_order_idx').on(t.orderId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- after the sale (issue 20)
+
+/**
+ * A shopper's store credit per market currency (minor units), never negative: the sum of the
+ * shopper's ledger rows in that currency. The row is locked to spend, so two checkouts spend once.
+ * Written only by aftersales/store-credit.ts.
+ */
+export const storeCreditBalances = pgTable(
+  'store_credit_balances',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.currency] }), check('store_credit_nonnegative', sql`${t.balanceMinor} >= 0`)],
+);
+
+/** Every grant and use of store credit; a shopper's rows in a currency add up to the balance. Written only by aftersales/store-credit.ts. */
+export const storeCreditEntries = pgTable(
+  'store_credit_entries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    deltaMinor: bigint('delta_minor', { mode: 'number' }).notNull(),
+    kind: text('kind', { enum: STORE_CREDIT_KINDS }).notNull(),
+    reason: text('reason'),
+    orderId: uuid('order_id'),
+    paymentId: uuid('payment_id'),
+    returnId: uuid('return_id'),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('store_credit_entries_user_idx').on(t.userId, t.currency, t.createdAt),
+    check('store_credit_entries_nonzero', sql`${t.deltaMinor} <> 0`),
+    // A payment spends once and is given back once; a return credits once; an order's credit comes back once.
+    uniqueIndex('store_credit_once_per_payment_uq').on(t.paymentId, t.kind).where(sql`${t.paymentId} is not null and ${t.kind} in ('spend', 'release')`),
+    uniqueIndex('store_credit_once_per_return_uq').on(t.returnId).where(sql`${t.returnId} is not null`),
+    uniqueIndex('store_credit_once_per_cancellation_uq').on(t.orderId).where(sql`${t.kind} = 'cancellation'`),
+  ],
+);
+
+/** A shopper's return or exchange of some of an order's lines. Written only by aftersales/returns.ts. */
+export const returns = pgTable(
+  'returns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull().unique(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status', { enum: RETURN_STATUSES }).notNull().default('requested'),
+    reason: text('reason', { enum: RETURN_REASONS }).notNull(),
+    resolution: text('resolution', { enum: RETURN_RESOLUTIONS }).notNull(),
+    method: text('method', { enum: RETURN_METHODS }).notNull(),
+    currency: text('currency').notNull(),
+    /** What was paid for the returned units (their lines' totals less discount shares), minor units. */
+    paidMinor: money('paid_minor'),
+    /** An exchange: new units' price less the returned units' price; > 0 the shopper pays it before approval, < 0 goes back at shipping. */
+    differenceMinor: bigint('difference_minor', { mode: 'number' }).notNull().default(0),
+    differencePaidAt: timestamp('difference_paid_at', { withTimezone: true }),
+    rejectionReason: text('rejection_reason'),
+    /** Where the money went when settled: to the payment, as store credit, by a bank transfer staff recorded. */
+    refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
+    creditedMinor: bigint('credited_minor', { mode: 'number' }).notNull().default(0),
+    transferredMinor: bigint('transferred_minor', { mode: 'number' }).notNull().default(0),
+    transferReference: text('transfer_reference'),
+    /** Set while its money is being sent (claimed under the row lock); a second refund is refused meanwhile. */
+    settlingAt: timestamp('settling_at', { withTimezone: true }),
+    /** The exchange's parcel. */
+    shipmentTracking: text('shipment_tracking'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('returns_order_idx').on(t.orderId), index('returns_status_idx').on(t.status, t.createdAt)],
+);
+
+/** A returned line: how many units, the exchange's variant, what staff received. Written only by aftersales/returns.ts. */
+export const returnItems = pgTable(
+  'return_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    returnId: uuid('return_id')
+      .notNull()
+      .references(() => returns.id, { onDelete: 'cascade' }),
+    orderItemId: integer('order_item_id')
+      .notNull()
+      .references(() => orderItems.id),
+    quantity: integer('quantity').notNull(),
+    /** The exchange's variant (same product), held through the stock ledger from the request; its unit price in the order's market. */
+    exchangeVariantId: integer('exchange_variant_id').references(() => variants.id),
+    exchangeUnitPriceMinor: bigint('exchange_unit_price_minor', { mode: 'number' }),
+    receivedQuantity: integer('received_quantity'),
+    damagedQuantity: integer('damaged_quantity'),
+  },
+  (t) => [
+    index('return_items_return_idx').on(t.returnId),
+    index('return_items_order_item_idx').on(t.orderItemId),
+    check('return_items_quantity_positive', sql`${t.quantity} > 0`),
+    check('return_items_received_within', sql`${t.receivedQuantity} is null or (${t.receivedQuantity} between 0 and ${t.quantity})`),
+    check('return_items_damaged_within', sql`${t.damagedQuantity} is null or (${t.damagedQuantity} between 0 and coalesce(${t.receivedQuantity}, 0))`),
+  ],
+);
+
+/** "Get help with this order": a shopper's request and its thread. Written only by aftersales/help.ts. */
+export const helpRequests = pgTable(
+  'help_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    topic: text('topic', { enum: HELP_TOPICS }).notNull(),
+    status: text('status', { enum: HELP_STATUSES }).notNull().default('open'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('help_requests_order_idx').on(t.orderId), index('help_requests_status_idx').on(t.status, t.updatedAt)],
+);
+
+export const helpMessages = pgTable(
+  'help_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => helpRequests.id, { onDelete: 'cascade' }),
+    /** The shopper, or staff answering (actor_id). */
+    fromStaff: boolean('from_staff').notNull(),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('help_messages_request_idx').on(t.requestId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- search (issue 22)
+
+/**
+ * The words shoppers may mean: every word of the products' names, categories and colours, lower-case
+ * and unaccented. Misspellings are matched to these by trigram similarity (pg_trgm).
+ * Written only by src/lib/server/catalogue/search.ts.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    term: text('term').primaryKey(),
+  },
+  (t) => [index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`)],
+);
+
+/** What shoppers searched for (normalised) and how many products it found: the back office's report. */
+export const searchLog = pgTable(
+  'search_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    query: text('query').notNull(),
+    results: integer('results').notNull(),
+    market: text('market', { enum: MARKET_CODES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('search_log_created_idx').on(t.createdAt)],
 );

@@ -5,6 +5,7 @@ import { hashPassword } from '@/lib/server/accounts/passwords';
 import type { Services } from '@/lib/server/services';
 import type { Db, Tx } from './client';
 import { recordStockMoves } from '@/lib/server/catalogue/stock';
+import { createSearch } from '@/lib/server/catalogue/search';
 import { addresses, categories, colors, productImages, products, sizes, users, variantPrices, variants } from './schema';
 import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
 
@@ -82,6 +83,14 @@ interface SubSpec {
   sizes: keyof typeof SIZE_SETS;
   price: [number, number];
   materials: string[];
+  /** The noun names a pair or a plural (Sneakers, Trousers): the description's verbs agree with it. */
+  plural?: true;
+  /** Other pieces of the sub-category, with their art (men's bags: holdalls and messenger bags beside weekenders). */
+  more?: { noun: string; kind: ArtKind }[];
+  /** Name stems of its own (men's pieces), instead of the house's. */
+  stems?: readonly string[];
+  /** A banner of its own (a sub-category with a page of its own: /Bags-men). */
+  banner?: { kinds: ArtKind[]; palette: [string, string] };
 }
 interface ParentSpec {
   name: string;
@@ -102,7 +111,22 @@ const CATALOGUE: ParentSpec[] = [
       { name: 'Crossbody Bags', slug: 'crossbody-bags', kind: 'crossbody', noun: 'Crossbody Bag', sizes: 'none', price: [320_000, 1_900_000], materials: ['Pebbled Leather', 'Patent Leather', 'Suede', 'Croc-Embossed Leather'] },
       { name: 'Clutches', slug: 'clutches', kind: 'clutch', noun: 'Clutch', sizes: 'none', price: [210_000, 1_400_000], materials: ['Satin', 'Beaded Silk', 'Metallic Leather', 'Velvet'] },
       { name: 'Backpacks', slug: 'backpacks', kind: 'backpack', noun: 'Backpack', sizes: 'none', price: [380_000, 1_600_000], materials: ['Nylon and Leather', 'Saffiano Leather', 'Waxed Canvas'] },
-      { name: 'Bags Men', slug: 'bags-men', kind: 'duffel', noun: 'Weekender', sizes: 'none', price: [520_000, 3_200_000], materials: ['Full-Grain Leather', 'Textured Calfskin', 'Coated Canvas'] },
+      {
+        name: 'Bags Men',
+        slug: 'bags-men',
+        kind: 'duffel',
+        noun: 'Weekender',
+        more: [
+          { noun: 'Holdall', kind: 'duffel' },
+          { noun: 'Messenger Bag', kind: 'crossbody' },
+          { noun: 'Travel Backpack', kind: 'backpack' },
+        ],
+        stems: ['Tunde', 'Sipho', 'Kofi', 'Bongani', 'Emeka', 'Thabo', 'Chidi', 'Lwazi', 'Femi', 'Kagiso', 'Obinna', 'Mandla'],
+        banner: { kinds: ['duffel', 'backpack', 'wallet'], palette: ['#e4e1da', '#a9a59b'] },
+        sizes: 'none',
+        price: [520_000, 3_200_000],
+        materials: ['Full-Grain Leather', 'Textured Calfskin', 'Coated Canvas', 'Waxed Cotton'],
+      },
     ],
   },
   {
@@ -114,7 +138,7 @@ const CATALOGUE: ParentSpec[] = [
       { name: 'Dresses', slug: 'dresses', kind: 'dress', noun: 'Dress', sizes: 'clothing', price: [180_000, 1_500_000], materials: ['Silk Midi', 'Pleated Maxi', 'Linen Wrap', 'Sequinned Evening'] },
       { name: 'Shirts', slug: 'shirts', kind: 'shirt', noun: 'Shirt', sizes: 'clothing', price: [85_000, 420_000], materials: ['Poplin', 'Silk Twill', 'Oxford Cotton', 'Linen'] },
       { name: 'Jackets', slug: 'jackets', kind: 'jacket', noun: 'Jacket', sizes: 'clothing', price: [260_000, 2_100_000], materials: ['Double-Breasted Wool', 'Leather Biker', 'Tweed', 'Cropped Bouclé'] },
-      { name: 'Trousers', slug: 'trousers', kind: 'trousers', noun: 'Trousers', sizes: 'clothing', price: [95_000, 520_000], materials: ['Wide-Leg Crepe', 'Tailored Wool', 'Pleated Linen'] },
+      { name: 'Trousers', slug: 'trousers', kind: 'trousers', noun: 'Trousers', plural: true, sizes: 'clothing', price: [95_000, 520_000], materials: ['Wide-Leg Crepe', 'Tailored Wool', 'Pleated Linen'] },
     ],
   },
   {
@@ -123,10 +147,10 @@ const CATALOGUE: ParentSpec[] = [
     description: 'Made to be noticed, built to last',
     palette: ['#efe3e0', '#d4b9b3'],
     subs: [
-      { name: 'Heels', slug: 'heels', kind: 'heel', noun: 'Pumps', sizes: 'shoes', price: [210_000, 1_200_000], materials: ['Patent Leather', 'Suede', 'Satin Slingback', 'Pointed Leather'] },
-      { name: 'Sneakers', slug: 'sneakers', kind: 'sneaker', noun: 'Sneakers', sizes: 'shoes', price: [150_000, 780_000], materials: ['Low-Top Leather', 'Suede Runner', 'High-Top Calfskin'] },
-      { name: 'Loafers', slug: 'loafers', kind: 'loafer', noun: 'Loafers', sizes: 'shoes', price: [190_000, 950_000], materials: ['Horsebit Leather', 'Penny Suede', 'Chunky Lug-Sole'] },
-      { name: 'Sandals', slug: 'sandals', kind: 'sandal', noun: 'Sandals', sizes: 'shoes', price: [120_000, 640_000], materials: ['Strappy Leather', 'Woven Raffia', 'Chain-Trim'] },
+      { name: 'Heels', slug: 'heels', kind: 'heel', noun: 'Pumps', plural: true, sizes: 'shoes', price: [210_000, 1_200_000], materials: ['Patent Leather', 'Suede', 'Satin Slingback', 'Pointed Leather'] },
+      { name: 'Sneakers', slug: 'sneakers', kind: 'sneaker', noun: 'Sneakers', plural: true, sizes: 'shoes', price: [150_000, 780_000], materials: ['Low-Top Leather', 'Suede Runner', 'High-Top Calfskin'] },
+      { name: 'Loafers', slug: 'loafers', kind: 'loafer', noun: 'Loafers', plural: true, sizes: 'shoes', price: [190_000, 950_000], materials: ['Horsebit Leather', 'Penny Suede', 'Chunky Lug-Sole'] },
+      { name: 'Sandals', slug: 'sandals', kind: 'sandal', noun: 'Sandals', plural: true, sizes: 'shoes', price: [120_000, 640_000], materials: ['Strappy Leather', 'Woven Raffia', 'Chain-Trim'] },
     ],
   },
   {
@@ -138,7 +162,7 @@ const CATALOGUE: ParentSpec[] = [
       { name: 'Belts', slug: 'belts', kind: 'belt', noun: 'Belt', sizes: 'belts', price: [65_000, 380_000], materials: ['Reversible Leather', 'Logo-Buckle', 'Croc-Embossed'] },
       { name: 'Scarves', slug: 'scarves', kind: 'scarf', noun: 'Scarf', sizes: 'none', price: [55_000, 310_000], materials: ['Silk Twill', 'Cashmere', 'Printed Modal'] },
       { name: 'Wallets', slug: 'wallets', kind: 'wallet', noun: 'Wallet', sizes: 'none', price: [70_000, 420_000], materials: ['Zip-Around Leather', 'Bifold Calfskin', 'Card Case'] },
-      { name: 'Sunglasses', slug: 'sunglasses', kind: 'sunglasses', noun: 'Sunglasses', sizes: 'none', price: [90_000, 480_000], materials: ['Cat-Eye Acetate', 'Aviator Metal', 'Oversized Square'] },
+      { name: 'Sunglasses', slug: 'sunglasses', kind: 'sunglasses', noun: 'Sunglasses', plural: true, sizes: 'none', price: [90_000, 480_000], materials: ['Cat-Eye Acetate', 'Aviator Metal', 'Oversized Square'] },
     ],
   },
 ];
@@ -148,11 +172,83 @@ const NAMES = [
   'Ada', 'Lindiwe', 'Funmi', 'Nandi', 'Chioma', 'Imani', 'Palesa', 'Bisi', 'Ama', 'Zanele',
 ];
 
-const DESCRIPTIONS = [
-  (n: string, m: string) => `The ${n} is cut from ${m.toLowerCase()} and finished by hand in small batches. Clean lines, considered proportions and hardware that ages beautifully make it a piece you will reach for season after season.`,
-  (n: string, m: string) => `Designed in Lagos and made by artisans we know by name, the ${n} pairs ${m.toLowerCase()} with precise detailing. It is as at home at a Sunday lunch in Ikoyi as it is at a gallery opening in Rosebank.`,
-  (n: string, m: string) => `A quiet statement: the ${n} in ${m.toLowerCase()} balances structure and softness. Every edge is painted, every seam is reinforced, and every detail is there for a reason.`,
+/**
+ * A description written for one product, composed from parts (what it is made of, how it is made,
+ * how it wears, how to care for it) so that no two read alike; verbs agree with a plural noun.
+ */
+const FAMILY_OF: Record<string, 'bags' | 'clothing' | 'shoes' | 'accessories'> = { Bags: 'bags', Clothing: 'clothing', Shoes: 'shoes', Accessories: 'accessories' };
+const OPENINGS = [
+  (n: string, m: string, v: Verbs) => `The ${n} ${v.is} cut from ${m.toLowerCase()} chosen for its hand and the way it takes colour.`,
+  (n: string, m: string, v: Verbs) => `In ${m.toLowerCase()}, the ${n} ${v.keeps} a clean line from every angle.`,
+  (n: string, m: string, v: Verbs) => `The ${n} ${v.brings} ${m.toLowerCase()} into a shape that is quietly its own.`,
+  (n: string, m: string, v: Verbs) => `Made in ${m.toLowerCase()}, the ${n} ${v.is} understated at first glance and rewarding up close.`,
+  (n: string, m: string, v: Verbs) => `The ${n} ${v.pairs} ${m.toLowerCase()} with proportions drawn for everyday wear.`,
 ];
+const MAKING = [
+  'Each piece is finished by hand in our Lagos atelier, in runs of a few dozen.',
+  'The edges are painted and burnished by hand, a layer at a time.',
+  'It is made by a family workshop we have worked with for a decade, and signed inside by its maker.',
+  'Seams are stitched at eight stitches to the inch, the way heirloom pieces are made.',
+  'The hardware is solid brass, plated by hand and polished before it is fitted.',
+  'It is cut and assembled in Cape Town by a team of twelve artisans.',
+  'Every panel is matched by eye, so the grain runs the same way across the whole piece.',
+];
+type Line = (v: Verbs) => string;
+const FIT: Record<'bags' | 'clothing' | 'shoes' | 'accessories', Line[]> = {
+  bags: [
+    (v) => `${v.It} ${v.holds} a phone, a wallet, keys and a small notebook without losing ${v.its} shape.`,
+    () => 'The strap adjusts, so it sits at the hip or across the body.',
+    () => 'Inside, a zipped pocket keeps the small things apart from the rest.',
+  ],
+  clothing: [
+    (v) => `${v.It} ${v.fits} true to size; take your usual size.`,
+    () => 'The cut is relaxed: size down for a closer fit.',
+    (v) => `${v.It} ${v.is} cut close to the body; if you are between sizes, take the larger.`,
+  ],
+  shoes: [
+    (v) => `${v.It} ${v.fits} true to size; if you are between sizes, take the larger.`,
+    (v) => `A cushioned leather footbed makes ${v.it} easy to wear from the first day.`,
+    (v) => `${v.It} ${v.runs} slightly small: we suggest half a size up.`,
+  ],
+  accessories: [
+    (v) => `${v.It} ${v.is} made to be worn every day and to travel well.`,
+    (v) => `${v.It} ${v.comes} in a dust bag and a box, ready to give.`,
+    (v) => `${v.It} ${v.is} light enough to forget you are wearing ${v.it}.`,
+  ],
+};
+const CARE: Record<'bags' | 'clothing' | 'shoes' | 'accessories', Line[]> = {
+  bags: [(v) => `Keep ${v.it} stuffed and in ${v.its} dust bag when you are not carrying ${v.it}.`, (v) => `Wipe ${v.it} with a soft dry cloth, away from direct sun and rain.`],
+  clothing: [() => 'Dry clean only.', () => 'Hand wash cold and dry flat in the shade.', () => 'Steam rather than iron, and hang on a shaped hanger.'],
+  shoes: [() => 'Use shoe trees between wears and a leather balm each season.', () => 'Brush suede with a soft brush; keep leather away from standing water.'],
+  accessories: [(v) => `Store ${v.it} flat, away from light.`, (v) => `Wipe ${v.it} clean with a soft cloth.`],
+};
+interface Verbs {
+  It: string;
+  it: string;
+  its: string;
+  is: string;
+  keeps: string;
+  brings: string;
+  pairs: string;
+  holds: string;
+  fits: string;
+  runs: string;
+  comes: string;
+}
+const SINGULAR: Verbs = { It: 'It', it: 'it', its: 'its', is: 'is', keeps: 'keeps', brings: 'brings', pairs: 'pairs', holds: 'holds', fits: 'fits', runs: 'runs', comes: 'comes' };
+const PLURAL: Verbs = { It: 'They', it: 'them', its: 'their', is: 'are', keeps: 'keep', brings: 'bring', pairs: 'pair', holds: 'hold', fits: 'fit', runs: 'run', comes: 'come' };
+
+/** The description of the `index`-th product (from 1): each part taken at a different step, so the combinations vary. */
+export function seedDescription(name: string, material: string, parent: string, plural: boolean, index: number): string {
+  const family = FAMILY_OF[parent] ?? 'accessories';
+  const verbs = plural ? PLURAL : SINGULAR;
+  return [
+    OPENINGS[index % OPENINGS.length]!(name, material, verbs),
+    MAKING[(index * 3) % MAKING.length]!,
+    FIT[family][index % FIT[family].length]!(verbs),
+    CARE[family][(index * 5) % CARE[family].length]!(verbs),
+  ].join(' ');
+}
 
 const PRODUCTS_PER_SUB = 10;
 
@@ -220,6 +316,7 @@ export async function seed(services: SeedDeps): Promise<void> {
 
   const now = clock().getTime();
   let productIndex = 0;
+  const usedNames = new Set<string>();
   for (const [pi, parentSpec] of CATALOGUE.entries()) {
     const bannerKinds = parentSpec.subs.slice(0, 3).map((s) => s.kind);
     const bannerHash = await media.store(svg(bannerArtSvg({ kinds: bannerKinds, palette: parentSpec.palette, seed: pi + 1 })), 'image/svg+xml', {
@@ -231,15 +328,23 @@ export async function seed(services: SeedDeps): Promise<void> {
       .values({ name: parentSpec.name, slug: parentSpec.slug, description: parentSpec.description, imageHash: bannerHash, position: pi })
       .returning();
     for (const [si, sub] of parentSpec.subs.entries()) {
+      const subBanner = sub.banner
+        ? await media.store(svg(bannerArtSvg({ kinds: sub.banner.kinds, palette: sub.banner.palette, seed: 100 + si })), 'image/svg+xml', { width: 1600, height: 700 })
+        : null;
       const [subRow] = await db
         .insert(categories)
-        .values({ name: sub.name, slug: sub.slug, parentId: parentRow!.id, position: si })
+        .values({ name: sub.name, slug: sub.slug, parentId: parentRow!.id, position: si, imageHash: subBanner })
         .returning();
       for (let k = 0; k < PRODUCTS_PER_SUB; k++) {
         productIndex++;
-        const stem = NAMES[(productIndex * 7 + k) % NAMES.length]!;
         const material = sub.materials[k % sub.materials.length]!;
-        const name = `${stem} ${material} ${sub.noun}`;
+        const pieces = [{ noun: sub.noun, kind: sub.kind }, ...(sub.more ?? [])];
+        const piece = pieces[k % pieces.length]!;
+        const stems = sub.stems ?? NAMES;
+        // Every name is the store's only one: the next stem when this one is taken.
+        let name = '';
+        for (let step = 0; !name || usedNames.has(name); step++) name = `${stems[(productIndex * 7 + k + step) % stems.length]!} ${material} ${piece.noun}`;
+        usedNames.add(name);
         const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '')}-${productIndex}`;
         const [lo, hi] = sub.price;
         const priceMajor = Math.round((lo + rand.next() * (hi - lo)) / 5000) * 5000;
@@ -250,7 +355,7 @@ export async function seed(services: SeedDeps): Promise<void> {
           .values({
             name,
             slug,
-            description: DESCRIPTIONS[productIndex % DESCRIPTIONS.length]!(name, material),
+            description: seedDescription(name, material, parentSpec.name, Boolean(sub.plural), productIndex),
             categoryId: subRow!.id,
             // a long tail: a few products sell far more than the rest
             salesCount: Math.floor(rand.next() ** 3 * 900),
@@ -258,17 +363,26 @@ export async function seed(services: SeedDeps): Promise<void> {
           })
           .returning({ id: products.id });
         const pid = productRow!.id;
-        const imageCount = rand.int(2, 4);
+        // Each colour has its own pictures, drawn in that colour (the gallery follows the chosen colour):
+        // a front and an alternate view, and for a one-colour piece a detail and a styled view too.
+        const views = productColors.length === 1 ? rand.int(2, 4) : 2;
         const imageValues = [];
-        for (let view = 0; view < imageCount; view++) {
-          const colour = productColors[view % productColors.length]!;
-          const hash = await media.store(
-            svg(productArtSvg({ kind: sub.kind, colorHex: colour[1], view: view as 0 | 1 | 2 | 3, seed: productIndex * 10 + view })),
-            'image/svg+xml',
-            { width: 800, height: 1000 },
-          );
-          const viewName = ['front view', 'alternate view', 'detail', 'styled'][view];
-          imageValues.push({ productId: pid, position: view, mediaHash: hash, alt: `${name} in ${colour[0].toLowerCase()}, ${viewName}` });
+        for (const [ci, colour] of productColors.entries()) {
+          for (let view = 0; view < views; view++) {
+            const hash = await media.store(
+              svg(productArtSvg({ kind: piece.kind, colorHex: colour[1], view: view as 0 | 1 | 2 | 3, seed: productIndex * 10 + ci * 4 + view })),
+              'image/svg+xml',
+              { width: 800, height: 1000 },
+            );
+            const viewName = ['front view', 'alternate view', 'detail', 'styled'][view];
+            imageValues.push({
+              productId: pid,
+              position: ci * views + view,
+              mediaHash: hash,
+              alt: `${name} in ${colour[0].toLowerCase()}, ${viewName}`,
+              colorId: colorByName.get(colour[0])!.id,
+            });
+          }
         }
         await db.insert(productImages).values(imageValues);
         const sizeNames = SIZE_SETS[sub.sizes] as readonly string[];
@@ -302,6 +416,9 @@ export async function seed(services: SeedDeps): Promise<void> {
       }
     }
   }
+
+  // Search (issue 22): every product's document and the words search knows.
+  await createSearch({ db: db as Db }).refresh(null, db);
 
   const [demo] = await db
     .insert(users)

@@ -14,7 +14,9 @@ export const GET = endpoint(async ({ locals, url }) => {
   assertSameUser(user, query.userId);
   if (query.id) {
     const order = await locals.services.orders.getForUser(user.id, query.id);
-    return json({ status: true, message: 'Order found', data: { data: order } });
+    // Its returns and exchanges, each with its id and status (issue 20).
+    const returns = await locals.services.returns.forOrder(order.id);
+    return json({ status: true, message: 'Order found', data: { data: { ...order, returns } } });
   }
   const list = await locals.services.orders.listForUser(user.id);
   return json({ status: true, message: 'Orders found', data: { data: list } });

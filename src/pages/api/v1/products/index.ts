@@ -6,5 +6,7 @@ export const GET = endpoint(async (ctx) => {
   const { locals, url } = ctx;
   const query = readQuery(url, productQuerySchema);
   const data = await locals.services.catalogue.listProducts(query, locals.market);
-  return json({ status: true, data }, { headers: cacheForAnonymous(ctx, [cacheTags.listing, ...data.docs.map((p) => cacheTags.product(p.id))]) });
+  // A search (q) is answered and recorded each time, like the collection page's; listings are cached.
+  const headers = query.q ? { 'cache-control': 'no-store' } : cacheForAnonymous(ctx, [cacheTags.listing, ...data.docs.map((p) => cacheTags.product(p.id))]);
+  return json({ status: true, data }, { headers });
 });

@@ -8,8 +8,9 @@ import { message } from '@/lib/domain/messages';
 export const PUT = formEndpoint(
   async ({ locals, request, params }) => {
     const user = requireUser(locals);
-    const { deliveryOption } = await readInput(request, deliveryOptionSchema);
-    const data = await locals.services.cart.setDeliveryOption(user, parseWith(keyParam(message('cart-not-found')), params.cartId), deliveryOption, locals.market);
+    const { deliveryOption, deliverySpeed } = await readInput(request, deliveryOptionSchema);
+    const cartId = parseWith(keyParam(message('cart-not-found')), params.cartId);
+    const data = await locals.services.cart.setDeliveryOption(user, cartId, deliveryOption, locals.market, deliverySpeed);
     return { body: { status: true, message: message('delivery-updated'), data }, next: '/place-order' };
   },
   { failure: () => message('delivery-update-failed') },

@@ -8,8 +8,8 @@ import { message } from '@/lib/domain/messages';
 /** Moves the order along the allowed transitions (e-mails the shopper; cancelling returns the stock). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
-  const { status } = await readInput(request, statusChangeSchema);
-  const { order, from } = await locals.services.orders.setStatus(parseWith(keyParam(message('order-not-found')), params.id), status, asActor(user));
+  const { status, deliveredOn } = await readInput(request, statusChangeSchema);
+  const { order, from } = await locals.services.orders.setStatus(parseWith(keyParam(message('order-not-found')), params.id), status, asActor(user), { deliveredOn });
   return {
     body: { status: true, message: status === 'cancelled' ? message('order-cancelled') : message('order-now', order.status), data: { from, to: order.status } },
     next: `/admin/orders/${order.id}`,

@@ -1,0 +1,163 @@
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { HELP_STATUS_LABELS, HELP_TOPIC_LABELS, type HelpStatus, type HelpTopic } from '@/lib/domain/after-sales';
+import { Conflict, NotFound } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
+import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
+import type { Db } from '@/lib/server/infra/db/client';
+import { pageOf } from '@/lib/server/infra/db/paging';
+import { helpMessages, helpRequests, orders, users } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
+import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Open requests a shopper may have on one order at a time. */
+export const MAX_OPEN_HELP_REQUESTS = 3;
+
+export interface HelpThread {
+  id: string;
+  orderId: string;
+  topic: HelpTopic;
+  topicLabel: string;
+  status: HelpStatus;
+  statusLabel: string;
+  createdAt: Date;
+  updatedAt: Date;
+  messages: { fromStaff: boolean; body: string; createdAt: Date }[];
+}
+
+/**
+ * "Get help with this order" (issue 20): a shopper's request about one of their orders and its
+ * thread, answered by staff from the back office (mailed to the shopper). The one writer of
+ * help_requests and help_messages.
+ */
+export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mailer; audit: AuditLog; log: Logger; siteUrl: string }) {
+  const { db, clock, audit } = deps;
+
+  async function threads(where: ReturnType<typeof eq>): Promise<HelpThread[]> {
+    const rows = await db.select().from(helpRequests).where(where).orderBy(asc(helpRequests.createdAt));
+    if (rows.length === 0) return [];
+    const msgs = await db
+      .select()
+      .from(helpMessages)
+      .where(inArray(helpMessages.requestId, rows.map((r) => r.id)))
+      .orderBy(asc(helpMessages.createdAt), asc(helpMessages.id));
+    return rows.map((r) => ({
+      id: r.id,
+      orderId: r.orderId,
+      topic: r.topic,
+      topicLabel: HELP_TOPIC_LABELS[r.topic],
+      status: r.status,
+      statusLabel: HELP_STATUS_LABELS[r.status],
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      messages: msgs.filter((m) => m.requestId === r.id).map((m) => ({ fromStaff: m.fromStaff, body: m.body, createdAt: m.createdAt })),
+    }));
+  }
+
+  async function ownOrder(userId: string, orderId: string) {
+    if (!UUID.test(orderId)) throw new NotFound(message('order-not-found'));
+    const [order] = await db.select({ userId: orders.userId, trackingNumber: orders.trackingNumber }).from(orders).where(eq(orders.id, orderId)).limit(1);
+    if (!order || order.userId !== userId) throw new NotFound(message('order-not-found'));
+    return order;
+  }
+
+  return {
+    /** A new request about the shopper's own order (a few open at a time). */
+    async ask(userId: string, orderId: string, input: { topic: HelpTopic; message: string }): Promise<HelpThread> {
+      await ownOrder(userId, orderId);
+      const id = await db.transaction(async (tx) => {
+        // The order's row lock keeps two requests sent at once within the limit.
+        await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update');
+        const [open] = await tx.select({ n: count() }).from(helpRequests).where(and(eq(helpRequests.orderId, orderId), inArray(helpRequests.status, ['open', 'answered'])));
+        if ((open?.n ?? 0) >= MAX_OPEN_HELP_REQUESTS) throw new Conflict(message('help-too-many'));
+        const [row] = await tx.insert(helpRequests).values({ orderId, userId, topic: input.topic, createdAt: clock(), updatedAt: clock() }).returning({ id: helpRequests.id });
+        await tx.insert(helpMessages).values({ requestId: row!.id, fromStaff: false, authorId: userId, body: input.message, createdAt: clock() });
+        return row!.id;
+      });
+      return (await threads(eq(helpRequests.id, id)))[0]!;
+    },
+
+    /** The shopper's requests about one of their orders, with their messages. */
+    async forOrder(userId: string, orderId: string): Promise<HelpThread[]> {
+      await ownOrder(userId, orderId);
+      return threads(eq(helpRequests.orderId, orderId));
+    },
+
+    /** The back office's "Help requests": waiting ones first by default, 25 a page. */
+    async adminList(opts: { status?: HelpStatus | undefined; page?: number | undefined } = {}) {
+      const where = opts.status ? eq(helpRequests.status, opts.status) : undefined;
+      const list = await pageOf(
+        db
+          .select({
+            id: helpRequests.id,
+            orderId: helpRequests.orderId,
+            topic: helpRequests.topic,
+            status: helpRequests.status,
+            updatedAt: helpRequests.updatedAt,
+            trackingNumber: orders.trackingNumber,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            email: users.email,
+          })
+          .from(helpRequests)
+          .innerJoin(orders, eq(orders.id, helpRequests.orderId))
+          .innerJoin(users, eq(users.id, helpRequests.userId))
+          .where(where)
+          .orderBy(desc(helpRequests.updatedAt), desc(helpRequests.id))
+          .$dynamic(),
+        () => db.select({ n: count() }).from(helpRequests).where(where),
+        opts.page ?? 1,
+        25,
+      );
+      return {
+        ...list,
+        rows: list.rows.map((r) => ({ ...r, customer: `${r.firstName} ${r.lastName}`, topicLabel: HELP_TOPIC_LABELS[r.topic], statusLabel: HELP_STATUS_LABELS[r.status] })),
+      };
+    },
+
+    async adminDetail(id: string) {
+      if (!UUID.test(id)) throw new NotFound(message('help-not-found'));
+      const [thread] = await threads(eq(helpRequests.id, id));
+      if (!thread) throw new NotFound(message('help-not-found'));
+      const [who] = await db
+        .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, trackingNumber: orders.trackingNumber })
+        .from(helpRequests)
+        .innerJoin(users, eq(users.id, helpRequests.userId))
+        .innerJoin(orders, eq(orders.id, helpRequests.orderId))
+        .where(eq(helpRequests.id, id));
+      return { thread, customer: { id: who!.userId, name: `${who!.firstName} ${who!.lastName}`, email: who!.email }, trackingNumber: who!.trackingNumber };
+    },
+
+    /** Staff answer: the message, the request answered, the audit row; then the shopper is mailed. */
+    async answer(actor: Actor, id: string, body: string): Promise<HelpThread> {
+      const detail = await this.adminDetail(id);
+      await db.transaction(async (tx) => {
+        await tx.insert(helpMessages).values({ requestId: id, fromStaff: true, authorId: actor.id, body, createdAt: clock() });
+        await tx.update(helpRequests).set({ status: 'answered', updatedAt: clock() }).where(eq(helpRequests.id, id));
+        await audit.record(actor, { action: 'help.answer', entity: 'help_request', entityId: id, details: { trackingNumber: detail.trackingNumber } }, tx);
+      });
+      const link = new URL(`/order-details/${detail.thread.orderId}#help`, deps.siteUrl).toString();
+      try {
+        await deps.mailer.send({
+          to: detail.customer.email,
+          subject: `Your question about order ${detail.trackingNumber}`,
+          text: `Hello ${detail.customer.name},\n\n${body}\n\nSee the whole conversation: ${link}\n\n${STORE_NAME}\n`,
+          html: mailHtml(`Your question about order ${detail.trackingNumber}`, `<p>Hello ${escapeHtml(detail.customer.name)},</p><p>${escapeHtml(body).replace(/\n/g, '<br />')}</p><p><a href="${escapeHtml(link)}">See the whole conversation</a></p>`),
+        });
+      } catch (err) {
+        deps.log.error('help answer mail failed', { err, requestId: id });
+      }
+      return (await threads(eq(helpRequests.id, id)))[0]!;
+    },
+
+    async close(actor: Actor, id: string): Promise<void> {
+      await this.adminDetail(id);
+      await db.transaction(async (tx) => {
+        await tx.update(helpRequests).set({ status: 'closed', updatedAt: clock() }).where(eq(helpRequests.id, id));
+        await audit.record(actor, { action: 'help.close', entity: 'help_request', entityId: id }, tx);
+      });
+    },
+  };
+}
+export type HelpService = ReturnType<typeof createHelpService>;

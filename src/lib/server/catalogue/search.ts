@@ -1,0 +1,131 @@
+import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import type { MarketCode } from '@/lib/domain/markets';
+import { searchWords } from '@/lib/domain/search';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { products, searchLog, searchTerms } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
+
+/** What search made of the shopper's words. */
+export interface SearchPlan {
+  /** The words searched for: each as typed when the store knows it (or a word starting with it), else the closest known word. */
+  words: string[];
+  /** The query as searched when a word was corrected ("lether bag" → "leather bag"), else null. */
+  corrected: string | null;
+}
+
+/** Trigram similarity from which a typed word is taken for a known one ("lether" and "leather": 0.5). */
+const CORRECT = 0.4;
+/** Trigram similarity from which a known word is offered under "Did you mean". */
+const NEAR = 0.15;
+
+const textArray = (words: readonly string[]) => sql`array[${sql.join(words.map((w) => sql`${w}`), sql`, `)}]::text[]`;
+
+const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res as T[]));
+
+/**
+ * Search (issue 22): PostgreSQL full-text search over each product's weighted document (name A,
+ * categories and colours B, description C; `ml_refresh_search` in migration 0013 builds it), with
+ * misspellings matched to the store's own words by trigram similarity (pg_trgm). The same on PGlite
+ * and PostgreSQL. The one writer of `products.search_document`, `search_terms` and `search_log`.
+ */
+export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
+  const { db } = deps;
+
+  return {
+    /** Rebuilds the search documents and known words of these products (null: all), inside the caller's transaction when given. */
+    async refresh(productIds: readonly number[] | null, tx: Db | Tx = db): Promise<void> {
+      if (productIds && productIds.length === 0) return;
+      await tx.execute(sql`select ml_refresh_search(${productIds ? sql`array[${sql.join(productIds.map((id) => sql`${id}`), sql`, `)}]::int[]` : sql`null::int[]`})`);
+    },
+
+    /** The shopper's words, each kept when the store knows it (or a word starting with it), else corrected to the closest known word. */
+    async plan(q: string): Promise<SearchPlan | null> {
+      const typed = searchWords(q);
+      if (typed.length === 0) return null;
+      const rows = rowsOf<{ w: string; known: boolean; best: string | null }>(
+        await db.execute(sql`
+          select w,
+            exists (select 1 from ${searchTerms} where ${searchTerms.term} like w || '%') as known,
+            (select ${searchTerms.term} from ${searchTerms} where ${searchTerms.term} % w and similarity(${searchTerms.term}, w) >= ${CORRECT}
+              order by similarity(${searchTerms.term}, w) desc, ${searchTerms.term} limit 1) as best
+          from unnest(${textArray(typed)}) as w`),
+      );
+      const words = typed.map((w) => {
+        const row = rows.find((r) => r.w === w);
+        return row && !row.known && row.best ? row.best : w;
+      });
+      const corrected = words.some((w, i) => w !== typed[i]) ? words.join(' ') : null;
+      return { words, corrected };
+    },
+
+    /** The text-search condition and rank for a plan: every word (as a prefix) when `all`, else any. */
+    match(plan: SearchPlan, all: boolean): { where: SQL; rank: SQL } {
+      const parts = plan.words.map((w) => sql`to_tsquery('english', ${`${w}:*`})`);
+      const query = sql`(${sql.join(parts, all ? sql` && ` : sql` || `)})`;
+      return {
+        where: sql`${products.searchDocument} @@ ${query}`,
+        // Weights {D, C, B, A}: a word in the name counts most, then categories and colours, then the description.
+        rank: sql`ts_rank('{0.05, 0.2, 0.5, 1.0}', ${products.searchDocument}, ${query})`,
+      };
+    },
+
+    /** "Did you mean": up to three known words close to each word that found nothing, as whole queries. */
+    async didYouMean(plan: SearchPlan): Promise<string[]> {
+      const rows = rowsOf<{ w: string; term: string }>(
+        await db.execute(sql`
+          select w, t.term from unnest(${textArray(plan.words)}) as w,
+            lateral (select ${searchTerms.term} as term from ${searchTerms}
+              where similarity(${searchTerms.term}, w) > ${NEAR} and ${searchTerms.term} <> w
+              order by similarity(${searchTerms.term}, w) desc, ${searchTerms.term} limit 3) t`),
+      );
+      const out = new Set<string>();
+      for (let k = 0; k < 3; k++) {
+        const alternative = plan.words.map((w) => rows.filter((r) => r.w === w)[k]?.term ?? w);
+        if (alternative.some((w, i) => w !== plan.words[i])) out.add(alternative.join(' '));
+      }
+      return [...out];
+    },
+
+    /** Known words starting like what is being typed (the search field's suggestions), most similar first. */
+    async suggest(q: string, limit = 6): Promise<string[]> {
+      const typed = searchWords(q);
+      const last = typed.at(-1);
+      if (!last || last.length < 2) return [];
+      const head = typed.slice(0, -1).join(' ');
+      const rows = rowsOf<{ term: string }>(
+        await db.execute(sql`
+          select ${searchTerms.term} as term from ${searchTerms}
+          where ${searchTerms.term} like ${`${last}%`} or ${searchTerms.term} % ${last}
+          order by (${searchTerms.term} like ${`${last}%`}) desc, similarity(${searchTerms.term}, ${last}) desc, ${searchTerms.term}
+          limit ${limit}`),
+      );
+      return rows.map((r) => (head ? `${head} ${r.term}` : r.term));
+    },
+
+    /** Records a search (never fails the shopper's request). */
+    async record(query: string, results: number, market: MarketCode): Promise<void> {
+      const words = searchWords(query).join(' ');
+      if (!words) return;
+      try {
+        await db.insert(searchLog).values({ query: words.slice(0, 100), results, market });
+      } catch (err) {
+        deps.log?.warn('search not recorded', { err });
+      }
+    },
+
+    /** The back office's report: the most frequent searches, and those that found nothing, since `since`. */
+    async report(since: Date, limit = 10) {
+      const top = (where: SQL | undefined) =>
+        db
+          .select({ query: searchLog.query, searches: sql<number>`count(*)::int`, results: sql<number>`max(${searchLog.results})::int` })
+          .from(searchLog)
+          .where(and(gte(searchLog.createdAt, since), where))
+          .groupBy(searchLog.query)
+          .orderBy(desc(sql`count(*)`), searchLog.query)
+          .limit(limit);
+      const [frequent, empty] = await Promise.all([top(undefined), top(eq(searchLog.results, 0))]);
+      return { frequent, empty };
+    },
+  };
+}
+export type SearchService = ReturnType<typeof createSearch>;

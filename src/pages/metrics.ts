@@ -1,0 +1,33 @@
+import type { APIRoute } from 'astro';
+import { addressInList } from '@/lib/domain/client-address';
+import { passwordQueue } from '@/lib/server/accounts/passwords';
+import { metrics } from '@/lib/server/infra/metrics';
+import { getRuntime } from '@/lib/server/services';
+
+/**
+ * Prometheus's scrape of this app server (issue 22): only from the addresses in METRICS_ALLOW
+ * (the client address as TRUST_PROXY works it out); anyone else gets a plain 404.
+ */
+export const GET: APIRoute = async ({ locals }) => {
+  const { services, database } = await getRuntime();
+  if (!addressInList(services.config.metricsAllow, locals.clientIp)) {
+    return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  }
+  const m = metrics();
+  // Read now, at the scrape: the pool, the hashing queue, payments per state and orders per market.
+  m.dbPool.reset();
+  if (database.pool) {
+    const { total, idle, waiting } = database.pool;
+    m.dbPool.set({ state: 'total' }, total);
+    m.dbPool.set({ state: 'idle' }, idle);
+    m.dbPool.set({ state: 'waiting' }, waiting);
+  }
+  m.passwordQueue.set({ state: 'running' }, passwordQueue.running);
+  m.passwordQueue.set({ state: 'waiting' }, passwordQueue.waiting);
+  const counts = await services.adminReports.storeCounts();
+  m.payments.reset();
+  for (const r of counts.payments) m.payments.set({ state: r.state, provider: r.provider }, r.n);
+  m.orders.reset();
+  for (const r of counts.orders) m.orders.set({ market: r.market, status: r.status }, r.n);
+  return new Response(await m.registry.metrics(), { headers: { 'content-type': m.registry.contentType, 'cache-control': 'no-store' } });
+};

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Search (issue 22) in the browser, on phone and desktop, with and without JavaScript: a misspelt
+ * search finds the right pieces and says what it searched for; one that finds nothing says so and
+ * offers the categories; with scripts, the field suggests words as the shopper types.
+ */
+for (const js of [true, false]) {
+  test.describe(js ? 'with JavaScript' : 'without JavaScript', () => {
+    test.use({ javaScriptEnabled: js });
+
+    test('a misspelt search finds leather bags; one that finds nothing offers the categories', async ({ page }, info) => {
+      await page.goto('/collection');
+      await page.getByLabel('Search products').fill('lether bag');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(page).toHaveURL(/[?&]q=lether\+bag/);
+      await expect(page.getByText('Showing results for leather bag.')).toBeVisible();
+      const first = page.locator('article.card').first();
+      await expect(first).toContainText(/Leather/);
+      await page.screenshot({ path: info.outputPath(`search-results-${info.project.name}.png`) });
+
+      await page.getByLabel('Search products').fill('gucci');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(page.getByText('No products match "gucci".')).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Shop by category' }).getByRole('link', { name: 'Bags' })).toBeVisible();
+      await page.screenshot({ path: info.outputPath(`search-empty-${info.project.name}.png`) });
+    });
+  });
+}
+
+test('with JavaScript, the search field suggests words as the shopper types', async ({ page }) => {
+  await page.goto('/collection');
+  await page.getByLabel('Search products').pressSequentially('leat', { delay: 30 });
+  await expect(page.locator('#search-suggestions option[value="leather"]')).toHaveCount(1);
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { creditToUse, returnActionAllowed, returnWindowClosesAt, returnWindowOpen, splitReturnMoney, whatsappLink } from '@/lib/domain/after-sales';
+import { returnActionSchema, returnRequestSchema } from '@/lib/domain/after-sales-input';
+import { paymentStateOf } from '@/lib/domain/orders';
+import { sizeGuideFor } from '@/lib/domain/size-guides';
+
+describe('the return window', () => {
+  const delivered = new Date('2026-11-20T11:00:00Z');
+  it('is open for 3 days after delivery, on delivered orders only', () => {
+    expect(returnWindowClosesAt(delivered).toISOString()).toBe('2026-11-23T11:00:00.000Z');
+    expect(returnWindowOpen({ status: 'delivered', deliveredAt: delivered }, new Date('2026-11-23T10:59:59Z'))).toBe(true);
+    expect(returnWindowOpen({ status: 'delivered', deliveredAt: delivered }, new Date('2026-11-23T11:00:00Z'))).toBe(false);
+    expect(returnWindowOpen({ status: 'processed', deliveredAt: null }, delivered)).toBe(false);
+  });
+});
+
+describe('where a return\'s money goes', () => {
+  it('to the payment first, never more than is left of it; the rest as credit, or a recorded transfer for cash', () => {
+    expect(splitReturnMoney({ amountMinor: 50_000, to: 'payment', onlineLeftMinor: 80_000, paidCash: false })).toEqual({ toPaymentMinor: 50_000, toCreditMinor: 0, byTransferMinor: 0 });
+    expect(splitReturnMoney({ amountMinor: 50_000, to: 'payment', onlineLeftMinor: 30_000, paidCash: false })).toEqual({ toPaymentMinor: 30_000, toCreditMinor: 20_000, byTransferMinor: 0 });
+    expect(splitReturnMoney({ amountMinor: 50_000, to: 'payment', onlineLeftMinor: 10_000, paidCash: true, cashBy: 'transfer' })).toEqual({ toPaymentMinor: 10_000, toCreditMinor: 0, byTransferMinor: 40_000 });
+    expect(splitReturnMoney({ amountMinor: 50_000, to: 'credit', onlineLeftMinor: 80_000, paidCash: false })).toEqual({ toPaymentMinor: 0, toCreditMinor: 50_000, byTransferMinor: 0 });
+  });
+  it('store credit at checkout: what the shopper has, never more than the total', () => {
+    expect(creditToUse(5_000, 12_000)).toBe(5_000);
+    expect(creditToUse(50_000, 12_000)).toBe(12_000);
+    expect(creditToUse(-1, 12_000)).toBe(0);
+  });
+});
+
+describe('staff steps', () => {
+  it('apply only from the right status, ship only an exchange, refund or credit only money back', () => {
+    expect(returnActionAllowed('approve', 'requested', 'refund')).toBe(true);
+    expect(returnActionAllowed('approve', 'approved', 'refund')).toBe(false);
+    expect(returnActionAllowed('ship', 'received', 'refund')).toBe(false);
+    expect(returnActionAllowed('ship', 'received', 'exchange')).toBe(true);
+    expect(returnActionAllowed('refund', 'received', 'exchange')).toBe(false);
+    expect(returnActionAllowed('credit', 'received', 'refund')).toBe(true);
+    expect(returnActionAllowed('reject', 'received', 'credit')).toBe(false);
+  });
+  it('read the back office forms: received and damaged per line', () => {
+    expect(returnActionSchema.parse({ action: 'receive', 'received-7': '2', 'damaged-7': '1', _csrf: 'x' })).toEqual({ action: 'receive', items: [{ id: 7, received: 2, damaged: 1 }] });
+    expect(() => returnActionSchema.parse({ action: 'reject', reason: '' })).toThrow('Please give a reason.');
+    expect(() => returnActionSchema.parse({ action: 'ship' })).toThrow('Enter the tracking number.');
+  });
+});
+
+describe('a return request', () => {
+  it('reads the plain form: chosen lines only, an exchange only when one is asked for', () => {
+    const form = { 'quantity-3': '1', 'quantity-4': '0', 'exchange-3': '11', reason: 'too_small', resolution: 'refund', method: 'drop_off' };
+    expect(returnRequestSchema.parse(form)).toEqual({ items: [{ orderItemId: 3, quantity: 1 }], reason: 'too_small', resolution: 'refund', method: 'drop_off' });
+    expect(returnRequestSchema.parse({ ...form, resolution: 'exchange' }).items).toEqual([{ orderItemId: 3, quantity: 1, exchangeVariantId: 11 }]);
+    expect(() => returnRequestSchema.parse({ ...form, 'quantity-3': '0' })).toThrow('Choose at least one item to return.');
+    expect(() => returnRequestSchema.parse({ ...form, reason: 'bored' })).toThrow('Please choose a reason.');
+  });
+});
+
+describe('what shoppers read', () => {
+  it('the payment state beside the status: a just-paid order never looks unpaid', () => {
+    expect(paymentStateOf({ status: 'pending', dueMinor: 0 }, { status: 'fulfilled', amountMinor: 10_000 })).toBe('Paid');
+    expect(paymentStateOf({ status: 'pending', dueMinor: 10_000 }, { status: 'fulfilled', amountMinor: 0 })).toBe('To pay on delivery');
+    expect(paymentStateOf({ status: 'cancelled', dueMinor: 0 }, { status: 'refunded', amountMinor: 10_000 })).toBe('Refunded');
+    expect(paymentStateOf({ status: 'cancelled', dueMinor: 0 }, { status: 'fulfilled', amountMinor: 0 })).toBe('Nothing charged');
+  });
+  it('a size guide per kind of size', () => {
+    expect(sizeGuideFor(['EU 37', 'EU 38'])?.columns).toEqual(['EU', 'UK', 'US women', 'US men', 'Foot length (cm)']);
+    expect(sizeGuideFor(['XS', 'S', 'M'])?.rows[0]).toEqual(['XS', '6', '80–83', '62–65', '87–90']);
+    expect(sizeGuideFor(['80 cm'])?.title).toBe('Belts');
+    expect(sizeGuideFor([])).toBeNull();
+  });
+  it('a WhatsApp link prefilled with the tracking number', () => {
+    expect(whatsappLink('+234 801 234 5678', 'ML-ABCDEFGH')).toBe('https://wa.me/2348012345678?text=Hello%2C%20I%20need%20help%20with%20my%20order%20ML-ABCDEFGH.');
+  });
+});
