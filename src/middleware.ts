@@ -6,13 +6,12 @@ import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { getServices, lifecycle } from '@/lib/server/services';
 import { RENDERED_MARKET_HEADER, saveDataRequested } from '@/lib/server/infra/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
+import { CSRF_SLOT, isSharedPage, servePersonalised } from '@/lib/server/infra/shared-pages';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/lib/server/infra/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from '@/lib/server/accounts/sessions';
 import { MARKET_COOKIE, resolveMarket } from '@/lib/domain/markets';
 import { getConfig } from '@/lib/server/infra/config';
 import { localRedirectPath } from '@/lib/domain/redirects';
-import { STORE_NAME } from '@/lib/domain/brand';
-import { message } from '@/lib/domain/messages';
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);
@@ -56,7 +55,14 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
         cookie: requestCookie(ctx.request, MARKET_COOKIE),
         country: ctx.locals.session?.user.country,
       });
-      response = await next();
+      // Catalogue pages are rendered for nobody and shared through the route cache; a signed-in
+      // shopper's copy gets their own parts put in (src/lib/server/infra/shared-pages.ts).
+      const shared = ctx.request.method === 'GET' && services.config.PAGE_CACHE_SECONDS > 0 && isSharedPage(ctx.url.pathname);
+      if (shared && ctx.locals.session && viaCookie) response = await servePersonalised(ctx, next, ctx.locals.session);
+      else {
+        if (shared && !ctx.locals.session) ctx.locals.csrfToken = CSRF_SLOT;
+        response = await next();
+      }
     } catch (err) {
       const away = unreachableReason(err);
       if (ctx.url.pathname.startsWith('/api/')) response = errorResponse(err, requestId, log);

@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
-import { cartChanged } from '@/lib/client/stores';
+import { $profile, cartChanged } from '@/lib/client/stores';
 import Toaster from './Toaster';
 import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '@/lib/domain/variants';
 import type { VariantDto } from '@/lib/domain/catalogue';
@@ -44,8 +44,6 @@ export interface PurchaseProduct {
 
 export interface ProductPurchaseProps {
   product: PurchaseProduct;
-  /** From the server session: adding to the cart needs a signed-in shopper. */
-  signedIn: boolean;
   /** The session's CSRF token for the ADD TO CART form (null when signed out). */
   csrf?: string | null;
   /** The colour asked for in the page's address (?color=, the colour links work without scripts). */
@@ -65,7 +63,7 @@ const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
  * are radio inputs of a real form posting to the add-to-cart endpoint, which works without
  * scripts (303 to /cart); once hydrated the island sends it with fetch and shows the toasts.
  */
-export default function ProductPurchase({ product, signedIn, csrf, initialColor, children, sizeGuide }: ProductPurchaseProps) {
+export default function ProductPurchase({ product, csrf, initialColor, children, sizeGuide }: ProductPurchaseProps) {
   const [imageIndex, setImageIndex] = useState(0);
   // Sizes are chosen, never assumed: with more than one, none is ticked until the shopper picks one.
   const sizeCount = new Set(product.variants.map((v) => v.size).filter(Boolean)).size;
@@ -114,7 +112,8 @@ export default function ProductPurchase({ product, signedIn, csrf, initialColor,
   const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>({
     failed: TOASTS['cart-add-failed'],
     unreachable: TOASTS['cart-add-error'],
-    check: () => (!signedIn ? TOASTS['login-required'] : sizeMissing ? TOASTS['size-required'] : null),
+    // Who is signed in comes from the page (chrome.ts syncs $profile from it): the page itself may come from the shared cache.
+    check: () => (!$profile.get() ? TOASTS['login-required'] : sizeMissing ? TOASTS['size-required'] : null),
     succeeded: ({ body }) => Boolean(body?.status),
     body: (values) => ({ productId: Number(values.productId), color: values.color ?? null, size: values.size ?? null, quantity: 1 }),
     onSuccess: (body) => {

@@ -169,28 +169,46 @@ function bindSearch(): void {
   bindSuggestions(bar);
 }
 
-/** Suggestions as the shopper types: the store's known words for what is typed, in the field's datalist. */
+/** Suggestions as the shopper types: the store's known words for what is typed, as links to their results. */
 function bindSuggestions(bar: HTMLElement): void {
-  const input = bar.querySelector<HTMLInputElement>('input[list]');
-  const list = input?.list;
+  const input = bar.querySelector<HTMLInputElement>('input[type="search"]');
+  const list = bar.querySelector<HTMLElement>('#search-suggestions');
   if (!input || !list) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let asked = '';
+  const show = (terms: string[]) => {
+    list.replaceChildren(
+      ...terms.map((term) => {
+        const link = Object.assign(document.createElement('a'), { href: `/collection?q=${encodeURIComponent(term)}`, textContent: term });
+        const item = document.createElement('li');
+        item.append(link);
+        return item;
+      }),
+    );
+    list.hidden = terms.length === 0;
+  };
   input.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const q = input.value.trim();
-      if (q.length < 2 || q === asked) return;
+      if (q.length < 2) return show([]);
+      if (q === asked) return;
       asked = q;
       try {
         const res = await fetch(`/api/v1/search/suggestions?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' } });
         const body = (await res.json()) as { data?: string[] };
-        if (asked !== q) return;
-        list.replaceChildren(...(body.data ?? []).map((term) => Object.assign(document.createElement('option'), { value: term })));
+        if (asked === q) show((body.data ?? []).filter((term) => term !== q.toLowerCase()));
       } catch {
         // Suggestions are a help, never needed: the search itself still works.
       }
     }, 150);
+  });
+  bar.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') show([]);
+  });
+  // Leaving the search (a tap elsewhere) closes the list; a tap on a suggestion follows its link first.
+  bar.addEventListener('focusout', (e) => {
+    if (!bar.contains(e.relatedTarget as Node | null)) show([]);
   });
 }
 

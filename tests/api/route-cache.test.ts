@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
+import { accountClient } from './account-client';
 import { buyingClient, DEMO } from './buying-client';
 
 const run = promisify(execFile);
@@ -22,7 +23,39 @@ async function sessionCookie(baseUrl: string): Promise<string> {
   return cookie.split(';')[0]!;
 }
 
-const PERSONAL = /Ada|demo@maisonluxe\.ng|Sign out|Log out/i;
+const PERSONAL = /Adaeze|Okafor|demo@maisonluxe\.ng|data-logout|Account menu for|"userId"/;
+
+/** What only the demo shopper's pages may show. */
+const ADAS = /Adaeze|Okafor|demo@maisonluxe\.ng/;
+
+/** The state of a product's heart on a page: pressed, and where its form posts. */
+function heartOf(html: string, productId: number) {
+  const form = new RegExp(`<form class="fav-form" method="post" action="/api/v1/favourites/(add|remove)\\?[^"]*">(?:(?!</form>)[\\s\\S])*data-fav="${productId}" aria-pressed="(true|false)"`).exec(html);
+  if (!form) throw new Error(`no heart for product ${productId}`);
+  return { pressed: form[2] === 'true', action: form[1] };
+}
+
+/** What a signed-in shopper's pages must show of them: the session's CSRF token (from a page of their own), cart count and hearts. */
+async function shopperParts(baseUrl: string, cookie: string) {
+  const token = cookie.replace(/^ml_session=/, '');
+  const own = await (await fetch(baseUrl + '/address-history', { headers: { cookie } })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(own)![1]!;
+  const api = accountClient(baseUrl);
+  const me = (await api.call('GET', '/user-auth/get-user', { token })).body.data;
+  const cart = (await api.call('GET', `/cart/${me._id ?? me.id}`, { token })).body.data;
+  const favourites = (await api.call('GET', '/favourites?ids=true', { token })).body.data.ids as number[];
+  return { token, csrf, cartCount: (cart.items as unknown[]).length, favourites };
+}
+
+/** A verified shopper with her own first name, signed in. */
+async function namedShopper(baseUrl: string, firstName: string) {
+  const api = accountClient(baseUrl);
+  const email = api.uniqueEmail(firstName.toLowerCase());
+  await api.call('POST', '/user-auth/create', { body: api.registration(email, { firstName, lastName: 'Dlamini' }) });
+  await api.call('POST', '/user-auth/verify-otp', { body: { email, otp: await api.lastCode(email) } });
+  const login = await api.call('POST', '/user-auth/login', { body: { email, password: 'Lagos-2026!' } });
+  return { email, token: login.body.data.token as string };
+}
 
 describe('route cache on PGlite', () => {
   let server: RunningServer;
@@ -49,20 +82,70 @@ describe('route cache on PGlite', () => {
     }
   });
 
-  it('never stores or serves a signed-in page to anyone else', async () => {
-    // Signed in first: the page is personal, private and not stored.
-    const mine = await get(server.baseUrl, '/product/5', { cookie });
-    expect(mine.cache).toBeNull();
-    expect(mine.cacheControl).toBe('private, no-store');
-    expect(mine.body).toMatch(/id="ml-session"[^>]*>\{/);
+  it('serves a signed-in shopper the shared cached page with their own parts, and nobody else gets them', async () => {
     const anon = await get(server.baseUrl, '/product/5');
     expect(anon.cache).toBe('MISS');
     expect(anon.body).toMatch(/id="ml-session"[^>]*>null</);
-    // A cached anonymous page is not what a signed-in shopper gets.
     expect((await get(server.baseUrl, '/product/5')).cache).toBe('HIT');
-    const mineAgain = await get(server.baseUrl, '/product/5', { cookie });
-    expect(mineAgain.cache).toBeNull();
-    expect(mineAgain.body).toMatch(/id="ml-session"[^>]*>\{/);
+
+    // The demo shopper: the anonymous entry, with her name, her token, her cart count and her hearts put in.
+    const ada = await shopperParts(server.baseUrl, cookie);
+    const mine = await get(server.baseUrl, '/product/5', { cookie });
+    expect(mine.cache).toBe('HIT');
+    expect(mine.cacheControl).toBe('private, no-store');
+    expect(mine.etag).toBeNull();
+    expect(mine.body).toMatch(/id="ml-session"[^>]*>\{"userId":"[^"]+","firstName":"Adaeze"/);
+    expect(mine.body).toContain('aria-label="Account menu for Adaeze"');
+    expect(mine.body).toContain(`name="_csrf" value="${ada.csrf}"`);
+    expect(mine.body).not.toContain('ml-csrf-slot');
+    expect(mine.body).toContain(`aria-label="${ada.cartCount === 1 ? 'Cart, 1 item' : `Cart, ${ada.cartCount} items`}"`);
+    expect(heartOf(mine.body, 5)).toEqual({ pressed: ada.favourites.includes(5), action: ada.favourites.includes(5) ? 'remove' : 'add' });
+
+    // A heart pressed now shows on her next page from the cache, and on nobody else's.
+    const api = accountClient(server.baseUrl);
+    await api.call('POST', '/favourites/add', { token: ada.token, body: { productId: 5 } });
+    const hearted = await get(server.baseUrl, '/product/5', { cookie });
+    expect(hearted.cache).toBe('HIT');
+    expect(heartOf(hearted.body, 5)).toEqual({ pressed: true, action: 'remove' });
+
+    // Another shopper gets the same entry with her own parts, none of Ada's.
+    const quinta = await namedShopper(server.baseUrl, 'Quinta');
+    const hers = await get(server.baseUrl, '/product/5', { cookie: `ml_session=${quinta.token}` });
+    expect(hers.cache).toBe('HIT');
+    expect(hers.body).toContain('aria-label="Account menu for Quinta"');
+    expect(hers.body).not.toMatch(ADAS);
+    expect(hers.body).not.toContain(ada.csrf);
+    expect(heartOf(hers.body, 5)).toEqual({ pressed: false, action: 'add' });
+
+    // And the stored page itself stayed nobody's.
+    const anonAgain = await get(server.baseUrl, '/product/5');
+    expect(anonAgain.cache).toBe('HIT');
+    expect(anonAgain.body).toBe(anon.body);
+    expect(anonAgain.body).not.toMatch(PERSONAL);
+    expect(anonAgain.body).not.toContain('Quinta');
+    expect(heartOf(anonAgain.body, 5)).toEqual({ pressed: false, action: 'add' });
+  });
+
+  it('a signed-in visit renders the page for nobody, stores it, and anonymous visitors are served it', async () => {
+    for (const path of ['/?market=ZA', '/collection?categoryId=1', '/product/6', '/Bags-men?market=ZA', '/about?market=ZA']) {
+      const mine = await get(server.baseUrl, path, { cookie });
+      expect(mine.status, path).toBe(200);
+      expect(mine.cache, path).toBe('MISS');
+      expect(mine.body, path).toMatch(/id="ml-session"[^>]*>\{/);
+      const anon = await get(server.baseUrl, path);
+      expect(anon.cache, path).toBe('HIT');
+      expect(anon.body, path).toMatch(/id="ml-session"[^>]*>null</);
+      expect(anon.body, path).not.toMatch(PERSONAL);
+      expect((await get(server.baseUrl, path, { cookie })).cache, path).toBe('HIT');
+    }
+  });
+
+  it("keeps a shopper's own pages and API answers out of the cache", async () => {
+    for (const path of ['/profile', '/cart', '/order-history', '/favourites']) {
+      const mine = await get(server.baseUrl, path, { cookie });
+      expect(mine.cache, path).toBeNull();
+      expect(mine.cacheControl, path).toBe('private, no-store');
+    }
     // Bearer clients of the API are never answered from the cache either.
     const token = (await buyingClient(server.baseUrl).login()).token;
     const api = await fetch(server.baseUrl + '/api/v1/products/5', { headers: { authorization: `Bearer ${token}` } });
@@ -114,9 +197,16 @@ describe('route cache on two app servers sharing PostgreSQL', () => {
     for (const server of [a, b]) {
       const mine = await get(server.baseUrl, '/product/9', { cookie });
       expect(mine.cacheControl).toBe('private, no-store');
+      expect(mine.body).toContain('aria-label="Account menu for Adaeze"');
       const anon = await get(server.baseUrl, '/product/9');
+      expect(anon.cache).toBe('HIT');
       expect(anon.body).toMatch(/id="ml-session"[^>]*>null</);
       expect(anon.body).not.toMatch(PERSONAL);
+      const quinta = await namedShopper(server.baseUrl, 'Quinta');
+      const hers = await get(server.baseUrl, '/product/9', { cookie: `ml_session=${quinta.token}` });
+      expect(hers.cache).toBe('HIT');
+      expect(hers.body).toContain('aria-label="Account menu for Quinta"');
+      expect(hers.body).not.toMatch(ADAS);
     }
   });
 

@@ -256,3 +256,37 @@ test('a form post without its CSRF token and without Origin is refused', async (
   expect((await response).status()).toBe(403);
   await expect(page.getByText('This form has expired')).toBeVisible();
 });
+
+test('signed in without JavaScript, a catalogue page from the shared cache is the shopper\'s own: name, cart count, hearts, working forms', async ({ page, request }) => {
+  const v = await sizedVariant(request, 18);
+  const path = `/product/${v.productId}`;
+  // An anonymous visitor has put the page in the route cache.
+  await request.get(path);
+  expect((await request.get(path)).headers()['x-cache']).toBe('HIT');
+
+  await likeAProxyBrowser(page);
+  const email = await newShopper(request, false);
+  await login(page, email);
+  const first = await page.goto(path);
+  expect(first!.headers()['x-cache']).toBe('HIT');
+  await expect(page.getByRole('button', { name: 'Account menu for Kemi' })).toBeAttached();
+  await expect(page.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible();
+
+  // Its forms carry this shopper's token: the heart and ADD TO CART work from a browser that sends no Origin.
+  await page.locator('.product-title-row').getByRole('button', { name: 'Add to favourites' }).click();
+  await expect(notice(page, 'Added to favourites')).toBeVisible();
+  await page.getByRole('radio', { name: v.size, exact: true }).check();
+  if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(notice(page, 'Product added to cart')).toBeVisible();
+
+  // Back on the cached page: still the shared entry, with this shopper's heart and count put in.
+  const again = await page.goto(path);
+  expect(again!.headers()['x-cache']).toBe('HIT');
+  await expect(page.locator('.product-title-row').getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+  // and the anonymous visitor's copy has none of it
+  const anonymous = await (await request.get(path)).text();
+  expect(anonymous).not.toContain('Account menu for');
+  expect(anonymous).not.toMatch(/data-fav="\d+" aria-pressed="true"/);
+});

@@ -294,8 +294,11 @@ test.describe('collection', () => {
     expect(res?.status()).toBe(400);
     await expect(page.getByRole('link', { name: 'See all collections' })).toBeVisible();
     await page.goto('/collection?q=zzzznothing');
-    await expect(page.getByText('No products match these filters.')).toBeVisible();
+    await expect(page.getByText('No products match "zzzznothing".')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Collections');
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await expect(page).toHaveURL(/\/collection$/);
+    await expect(page.locator('article.card').first()).toBeVisible();
   });
 
   test('/Bags-men shows a banner and the Bags Men products', async ({ page }) => {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroGlobal, APIContext } from 'astro';
 import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../../domain/markets';
 import { isTrackingParam } from '../../domain/page-url';
@@ -13,8 +15,9 @@ import { SESSION_COOKIE } from '../accounts/sessions';
  * process; invalidation reaches every app server through the cache bus (./cache-bus.ts).
  *
  * A page rendered for a signed-in shopper must never reach another visitor, so a request that
- * carries a session (cookie or bearer token) skips both lookup and storage, and stored responses
- * carry no Set-Cookie.
+ * carries a session (cookie or bearer token) skips the provider's lookup and storage, and stored
+ * responses carry no Set-Cookie. Signed-in shoppers' catalogue pages are served from this same store
+ * by ./shared-pages.ts: rendered for nobody, then given the shopper's own parts.
  */
 
 /** Tags: one per product shown, `listing` on every page that lists products, `nav` on every page (the menu). */
@@ -51,13 +54,12 @@ export function anonymousMarket(request: Request): MarketCode {
  * The cache key: path, the meaningful query sorted, and the variants a page is rendered in: the
  * market (from ?market= or else the market cookie, as the middleware resolves it) and Save-Data.
  */
-export function cacheKey(request: Request): string {
+export function cacheKey(request: Request, market: MarketCode = anonymousMarket(request)): string {
   const url = new URL(request.url);
   const params = new URLSearchParams();
   for (const [k, v] of url.searchParams) if (!isTrackingParam(k) && k !== 'market') params.append(k, v);
   params.sort();
   const query = params.toString();
-  const market = anonymousMarket(request);
   return `${url.pathname}${query ? `?${query}` : ''}\0market=${market}${saveDataRequested(request) ? '\0save-data' : ''}`;
 }
 
@@ -94,6 +96,37 @@ export function storeableHeaders(headers: Headers): [string, string][] {
 
 export function etagOf(body: Uint8Array): string {
   return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+/** What a page asked of the cache (Astro.cache.set): how long it stays fresh, then stale, and its tags. */
+export interface CacheDirectives {
+  maxAge: number;
+  swr: number;
+  tags: readonly string[];
+}
+
+/** The entry to store for a rendered page's body and headers, or null when the page is not to be stored. */
+export function pageEntry(body: Uint8Array, status: number, headers: Headers, { maxAge, swr, tags }: CacheDirectives): CachedPage | null {
+  if (status !== 200 || maxAge <= 0 || headers.has('set-cookie')) return null;
+  return { body, status, headers: storeableHeaders(headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags: [...tags] };
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compresses a stored page once, off the request path; until then hits are compressed as they go out. */
+export async function precompress(entry: CachedPage): Promise<void> {
+  const [br, gz] = await Promise.all([
+    brotliAsync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } }),
+    gzipAsync(entry.body, { level: 9 }),
+  ]);
+  entry.br = br;
+  entry.gzip = gz;
+}
+
+/** Stores an entry rendered since `generation` (unless an invalidation came in between) and compresses it off the request path. */
+export function storePage(store: PageCacheStore, key: string, entry: CachedPage, generation: number): void {
+  if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
 }
 
 /** An LRU of rendered pages with tag invalidation. */
@@ -185,7 +218,8 @@ type CacheContext = Pick<APIContext, 'locals' | 'cache' | 'request'>;
  * its route cache. A signed-in request gets a private, unstored answer.
  */
 export function cacheForAnonymous(ctx: CacheContext, tags: readonly string[]): Record<string, string> {
-  if (ctx.locals.session || hasSession(ctx.request)) {
+  // A page rendered for the shared cache (shared-pages.ts) is rendered for nobody, whoever asked.
+  if (ctx.locals.session || (hasSession(ctx.request) && !ctx.locals.sharedRender)) {
     ctx.cache.set(false);
     return { 'cache-control': 'private, no-store' };
   }

@@ -1,17 +1,15 @@
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { CacheProvider } from 'astro';
 import { MARKET_COOKIE, parseMarket } from '../../domain/markets';
 import { getConfig } from './config';
 import {
   anonymousMarket,
   cacheKey,
-  etagOf,
   hasSession,
   marketCookie,
+  pageEntry,
   processPageCache,
   RENDERED_MARKET_HEADER,
-  storeableHeaders,
+  storePage,
   type CachedPage,
 } from './page-cache';
 import type { MarketCode } from '../../domain/markets';
@@ -38,8 +36,9 @@ function withMarketCookie(request: Request, response: Response): Response {
 /**
  * The store's route cache provider (astro.config.mjs `cache.provider`), on Astro's Cache Provider
  * API and modelled on Astro's memory provider, with what a shop needs on top:
- * - requests with a session skip lookup and storage entirely (Astro's provider would answer them
- *   from the cache without looking at cookies);
+ * - requests with a session skip its lookup and storage (Astro's provider would answer them from
+ *   the cache without looking at cookies); the middleware serves a signed-in shopper's catalogue
+ *   page from the same store with their own parts put in (./shared-pages.ts);
  * - ETags and 304s for anonymous repeat visits;
  * - stale-while-revalidate with one background render per page;
  * - one store per process (page-cache.ts) that services invalidate by tag, and a generation check
@@ -66,22 +65,8 @@ async function toEntry(response: Response, keyMarket: MarketCode): Promise<Cache
   if (response.headers.get(RENDERED_MARKET_HEADER) !== keyMarket) return null;
   const { maxAge, swr } = parseDirectives(response.headers.get('cdn-cache-control'));
   if (maxAge <= 0) return null;
-  const body = new Uint8Array(await response.arrayBuffer());
   const tags = (response.headers.get('cache-tag') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
-  return { body, status: response.status, headers: storeableHeaders(response.headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags };
-}
-
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-/** Compresses a stored page once, off the request path; until then hits are compressed as they go out. */
-async function precompress(entry: CachedPage): Promise<void> {
-  const [br, gz] = await Promise.all([
-    brotliAsync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } }),
-    gzipAsync(entry.body, { level: 9 }),
-  ]);
-  entry.br = br;
-  entry.gzip = gz;
+  return pageEntry(new Uint8Array(await response.arrayBuffer()), response.status, response.headers, { maxAge, swr, tags });
 }
 
 function preferredEncoding(request: Request, entry: CachedPage): 'br' | 'gzip' | null {
@@ -150,7 +135,7 @@ export default function routeCacheProvider(): CacheProvider {
           void next()
             .then(async (fresh) => {
               const entry = await toEntry(fresh, market);
-              if (entry && store.set(key, entry, generation)) await precompress(entry);
+              if (entry) storePage(store, key, entry, generation);
             })
             .catch(() => undefined)
             .finally(() => revalidating.delete(key));
@@ -162,7 +147,7 @@ export default function routeCacheProvider(): CacheProvider {
     const response = await next();
     const entry = await toEntry(response, market);
     if (!entry) return response;
-    if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
+    storePage(store, key, entry, generation);
     return fromEntry(entry, request, 'MISS');
   }
 }

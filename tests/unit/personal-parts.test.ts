@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { accountControl, cartLink, favouriteForm, menuAccountLinks, sessionScript } from '@/components/personal-parts';
+import { CSRF_SLOT, isSharedPage, personalise, type PersonalParts } from '@/lib/server/infra/shared-pages';
+
+/** A page as the layout renders it for nobody (the shared cache's render): each part in its nobody's form. */
+function nobodysPage(hearts: number[]): string {
+  return [
+    '<html><body>',
+    sessionScript(null),
+    `<form class="market-form" method="post" action="/market"><input type="hidden" name="_csrf" value="${CSRF_SLOT}"></form>`,
+    accountControl(null, CSRF_SLOT),
+    cartLink(null),
+    menuAccountLinks(null, CSRF_SLOT),
+    ...hearts.map((id) => favouriteForm(id, false, '/collection?page=2', CSRF_SLOT)),
+    `<astro-island props="{&quot;csrf&quot;:[0,&quot;${CSRF_SLOT}&quot;]}"></astro-island>`,
+    '</body></html>',
+  ].join('');
+}
+
+function parts(firstName: string, extra: Partial<PersonalParts> = {}): PersonalParts {
+  const user = { id: 'u-1', firstName, lastName: 'Obi', email: 'ada@example.com', imageHash: null, country: 'nigeria' };
+  return { session: { user } as unknown as PersonalParts['session'], csrfToken: 'tok-123', cartCount: 2, favouriteIds: new Set([7]), ...extra };
+}
+
+describe('personalise (a shared page made one shopper\'s)', () => {
+  it('puts in who is signed in, the cart count, the hearts and the token everywhere the slot was', () => {
+    const { html, missing } = personalise(nobodysPage([7, 8]), parts('Ada'));
+    expect(missing).toEqual([]);
+    expect(html).toContain('"firstName":"Ada"');
+    expect(html).toContain('aria-label="Account menu for Ada"');
+    expect(html).toContain('aria-label="Cart, 2 items"');
+    expect(html).toContain('<span class="cart-badge" data-cart-count>2</span>');
+    expect(html).toContain('<a href="/order-history">Orders</a>');
+    expect(html).toContain(favouriteForm(7, true, '/collection?page=2', 'tok-123'));
+    expect(html).toContain(favouriteForm(8, false, '/collection?page=2', 'tok-123'));
+    expect(html).not.toContain(CSRF_SLOT);
+    expect(html).toContain('&quot;csrf&quot;:[0,&quot;tok-123&quot;]');
+    expect(html.match(/data-logout/g)).toHaveLength(2);
+  });
+
+  it('keeps a name as text, never markup or a replacement pattern', () => {
+    const { html } = personalise(nobodysPage([]), parts('$&</script><b>x'));
+    expect(html).toContain('Account menu for $&amp;&lt;/script&gt;&lt;b&gt;x');
+    expect(html).toContain('"firstName":"$&\\u003c/script>\\u003cb>x"');
+    expect(html).not.toContain('<b>x');
+  });
+
+  it('reports the parts it could not find', () => {
+    expect(personalise('<html></html>', parts('Ada')).missing).toEqual(['session', 'account', 'cart', 'menu account links']);
+    // A page already someone's is not nobody's: its session part is missing.
+    expect(personalise(nobodysPage([]).replace(sessionScript(null), sessionScript({ userId: 'x', firstName: 'Bo', lastName: 'B', email: 'b@x', image: null, country: 'nigeria' })), parts('Ada')).missing).toEqual(['session']);
+  });
+
+  it('shares the catalogue pages only', () => {
+    for (const path of ['/', '/collection', '/product/12', '/Bags-men', '/about', '/contact', '/privacy']) expect(isSharedPage(path), path).toBe(true);
+    for (const path of ['/profile', '/cart', '/place-order', '/favourites', '/order-history', '/product/12/x', '/admin', '/api/v1/products']) expect(isSharedPage(path), path).toBe(false);
+  });
+
+  it('shares exactly the pages that ask for the cache (cachePage)', () => {
+    const pagesDir = join(process.cwd(), 'src/pages');
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    for (const file of walk(pagesDir).filter((f) => f.endsWith('.astro'))) {
+      const route = '/' + relative(pagesDir, file).replace(/\.astro$/, '').replace(/(^|\/)index$/, '').replace(/\[[^\]]+\]/g, '12');
+      expect(isSharedPage(route), route).toBe(readFileSync(file, 'utf8').includes('cachePage(Astro'));
+    }
+  });
+});
