@@ -12,6 +12,12 @@
  *   npm run bench -- --driver pg                  # own server on a fresh PostgreSQL database
  *   npm run bench -- --url http://127.0.0.1:4321  # a running store
  *   npm run bench -- --duration 5 --connections 10 --no-flood
+ *   npm run bench -- --products 50000            # the demo store, then the same database grown to
+ *                                                # 50,000 products (PostgreSQL), side by side
+ *
+ * With --products the targets also cover search (page and API) for anonymous and signed-in
+ * shoppers and the back office's orders list, customers list and dashboard (the owner, through the
+ * API, the device code read from the dev outbox); the flood is skipped. Writes .bench/bench-scale.json.
  *
  * The flood counts login failures against 127.0.0.1: on a running store (--url) logins from
  * this address may then be refused (429) for the rate-limit window; pass --no-flood there.
@@ -19,7 +25,10 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { assertAlive, firstProductId, openTarget, table, warmUp, writeReport } from './measure-target';
-import { DEMO_USER } from '@/lib/server/infra/db/seed';
+import { DEMO_OWNER, DEMO_USER } from '@/lib/server/infra/db/seed';
+import { startServer } from '../tests/support/server';
+import { openDatabase } from '@/lib/server/infra/db/client';
+import { growStore } from '@/lib/server/infra/db/seed-scale';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,8 +41,12 @@ const { values: args } = parseArgs({
     'accept-encoding': { type: 'string', default: 'br, gzip' },
     email: { type: 'string', default: DEMO_USER.email },
     password: { type: 'string', default: DEMO_USER.password },
+    products: { type: 'string' },
   },
 });
+const scaleProducts = args.products === undefined ? null : Number.parseInt(args.products, 10);
+if (scaleProducts !== null && !(scaleProducts > 0)) throw new Error('--products takes a whole number, e.g. --products 50000');
+if (scaleProducts !== null && args.url) throw new Error('--products grows a fresh database of its own: leave out --url');
 const duration = Math.max(1, Number(args.duration) || 10);
 const connections = Math.max(1, Number.parseInt(args.connections!, 10) || 20);
 const floodConnections = Math.max(1, Number.parseInt(args['flood-connections']!, 10) || 50);
@@ -54,6 +67,8 @@ interface Measured {
   timeouts: number;
   statusCodes: Record<string, number>;
   kbPerRequest: number;
+  /** When no request finished under load (--products): one request alone, timed to its end. */
+  aloneMs?: number | null;
 }
 
 function summarise(name: string, path: string, signedIn: boolean, r: autocannon.Result): Measured {
@@ -81,6 +96,132 @@ function ms(v: number | null): string {
 
 function cannon(url: string, headers: Record<string, string>, extra: Partial<autocannon.Options> = {}) {
   return autocannon({ url, connections, duration, headers: { ...baseHeaders, ...headers }, ...extra });
+}
+
+/** A signed-in owner's bearer token for the back-office API (the device code from the dev outbox). */
+async function ownerToken(base: string): Promise<string> {
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${base}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  const login = (await (await post('/user-auth/login', { email: DEMO_OWNER.email, password: DEMO_OWNER.password })).json()) as { data?: { token?: string } };
+  const token = login.data?.token;
+  if (!token) throw new Error('the owner could not sign in');
+  const mails = (await (await fetch(`${base}/api/v1/dev/outbox?to=${encodeURIComponent(DEMO_OWNER.email)}`)).json()) as { text: string }[];
+  const code = /code is (\d{4})/.exec(mails[0]?.text ?? '')?.[1];
+  if (!code) throw new Error('no device code for the owner in the dev outbox');
+  const confirmed = await post('/user-auth/verify-device', { code }, token);
+  if (!confirmed.ok) throw new Error(`the owner's device code was refused (HTTP ${confirmed.status})`);
+  return token;
+}
+
+/** Every page and API call of issue 22's table, measured once on the store at `base`. */
+async function measureScaleTargets(base: string): Promise<Measured[]> {
+  const productPath = `/product/${await firstProductId(base)}`;
+  const login = await fetch(`${base}/api/v1/user-auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: args.email, password: args.password }),
+  });
+  const session = login.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('ml_session='));
+  if (!session) throw new Error(`sign-in as ${args.email} failed (HTTP ${login.status})`);
+  const staff = { authorization: `Bearer ${await ownerToken(base)}` };
+  const pages = [
+    { name: 'home', path: '/' },
+    { name: 'collection', path: '/collection' },
+    { name: 'product', path: productPath },
+    { name: 'search', path: '/collection?q=lether+bag' },
+  ];
+  const targets: { name: string; path: string; signedIn: boolean; headers: Record<string, string> }[] = [
+    ...pages.flatMap((p) => [
+      { ...p, signedIn: false, headers: {} as Record<string, string> },
+      { ...p, signedIn: true, headers: { cookie: session } as Record<string, string> },
+    ]),
+    { name: 'catalogue API', path: '/api/v1/products?limit=20', signedIn: false, headers: {} },
+    { name: 'search API', path: '/api/v1/products?q=lether%20bag&limit=20', signedIn: false, headers: {} },
+    { name: 'admin orders list', path: '/api/v1/admin/orders?page=1', signedIn: true, headers: staff },
+    { name: 'admin customers list', path: '/api/v1/admin/customers?page=1', signedIn: true, headers: staff },
+    { name: 'admin dashboard', path: '/api/v1/admin/dashboard', signedIn: true, headers: staff },
+  ];
+  const results: Measured[] = [];
+  for (const t of targets) {
+    await warmUp(base, [t.path], { ...baseHeaders, ...t.headers });
+    const r = await cannon(base + t.path, t.headers);
+    await assertAlive(base);
+    const m: Measured = summarise(t.name, t.path, t.signedIn, r);
+    // autocannon drops what is still in flight at the end: when nothing finished, time one request
+    // alone (the second of two, once the server has worked through the dropped ones).
+    if (m.requests === 0) {
+      const once = () =>
+        fetch(base + t.path, { headers: { ...baseHeaders, ...t.headers }, signal: AbortSignal.timeout(180_000) })
+          .then(async (res) => (await res.arrayBuffer(), res.ok))
+          .catch(() => false);
+      await once();
+      const t0 = performance.now();
+      m.aloneMs = (await once()) ? Math.round(performance.now() - t0) : null;
+    }
+    results.push(m);
+    console.log(`  ${t.name}${t.signedIn ? ' (signed in)' : ''}: ${m.reqPerSec.toFixed(0)} req/s, p99 ${ms(m.p99Ms)}${m.non2xx ? `, ${m.non2xx} non-2xx` : ''}${m.aloneMs !== undefined ? `; alone: ${ms(m.aloneMs)}` : ''}`);
+  }
+  return results;
+}
+
+/** `--products N`: the demo store, then its database grown to N products, measured side by side. */
+async function benchAtScale(products: number): Promise<void> {
+  const small = await startServer('pg', { LOG_LEVEL: 'error' });
+  let large: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    console.log(`autocannon: ${connections} connections, ${duration} s per target; PostgreSQL; the demo store first`);
+    const before = await measureScaleTargets(small.baseUrl);
+    console.log(`growing the same database to ${products} products...`);
+    const database = await openDatabase({ databaseUrl: small.databaseUrl!, dataDir: 'memory://' });
+    const started = performance.now();
+    try {
+      await growStore(database.db, { products });
+    } finally {
+      await database.close();
+    }
+    const seedSeconds = (performance.now() - started) / 1000;
+    console.log(`  grown in ${seedSeconds.toFixed(0)} s; a fresh server on it (empty caches)`);
+    large = await startServer('pg', { LOG_LEVEL: 'error' }, { databaseUrl: small.databaseUrl! });
+    const after = await measureScaleTargets(large.baseUrl);
+    const key = (m: Measured) => `${m.name}${m.signedIn ? ' (signed in)' : ''}`;
+    console.log('');
+    console.log(
+      table(
+        ['target', 'req/s demo', 'p99 demo', `req/s ${products}`, `p99 ${products}`, 'p99 ratio'],
+        before.map((b) => {
+          const a = after.find((x) => key(x) === key(b));
+          const ratio = a?.p99Ms != null && b.p99Ms != null ? (a.p99Ms / Math.max(1, b.p99Ms)).toFixed(1) : '-';
+          const p99 = (m?: Measured) => (m?.aloneMs !== undefined ? `(alone ${ms(m.aloneMs)})` : ms(m?.p99Ms ?? null));
+          return [key(b), b.reqPerSec.toFixed(0), p99(b), a ? a.reqPerSec.toFixed(0) : '-', p99(a), ratio];
+        }),
+      ),
+    );
+    const rate = (list: Measured[], name: string, signedIn: boolean) => list.find((m) => m.name === name && m.signedIn === signedIn)?.reqPerSec ?? 0;
+    for (const [label, list] of [['demo', before], [String(products), after]] as const) {
+      const anon = rate(list, 'product', false);
+      console.log(`signed-in / anonymous product page at ${label}: ${anon ? (rate(list, 'product', true) / anon).toFixed(2) : '-'}   (target >= 0.5)`);
+    }
+    console.log(`search p99 at ${products}: ${ms(after.find((m) => m.name === 'search API')?.p99Ms ?? null)} (API), ${ms(after.find((m) => m.name === 'search' && !m.signedIn)?.p99Ms ?? null)} (page)   (target <= 50 ms)`);
+    const file = writeReport('bench-scale.json', { date: new Date().toISOString(), connections, durationSeconds: duration, products, seedSeconds, before, after });
+    console.log(`\nwritten ${file}`);
+  } finally {
+    await large?.stop();
+    await small.stop();
+  }
+}
+
+if (scaleProducts !== null) {
+  try {
+    await benchAtScale(scaleProducts);
+    process.exit(0);
+  } catch (e) {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  }
 }
 
 const target = await openTarget({ url: args.url, driver: args.driver });
