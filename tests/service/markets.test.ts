@@ -1,9 +1,9 @@
-import { and, eq, min } from 'drizzle-orm';
+import { and, eq, inArray, min } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productQuerySchema } from '@/lib/domain/catalogue';
 import { NotFound } from '@/lib/domain/errors';
 import { NOT_IN_SOUTH_AFRICA_EVERY, PREMIUM_COLOURS_EVERY, seedRandPrice, seedVariantNaira } from '@/lib/server/infra/db/seed';
-import { colors, products, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { colors, productFromPrices, products, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor } from '../support/services';
@@ -201,6 +201,31 @@ for (const driver of DRIVERS) {
       expect(za.sizes.map((c) => c.name)).not.toContain('Test 5XL');
       const filtered = await services.catalogue.listProducts(productQuerySchema.parse({ colorId: onlyColour!.id }), 'ZA');
       expect(filtered.totalDocs).toBe(0);
+    });
+
+    it('keeps each product\'s "from" price per market in step with every write of variant prices, staff\'s or by hand', async () => {
+      const rollup = async () =>
+        (await services.db.select().from(productFromPrices)).map((r) => `${r.productId}:${r.market}:${r.priceMinor}`).sort();
+      const aggregate = async () =>
+        (
+          await services.db
+            .select({ productId: variants.productId, market: variantPrices.market, priceMinor: min(variantPrices.priceMinor) })
+            .from(variantPrices)
+            .innerJoin(variants, eq(variants.id, variantPrices.variantId))
+            .groupBy(variants.productId, variantPrices.market)
+        )
+          .map((r) => `${r.productId}:${r.market}:${Number(r.priceMinor)}`)
+          .sort();
+      // After the staff's price changes, new products and variants of the tests above.
+      expect(await rollup()).toEqual(await aggregate());
+      // A fix made by hand in SQL: one variant far cheaper, then one product taken off sale in South Africa.
+      const [v] = await services.db.select().from(variants).orderBy(variants.id).limit(1);
+      await services.db.update(variantPrices).set({ priceMinor: 100 }).where(and(eq(variantPrices.variantId, v!.id), eq(variantPrices.market, 'NG')));
+      const taken = await services.db.select({ id: variants.id }).from(variants).where(eq(variants.productId, v!.productId));
+      await services.db.delete(variantPrices).where(and(inArray(variantPrices.variantId, taken.map((t) => t.id)), eq(variantPrices.market, 'ZA')));
+      expect(await rollup()).toEqual(await aggregate());
+      expect(await rollup()).toContain(`${v!.productId}:NG:100`);
+      expect((await rollup()).some((r) => r.startsWith(`${v!.productId}:ZA:`))).toBe(false);
     });
   });
 }

@@ -33,6 +33,8 @@ const TABLE_OWNERS: Record<string, string> = {
   orders: 'orders/orders',
   payments: 'payments/service',
   product_images: 'catalogue/catalogue-admin',
+  // A rollup of variant_prices the database keeps (migration 0015's triggers): nothing writes it but them.
+  product_from_prices: 'catalogue/catalogue-admin',
   products: 'catalogue/catalogue-admin',
   promotion_codes: 'promotions/promotions',
   promotion_redemptions: 'promotions/promotions',

@@ -191,7 +191,8 @@ async function boot(): Promise<Runtime> {
     await seedIfEmpty(services);
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
-  installShutdown(database, cacheBus, log);
+  // Searches still queued for the report are written before the database closes.
+  installShutdown(database, cacheBus, log, () => services.search.flush());
   startHousekeeping(services);
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
@@ -224,7 +225,7 @@ export async function openCacheBus(config: Config, log: Logger): Promise<CacheBu
   return config.DATABASE_URL ? pgCacheBus({ databaseUrl: config.DATABASE_URL, log }) : localCacheBus();
 }
 
-function installShutdown(database: Database, cacheBus: CacheBus, log: Logger) {
+function installShutdown(database: Database, cacheBus: CacheBus, log: Logger, beforeClose: () => Promise<void>) {
   const stop = async (signal: string) => {
     if (draining) return;
     draining = true;
@@ -236,6 +237,7 @@ function installShutdown(database: Database, cacheBus: CacheBus, log: Logger) {
       idleLooks = inFlight > 0 ? 0 : idleLooks + 1;
       await new Promise((r) => setTimeout(r, 50));
     }
+    await beforeClose();
     await cacheBus.close();
     await database.close().catch((err) => log.error('database close failed', { err }));
     log.info('stopped');

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, min, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, or, sql, sum, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { fill, message } from '@/lib/domain/messages';
@@ -8,7 +8,7 @@ import { processCatalogueImage } from '@/lib/server/accounts/avatars';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SearchService } from './search';
 import type { MediaService } from '@/lib/server/infra/media';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
@@ -119,12 +119,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
   async function productExists(productId: number, tx: Db | Tx = db): Promise<typeof products.$inferSelect & { prices: Record<MarketCode, number | null> }> {
     const [p] = await tx.select().from(products).where(eq(products.id, productId)).limit(1);
     if (!p) throw new NotFound(message('product-not-found'));
-    const rows = await tx
-      .select({ market: variantPrices.market, priceMinor: min(variantPrices.priceMinor) })
-      .from(variantPrices)
-      .innerJoin(variants, eq(variants.id, variantPrices.variantId))
-      .where(eq(variants.productId, productId))
-      .groupBy(variantPrices.market);
+    const rows = await tx.select({ market: productFromPrices.market, priceMinor: productFromPrices.priceMinor }).from(productFromPrices).where(eq(productFromPrices.productId, productId));
     const prices = Object.fromEntries(MARKET_CODES.map((m) => [m, numberOrNull(rows.find((r) => r.market === m)?.priceMinor)])) as Record<MarketCode, number | null>;
     return { ...p, prices };
   }
@@ -228,7 +223,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           id: products.id,
           name: products.name,
           // the "from" price per market: each market's lowest variant price
-          prices: sql<Record<string, number> | null>`(select json_object_agg(m.market, m.price_minor) from (select ${variantPrices.market} as market, min(${variantPrices.priceMinor}) as price_minor from ${variantPrices} join ${variants} on ${variants.id} = ${variantPrices.variantId} where ${variants.productId} = ${products.id} group by ${variantPrices.market}) m)`,
+          prices: sql<Record<string, number> | null>`(select json_object_agg(${productFromPrices.market}, ${productFromPrices.priceMinor}) from ${productFromPrices} where ${productFromPrices.productId} = ${products.id})`,
           active: products.active,
           category: categories.name,
           stock: sql<number>`(select coalesce(sum(${variants.stock}), 0)::int from ${variants} where ${variants.productId} = ${products.id})`,

@@ -17,7 +17,7 @@ import type { Db } from '@/lib/server/infra/db/client';
 import { cacheTags } from '@/lib/server/infra/page-cache';
 import type { SearchService } from './search';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import { productMarketsSql, productPricesIn } from './prices';
 
 const parent = aliasedTable(categories, 'parent');
@@ -25,6 +25,8 @@ const parent = aliasedTable(categories, 'parent');
 /** Width used for the plain image URLs in API responses; pages build srcsets from the hash. */
 const API_IMAGE_WIDTH = 640;
 const BANNER_WIDTH = 1280;
+/** Pages of products kept in memory (each up to 100 products). */
+const LISTS_KEPT = 400;
 
 /** A product's columns with its "from" price in the market (the lowest of its variants' there). */
 const productColumns = (price: ReturnType<typeof productPricesIn>) => ({
@@ -103,8 +105,11 @@ function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], 
  * are kept in memory and dropped by the same tags as the route cache (read-memo.ts).
  */
 export function createCatalogueService({ db, memo, search }: { db: Db; memo?: ReadMemo; search: SearchService }) {
-  const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> =>
-    memo ? memo.get(key, load, tagsOf) : load();
+  const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[], on: ReadMemo | undefined = memo): Promise<T> =>
+    on ? on.get(key, load, tagsOf) : load();
+  // Pages of products (searches above all: they are not in the route cache, it would not record
+  // them) are bulky, so they sit on a smaller shelf of the memo.
+  const lists = memo?.shelf(LISTS_KEPT);
 
   /** Loads images and the names of the variants sold in the market for many products in two queries (no N+1). */
   async function hydrate(rows: ProductRow[], market: MarketCode): Promise<ProductDto[]> {
@@ -160,7 +165,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
             .where(
               and(
                 eq(products.active, true),
-                sql`exists (select 1 from ${variants} v join ${variantPrices} vp on vp.variant_id = v.id where v.product_id = ${products.id} and vp.market = ${market})`,
+                sql`exists (select 1 from ${productFromPrices} pp where pp.product_id = ${products.id} and pp.market = ${market})`,
               ),
             )
         : Promise.resolve(null),
@@ -282,78 +287,88 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     };
   }
 
-  return {
-    async listProducts(query: ProductQuery, market: MarketCode = DEFAULT_MARKET): Promise<ProductListDto> {
-      const where: SQL[] = [eq(products.active, true)];
-      if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
-      if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
-      if (query.colorId || query.sizeId) {
-        // a variant in that colour and size sold in the market
-        const variantWhere: SQL[] = [eq(variants.productId, products.id), eq(variantPrices.market, market)];
-        if (query.colorId) variantWhere.push(eq(variants.colorId, query.colorId));
-        if (query.sizeId) variantWhere.push(eq(variants.sizeId, query.sizeId));
-        where.push(
-          exists(
-            db
-              .select({ one: sql`1` })
-              .from(variants)
-              .innerJoin(variantPrices, eq(variantPrices.variantId, variants.id))
-              .where(and(...variantWhere)),
-          ),
-        );
-      }
-      const { price, query: products$ } = baseProductQuery(market);
-      const offset = (query.page - 1) * query.limit;
-      const page = async (extra: SQL | undefined, rank: SQL | undefined) => {
-        const all = and(...where, extra);
-        const order =
-          query.sort === 'low-high'
-            ? [asc(price.priceMinor), asc(products.id)]
-            : query.sort === 'high-low'
-              ? [desc(price.priceMinor), asc(products.id)]
-              : rank
-                ? [desc(rank), desc(products.salesCount), asc(products.id)]
-                : [desc(products.salesCount), asc(products.id)];
-        const [rows, countRows] = await Promise.all([
-          products$.where(all).orderBy(...order).limit(query.limit).offset(offset),
+  async function loadList(query: ProductQuery, market: MarketCode): Promise<ProductListDto> {
+    const where: SQL[] = [eq(products.active, true)];
+    if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
+    if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
+    if (query.colorId || query.sizeId) {
+      // a variant in that colour and size sold in the market
+      const variantWhere: SQL[] = [eq(variants.productId, products.id), eq(variantPrices.market, market)];
+      if (query.colorId) variantWhere.push(eq(variants.colorId, query.colorId));
+      if (query.sizeId) variantWhere.push(eq(variants.sizeId, query.sizeId));
+      where.push(
+        exists(
           db
-            .select({ count: sql<number>`count(*)::int` })
-            .from(products)
-            .innerJoin(price, eq(price.productId, products.id))
-            .innerJoin(categories, eq(categories.id, products.categoryId))
-            .innerJoin(parent, eq(parent.id, categories.parentId))
-            .where(all),
-        ]);
-        return { rows, totalDocs: countRows[0]?.count ?? 0 };
-      };
-      const facets = facetsFor(query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId, market);
-      let found: Awaited<ReturnType<typeof page>>;
-      let searched: ProductListDto['search'];
-      // Nothing searchable typed (only punctuation or little words): everything, as without a search.
-      const plan = query.q ? await search.plan(query.q) : null;
-      if (query.q && plan) {
-        // Every word first; when that finds nothing, any of them (best matches first).
-        const every = search.match(plan, true);
-        found = await page(every.where, every.rank);
-        if (found.totalDocs === 0 && plan.words.length > 1) {
-          const some = search.match(plan, false);
-          found = await page(some.where, some.rank);
-        }
-        searched = { query: query.q, corrected: plan.corrected, didYouMean: found.totalDocs === 0 ? await search.didYouMean(plan) : [] };
-        if (query.page === 1) await search.record(query.q, found.totalDocs, market);
-      } else {
-        found = await page(undefined, undefined);
+            .select({ one: sql`1` })
+            .from(variants)
+            .innerJoin(variantPrices, eq(variantPrices.variantId, variants.id))
+            .where(and(...variantWhere)),
+        ),
+      );
+    }
+    const { price, query: products$ } = baseProductQuery(market);
+    const offset = (query.page - 1) * query.limit;
+    const page = async (extra: SQL | undefined, rank: SQL | undefined) => {
+      const all = and(...where, extra);
+      const order =
+        query.sort === 'low-high'
+          ? [asc(price.priceMinor), asc(products.id)]
+          : query.sort === 'high-low'
+            ? [desc(price.priceMinor), asc(products.id)]
+            : rank
+              ? [desc(rank), desc(products.salesCount), asc(products.id)]
+              : [desc(products.salesCount), asc(products.id)];
+      const [rows, countRows] = await Promise.all([
+        products$.where(all).orderBy(...order).limit(query.limit).offset(offset),
+        db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(products)
+          .innerJoin(price, eq(price.productId, products.id))
+          .innerJoin(categories, eq(categories.id, products.categoryId))
+          .innerJoin(parent, eq(parent.id, categories.parentId))
+          .where(all),
+      ]);
+      return { rows, totalDocs: countRows[0]?.count ?? 0 };
+    };
+    const facetCategory = query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId;
+    // The same for every page and search in the category: read once per catalogue change.
+    const facets = remember(`facets:${facetCategory ?? 'all'}:${market}`, () => facetsFor(facetCategory, market), () => [cacheTags.listing, cacheTags.nav]);
+    let found: Awaited<ReturnType<typeof page>>;
+    let searched: ProductListDto['search'];
+    // Nothing searchable typed (only punctuation or little words): everything, as without a search.
+    const plan = query.q ? await search.plan(query.q) : null;
+    if (query.q && plan) {
+      // Every word first; when that finds nothing, any of them (best matches first).
+      const every = search.match(plan, true);
+      found = await page(every.where, every.rank);
+      if (found.totalDocs === 0 && plan.words.length > 1) {
+        const some = search.match(plan, false);
+        found = await page(some.where, some.rank);
       }
-      const totalDocs = found.totalDocs;
-      return {
-        docs: await hydrate(found.rows, market),
-        ...(await facets),
-        totalDocs,
-        page: query.page,
-        limit: query.limit,
-        totalPages: Math.max(1, Math.ceil(totalDocs / query.limit)),
-        ...(searched ? { search: searched } : {}),
-      };
+      searched = { query: query.q, corrected: plan.corrected, didYouMean: found.totalDocs === 0 ? await search.didYouMean(plan) : [] };
+    } else {
+      found = await page(undefined, undefined);
+    }
+    const totalDocs = found.totalDocs;
+    return {
+      docs: await hydrate(found.rows, market),
+      ...(await facets),
+      totalDocs,
+      page: query.page,
+      limit: query.limit,
+      totalPages: Math.max(1, Math.ceil(totalDocs / query.limit)),
+      ...(searched ? { search: searched } : {}),
+    };
+  }
+
+  return {
+    /** A page of products (a search when `q` is given: recorded for the back office's report, each time it is asked on its first page). */
+    async listProducts(query: ProductQuery, market: MarketCode = DEFAULT_MARKET): Promise<ProductListDto> {
+      const { q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit } = query;
+      const key = `list:${market}:${JSON.stringify([q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit])}`;
+      const list = await remember(key, () => loadList(query, market), (l) => [cacheTags.listing, ...l.docs.map((p) => cacheTags.product(p.id))], lists);
+      if (list.search && page === 1) search.record(list.search.query, list.totalDocs, market);
+      return list;
     },
 
     bestSellers(limit = 15, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {

@@ -20,6 +20,10 @@ const NEAR = 0.15;
 
 const textArray = (words: readonly string[]) => sql`array[${sql.join(words.map((w) => sql`${w}`), sql`, `)}]::text[]`;
 
+/** Searches are written to the log in batches, at most this long after they were made (off the shopper's request). */
+const RECORD_DELAY_MS = 1000;
+const RECORD_BATCH = 200;
+
 const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res as T[]));
 
 /**
@@ -30,6 +34,22 @@ const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res a
  */
 export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
   const { db } = deps;
+  let pending: (typeof searchLog.$inferInsert)[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Writes the searches waiting to be logged (never fails a caller: a lost log line is only a lost statistic). */
+  async function flush(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    try {
+      await db.insert(searchLog).values(batch);
+    } catch (err) {
+      deps.log?.warn('searches not recorded', { err, count: batch.length });
+    }
+  }
 
   return {
     /** Rebuilds the search documents and known words of these products (null: all), inside the caller's transaction when given. */
@@ -102,19 +122,21 @@ export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
       return rows.map((r) => (head ? `${head} ${r.term}` : r.term));
     },
 
-    /** Records a search (never fails the shopper's request). */
-    async record(query: string, results: number, market: MarketCode): Promise<void> {
+    /** Records a search for the back office's report: queued, and written within a second in one batch with the others. */
+    record(query: string, results: number, market: MarketCode): void {
       const words = searchWords(query).join(' ');
       if (!words) return;
-      try {
-        await db.insert(searchLog).values({ query: words.slice(0, 100), results, market });
-      } catch (err) {
-        deps.log?.warn('search not recorded', { err });
-      }
+      pending.push({ query: words.slice(0, 100), results, market });
+      if (pending.length >= RECORD_BATCH) void flush();
+      else timer ??= setTimeout(() => void flush(), RECORD_DELAY_MS).unref();
     },
+
+    /** Writes the searches still queued (the report does, and the server before it stops). */
+    flush,
 
     /** The back office's report: the most frequent searches, and those that found nothing, since `since`. */
     async report(since: Date, limit = 10) {
+      await flush();
       const top = (where: SQL | undefined) =>
         db
           .select({ query: searchLog.query, searches: sql<number>`count(*)::int`, results: sql<number>`max(${searchLog.results})::int` })

@@ -7,6 +7,7 @@
 export class ReadMemo {
   #entries = new Map<string, { at: number; tags: readonly string[]; value: Promise<unknown> }>();
   #max: number;
+  #shelves: ReadMemo[] = [];
 
   constructor(
     private readonly clock: () => Date,
@@ -37,7 +38,18 @@ export class ReadMemo {
     return value;
   }
 
+  /**
+   * A smaller memo for bulky values (a page of search results weighs as much as dozens of
+   * products), with its own bound, invalidated whenever this one is.
+   */
+  shelf(max: number): ReadMemo {
+    const shelf = new ReadMemo(this.clock, this.ttlMs, max);
+    this.#shelves.push(shelf);
+    return shelf;
+  }
+
   invalidate(tags: readonly string[] | 'all'): void {
+    for (const shelf of this.#shelves) shelf.invalidate(tags);
     if (tags === 'all') {
       this.#entries.clear();
       return;

@@ -169,6 +169,24 @@ export const variantPrices = pgTable(
   ],
 );
 
+/**
+ * Each product's "from" price per market (the lowest of its variants' prices there): a rollup of
+ * variant_prices kept by the database itself (triggers in migration 0015, `ml_refresh_from_prices`), so
+ * listings, search and sorting by price read one row per product instead of aggregating every
+ * variant's price per request (issue 22). A product is sold in a market exactly when it has a row.
+ */
+export const productFromPrices = pgTable(
+  'product_from_prices',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    market: text('market').notNull(),
+    priceMinor: money('price_minor'),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.market] }), index('product_from_prices_market_price_idx').on(t.market, t.priceMinor, t.productId)],
+);
+
 // ---------------------------------------------------------------- accounts
 
 export const users = pgTable('users', {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ReadMemo } from '@/lib/server/infra/read-memo';
+
+describe('the read memo', () => {
+  const now = () => new Date(0);
+
+  it('loads a value once and again after one of its tags is invalidated', async () => {
+    const memo = new ReadMemo(now, 60_000);
+    let loads = 0;
+    const read = () => memo.get('product:1', async () => ++loads, () => ['product:1']);
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(1);
+    memo.invalidate(['product:2']);
+    expect(await read()).toBe(1);
+    memo.invalidate(['product:1']);
+    expect(await read()).toBe(2);
+  });
+
+  it('keeps bulky values on a shelf with its own bound, invalidated with the memo', async () => {
+    const memo = new ReadMemo(now, 60_000);
+    const shelf = memo.shelf(2);
+    let loads = 0;
+    const read = (key: string) => shelf.get(key, async () => ++loads, () => ['listing']);
+    await read('a');
+    await read('b');
+    await read('c'); // the shelf holds two: the oldest ('a') goes
+    expect(loads).toBe(3);
+    await read('c');
+    expect(loads).toBe(3);
+    await read('a');
+    expect(loads).toBe(4);
+    memo.invalidate(['listing']);
+    await read('a');
+    expect(loads).toBe(5);
+  });
+});
