@@ -40,11 +40,18 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     try {
       // Cookies are read as the route cache reads them (its key and its session check).
       const cookieToken = requestCookie(ctx.request, SESSION_COOKIE);
+      const viaCookie = Boolean(cookieToken) && !hasBearer(ctx.request);
+      // Catalogue pages are rendered for nobody and shared through the route cache; a signed-in
+      // shopper's copy gets their own parts put in (src/lib/server/infra/shared-pages.ts), from the
+      // session as pages show it (kept a few seconds; every post and account page reads it afresh).
+      const shared = ctx.request.method === 'GET' && services.config.PAGE_CACHE_SECONDS > 0 && isSharedPage(ctx.url.pathname);
+      const token = tokenFromRequest(ctx.request, cookieToken);
       ctx.locals.session = ctx.url.pathname.startsWith('/media/')
         ? null
-        : await services.sessions.resolve(tokenFromRequest(ctx.request, cookieToken));
+        : shared && viaCookie
+          ? await services.sessions.shown(token)
+          : await services.sessions.resolve(token);
       // Forms rendered for a cookie session carry its CSRF token (src/components/CsrfField.astro).
-      const viaCookie = Boolean(cookieToken) && !hasBearer(ctx.request);
       ctx.locals.csrfToken = viaCookie && ctx.locals.session ? csrfTokenFor(cookieToken!) : null;
       if (ctx.locals.csrfToken && needsCsrfToken(ctx.request, ctx.locals.publicOrigin) && !(await hasValidCsrfToken(ctx.request, ctx.locals.csrfToken))) {
         log.warn('form post without a valid CSRF token', { path: ctx.url.pathname });
@@ -55,9 +62,6 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
         cookie: requestCookie(ctx.request, MARKET_COOKIE),
         country: ctx.locals.session?.user.country,
       });
-      // Catalogue pages are rendered for nobody and shared through the route cache; a signed-in
-      // shopper's copy gets their own parts put in (src/lib/server/infra/shared-pages.ts).
-      const shared = ctx.request.method === 'GET' && services.config.PAGE_CACHE_SECONDS > 0 && isSharedPage(ctx.url.pathname);
       if (shared && ctx.locals.session && viaCookie) response = await servePersonalised(ctx, next, ctx.locals.session);
       else {
         if (shared && !ctx.locals.session) ctx.locals.csrfToken = CSRF_SLOT;

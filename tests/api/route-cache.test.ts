@@ -210,6 +210,42 @@ describe('route cache on two app servers sharing PostgreSQL', () => {
     }
   });
 
+  it("the session and cart count a shared page shows follow the shopper's changes on both servers at once", async () => {
+    // Catalogue pages keep the shown session and the cart count for a few seconds per server; a
+    // change on one server (cart, name, sign-out) must reach the other's next page, not 10 s later.
+    const api = buyingClient(a.baseUrl);
+    const rutendo = await namedShopper(a.baseUrl, 'Rutendo');
+    const cookie = `ml_session=${rutendo.token}`;
+    const shown = async (server: RunningServer) => (await get(server.baseUrl, '/product/12', { cookie })).body;
+    /** Polls for up to a second: the cache bus (LISTEN/NOTIFY) is asynchronous. */
+    async function eventually(server: RunningServer, expected: RegExp) {
+      const started = Date.now();
+      let body = await shown(server);
+      while (!expected.test(body) && Date.now() - started < 1000) {
+        await new Promise((r) => setTimeout(r, 50));
+        body = await shown(server);
+      }
+      expect(body, server.baseUrl).toMatch(expected);
+    }
+    for (const server of [a, b]) {
+      const body = await shown(server);
+      expect(body).toContain('aria-label="Account menu for Rutendo"');
+      expect(body).toContain('aria-label="Cart, 0 items"');
+    }
+    const me = (await api.call('GET', '/user-auth/get-user', { token: rutendo.token })).body.data;
+    const [piece] = await api.variants({ count: 1 });
+    expect((await api.add(rutendo.token, piece!)).status).toBe(200);
+    for (const server of [b, a]) await eventually(server, /aria-label="Cart, 1 item"/);
+    const renamed = await api.call('PATCH', '/user-auth/profile', { token: rutendo.token, body: { userId: me.id, firstName: 'Rufaro', lastName: 'Dlamini', phoneNumber: me.phoneNumber, country: me.country } });
+    expect(renamed.status).toBe(200);
+    for (const server of [b, a]) await eventually(server, /aria-label="Account menu for Rufaro"/);
+    expect((await api.call('POST', '/user-auth/logout', { token: rutendo.token, body: {} })).status).toBe(200);
+    for (const server of [b, a]) {
+      await eventually(server, /id="ml-session"[^>]*>null</);
+      expect(await shown(server)).not.toMatch(/Rufaro|Rutendo/);
+    }
+  });
+
   it('a price change by the staff command reaches both servers within a second (LISTEN/NOTIFY)', async () => {
     const path = '/api/v1/products/11';
     for (const server of [a, b]) {

@@ -60,7 +60,6 @@ export interface Deps {
 export function createServices(deps: Deps) {
   const { db, clock } = deps;
   const media = createMediaService({ db });
-  const sessions = createSessionService({ db, clock });
   // Catalogue data kept in memory and the route cache are invalidated together, by the same tags.
   const readMemo = new ReadMemo(clock, deps.config.PAGE_CACHE_SECONDS * 1000);
   const bus = deps.pageCache ?? noPageCache;
@@ -70,6 +69,7 @@ export function createServices(deps: Deps) {
       await bus.invalidate(tags);
     },
   };
+  const sessions = createSessionService({ db, clock, memo: readMemo, invalidate: (tags) => bus.invalidate(tags) });
   // Search (issue 22): full text and trigram matching, shared by the collection page and the catalogue API.
   const search = createSearch({ db, log: deps.log });
   const catalogue = createCatalogueService({ db, memo: readMemo, search });

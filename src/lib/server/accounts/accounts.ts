@@ -378,6 +378,8 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const patch = profile.phoneNumber === undefined ? profile : { ...profile, phoneNumber: e164(profile.phoneNumber, profile.country ?? user.country) };
       const [updated] = await db.update(users).set(patch).where(eq(users.id, user.id)).returning();
       if (!updated) throw new Unauthorized(message('session-expired'));
+      // Catalogue pages show the name and shop in the country's market: their copy of the session goes.
+      await sessions.forgetUser(user.id);
       return toUserDto(updated);
     },
 
@@ -396,6 +398,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
         return { previous: before.imageHash, updated: after };
       });
       if (previous && previous !== hash) await media.discardIfUnused(previous);
+      await sessions.forgetUser(user.id);
       return toUserDto(updated);
     },
   };

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Db } from '@/lib/server/infra/db/client';
+import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import { sessions, users } from '@/lib/server/infra/db/schema';
 
 export const SESSION_COOKIE = 'ml_session';
@@ -14,12 +15,60 @@ export interface ActiveSession {
   staffVerified: boolean;
 }
 
+/** Shown sessions kept per app server, and for how long at most (an invalidation missed, an expiry). */
+const SHOWN_SESSIONS_KEPT = 20_000;
+const SHOWN_SESSION_MS = 10_000;
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Opaque session tokens (256 bits), stored only as their hash. */
-export function createSessionService({ db, clock }: { db: Db; clock: () => Date }) {
+/** Tags of the shown sessions kept in memory: one per session, one per user (all their sessions). */
+export const sessionTags = {
+  session: (tokenHash: string) => `session:${tokenHash}`,
+  user: (userId: string) => `user:${userId}`,
+} as const;
+
+/**
+ * Opaque session tokens (256 bits), stored only as their hash.
+ *
+ * `shown` (for the catalogue pages a signed-in shopper reads, and nothing else) is memoised for a
+ * few seconds: the name and cart count in a shared page's header. Ending a session or changing
+ * what a page shows of the user forgets it on every app server (`forget`, through the cache bus);
+ * every other request, and every form post, reads the session from the database.
+ */
+export function createSessionService({
+  db,
+  clock,
+  memo,
+  invalidate = async (tags) => memo?.invalidate(tags),
+}: {
+  db: Db;
+  clock: () => Date;
+  memo?: ReadMemo;
+  /** Drops tagged memo entries on every app server (services.pageCache.invalidate). */
+  invalidate?: (tags: string[]) => Promise<void>;
+}) {
+  const shownSessions = memo?.shelf(SHOWN_SESSIONS_KEPT, SHOWN_SESSION_MS);
+  // This server's copy goes at once; should the bus fail, the others' go within SHOWN_SESSION_MS.
+  const forget = async (tags: string[]) => {
+    memo?.invalidate(tags);
+    await invalidate(tags).catch(() => undefined);
+  };
+
+  async function resolve(token: string | undefined | null): Promise<ActiveSession | null> {
+    if (!token || token.length > 200) return null;
+    const tokenHash = hashToken(token);
+    const rows = await db
+      .select({ user: users, staffVerifiedAt: sessions.staffVerifiedAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, clock())))
+      .limit(1);
+    const row = rows[0];
+    return row ? { user: row.user, tokenHash, staffVerified: row.staffVerifiedAt !== null } : null;
+  }
+
   return {
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString('base64url');
@@ -28,17 +77,23 @@ export function createSessionService({ db, clock }: { db: Db; clock: () => Date 
       return { token, expiresAt };
     },
 
-    async resolve(token: string | undefined | null): Promise<ActiveSession | null> {
-      if (!token || token.length > 200) return null;
-      const tokenHash = hashToken(token);
-      const rows = await db
-        .select({ user: users, staffVerifiedAt: sessions.staffVerifiedAt })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, clock())))
-        .limit(1);
-      const row = rows[0];
-      return row ? { user: row.user, tokenHash, staffVerified: row.staffVerifiedAt !== null } : null;
+    resolve,
+
+    /**
+     * The session as a shared catalogue page shows it (name, country, cart): kept a few seconds.
+     * Never for a post, an account page or the API: they call resolve().
+     */
+    async shown(token: string | undefined | null): Promise<ActiveSession | null> {
+      if (!shownSessions || !token || token.length > 200) return resolve(token);
+      // No session (a stale cookie) is kept too: one read per few seconds, not one per page.
+      return shownSessions.get(`shown:${hashToken(token)}`, () => resolve(token), (s) =>
+        s ? [sessionTags.session(s.tokenHash), sessionTags.user(s.user.id)] : [sessionTags.session(hashToken(token))],
+      );
+    },
+
+    /** Forgets the user's shown sessions (their name, picture or country changed), on every app server. */
+    forgetUser(userId: string): Promise<void> {
+      return forget([sessionTags.user(userId)]);
     },
 
     /** Marks a session as confirmed for staff work (step-up done). */
@@ -53,6 +108,7 @@ export function createSessionService({ db, clock }: { db: Db; clock: () => Date 
 
     async revoke(tokenHash: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+      await forget([sessionTags.session(tokenHash)]);
     },
 
     /** Ends every session of the user except the one given (password change/reset). */
@@ -60,6 +116,7 @@ export function createSessionService({ db, clock }: { db: Db; clock: () => Date 
       await db
         .delete(sessions)
         .where(keepTokenHash ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)) : eq(sessions.userId, userId));
+      await forget([sessionTags.user(userId)]);
     },
 
     /** Deletes expired sessions (housekeeping); returns how many. */

@@ -18,6 +18,7 @@ import { DELIVERY_SPEEDS, deliveryFeeMinor, estimatedDelivery, type AddressDto, 
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
+import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { ShippingService } from './shipping';
 import { message } from '@/lib/domain/messages';
 import { normaliseCode } from '@/lib/domain/promotions';
@@ -79,7 +80,37 @@ const discountLine = (l: PricedLine): DiscountLine => ({ variantId: l.variantId,
 const lineImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by (${productImages.colorId} is not distinct from ${variants.colorId}) desc, ${productImages.position} limit 1)`;
 
 /** The shopper's cart: one per user, priced from the database on every read. */
-export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: { db: Db; shipping: ShippingService; promotions?: DiscountEvaluator }) {
+/** The cart count on a signed-in shopper's pages, kept a few seconds per app server, and dropped by every change of their lines. */
+const cartCountTag = (userId: string) => `cart-lines:${userId}`;
+const COUNTS_KEPT = 20_000;
+const COUNT_MS = 10_000;
+
+export function createCartService({
+  db,
+  shipping,
+  promotions = NO_PROMOTIONS,
+  memo,
+  invalidate = async (tags) => memo?.invalidate(tags),
+}: {
+  db: Db;
+  shipping: ShippingService;
+  promotions?: DiscountEvaluator;
+  memo?: ReadMemo;
+  /** Drops tagged memo entries on every app server (services.pageCache.invalidate). */
+  invalidate?: (tags: string[]) => Promise<void>;
+}) {
+  const counts = memo?.shelf(COUNTS_KEPT, COUNT_MS);
+  /** After a change of the user's lines is written: their count is read again, on every app server. */
+  const linesChanged = (userId: string) => invalidate([cartCountTag(userId)]).catch(() => undefined); // kept COUNT_MS at most anyway
+  async function loadCount(userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cartItems)
+      .innerJoin(carts, eq(carts.id, cartItems.cartId))
+      .where(eq(carts.userId, userId));
+    return row?.n ?? 0;
+  }
+
   async function cartRow(userId: string, tx: Db | Tx = db) {
     await tx.insert(carts).values({ userId }).onConflictDoNothing({ target: carts.userId });
     const [row] = await tx.select().from(carts).where(eq(carts.userId, userId)).limit(1);
@@ -309,6 +340,7 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
           .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.variantId], set: { quantity } });
         await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id));
       });
+      await linesChanged(user.id);
       return toDto(await price(user, market));
     },
 
@@ -328,6 +360,7 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
     async remove(user: SessionUser, key: LineKey, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
       const { cart, line } = await findLine(user, key);
       await db.delete(cartItems).where(and(eq(cartItems.cartId, cart.id), eq(cartItems.variantId, line.variantId)));
+      await linesChanged(user.id);
       return toDto(await price(user, market));
     },
 
@@ -359,7 +392,9 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
     /** Takes the lines a paid checkout bought out of its cart, and its code (one code per order), inside the caller's transaction (the payment's fulfil). */
     async removeBought(tx: Tx, cartId: string, variantIds: number[]): Promise<void> {
       await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), inArray(cartItems.variantId, variantIds)));
-      await tx.update(carts).set({ discountCode: null }).where(eq(carts.id, cartId));
+      const [owner] = await tx.update(carts).set({ discountCode: null }).where(eq(carts.id, cartId)).returning({ userId: carts.userId });
+      // Before the order's transaction commits: a count read in between is kept at most COUNT_MS.
+      if (owner) await linesChanged(owner.userId);
     },
 
     /**
@@ -385,13 +420,9 @@ export function createCartService({ db, shipping, promotions = NO_PROMOTIONS }: 
       return toDto(await price(user, market));
     },
 
-    async count(user: SessionUser): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(cartItems)
-        .innerJoin(carts, eq(carts.id, cartItems.cartId))
-        .where(eq(carts.userId, user.id));
-      return row?.n ?? 0;
+    /** How many lines the user's cart has (the header's count). */
+    count(user: SessionUser): Promise<number> {
+      return counts ? counts.get(`cart-lines:${user.id}`, () => loadCount(user.id), () => [cartCountTag(user.id)]) : loadCount(user.id);
     },
   };
 }

@@ -39,11 +39,12 @@ export class ReadMemo {
   }
 
   /**
-   * A smaller memo for bulky values (a page of search results weighs as much as dozens of
-   * products), with its own bound, invalidated whenever this one is.
+   * A memo of its own bound (and a shorter life, when given) for another kind of value, so one
+   * kind cannot push the others out: pages of search results (bulky), the sessions and cart counts
+   * of signed-in pages (many). Invalidated whenever this one is; off when this one is off.
    */
-  shelf(max: number): ReadMemo {
-    const shelf = new ReadMemo(this.clock, this.ttlMs, max);
+  shelf(max: number, ttlMs = this.ttlMs): ReadMemo {
+    const shelf = new ReadMemo(this.clock, Math.min(ttlMs, this.ttlMs), max);
     this.#shelves.push(shelf);
     return shelf;
   }
