@@ -2,6 +2,7 @@ import type { CacheProvider } from 'astro';
 import { MARKET_COOKIE, parseMarket } from '../../domain/markets';
 import { getConfig } from './config';
 import {
+  acceptedEncoding,
   anonymousMarket,
   cacheKey,
   hasSession,
@@ -70,10 +71,8 @@ async function toEntry(response: Response, keyMarket: MarketCode): Promise<Cache
 }
 
 function preferredEncoding(request: Request, entry: CachedPage): 'br' | 'gzip' | null {
-  const accepted = request.headers.get('accept-encoding') ?? '';
-  if (entry.br && /\bbr\b/.test(accepted)) return 'br';
-  if (entry.gzip && /\bgzip\b/.test(accepted)) return 'gzip';
-  return null;
+  const encoding = acceptedEncoding(request);
+  return encoding && entry[encoding] ? encoding : null;
 }
 
 function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' | 'MISS'): Response {

@@ -1,7 +1,7 @@
 import type { APIContext, MiddlewareNext } from 'astro';
 import { accountControl, cartLink, favouriteForm, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
 import type { ActiveSession } from '../accounts/sessions';
-import { cacheKey, pageEntry, processPageCache, storePage } from './page-cache';
+import { cacheKey, compressOnce, pageEntry, processPageCache, storePage } from './page-cache';
 
 /**
  * Signed-in shoppers' catalogue pages from the shared route cache (issue 22, DESIGN.md "Pages and
@@ -110,8 +110,11 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
     if (entry) storePage(store, key, entry, generation);
   }
   const headers = new Headers(page.headers);
-  headers.delete('content-length');
   headers.delete('etag');
   headers.set('x-cache', page.state);
-  return new Response(html, { status: page.status, headers });
+  const { bytes, encoding } = await compressOnce(ctx.request, new TextEncoder().encode(html));
+  if (encoding) headers.set('content-encoding', encoding);
+  headers.append('vary', 'Accept-Encoding');
+  headers.set('content-length', String(bytes.length));
+  return new Response(bytes, { status: page.status, headers });
 }
