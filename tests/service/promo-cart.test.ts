@@ -168,7 +168,7 @@ for (const driver of DRIVERS) {
       const mail = (await services.outbox.list(user.email)).find((m) => m.subject.includes(order.trackingNumber))!;
       expect(mail.text).toContain(`Discount (${code}): -${formatMoney(order.discount, 'NGN')}`);
 
-      const csv = await services.orders.exportCsv({ q: order.trackingNumber });
+      const csv = (await Array.fromAsync(services.orders.exportCsv({ q: order.trackingNumber }))).join('');
       const [header, line] = csv.trim().split('\r\n');
       expect(header).toBe('tracking_number,created_at,email,status,delivery_option,subtotal,delivery_fee,total,currency,discount,discount_code');
       expect(line!.endsWith(`,NGN,${order.discount},${code}`)).toBe(true);
@@ -195,7 +195,7 @@ for (const driver of DRIVERS) {
       const { order } = await services.payments.fulfil(reference);
       expect(order).toMatchObject({ discount: 0, discountCode: null });
       expect(order.items.every((i) => i.discount === 0)).toBe(true);
-      const csv = await services.orders.exportCsv({ q: order.trackingNumber });
+      const csv = (await Array.fromAsync(services.orders.exportCsv({ q: order.trackingNumber }))).join('');
       expect(csv.trim().split('\r\n')[1]!.endsWith(',NGN,0,')).toBe(true);
     });
   });

@@ -4,7 +4,7 @@ import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
-import { orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
+import { orderDailyTotals, orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
 import { marketOfCurrency } from '@/lib/domain/markets';
 
 const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -23,7 +23,10 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
     async storeCounts() {
       const [byPayment, byOrder] = await Promise.all([
         db.select({ state: payments.status, provider: payments.provider, n: count() }).from(payments).groupBy(payments.status, payments.provider),
-        db.select({ currency: orders.currency, status: orders.status, n: count() }).from(orders).groupBy(orders.currency, orders.status),
+        db
+          .select({ currency: orderDailyTotals.currency, status: orderDailyTotals.status, n: sql<number>`sum(${orderDailyTotals.orders})::int` })
+          .from(orderDailyTotals)
+          .groupBy(orderDailyTotals.currency, orderDailyTotals.status),
       ]);
       return {
         payments: byPayment,
@@ -39,18 +42,32 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
         { label: '7 days', since: new Date(startOfToday.getTime() - 6 * 86_400_000) },
         { label: '30 days', since: new Date(startOfToday.getTime() - 29 * 86_400_000) },
       ];
-      const figures: PeriodFigures[] = [];
-      for (const p of periods) {
-        const rows = await db
-          .select({ currency: orders.currency, n: count(), minor: sum(orders.totalMinor).mapWith(Number) })
-          .from(orders)
-          .where(and(gte(orders.createdAt, p.since), ne(orders.status, 'cancelled')))
-          .groupBy(orders.currency)
-          .orderBy(asc(orders.currency));
-        figures.push({ label: p.label, orders: rows.reduce((n, r) => n + r.n, 0), revenue: rows.map((r) => ({ currency: r.currency, minor: r.minor ?? 0 })) });
-      }
-      const byStatus = await db.select({ status: orders.status, n: count() }).from(orders).groupBy(orders.status).orderBy(asc(orders.status));
+      // Order counts and revenue come from the daily rollup (order_daily_totals, kept by the database).
+      const dayOf = (d: Date) => d.toISOString().slice(0, 10);
       const since30 = periods[2]!.since;
+      const [recent, byStatus] = await Promise.all([
+        db
+          .select({ day: orderDailyTotals.day, currency: orderDailyTotals.currency, n: sql<number>`sum(${orderDailyTotals.orders})::int`, minor: sum(orderDailyTotals.totalMinor).mapWith(Number) })
+          .from(orderDailyTotals)
+          .where(and(gte(orderDailyTotals.day, dayOf(since30)), ne(orderDailyTotals.status, 'cancelled')))
+          .groupBy(orderDailyTotals.day, orderDailyTotals.currency)
+          .having(sql`sum(${orderDailyTotals.orders}) > 0`),
+        db
+          .select({ status: orderDailyTotals.status, n: sql<number>`sum(${orderDailyTotals.orders})::int` })
+          .from(orderDailyTotals)
+          .groupBy(orderDailyTotals.status)
+          .having(sql`sum(${orderDailyTotals.orders}) > 0`)
+          .orderBy(asc(orderDailyTotals.status)),
+      ]);
+      const figures: PeriodFigures[] = periods.map((p) => {
+        const rows = recent.filter((r) => r.day >= dayOf(p.since));
+        const currencies = [...new Set(rows.map((r) => r.currency))].sort();
+        return {
+          label: p.label,
+          orders: rows.reduce((n, r) => n + r.n, 0),
+          revenue: currencies.map((currency) => ({ currency, minor: rows.filter((r) => r.currency === currency).reduce((m, r) => m + (r.minor ?? 0), 0) })),
+        };
+      });
       const topProducts = await db
         .select({ productId: orderItems.productId, name: orderItems.productName, units: sum(orderItems.quantity).mapWith(Number) })
         .from(orderItems)
@@ -60,11 +77,7 @@ export function createAdminReports({ db, clock }: { db: Db; clock: () => Date })
         .orderBy(desc(sum(orderItems.quantity)), asc(orderItems.productId))
         .limit(5);
       // One sales chart: orders' revenue per day over 30 days (store currency first).
-      const daily = await db
-        .select({ day: sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`, currency: orders.currency, minor: sum(orders.totalMinor).mapWith(Number) })
-        .from(orders)
-        .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')))
-        .groupBy(sql`1`, orders.currency);
+      const daily = recent.map((r) => ({ day: r.day, currency: r.currency, minor: r.minor ?? 0 }));
       const days = Array.from({ length: 30 }, (_, i) => new Date(since30.getTime() + i * 86_400_000).toISOString().slice(0, 10));
       // Pay on delivery (issue 19): money still due at the door on open orders, and what staff collected, by how.
       const cashToCollect = (

@@ -157,3 +157,29 @@ export function isCrossSiteWrite(request: Request, publicOrigin: string): boolea
   const site = request.headers.get('sec-fetch-site');
   return site === 'cross-site';
 }
+
+/**
+ * A response whose body is streamed from `chunks` (a CSV export of a million orders). The first
+ * chunk is read before answering, so a failure to start (a bad filter, the database away) becomes
+ * an HTTP error the usual way; a failure later cuts the download short.
+ */
+export async function streamed(chunks: AsyncIterable<string>, init: ResponseInit): Promise<Response> {
+  const it = chunks[Symbol.asyncIterator]();
+  const first = await it.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(encoder.encode(first.value));
+    },
+    async pull(controller) {
+      const next = await it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await it.return?.(undefined);
+    },
+  });
+  return new Response(body, init);
+}
