@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '@/lib/client/toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
