@@ -7,7 +7,7 @@ import { bindImageFallback } from '@/lib/client/image-fallback';
 import { api } from '@/lib/client/api';
 import { logout } from '@/lib/client/session';
 import { mountToaster } from '@/lib/client/toaster';
-import { $cartCount, $profile, cartChanged, signedIn, signedOut, type Profile } from '@/lib/client/stores';
+import { $cartCount, $profile, cartChanged, cartCounted, signedIn, signedOut, type Profile } from '@/lib/client/stores';
 
 const MENU_REOPEN_KEY = 'ml:menu-reopen';
 
@@ -25,7 +25,10 @@ function syncSession(): void {
   const serverProfile = readServerProfile();
   if (serverProfile) {
     signedIn(serverProfile);
-    void refreshCartCount(serverProfile.userId);
+    // The page counted the cart when the server knew it (personal-parts.ts): no request then.
+    const counted = document.querySelector<HTMLElement>('[data-cart-link]')?.dataset.cartLink;
+    if (counted) cartCounted(Number(counted));
+    else void refreshCartCount(serverProfile.userId);
   } else if ($profile.get()) {
     signedOut();
   }

@@ -1,12 +1,11 @@
 /**
- * The home banner's slideshow: Swiper and its styles, imported by HeroCarousel.astro's script only
- * when there is something to slide (two slides or more), once the page is idle. Until then the
- * banner is the server's markup, its first slide painted, with no script at all.
+ * The home banner's slideshow: Swiper, imported by HeroCarousel.astro's script only when there is
+ * something to slide (two slides or more), once the page is idle. Until then the banner is the
+ * server's markup, its first slide painted, with no script at all. Swiper's own stylesheets are not
+ * loaded: the few rules this banner uses are in src/pages/index.astro, beside the banner's look.
  */
 import Swiper from 'swiper';
 import { A11y, Autoplay, Keyboard, Pagination } from 'swiper/modules';
-import 'swiper/css';
-import 'swiper/css/pagination';
 
 /** Spec: the banner advances every 4 seconds, loops, and keeps going after interaction. */
 export const HERO_AUTOPLAY_MS = 4000;

@@ -66,6 +66,11 @@ export function cartChanged(cart: { id?: string | null; items: readonly unknown[
   if (cart.id) $cartId.set(cart.id);
 }
 
+/** The page says how many lines the cart has (the server counted them). */
+export function cartCounted(count: number): void {
+  $cartCount.set(count);
+}
+
 /** An order took the cart's lines. */
 export function cartEmptied(): void {
   $cartCount.set(0);
