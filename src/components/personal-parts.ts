@@ -77,11 +77,14 @@ export function menuAccountLinks(profile: Profile | null, csrf: string | null): 
   return `<div class="side-menu-foot"><a href="/profile">My Profile</a><a href="/order-history">Orders</a>${logoutForm('Logout', csrf)}</div>`;
 }
 
-/** The cart link with its count (null: not known to the server, the header script fills it in). */
+/**
+ * The cart link with its count (null: not known to the server, the header script asks for it).
+ * A known count is also in `data-cart-link`, where the header script reads it instead of asking.
+ */
 export function cartLink(count: number | null): string {
   const n = count ?? 0;
   const label = count === null ? 'Cart' : n === 1 ? 'Cart, 1 item' : `Cart, ${n} items`;
-  return `<a href="/cart" class="icon-btn cart-link" aria-label="${label}" data-cart-link>${iconSvg('bag')}<span class="cart-badge" data-cart-count${n > 0 ? '' : ' hidden'}>${n > 0 ? n : ''}</span></a>`;
+  return `<a href="/cart" class="icon-btn cart-link" aria-label="${label}" data-cart-link${count === null ? '' : `="${n}"`}>${iconSvg('bag')}<span class="cart-badge" data-cart-count${n > 0 ? '' : ' hidden'}>${n > 0 ? n : ''}</span></a>`;
 }
 
 const FAVOURITE_LABELS = { add: 'Add to favourites', remove: 'Remove from favourites' } as const;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '@/lib/client/toast';
 import { countryName } from '@/lib/domain/geo';
 import { api } from '@/lib/client/api';
 import { sendAndShow } from '@/lib/client/forms';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '@/lib/client/toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
@@ -8,6 +8,8 @@ import { formValues, sendAndShow } from '@/lib/client/forms';
 import { cartChanged } from '@/lib/client/stores';
 import { cartTotals, maxQuantityFor, sameLine, type CartDto, type CartItemDto } from '@/lib/domain/cart';
 import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
+import { LINE_WIDTHS, pictureSources } from '@/lib/client/pictures';
+import { Picture } from '@/components/Picture';
 import { formatMoney } from '@/lib/domain/money';
 import { TOASTS } from '@/lib/domain/toasts';
 import './CartView.css';
@@ -141,8 +143,9 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
             return (
               <li className="cart-line" key={key}>
                 <a href={`/product/${item.productId}`} className="cart-thumb">
-                  <img
-                    src={item.productImage || PLACEHOLDER_IMAGE}
+                  <Picture
+                    pic={pictureSources(item.productImage, LINE_WIDTHS, 320)}
+                    sizes="(min-width: 640px) 112px, 84px"
                     alt={item.productName}
                     width={96}
                     height={120}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import { toast } from '@/lib/client/toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
@@ -19,7 +19,8 @@ import {
 } from '@/lib/domain/payment-methods';
 import { boutiqueAt, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import { TOASTS } from '@/lib/domain/toasts';
-import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
+import { LINE_WIDTHS, pictureSources } from '@/lib/client/pictures';
+import { Picture } from '@/components/Picture';
 import './PlaceOrder.css';
 
 /** What the server made of the return from the provider (?reference=), shown with or without scripts. */
@@ -358,7 +359,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
           <ul className="po-items" aria-label="Items">
             {cart.items.map((i) => (
               <li key={`${i.productId}|${i.color}|${i.size}`}>
-                <img src={i.productImage || PLACEHOLDER_IMAGE} alt="" width="56" height="70" loading="lazy" decoding="async" />
+                <Picture pic={pictureSources(i.productImage, LINE_WIDTHS, 320)} sizes="56px" alt="" width="56" height="70" loading="lazy" decoding="async" />
                 <span className="po-item-text">
                   <span className="po-item-name">{i.productName}</span>
                   <span className="po-item-meta">

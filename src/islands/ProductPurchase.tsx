@@ -1,7 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import { $profile, cartChanged } from '@/lib/client/stores';
-import Toaster from './Toaster';
 import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '@/lib/domain/variants';
 import type { VariantDto } from '@/lib/domain/catalogue';
 import CsrfInput from '@/components/CsrfInput';
@@ -127,8 +126,6 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
 
   return (
     <div className="product-layout">
-      {/* The product page's one toaster, rendered here so the page loads one island fewer (its JavaScript budget). */}
-      <Toaster />
       <div className="gallery">
         <div className="gallery-main">
           <Picture

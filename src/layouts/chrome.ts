@@ -1,12 +1,13 @@
 /**
  * The chrome's behaviour in plain TypeScript (no React, so content pages stay tiny):
- * session sync, cart badge, side menu, profile menu, search toggle and logout.
+ * the toaster, session sync, cart badge, side menu, profile menu, search toggle and logout.
  * Everything here enhances server-rendered HTML that already works without it.
  */
 import { bindImageFallback } from '@/lib/client/image-fallback';
 import { api } from '@/lib/client/api';
 import { logout } from '@/lib/client/session';
-import { $cartCount, $profile, cartChanged, signedIn, signedOut, type Profile } from '@/lib/client/stores';
+import { mountToaster } from '@/lib/client/toaster';
+import { $cartCount, $profile, cartChanged, cartCounted, signedIn, signedOut, type Profile } from '@/lib/client/stores';
 
 const MENU_REOPEN_KEY = 'ml:menu-reopen';
 
@@ -24,7 +25,10 @@ function syncSession(): void {
   const serverProfile = readServerProfile();
   if (serverProfile) {
     signedIn(serverProfile);
-    void refreshCartCount(serverProfile.userId);
+    // The page counted the cart when the server knew it (personal-parts.ts): no request then.
+    const counted = document.querySelector<HTMLElement>('[data-cart-link]')?.dataset.cartLink;
+    if (counted) cartCounted(Number(counted));
+    else void refreshCartCount(serverProfile.userId);
   } else if ($profile.get()) {
     signedOut();
   }
@@ -222,6 +226,7 @@ function bindLogout(): void {
   }
 }
 
+mountToaster();
 bindImageFallback();
 syncSession();
 bindCartBadge();

@@ -17,7 +17,7 @@ import { ConfigError, getConfig, type Config } from '../lib/server/infra/config'
 import { createLogger } from '../lib/server/infra/log';
 import { tooLargeAnswer } from '../lib/server/infra/error-pages';
 import { metrics, routeLabel } from '../lib/server/infra/metrics';
-import { assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
+import { assetCacheControl, bodyLimitFor, isSubresourcePath, securityHeaders, shouldCompress } from './http-policy';
 
 
 // Rendered responses are compressed as they stream; brotli at quality 4 keeps the CPU cost
@@ -55,7 +55,11 @@ export function createRequestListener(clientDir: string, config: Config): http.R
       res.setHeader('Cache-Control', assetCacheControl(pathname));
     },
   });
-  const headersOver = { https: Object.entries(securityHeaders({ https: true })), http: Object.entries(securityHeaders({ https: false })) };
+  const headersOf = (https: boolean) => ({
+    document: Object.entries(securityHeaders({ https })),
+    subresource: Object.entries(securityHeaders({ https, subresource: true })),
+  });
+  const headersOver = { https: headersOf(true), http: headersOf(false) };
   const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
   const observed = metrics();
   return (req, res) => {
@@ -81,7 +85,9 @@ export function createRequestListener(clientDir: string, config: Config): http.R
         xForwardedHost: header(req.headers['x-forwarded-host']),
       },
     });
-    for (const [name, value] of headersOver[isHttpsOrigin(publicOrigin) ? 'https' : 'http']) res.setHeader(name, value);
+    const pathname = (req.url ?? '/').split('?')[0]!;
+    const headers = headersOver[isHttpsOrigin(publicOrigin) ? 'https' : 'http'][isSubresourcePath(pathname) ? 'subresource' : 'document'];
+    for (const [name, value] of headers) res.setHeader(name, value);
     if (refuseLargeBody(req, res)) return;
     const render = () => {
       // The shopper's address, believing X-Forwarded-For only as far as TRUST_PROXY says.

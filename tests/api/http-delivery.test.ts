@@ -75,7 +75,7 @@ describe('bytes on the wire', () => {
     expect(slides(full)).toBeGreaterThan(1);
     expect(slides(lite)).toBe(1);
     expect(Math.max(...widths(full))).toBeGreaterThan(640);
-    expect(Math.max(...widths(lite))).toBe(640); // the banner's smallest rendition; cards stop at 480
+    expect(Math.max(...widths(lite))).toBe(480); // Save-Data's widest: the banner's smallest rendition, as the cards'
     const product = await (await fetch(server.baseUrl + '/product/4', { headers: { 'save-data': 'on' } })).text();
     expect(Math.max(...widths(product))).toBeLessThanOrEqual(480);
     const productFull = await (await fetch(server.baseUrl + '/product/4')).text();

@@ -16,6 +16,17 @@ async function hydrated(page: Page, component: string, index = 0) {
   return island;
 }
 
+/**
+ * Waits until a home page section's plain script has taken it over (it sets `data-enhanced`):
+ * the home page has no React islands (ADR 0017).
+ */
+async function enhanced(page: Page, selector: string) {
+  const section = page.locator(selector);
+  await section.scrollIntoViewIfNeeded();
+  await expect(section).toHaveAttribute('data-enhanced', '', { timeout: 15_000 });
+  return section;
+}
+
 const latest = (page: Page) => page.locator('#latest-collections');
 const bestSellers = (page: Page) => page.locator('#best-sellers');
 const cards = (section: ReturnType<Page['locator']>) => section.locator('article.card');
@@ -79,7 +90,7 @@ test.describe('home', () => {
     await expect(firstImg).toHaveAttribute('fetchpriority', 'high');
     await expect(firstImg).toHaveAttribute('loading', 'eager');
 
-    await hydrated(page, 'HeroCarousel');
+    await enhanced(page, '[data-hero]');
     const active = page.locator('.hero-slide.swiper-slide-active');
     const startId = await active.getAttribute('data-slide-id');
     // 4000 ms autoplay: the active slide changes by itself within a few seconds.
@@ -101,7 +112,7 @@ test.describe('home', () => {
     await page.goto('/');
     const section = latest(page);
     await expect(cards(section)).toHaveCount(10);
-    await hydrated(page, 'ProductShowcase', 0);
+    await enhanced(page, '#latest-collections');
     const more = section.getByRole('button', { name: 'Discover More' });
     await more.click();
     await expect(cards(section)).toHaveCount(Math.min(20, all.length));
@@ -115,7 +126,7 @@ test.describe('home', () => {
     await page.goto('/');
     const section = bestSellers(page);
     await expect(cards(section)).toHaveCount(5);
-    await hydrated(page, 'ProductShowcase', 1);
+    await enhanced(page, '#best-sellers');
     const more = section.getByRole('button', { name: 'Discover More' });
     await more.click();
     await expect(cards(section)).toHaveCount(Math.min(10, all.length));
@@ -133,7 +144,7 @@ test.describe('home', () => {
     });
     await page.goto('/');
     const section = latest(page);
-    await hydrated(page, 'ProductShowcase', 0);
+    await enhanced(page, '#latest-collections');
     await section.getByRole('button', { name: 'Discover More' }).click();
     // 20 visible while loading: the 10 server-rendered cards plus 10 placeholders.
     await expect(section.locator('[data-skeleton]')).toHaveCount(10);
@@ -147,10 +158,10 @@ test.describe('home', () => {
     await page.route('**/api/v1/products/organised/latest', (route) => route.fulfill({ json: { status: false, message: 'down' } }));
     await page.route('**/api/v1/products/organised/best-sellers', (route) => route.abort('failed'));
     await page.goto('/');
-    await hydrated(page, 'ProductShowcase', 0);
+    await enhanced(page, '#latest-collections');
     await expect(page.getByText('Failed to fetch latest products')).toBeVisible();
     await expect(cards(latest(page))).toHaveCount(0);
-    await hydrated(page, 'ProductShowcase', 1);
+    await enhanced(page, '#best-sellers');
     await expect(page.getByText('An error occurred while fetching best sellers')).toBeVisible();
     await expect(cards(bestSellers(page))).toHaveCount(0);
   });
@@ -158,7 +169,7 @@ test.describe('home', () => {
   test('newsletter subscribes, and a second sign-up is reported as already subscribed', async ({ page }) => {
     const email = `news-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
     await page.goto('/');
-    await hydrated(page, 'NewsletterForm');
+    await enhanced(page, '[data-newsletter-form]');
     await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'SUBSCRIBE' }).click();
     await expect(page.getByText('Thank you for subscribing!')).toBeVisible();
@@ -520,7 +531,7 @@ test.describe('accessibility', () => {
     test(`axe finds no serious or critical violations on ${path === 'PRODUCT' ? '/product/{id}' : path}`, async ({ page }) => {
       const target = path === 'PRODUCT' ? `/product/${await firstProductId(page)}` : path;
       await page.goto(target);
-      if (path === '/') await hydrated(page, 'HeroCarousel');
+      if (path === '/') await enhanced(page, '[data-hero]');
       if (path === 'PRODUCT') await hydrated(page, 'ProductPurchase');
       expect(await seriousA11yViolations(page)).toEqual([]);
     });

@@ -86,7 +86,7 @@ describe('configuration', () => {
 });
 
 describe('HTTP delivery policy', async () => {
-  const { assetCacheControl, shouldCompress } = await import('@/server/http-policy');
+  const { assetCacheControl, isSubresourcePath, securityHeaders, shouldCompress } = await import('@/server/http-policy');
   it('makes hashed assets immutable and other files revalidate daily', () => {
     expect(assetCacheControl('/_astro/client.Ab12.js')).toBe('public, max-age=31536000, immutable');
     expect(assetCacheControl('/favicon.svg')).toMatch(/^public, max-age=86400/);
@@ -97,5 +97,11 @@ describe('HTTP delivery policy', async () => {
     }
     expect(shouldCompress('image/avif', undefined)).toBe(false);
     expect(shouldCompress('text/html', 'br')).toBe(false);
+  });
+  it('sends the document-only headers with pages, and only nosniff (and HSTS) with scripts, styles and images', () => {
+    expect(Object.keys(securityHeaders({ https: false })).sort()).toEqual(['permissions-policy', 'referrer-policy', 'x-content-type-options', 'x-frame-options']);
+    expect(Object.keys(securityHeaders({ https: true, subresource: true })).sort()).toEqual(['strict-transport-security', 'x-content-type-options']);
+    expect(['/_astro/client.Ab12.js', '/media/abc/320.avif'].map(isSubresourcePath)).toEqual([true, true]);
+    expect(['/', '/product/2', '/api/v1/products', '/favicon.svg', '/_astrology'].map(isSubresourcePath)).toEqual([false, false, false, false, false]);
   });
 });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const toasts = vi.hoisted(() => ({ success: [] as string[], error: [] as string[] }));
-vi.mock('react-hot-toast', () => ({
-  default: {
+vi.mock('@/lib/client/toast', () => ({
+  toast: {
     success: (text: string) => void toasts.success.push(text),
     error: (text: string) => void toasts.error.push(text),
   },

@@ -4,6 +4,7 @@
  */
 import { navigateAfterToast } from './navigate';
 import { signedOut } from './stores';
+import { toast } from './toast';
 import { TOASTS } from '@/lib/domain/toasts';
 
 export const API_BASE = '/api/v1';
@@ -12,13 +13,6 @@ export interface ApiResult<T = any> {
   ok: boolean;
   status: number;
   body: T;
-}
-
-type Notify = (message: string) => void;
-let notifyError: Notify = () => undefined;
-/** The toaster island registers itself here so plain modules can show errors. */
-export function setErrorNotifier(fn: Notify): void {
-  notifyError = fn;
 }
 
 export class NetworkError extends Error {}
@@ -54,7 +48,7 @@ export async function api<T = any>(
   }
   if (res.status === 401 && init.handle401 !== false) {
     signedOut();
-    notifyError(TOASTS['session-expired']);
+    toast.error(TOASTS['session-expired']);
     navigateAfterToast('/login');
   }
   return { ok: res.ok, status: res.status, body: parsed as T };

@@ -33,7 +33,15 @@ export function pictureSources(
   return { src: imageUrl(hash, fallback, 'webp'), avif: srcset(hash, 'avif', offered), webp: srcset(hash, 'webp', offered) };
 }
 
+/** Widths offered for a cart or checkout line's small picture (112 CSS px at most). */
+export const LINE_WIDTHS: readonly ImageWidth[] = [160, 320];
+
 /** Widths offered for product cards: a card is at most ~320 CSS px wide, so up to 2x of that. */
 export const CARD_WIDTHS: readonly ImageWidth[] = [160, 320, 480, 640];
-/** `sizes` for cards in the 2/3/4/5-column grids. */
-export const CARD_SIZES = '(min-width: 1280px) 20vw, (min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw';
+/**
+ * `sizes` for cards in the 2/3/4/5-column grids: a column is the width less the container's padding
+ * and the gaps (global.css .container, .product-grid), so a 360 px phone at 1x takes the 160 px
+ * rendition its 158 px cards need, not the 320 px one.
+ */
+export const CARD_SIZES =
+  '(min-width: 1280px) calc(20vw - 27px), (min-width: 1024px) calc(25vw - 30px), (min-width: 768px) calc(33.3vw - 34px), (min-width: 640px) calc(33.3vw - 23px), calc(50vw - 22px)';
