@@ -107,7 +107,7 @@ export function createServices(deps: Deps) {
   const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
-  const adminReports = createAdminReports({ db, clock });
+  const adminReports = createAdminReports({ db, clock, memo: readMemo });
   // Pay on delivery (issue 19): staff settle at the door (the market rules are buying's onDelivery).
   const collection = createCollectionService({ db, orders: buying.orders, orderRefunds: buying.orderRefunds, audit, log: deps.log, clock, pageCache });
   // ---- end back office

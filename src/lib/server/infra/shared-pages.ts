@@ -112,7 +112,7 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
   const headers = new Headers(page.headers);
   headers.delete('etag');
   headers.set('x-cache', page.state);
-  const { bytes, encoding } = await compressOnce(ctx.request, new TextEncoder().encode(html));
+  const { bytes, encoding } = compressOnce(ctx.request, new TextEncoder().encode(html));
   if (encoding) headers.set('content-encoding', encoding);
   headers.append('vary', 'Accept-Encoding');
   headers.set('content-length', String(bytes.length));
