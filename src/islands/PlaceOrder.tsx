@@ -107,6 +107,12 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   const [cart, setCart] = useState(initialCart);
   // Messages and controls only a page without scripts needs; the island shows toasts instead.
   const [hydrated, setHydrated] = useState(false);
+  const [placedNext, setPlacedNext] = useState<string | null>(null);
+  useEffect(() => {
+    if (!placedNext) return;
+    toast.success(TOASTS['order-placed']);
+    navigateAfterToast(placedNext);
+  }, [placedNext]);
   const [option, setOption] = useState<DeliveryOption>(initialCart.deliveryOption);
   const [speed, setSpeed] = useState<DeliverySpeedId>(initialCart.deliverySpeed);
   const [reference, setReference] = useState<string | null>(null);
@@ -141,8 +147,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     forgetReference();
     if (error === null) {
       cartEmptied();
-      toast.success(TOASTS['order-placed']);
-      navigateAfterToast(placedId ? `/order-details/${placedId}?placed=1` : '/order-history');
+      // Toasted once the page has re-rendered: the server's "placed" panel (for browsers without
+      // scripts) says the same words, and both must never be on the page at once.
+      setPlacedNext(placedId ? `/order-details/${placedId}?placed=1` : '/order-history');
       return;
     }
     cartIdForgotten();
