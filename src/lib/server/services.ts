@@ -69,7 +69,7 @@ export function createServices(deps: Deps) {
       await bus.invalidate(tags);
     },
   };
-  const sessions = createSessionService({ db, clock, memo: readMemo, invalidate: (tags) => bus.invalidate(tags) });
+  const sessions = createSessionService({ db, clock, memo: readMemo, invalidate: (tags) => pageCache.invalidate(tags) });
   // Search (issue 22): full text and trigram matching, shared by the collection page and the catalogue API.
   const search = createSearch({ db, log: deps.log });
   const catalogue = createCatalogueService({ db, memo: readMemo, search });

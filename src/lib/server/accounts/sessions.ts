@@ -46,15 +46,12 @@ export function createSessionService({
   db: Db;
   clock: () => Date;
   memo?: ReadMemo;
-  /** Drops tagged memo entries on every app server (services.pageCache.invalidate). */
+  /** Drops tagged memo entries on every app server, this one included (services.pageCache.invalidate). */
   invalidate?: (tags: string[]) => Promise<void>;
 }) {
   const shownSessions = memo?.shelf(SHOWN_SESSIONS_KEPT, SHOWN_SESSION_MS);
-  // This server's copy goes at once; should the bus fail, the others' go within SHOWN_SESSION_MS.
-  const forget = async (tags: string[]) => {
-    memo?.invalidate(tags);
-    await invalidate(tags).catch(() => undefined);
-  };
+  // Should the bus fail, other servers' copies go within SHOWN_SESSION_MS anyway.
+  const forget = (tags: string[]) => invalidate(tags).catch(() => undefined);
 
   async function resolve(token: string | undefined | null): Promise<ActiveSession | null> {
     if (!token || token.length > 200) return null;

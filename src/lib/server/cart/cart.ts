@@ -79,12 +79,12 @@ const discountLine = (l: PricedLine): DiscountLine => ({ variantId: l.variantId,
 /** The line's picture: the first image of its colour (the cart, the order, its mail and the back office show it), else the product's first. */
 const lineImageHash = sql<string | null>`(select ${productImages.mediaHash} from ${productImages} where ${productImages.productId} = ${products.id} order by (${productImages.colorId} is not distinct from ${variants.colorId}) desc, ${productImages.position} limit 1)`;
 
-/** The shopper's cart: one per user, priced from the database on every read. */
 /** The cart count on a signed-in shopper's pages, kept a few seconds per app server, and dropped by every change of their lines. */
 const cartCountTag = (userId: string) => `cart-lines:${userId}`;
 const COUNTS_KEPT = 20_000;
 const COUNT_MS = 10_000;
 
+/** The shopper's cart: one per user, priced from the database on every read. */
 export function createCartService({
   db,
   shipping,
@@ -96,7 +96,7 @@ export function createCartService({
   shipping: ShippingService;
   promotions?: DiscountEvaluator;
   memo?: ReadMemo;
-  /** Drops tagged memo entries on every app server (services.pageCache.invalidate). */
+  /** Drops tagged memo entries on every app server, this one included (services.pageCache.invalidate). */
   invalidate?: (tags: string[]) => Promise<void>;
 }) {
   const counts = memo?.shelf(COUNTS_KEPT, COUNT_MS);

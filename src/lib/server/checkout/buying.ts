@@ -49,7 +49,7 @@ export function createBuyingServices(deps: {
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
   const shipping = createShippingService({ db });
   const { promotions } = deps;
-  const cart = createCartService({ db, shipping, promotions, memo: deps.readMemo, invalidate: deps.pageCache && ((tags) => deps.pageCache!.invalidate(tags)) });
+  const cart = createCartService({ db, shipping, promotions, memo: deps.readMemo, invalidate: (tags) => deps.pageCache.invalidate(tags) });
   const orders = createOrderService({
     db,
     mailer,
