@@ -20,14 +20,14 @@ import { DEMO_USER } from '../src/lib/server/infra/db/seed';
 import { debianChromium } from '../tests/support/playwright-common';
 import { startServer } from '../tests/support/server';
 
-/** The whole purchase path, cold, on the wire: issue 22.4's goal, not met yet (reported). */
-const PATH_GOAL_KB = 200;
 /**
- * What the build fails above meanwhile: today's path (226.4 KB on 2026-11-25) and a little room,
- * so nothing grows it while the goal is worked towards. Lower it with every cut; 200 once there.
- * React (62 KB, for the product, cart and checkout islands) is most of the distance.
+ * The whole purchase path, cold, on the wire (issue 22.4): 196.9 KB on 2026-11-26, the build fails
+ * above it. React (62 KB, for the sign-in, product, cart and checkout islands) is the largest part.
+ * The banner's Swiper (~23 KB) is not on the path: it is fetched when the shopper reaches for the
+ * banner or its first turn falls due (src/lib/client/hero-banner.ts); the home route's JavaScript
+ * above still counts it.
  */
-const PATH_CEILING_KB = 230;
+const PATH_BUDGET_KB = 200;
 /** `npm run budget -- --requests` lists every request of the path with its bytes. */
 const SHOW_REQUESTS = process.argv.includes('--requests');
 
@@ -163,9 +163,8 @@ try {
   const pathWidths = pathHeader.map((h, i) => Math.max(h.length, ...pathRows.map((r) => r[i]!.length)));
   console.log('');
   for (const r of [pathHeader, ...pathRows]) console.log(r.map((c, i) => c.padEnd(pathWidths[i]!)).join('  '));
-  const pathOver = totalKb > PATH_CEILING_KB;
-  console.log(`path goal <= ${PATH_GOAL_KB} KB: ${totalKb <= PATH_GOAL_KB ? 'met' : `not met (${(totalKb - PATH_GOAL_KB).toFixed(1)} KB over)`}`);
-  console.log(`path ceiling <= ${PATH_CEILING_KB} KB (no growth meanwhile): ${pathOver ? 'FAIL' : 'ok'}`);
+  const pathOver = totalKb > PATH_BUDGET_KB;
+  console.log(`path budget <= ${PATH_BUDGET_KB} KB: ${pathOver ? `FAIL (${(totalKb - PATH_BUDGET_KB).toFixed(1)} KB over)` : `ok (${(PATH_BUDGET_KB - totalKb).toFixed(1)} KB to spare)`}`);
   if (pathOver) failed = true;
 } finally {
   await server.stop();

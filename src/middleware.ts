@@ -4,7 +4,7 @@ import { errorResponse, isCrossSiteWrite } from '@/lib/server/infra/http';
 import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from '@/lib/server/infra/error-pages';
 import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { getServices, lifecycle } from '@/lib/server/services';
-import { RENDERED_MARKET_HEADER, saveDataRequested } from '@/lib/server/infra/page-cache';
+import { RENDERED_MARKET_HEADER, revalidatedPrivately, saveDataRequested } from '@/lib/server/infra/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
 import { CSRF_SLOT, isSharedPage, servePersonalised } from '@/lib/server/infra/shared-pages';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/lib/server/infra/csrf';
@@ -88,6 +88,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       if (ctx.locals.session && response.headers.get('content-type')?.startsWith('text/html')) {
         response.headers.set('cache-control', 'private, no-store');
       }
+      response = await revalidatedPrivately(ctx.request, response);
     } catch {
       // some responses (redirects built by Response.redirect) have immutable headers
     }

@@ -152,6 +152,30 @@ describe('route cache on PGlite', () => {
     expect(api.headers.get('x-cache')).toBeNull();
   });
 
+  it('lets a signed-in browser revalidate public catalogue answers by ETag, never through a shared cache', async () => {
+    const first = await fetch(server.baseUrl + '/api/v1/products/organised/latest', { headers: { cookie } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cache')).toBeNull();
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const body = await first.text();
+    // The browser asks again with what it holds: nothing but a 304 comes back.
+    const again = await fetch(server.baseUrl + '/api/v1/products/organised/latest', { headers: { cookie, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('cache-control')).toBe('private, no-cache');
+    // What it holds is no longer what the server would send (another market's prices): the new list in full.
+    const elsewhere = await fetch(server.baseUrl + '/api/v1/products/organised/latest?market=za', { headers: { cookie, 'if-none-match': etag } });
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.headers.get('etag')).not.toBe(etag);
+    expect(await elsewhere.text()).not.toBe(body);
+    // The shopper's own answers are not revalidated: they are never stored at all.
+    const own = await fetch(server.baseUrl + '/api/v1/user-auth/get-user', { headers: { cookie } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('etag')).toBeNull();
+  });
+
   it('keeps Save-Data pages apart from full pages', async () => {
     const full = await get(server.baseUrl, '/product/7');
     const lite = await get(server.baseUrl, '/product/7', { 'save-data': 'on' });

@@ -107,6 +107,24 @@ test.describe('home', () => {
     await expect.poll(async () => active.getAttribute('data-slide-id'), { timeout: 9000 }).not.toBe(afterClick);
   });
 
+  test('banner: Swiper is fetched only when the slideshow is needed (issue 22.4)', async ({ page }) => {
+    const swiperFetched: string[] = [];
+    page.on('request', (r) => {
+      if (/hero-swiper/.test(r.url())) swiperFetched.push(r.url());
+    });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    // Well before its first turn (4 s), nothing of the slideshow has been downloaded.
+    await page.waitForTimeout(1500);
+    expect(swiperFetched).toEqual([]);
+    await expect(page.locator('[data-hero]')).not.toHaveAttribute('data-enhanced', '');
+    // The shopper reaches for it (keyboard focus on SHOP NOW): the slideshow starts, its bullets appear.
+    await page.locator('.hero-slide').first().getByRole('link', { name: 'SHOP NOW' }).focus();
+    await expect(page.locator('[data-hero]')).toHaveAttribute('data-enhanced', '', { timeout: 5000 });
+    expect(swiperFetched.length).toBe(1);
+    await expect(page.locator('.hero .swiper-pagination-bullet').first()).toBeVisible();
+  });
+
   test('LATEST COLLECTIONS shows 10, Discover More adds 10 and disappears when all are shown', async ({ page }) => {
     const all = (await (await page.request.get('/api/v1/products/organised/latest')).json()).data.docs as unknown[];
     await page.goto('/');

@@ -1,16 +1,14 @@
 /**
- * The home banner's slideshow: Swiper, imported by HeroCarousel.astro's script only when there is
- * something to slide (two slides or more), once the page is idle. Until then the banner is the
- * server's markup, its first slide painted, with no script at all. Swiper's own stylesheets are not
- * loaded: the few rules this banner uses are in src/pages/index.astro, beside the banner's look.
+ * The home banner's slideshow: Swiper, imported by ./hero-banner.ts only when there is something to
+ * slide (two slides or more) and the slideshow is needed. Until then the banner is the server's
+ * markup, its first slide painted. Swiper's own stylesheets are not loaded: the few rules this
+ * banner uses are in src/pages/index.astro, beside the banner's look.
  */
 import Swiper from 'swiper';
 import { A11y, Autoplay, Keyboard, Pagination } from 'swiper/modules';
+import { HERO_AUTOPLAY_MS } from './hero-banner';
 
-/** Spec: the banner advances every 4 seconds, loops, and keeps going after interaction. */
-export const HERO_AUTOPLAY_MS = 4000;
-
-export function startHeroSwiper(root: HTMLElement, pause: HTMLButtonElement | null): void {
+export function startHeroSwiper(root: HTMLElement, pause: HTMLButtonElement | null): Swiper {
   const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   const swiper = new Swiper(root, {
     modules: [Autoplay, A11y, Keyboard, Pagination],
@@ -27,7 +25,7 @@ export function startHeroSwiper(root: HTMLElement, pause: HTMLButtonElement | nu
       paginationBulletMessage: 'Show slide {{index}}',
     },
   });
-  if (!pause) return;
+  if (!pause) return swiper;
   // The pause button means something only once the slideshow runs: it is shown from now on.
   pause.hidden = false;
   pause.addEventListener('click', () => {
@@ -37,4 +35,5 @@ export function startHeroSwiper(root: HTMLElement, pause: HTMLButtonElement | nu
     pause.setAttribute('aria-label', paused ? 'Play slideshow' : 'Pause slideshow');
     pause.textContent = paused ? '▶' : '❚❚';
   });
+  return swiper;
 }

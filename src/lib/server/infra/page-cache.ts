@@ -98,6 +98,41 @@ export function etagOf(body: Uint8Array): string {
   return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
+/** Whether a request's If-None-Match names this ETag (a list, weak or strong, or `*`). */
+export function matchesEtag(request: Request, etag: string): boolean {
+  const wanted = request.headers.get('if-none-match');
+  if (!wanted) return false;
+  return wanted.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+/**
+ * The cache-control of a public answer asked for by a signed-in shopper (cacheForAnonymous): kept
+ * out of shared caches, the route cache included, but revalidated by the browser with its ETag.
+ */
+export const PRIVATE_REVALIDATE = 'private, no-cache';
+
+/**
+ * A public answer made for a signed-in request (catalogue JSON: the same for everyone in the
+ * market) given an ETag of its body, and a 304 when the browser already holds it: a phone that
+ * signed in pays for the home page's lists once, not again on every visit (issue 22.4).
+ */
+export async function revalidatedPrivately(request: Request, response: Response): Promise<Response> {
+  if (request.method !== 'GET' || response.status !== 200 || response.headers.get('cache-control') !== PRIVATE_REVALIDATE || !response.body) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const etag = etagOf(body);
+  const headers = new Headers(response.headers);
+  headers.set('etag', etag);
+  if (matchesEtag(request, etag)) {
+    headers.delete('content-length');
+    headers.delete('content-type');
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(body, { status: 200, headers });
+}
+
 /** What a page asked of the cache (Astro.cache.set): how long it stays fresh, then stale, and its tags. */
 export interface CacheDirectives {
   maxAge: number;
@@ -235,13 +270,14 @@ type CacheContext = Pick<APIContext, 'locals' | 'cache' | 'request'>;
  * Marks a public page or API answer as cacheable for anonymous visitors, tagged with what it
  * shows, and returns the headers for the response. Browsers revalidate every time (no-cache;
  * the ETag turns a repeat visit into a 304 on a slow network) while the server answers from
- * its route cache. A signed-in request gets a private, unstored answer.
+ * its route cache. A signed-in request gets a private answer, revalidated by its ETag
+ * (revalidatedPrivately; pages for a signed-in shopper are never stored: see the middleware).
  */
 export function cacheForAnonymous(ctx: CacheContext, tags: readonly string[]): Record<string, string> {
   // A page rendered for the shared cache (shared-pages.ts) is rendered for nobody, whoever asked.
   if (ctx.locals.session || (hasSession(ctx.request) && !ctx.locals.sharedRender)) {
     ctx.cache.set(false);
-    return { 'cache-control': 'private, no-store' };
+    return { 'cache-control': PRIVATE_REVALIDATE };
   }
   const seconds = ctx.locals.services.config.PAGE_CACHE_SECONDS;
   if (seconds > 0) ctx.cache.set({ maxAge: seconds, swr: 600, tags: [...new Set([cacheTags.nav, ...tags])] });

@@ -7,6 +7,7 @@ import {
   cacheKey,
   hasSession,
   marketCookie,
+  matchesEtag,
   pageEntry,
   processPageCache,
   RENDERED_MARKET_HEADER,
@@ -80,7 +81,7 @@ function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' |
   headers.set('etag', entry.etag);
   headers.set('x-cache', state);
   headers.append('vary', 'Accept-Encoding');
-  if (request.headers.get('if-none-match') === entry.etag) return new Response(null, { status: 304, headers });
+  if (matchesEtag(request, entry.etag)) return new Response(null, { status: 304, headers });
   const encoding = preferredEncoding(request, entry);
   if (!encoding) return new Response(entry.body.slice(), { status: entry.status, headers });
   // Already compressed: the HTTP server's compression passes encoded bodies through.
