@@ -96,6 +96,20 @@ for (const driver of DRIVERS) {
       expect(audit.find((a) => a.action === 'stock.adjust')).toMatchObject({ actorEmail: owner.email, entity: 'variant', entityId: String(v!.id) });
     });
 
+    it("the customers list shows each customer's own number of orders", async () => {
+      const found = await services.adminReports.customers({ q: demo.email });
+      const row = found.rows.find((r) => r.id === demo.id)!;
+      const [mine] = await services.db.select({ n: count() }).from(orders).where(eq(orders.userId, demo.id));
+      expect(mine!.n).toBeGreaterThan(0);
+      expect(row.orders).toBe(mine!.n);
+      // Every row of the first page agrees with counting.
+      const page = await services.adminReports.customers({ page: 1 });
+      for (const r of page.rows) {
+        const [n] = await services.db.select({ n: count() }).from(orders).where(eq(orders.userId, r.id));
+        expect(r.orders, r.email).toBe(n!.n);
+      }
+    });
+
     it('exports every order once, newest first, by key across batches (ties and microseconds included), and counts lists from the rollup', async () => {
       // Two more orders, then every order at one instant but a few: ties that only the id breaks, and
       // microseconds a JavaScript date would round away.

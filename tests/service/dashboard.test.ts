@@ -75,14 +75,38 @@ for (const driver of DRIVERS) {
             sql`select (created_at at time zone 'UTC')::date::text as day, currency, status, count(*)::int as orders, sum(total_minor)::text as minor from orders group by 1, 2, 3 order by 1, 2, 3`,
           ),
         );
+      // Units sold per day, status and product (product_daily_sales), against the order lines themselves.
+      const salesRollup = async () =>
+        rows(await services.db.execute(sql`select day::text as day, status, product_id, product_name, units from product_daily_sales where units <> 0 order by 1, 2, 3, 4`));
+      const salesLive = async () =>
+        rows(
+          await services.db.execute(
+            sql`select (o.created_at at time zone 'UTC')::date::text as day, o.status, i.product_id, i.product_name, sum(i.quantity)::int as units
+                from order_items i join orders o on o.id = i.order_id group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+          ),
+        );
+      const bothAgree = async () => {
+        expect(await rollup()).toEqual(await live());
+        expect(await salesRollup()).toEqual(await salesLive());
+      };
+      await bothAgree();
       const placed = await placeOrder(5, 1);
-      expect(await rollup()).toEqual(await live());
+      await bothAgree();
+      expect((await salesRollup()).length).toBeGreaterThan(0);
       // Moved back a year in one statement with every other order of today: rows leave one day for another.
       await services.db.execute(sql`update orders set created_at = created_at - interval '1 year' where created_at > now() - interval '1 hour'`);
       await services.db.update(orders).set({ status: 'cancelled' }).where(eq(orders.id, placed.id));
-      expect(await rollup()).toEqual(await live());
+      await bothAgree();
+      // A line changed by hand (its quantity), then one deleted on its own.
+      await services.db.execute(sql`update order_items set quantity = quantity + 2 where order_id = ${placed.id}`);
+      await bothAgree();
+      const second = await placeOrder(5, 1);
+      await services.db.execute(sql`delete from order_items where id = (select min(id) from order_items where order_id = ${second.id})`);
+      await bothAgree();
+      // Deleting orders takes their lines (by cascade) out of the rollup too.
       await services.db.delete(orders).where(eq(orders.id, placed.id));
-      expect(await rollup()).toEqual(await live());
+      await services.db.delete(orders).where(eq(orders.id, second.id));
+      await bothAgree();
     });
   });
 }

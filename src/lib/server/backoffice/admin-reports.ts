@@ -1,11 +1,11 @@
 import { RETURN_REASON_LABELS } from '@/lib/domain/after-sales';
-import { and, asc, count, desc, eq, gt, gte, ilike, isNull, ne, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, ne, or, sql, sum, type SQL } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
-import { orderDailyTotals, orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
+import { orderDailyTotals, orderItems, orders, payments, productDailySales, returnItems, returns, users } from '@/lib/server/infra/db/schema';
 import { marketOfCurrency } from '@/lib/domain/markets';
 
 const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -78,14 +78,24 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
           revenue: currencies.map((currency) => ({ currency, minor: rows.filter((r) => r.currency === currency).reduce((m, r) => m + (r.minor ?? 0), 0) })),
         };
       });
-      const topProducts = await db
-        .select({ productId: orderItems.productId, name: orderItems.productName, units: sum(orderItems.quantity).mapWith(Number) })
-        .from(orderItems)
-        .innerJoin(orders, eq(orders.id, orderItems.orderId))
-        .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')))
-        .groupBy(orderItems.productId, orderItems.productName)
-        .orderBy(desc(sum(orderItems.quantity)), asc(orderItems.productId))
+      // Units sold come from the per-product daily rollup (product_daily_sales, kept by the database).
+      const soldSince30 = and(gte(productDailySales.day, dayOf(since30)), ne(productDailySales.status, 'cancelled'));
+      // One pass over 30 days of the rollup gives the top five and, beside each, every unit sold then.
+      const topRows = await db
+        .select({
+          productId: productDailySales.productId,
+          name: productDailySales.productName,
+          units: sum(productDailySales.units).mapWith(Number),
+          allUnits: sql<number>`sum(sum(${productDailySales.units})) over ()`.mapWith(Number),
+        })
+        .from(productDailySales)
+        .where(soldSince30)
+        .groupBy(productDailySales.productId, productDailySales.productName)
+        .having(sql`sum(${productDailySales.units}) > 0`)
+        .orderBy(desc(sum(productDailySales.units)), asc(productDailySales.productId))
         .limit(5);
+      const topProducts = topRows.map(({ productId, name, units }) => ({ productId, name, units }));
+      const soldUnits = topRows[0]?.allUnits ?? 0;
       // One sales chart: orders' revenue per day over 30 days (store currency first).
       const daily = recent.map((r) => ({ day: r.day, currency: r.currency, minor: r.minor ?? 0 }));
       const days = Array.from({ length: 30 }, (_, i) => new Date(since30.getTime() + i * 86_400_000).toISOString().slice(0, 10));
@@ -107,11 +117,6 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
           .orderBy(asc(orders.currency), asc(orders.collectionMethod))
       ).map((r) => ({ currency: r.currency, method: r.method!, orders: r.orders, minor: r.minor ?? 0 }));
       // After the sale (issue 20): units in live returns of orders of the last 30 days over units sold then, and why, per product.
-      const [sold] = await db
-        .select({ units: sum(orderItems.quantity).mapWith(Number) })
-        .from(orderItems)
-        .innerJoin(orders, eq(orders.id, orderItems.orderId))
-        .where(and(gte(orders.createdAt, since30), ne(orders.status, 'cancelled')));
       const returnedRows = await db
         .select({ productId: orderItems.productId, name: orderItems.productName, reason: returns.reason, units: sum(returnItems.quantity).mapWith(Number) })
         .from(returnItems)
@@ -122,7 +127,7 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
         .groupBy(orderItems.productId, orderItems.productName, returns.reason)
         .orderBy(desc(sum(returnItems.quantity)), asc(orderItems.productId));
       const returnedUnits = returnedRows.reduce((n, r) => n + (r.units ?? 0), 0);
-      const returnRate = sold?.units ? returnedUnits / sold.units : 0;
+      const returnRate = soldUnits ? returnedUnits / soldUnits : 0;
       const topReturnReasons = returnedRows.slice(0, 10).map((r) => ({ productId: r.productId, name: r.name, reason: r.reason, reasonLabel: RETURN_REASON_LABELS[r.reason], units: r.units ?? 0 }));
       return { figures, byStatus, topProducts, days, daily, cashToCollect, cashCollected, returnRate, returnedUnits, topReturnReasons };
     },
@@ -140,14 +145,20 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
           role: users.role,
           verified: sql<boolean>`${users.verifiedAt} is not null`,
           createdAt: users.createdAt,
-          orders: sql<number>`(select count(*)::int from ${orders} where ${orders.userId} = ${users.id})`,
         })
         .from(users)
         .where(where)
         .orderBy(desc(users.createdAt), asc(users.email))
         .$dynamic();
       const counted = () => (where || !totals ? countUsers(where) : totals.get('customers', () => countUsers(undefined), () => []));
-      return pageOf(query, counted, opts.page ?? 1, 25);
+      const shown = await pageOf(query, counted, opts.page ?? 1, 25);
+      // Each shown customer's orders, counted by the user index in one statement. (Not a correlated
+      // subquery in the select: Drizzle writes a single-table select's columns unqualified, so
+      // `"user_id" = "id"` compared orders with themselves: every count was 0, over a full scan.)
+      const ids = shown.rows.map((r) => r.id);
+      const counts = ids.length ? await db.select({ userId: orders.userId, n: count() }).from(orders).where(inArray(orders.userId, ids)).groupBy(orders.userId) : [];
+      const ordersOf = new Map(counts.map((c) => [c.userId, c.n]));
+      return { ...shown, rows: shown.rows.map((r) => ({ ...r, orders: ordersOf.get(r.id) ?? 0 })) };
     },
 
     async customer(id: string) {
