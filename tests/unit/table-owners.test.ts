@@ -34,6 +34,8 @@ const TABLE_OWNERS: Record<string, string> = {
   order_items: 'orders/orders',
   orders: 'orders/orders',
   payments: 'payments/service',
+  // Units sold per day and product, kept by migration 0017's triggers on order lines and orders: nothing writes it but them.
+  product_daily_sales: 'orders/orders',
   product_images: 'catalogue/catalogue-admin',
   // A rollup of variant_prices the database keeps (migration 0015's triggers): nothing writes it but them.
   product_from_prices: 'catalogue/catalogue-admin',
