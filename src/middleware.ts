@@ -4,7 +4,7 @@ import { errorResponse, isCrossSiteWrite } from '@/lib/server/infra/http';
 import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from '@/lib/server/infra/error-pages';
 import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { getServices, lifecycle } from '@/lib/server/services';
-import { RENDERED_MARKET_HEADER, revalidatedPrivately, saveDataRequested } from '@/lib/server/infra/page-cache';
+import { compressedWhole, RENDERED_MARKET_HEADER, revalidatedPrivately, saveDataRequested } from '@/lib/server/infra/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
 import { CSRF_SLOT, isSharedPage, servePersonalised } from '@/lib/server/infra/shared-pages';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/lib/server/infra/csrf';
@@ -66,6 +66,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       else {
         if (shared && !ctx.locals.session) ctx.locals.csrfToken = CSRF_SLOT;
         response = await next();
+        // What the route cache keeps it compresses itself; any other page is compressed whole, once.
+        if (!((ctx.cache.options.maxAge ?? 0) > 0)) response = await compressedWhole(ctx.request, response);
       }
     } catch (err) {
       const away = unreachableReason(err);

@@ -179,6 +179,23 @@ export function compressOnce(request: Request, body: Uint8Array<ArrayBuffer>): {
   return { bytes: body, encoding: null };
 }
 
+/**
+ * A rendered page that no cache keeps (a search, a shopper's own page), compressed whole in one
+ * call like a personalised page (compressOnce) instead of streamed through the HTTP server's
+ * compression: a search page of 48 cards went through the thread pool in 16 KB round trips while
+ * the main thread waited (issue 22.6). A page that fails while rendering now fails whole.
+ */
+export async function compressedWhole(request: Request, response: Response): Promise<Response> {
+  const type = response.headers.get('content-type') ?? '';
+  if (request.method !== 'GET' || response.status !== 200 || !response.body || response.headers.has('content-encoding') || !type.startsWith('text/html')) return response;
+  const { bytes, encoding } = compressOnce(request, new Uint8Array(await response.arrayBuffer()));
+  const headers = new Headers(response.headers);
+  if (encoding) headers.set('content-encoding', encoding);
+  headers.append('vary', 'Accept-Encoding');
+  headers.set('content-length', String(bytes.length));
+  return new Response(bytes, { status: response.status, headers });
+}
+
 /** Stores an entry rendered since `generation` (unless an invalidation came in between) and compresses it off the request path. */
 export function storePage(store: PageCacheStore, key: string, entry: CachedPage, generation: number): void {
   if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
