@@ -15,6 +15,7 @@ import {
   type CachedPage,
 } from './page-cache';
 import type { MarketCode } from '../../domain/markets';
+import { personalisedFromStore } from './shared-pages';
 
 /**
  * A crawlable `?market=ZA` URL also keeps the shopper's choice: the answer carries the market cookie
@@ -38,9 +39,10 @@ function withMarketCookie(request: Request, response: Response): Response {
 /**
  * The store's route cache provider (astro.config.mjs `cache.provider`), on Astro's Cache Provider
  * API and modelled on Astro's memory provider, with what a shop needs on top:
- * - requests with a session skip its lookup and storage (Astro's provider would answer them from
- *   the cache without looking at cookies); the middleware serves a signed-in shopper's catalogue
- *   page from the same store with their own parts put in (./shared-pages.ts);
+ * - requests with a session are never answered with the stored page as it is (Astro's provider
+ *   would, without looking at cookies): a signed-in shopper's GET of a stored, fresh catalogue
+ *   page gets it with their own parts put in (personalisedFromStore, ./shared-pages.ts), anything
+ *   else goes on to the middleware (which renders and personalises what is not stored);
  * - ETags and 304s for anonymous repeat visits;
  * - stale-while-revalidate with one background render per page;
  * - one store per process (page-cache.ts) that services invalidate by tag, and a generation check
@@ -119,8 +121,10 @@ export default function routeCacheProvider(): CacheProvider {
   };
 
   async function cachedOrRendered(request: Request, next: () => Promise<Response>): Promise<Response> {
-    // The route cache: only anonymous GETs are looked up and stored.
-    if (request.method !== 'GET' || hasSession(request)) return next();
+    // The route cache: only anonymous GETs are looked up and stored. A signed-in shopper's GET of
+    // a shared page that is stored and fresh is answered here too, with their parts put in.
+    if (request.method !== 'GET') return next();
+    if (hasSession(request)) return (await personalisedFromStore(request)) ?? next();
     const key = cacheKey(request);
     const market = anonymousMarket(request);
     const cached = store.get(key);

@@ -1,6 +1,11 @@
 import type { APIContext, MiddlewareNext } from 'astro';
 import { accountControl, cartLink, favouriteForm, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
-import type { ActiveSession } from '../accounts/sessions';
+import { SESSION_COOKIE, type ActiveSession } from '../accounts/sessions';
+import { getServices, type Services } from '../services';
+import { MARKET_COOKIE, resolveMarket } from '../../domain/markets';
+import { requestCookie } from './cookies';
+import { csrfTokenFor, hasBearer } from './csrf';
+import type { Logger } from './log';
 import { cacheKey, compressOnce, pageEntry, processPageCache, storePage } from './page-cache';
 
 /**
@@ -61,26 +66,82 @@ export function personalise(html: string, parts: PersonalParts): { html: string;
   return { html: out.replaceAll(CSRF_SLOT, () => parts.csrfToken ?? ''), missing };
 }
 
+/** The shopper's own parts of a shared page, read while the page is looked up or rendered. */
+function personalPartsOf(services: Services, session: ActiveSession): Promise<[number | null, number[]]> {
+  return Promise.all([services.cart.count(session.user).catch(() => null), services.favourites.ids(session.user.id).catch(() => [] as number[])]);
+}
+
+/**
+ * A page rendered for nobody (stored or just rendered) made into the shopper's answer: their parts
+ * put in, private and never stored, compressed once. Returns null when a part could not be found
+ * (logged): such a page must not be stored either.
+ */
+function personalAnswer(
+  request: Request,
+  page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS' },
+  parts: PersonalParts,
+  log: Logger,
+): { response: Response; complete: boolean } {
+  const { html, missing } = personalise(new TextDecoder().decode(page.body), parts);
+  if (missing.length) log.error('shared page without its personal parts', { path: new URL(request.url).pathname, missing });
+  const headers = new Headers(page.headers);
+  headers.delete('etag');
+  headers.set('x-cache', page.state);
+  // A page with a shopper's name in it: never stored by any cache.
+  headers.set('cache-control', 'private, no-store');
+  const { bytes, encoding } = compressOnce(request, new TextEncoder().encode(html));
+  if (encoding) headers.set('content-encoding', encoding);
+  headers.append('vary', 'Accept-Encoding');
+  headers.set('content-length', String(bytes.length));
+  return { response: new Response(bytes, { status: page.status, headers }), complete: missing.length === 0 };
+}
+
+/**
+ * A signed-in shopper's GET of a shared page answered by the route cache provider, before Astro's
+ * pipeline and the middleware, when the page is stored and fresh (the common case): the session
+ * as pages show it (sessions.shown), the market as the middleware resolves it, their parts put in.
+ * Null sends the request on to the middleware (servePersonalised), which renders what is missing
+ * and handles whatever else (an unknown session, the database away).
+ */
+export async function personalisedFromStore(request: Request): Promise<Response | null> {
+  if (request.method !== 'GET' || hasBearer(request)) return null;
+  const url = new URL(request.url);
+  if (!isSharedPage(url.pathname)) return null;
+  const cookieToken = requestCookie(request, SESSION_COOKIE);
+  if (!cookieToken) return null;
+  try {
+    const services = await getServices();
+    if (services.config.PAGE_CACHE_SECONDS <= 0) return null;
+    const session = await services.sessions.shown(cookieToken);
+    if (!session) return null;
+    const market = resolveMarket({ query: url.searchParams.get('market'), cookie: requestCookie(request, MARKET_COOKIE), country: session.user.country });
+    const cached = processPageCache().get(cacheKey(request, market));
+    if (!cached || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) return null;
+    const [cartCount, favouriteIds] = await personalPartsOf(services, session);
+    const parts = { session, csrfToken: csrfTokenFor(cookieToken), cartCount, favouriteIds: new Set(favouriteIds) };
+    return personalAnswer(request, { ...cached, state: 'HIT' }, parts, services.log).response;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Serves a signed-in shopper's GET of a shared page (the middleware calls this once the session,
- * its CSRF token and the market are known): from the store when fresh, else rendered for nobody
- * (and stored when the page allows it, as an anonymous visit would), then personalised.
+ * its CSRF token and the market are known) when the cache provider could not (personalisedFromStore):
+ * from the store when fresh, else rendered for nobody (and stored when the page allows it, as an
+ * anonymous visit would), then personalised.
  */
 export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, session: ActiveSession): Promise<Response> {
   const { services, log } = ctx.locals;
   const csrfToken = ctx.locals.csrfToken;
-  // The shopper's own parts load while the page is looked up or rendered.
-  const personal = Promise.all([
-    services.cart.count(session.user).catch(() => null),
-    services.favourites.ids(session.user.id).catch(() => [] as number[]),
-  ]);
+  const personal = personalPartsOf(services, session);
   const store = processPageCache();
   const key = cacheKey(ctx.request, ctx.locals.market);
   const cached = store.get(key);
   const generation = store.generation;
-  let page: { body: Uint8Array; status: number; headers: Headers; state: 'HIT' | 'MISS' };
+  let page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS' };
   if (cached && (Date.now() - cached.storedAt) / 1000 <= cached.maxAge) {
-    page = { body: cached.body, status: cached.status, headers: new Headers(cached.headers), state: 'HIT' };
+    page = { ...cached, state: 'HIT' };
   } else {
     ctx.locals.session = null;
     ctx.locals.csrfToken = CSRF_SLOT;
@@ -101,20 +162,12 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
     page = { body, status: rendered.status, headers: rendered.headers, state: 'MISS' };
   }
   const [cartCount, favouriteIds] = await personal;
-  const { html, missing } = personalise(new TextDecoder().decode(page.body), { session, csrfToken, cartCount, favouriteIds: new Set(favouriteIds) });
-  if (missing.length) log.error('shared page without its personal parts', { path: ctx.url.pathname, missing });
+  const { response, complete } = personalAnswer(ctx.request, page, { session, csrfToken, cartCount, favouriteIds: new Set(favouriteIds) }, log);
   // Stored only when every part was found as nobody's: a page that had someone's in it is never kept.
-  else if (page.state === 'MISS') {
+  if (complete && page.state === 'MISS' && page.headers instanceof Headers) {
     const { maxAge = 0, swr = 0, tags = [] } = ctx.cache.options;
     const entry = pageEntry(page.body, page.status, page.headers, { maxAge, swr, tags });
     if (entry) storePage(store, key, entry, generation);
   }
-  const headers = new Headers(page.headers);
-  headers.delete('etag');
-  headers.set('x-cache', page.state);
-  const { bytes, encoding } = compressOnce(ctx.request, new TextEncoder().encode(html));
-  if (encoding) headers.set('content-encoding', encoding);
-  headers.append('vary', 'Accept-Encoding');
-  headers.set('content-length', String(bytes.length));
-  return new Response(bytes, { status: page.status, headers });
+  return response;
 }
