@@ -113,6 +113,12 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     toast.success(TOASTS['order-placed']);
     navigateAfterToast(placedNext);
   }, [placedNext]);
+  // The server's answer on the way back (placed or refused) is toasted once the page has
+  // re-rendered without the inline message a page without scripts shows in the same words.
+  const [refusal, setRefusal] = useState<{ text: string } | null>(null);
+  useEffect(() => {
+    if (refusal) toast.error(refusal.text);
+  }, [refusal]);
   const [option, setOption] = useState<DeliveryOption>(initialCart.deliveryOption);
   const [speed, setSpeed] = useState<DeliverySpeedId>(initialCart.deliverySpeed);
   const [reference, setReference] = useState<string | null>(null);
@@ -147,13 +153,12 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     forgetReference();
     if (error === null) {
       cartEmptied();
-      // Toasted once the page has re-rendered: the server's "placed" panel (for browsers without
-      // scripts) says the same words, and both must never be on the page at once.
+      // Toasted once the page has re-rendered (as a refusal is): the server's "placed" panel says the same words.
       setPlacedNext(placedId ? `/order-details/${placedId}?placed=1` : '/order-history');
       return;
     }
     cartIdForgotten();
-    toast.error(error);
+    setRefusal({ text: error });
   }
 
   async function placeOrder(paymentReference: string | null) {

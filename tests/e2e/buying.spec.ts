@@ -148,10 +148,13 @@ test('pickup: free shipping and the store address', async ({ page, request }, in
   const [v] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 4) });
   await addToCart(page, v!);
   await page.goto('/place-order');
+  // The page shows the choice at once; the server has it once the spec's delivery-option call is answered.
+  const saved = page.waitForResponse((r) => r.url().includes('/api/v1/cart/delivery-option/') && r.request().method() === 'PUT');
   await page.getByText('Pickup', { exact: true }).click();
   await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
   await expect(page.getByText('Free shipping')).toBeVisible();
   await expect(page.getByRole('group', { name: 'Pickup address' })).toContainText('Maison Luxe Ikoyi');
+  expect((await saved).ok()).toBe(true);
   // the choice is kept by the server
   await page.reload();
   await expect(page.getByRole('radio', { name: 'Pickup' })).toBeChecked();
