@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { addressInList } from '@/lib/domain/client-address';
 import { passwordQueue } from '@/lib/server/accounts/passwords';
+import { processPageCache } from '@/lib/server/infra/page-cache';
 import { metrics } from '@/lib/server/infra/metrics';
 import { getRuntime } from '@/lib/server/services';
 
@@ -22,6 +23,8 @@ export const GET: APIRoute = async ({ locals }) => {
     m.dbPool.set({ state: 'idle' }, idle);
     m.dbPool.set({ state: 'waiting' }, waiting);
   }
+  m.routeCacheStored.set({ measure: 'pages' }, processPageCache().size);
+  m.routeCacheStored.set({ measure: 'bytes' }, processPageCache().bytes);
   m.passwordQueue.set({ state: 'running' }, passwordQueue.running);
   m.passwordQueue.set({ state: 'waiting' }, passwordQueue.waiting);
   const counts = await services.adminReports.storeCounts();

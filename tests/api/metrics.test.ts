@@ -25,6 +25,7 @@ describe('metrics', () => {
     expect(text).toMatch(/route_cache_requests_total\{result="hit"\} [1-9]/);
     expect(text).toMatch(/route_cache_requests_total\{result="miss"\} [1-9]/);
     expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/);
+    expect(text).toMatch(/route_cache_stored\{measure="pages"\} [1-9]/);
     expect(text).toMatch(/password_hash_queue_jobs\{state="waiting"\} 0/);
     expect(text).toMatch(/store_orders\{market="NG",status="\w+"\} \d+|# TYPE store_orders gauge/);
     expect(text).toMatch(/# TYPE store_payments gauge/);

@@ -140,6 +140,38 @@ describe('route cache on PGlite', () => {
     }
   });
 
+  it('stores searches like listings, and the back office still counts every search it serves', async () => {
+    const page = '/collection?q=Velvet%20Mule';
+    const first = await fetch(server.baseUrl + page);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    // The note the cache keeps of the search never leaves the server.
+    expect(first.headers.get('x-searched')).toBeNull();
+    const body = await first.text();
+    expect(body).toMatch(/velvet mule/i);
+    const again = await fetch(server.baseUrl + page);
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(again.headers.get('x-searched')).toBeNull();
+    expect(await again.text()).toBe(body);
+    const mine = await get(server.baseUrl, page, { cookie });
+    expect(mine.cache).toBe('HIT');
+    expect(mine.body).toContain('aria-label="Account menu for Adaeze"');
+    for (const state of ['MISS', 'HIT']) {
+      const api = await fetch(server.baseUrl + '/api/v1/products?q=velvet+mule');
+      expect(api.headers.get('x-cache')).toBe(state);
+      expect(api.headers.get('x-searched')).toBeNull();
+    }
+    // A later page of the same search is not another search.
+    await fetch(server.baseUrl + page + '&page=2');
+
+    const api = accountClient(server.baseUrl);
+    const login = await api.call('POST', '/user-auth/login', { body: { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' } });
+    const owner = login.body.data.token as string;
+    await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode('owner@maisonluxe.ng') } });
+    const report = await (await fetch(server.baseUrl + '/admin', { headers: { authorization: `Bearer ${owner}` } })).text();
+    // Two renders (a page, an API answer) and three answers from the cache: five searches.
+    expect(/>velvet mule<\/a><\/td><td class="num"[^>]*>(\d+)</.exec(report)?.[1]).toBe('5');
+  });
+
   it("keeps a shopper's own pages and API answers out of the cache", async () => {
     for (const path of ['/profile', '/cart', '/order-history', '/favourites']) {
       const mine = await get(server.baseUrl, path, { cookie });

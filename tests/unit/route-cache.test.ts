@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import routeCacheProvider from '@/lib/server/infra/route-cache-provider';
-import { cacheKey, hasSession, marketCookie, processPageCache, RENDERED_MARKET_HEADER } from '@/lib/server/infra/page-cache';
+import { cacheKey, hasSession, marketCookie, PageCacheStore, processPageCache, RENDERED_MARKET_HEADER } from '@/lib/server/infra/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
 
 const request = (path: string, cookie?: string) => new Request(`http://localhost${path}`, cookie ? { headers: { cookie } } : {});
@@ -45,5 +45,35 @@ describe('route cache: one reading of cookies, and entries only under their own 
     expect(hit.headers.get('x-cache')).toBe('HIT');
     expect(hit.headers.get(RENDERED_MARKET_HEADER)).toBeNull();
     store.clear();
+  });
+});
+
+describe('route cache store: bounded by bytes as well as pages', () => {
+  const page = (bytes: number) => ({ body: new Uint8Array(bytes), status: 200, headers: [], etag: '"x"', storedAt: Date.now(), maxAge: 60, swr: 0, tags: ['listing'] });
+
+  it('drops the oldest pages when what it holds would weigh more than its bound, never the page just stored', () => {
+    const store = new PageCacheStore(100, 10_000);
+    for (let i = 0; i < 5; i++) store.set(`/collection?q=${i}`, page(2_000), store.generation);
+    // Five pages of 2,000 bytes weigh 13,000 with their compressed copies: the two oldest go.
+    expect(store.size).toBe(3);
+    expect(store.get('/collection?q=0')).toBeUndefined();
+    expect(store.get('/collection?q=1')).toBeUndefined();
+    expect(store.get('/collection?q=4')).toBeDefined();
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+    // A page heavier than the bound alone is still kept (the only one).
+    store.set('/collection?q=huge', page(20_000), store.generation);
+    expect(store.size).toBe(1);
+    expect(store.invalidateTags(['listing'])).toBe(1);
+    expect(store.bytes).toBe(0);
+  });
+
+  it('tells its listeners of each answer made from a stored page', () => {
+    const store = new PageCacheStore();
+    const served: string[] = [];
+    store.onServed((entry) => served.push(entry.searched?.query ?? '-'));
+    const entry = { ...page(10), searched: { query: 'tote', results: 3, market: 'NG' as const } };
+    store.set('/collection?q=tote', entry, store.generation);
+    store.served(store.get('/collection?q=tote')!);
+    expect(served).toEqual(['tote']);
   });
 });

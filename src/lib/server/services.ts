@@ -185,6 +185,8 @@ async function boot(): Promise<Runtime> {
   const services = createServices({ config, db: database.db, clock: () => new Date(), log, pageCache: cacheBus });
   // Invalidations from other app servers (the cache bus) reach the in-memory catalogue reads too.
   processPageCache().onInvalidate((tags) => services.readMemo.invalidate(tags));
+  // A search answered from the route cache is recorded for the report as a rendered one is.
+  processPageCache().onServed(({ searched }) => searched && services.search.record(searched.query, searched.results, searched.market));
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
     const { seedIfEmpty } = await import('@/lib/server/infra/db/seed');

@@ -107,8 +107,8 @@ function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], 
 export function createCatalogueService({ db, memo, search }: { db: Db; memo?: ReadMemo; search: SearchService }) {
   const remember = <T>(key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[], on: ReadMemo | undefined = memo): Promise<T> =>
     on ? on.get(key, load, tagsOf) : load();
-  // Pages of products (searches above all: they are not in the route cache, it would not record
-  // them) are bulky, so they sit on a smaller shelf of the memo.
+  // Pages of products (searches above all, for signed-in shoppers' API calls and the renders that
+  // fill the route cache) are bulky, so they sit on a smaller shelf of the memo.
   const lists = memo?.shelf(LISTS_KEPT);
 
   /** Loads images and the names of the variants sold in the market for many products in two queries (no N+1). */

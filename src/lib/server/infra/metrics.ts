@@ -25,6 +25,12 @@ function createMetrics() {
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    routeCacheStored: new Gauge({
+      name: 'route_cache_stored',
+      help: 'What the route cache holds on this server: pages, and their weight in bytes (bounded: page-cache.ts).',
+      labelNames: ['measure'] as const,
+      registers: [registry],
+    }),
     dbPool: new Gauge({
       name: 'db_pool_connections',
       help: 'PostgreSQL pool connections: total, idle, and requests waiting for one (absent on PGlite).',

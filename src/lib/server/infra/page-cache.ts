@@ -4,6 +4,7 @@ import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'n
 import type { AstroGlobal, APIContext } from 'astro';
 import { MARKET_COOKIE, parseMarket, resolveMarket, type MarketCode } from '../../domain/markets';
 import { isTrackingParam } from '../../domain/page-url';
+import type { ProductListDto } from '../../domain/catalogue';
 import { requestCookie } from './cookies';
 import { SESSION_COOKIE } from '../accounts/sessions';
 
@@ -63,6 +64,37 @@ export function cacheKey(request: Request, market: MarketCode = anonymousMarket(
   return `${url.pathname}${query ? `?${query}` : ''}\0market=${market}${saveDataRequested(request) ? '\0save-data' : ''}`;
 }
 
+/**
+ * A search a stored page answers (a search page's first page, or the catalogue API's), noted so
+ * each time the store serves it the search is still recorded for the back office's report, as a
+ * render records it (catalogue.listProducts).
+ */
+export interface SearchedNote {
+  query: string;
+  results: number;
+  market: MarketCode;
+}
+
+/** Carries a rendered page's SearchedNote (JSON, URI-encoded: header values are Latin-1) to the route cache; never sent. */
+export const SEARCHED_HEADER = 'x-searched';
+
+/** The note for a list of products answering a search on its first page (the one listProducts records), else undefined. */
+export function searchedNote(list: Pick<ProductListDto, 'search' | 'totalDocs' | 'page'>, market: MarketCode): SearchedNote | undefined {
+  return list.search && list.page === 1 ? { query: list.search.query, results: list.totalDocs, market } : undefined;
+}
+
+function searchedNoteOf(headers: Headers): SearchedNote | undefined {
+  const raw = headers.get(SEARCHED_HEADER);
+  if (!raw) return undefined;
+  try {
+    const { query, results, market } = JSON.parse(decodeURIComponent(raw)) as Partial<SearchedNote>;
+    const inMarket = parseMarket(market);
+    return typeof query === 'string' && typeof results === 'number' && inMarket ? { query, results, market: inMarket } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface CachedPage {
   body: Uint8Array;
   /** The body brotli'd and gzipped once, shortly after storing, so hits are not compressed again. */
@@ -75,6 +107,7 @@ export interface CachedPage {
   maxAge: number;
   swr: number;
   tags: string[];
+  searched?: SearchedNote;
 }
 
 /**
@@ -84,7 +117,7 @@ export interface CachedPage {
 export const RENDERED_MARKET_HEADER = 'x-rendered-market';
 
 /** Headers that belong to one response only and are never stored. */
-const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag', RENDERED_MARKET_HEADER]);
+const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag', RENDERED_MARKET_HEADER, SEARCHED_HEADER]);
 
 export function storeableHeaders(headers: Headers): [string, string][] {
   const kept: [string, string][] = [];
@@ -143,7 +176,8 @@ export interface CacheDirectives {
 /** The entry to store for a rendered page's body and headers, or null when the page is not to be stored. */
 export function pageEntry(body: Uint8Array, status: number, headers: Headers, { maxAge, swr, tags }: CacheDirectives): CachedPage | null {
   if (status !== 200 || maxAge <= 0 || headers.has('set-cookie')) return null;
-  return { body, status, headers: storeableHeaders(headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags: [...tags] };
+  const searched = searchedNoteOf(headers);
+  return { body, status, headers: storeableHeaders(headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags: [...tags], ...(searched ? { searched } : {}) };
 }
 
 const brotliAsync = promisify(brotliCompress);
@@ -201,16 +235,26 @@ export function storePage(store: PageCacheStore, key: string, entry: CachedPage,
   if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
 }
 
-/** An LRU of rendered pages with tag invalidation. */
+/** What a stored page weighs: its body and, once precompressed, its brotli and gzip copies (about a third of it). */
+const weightOf = (entry: CachedPage) => Math.ceil(entry.body.length * 1.3);
+
+/**
+ * An LRU of rendered pages with tag invalidation, bounded by count and by bytes: searches are
+ * stored too, and a stream of made-up queries must push out only older pages, never grow memory.
+ */
 export class PageCacheStore {
   #entries = new Map<string, CachedPage>();
   #max: number;
+  #maxBytes: number;
+  #bytes = 0;
   /** Bumped by every invalidation: a render that started before one is not stored (it may be stale). */
   generation = 0;
   #listeners: ((tags: readonly string[] | 'all') => void)[] = [];
+  #servedListeners: ((entry: CachedPage) => void)[] = [];
 
-  constructor(max = 2000) {
+  constructor(max = 2000, maxBytes = 128 * 1024 * 1024) {
     this.#max = max;
+    this.#maxBytes = maxBytes;
   }
 
   get(key: string): CachedPage | undefined {
@@ -224,15 +268,38 @@ export class PageCacheStore {
 
   set(key: string, entry: CachedPage, generationAtStart: number): boolean {
     if (generationAtStart !== this.generation) return false;
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#remove(key);
     this.#entries.set(key, entry);
+    this.#bytes += weightOf(entry);
+    // Oldest first, never the page just stored.
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.#max && this.#bytes <= this.#maxBytes) break;
+      if (oldest === key) break;
+      this.#remove(oldest);
+    }
     return true;
+  }
+
+  #remove(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#bytes -= weightOf(entry);
   }
 
   /** Other in-memory copies (the menu's categories) follow the same invalidations. */
   onInvalidate(listener: (tags: readonly string[] | 'all') => void): void {
     this.#listeners.push(listener);
+  }
+
+  /** Told of each answer made from a stored page without rendering it (the search report counts them: services.ts). */
+  onServed(listener: (entry: CachedPage) => void): void {
+    this.#servedListeners.push(listener);
+  }
+
+  /** An answer was made from this stored page, not rendered (a hit, a 304, a signed-in shopper's copy). */
+  served(entry: CachedPage): void {
+    for (const l of this.#servedListeners) l(entry);
   }
 
   invalidateTags(tags: readonly string[]): number {
@@ -242,7 +309,7 @@ export class PageCacheStore {
     let removed = 0;
     for (const [key, entry] of this.#entries) {
       if (entry.tags.some((t) => wanted.has(t))) {
-        this.#entries.delete(key);
+        this.#remove(key);
         removed++;
       }
     }
@@ -252,7 +319,7 @@ export class PageCacheStore {
   invalidatePath(pathname: string): void {
     this.generation++;
     for (const key of [...this.#entries.keys()]) {
-      if (key === pathname || key.startsWith(`${pathname}?`) || key.startsWith(`${pathname}\0`)) this.#entries.delete(key);
+      if (key === pathname || key.startsWith(`${pathname}?`) || key.startsWith(`${pathname}\0`)) this.#remove(key);
     }
   }
 
@@ -260,10 +327,16 @@ export class PageCacheStore {
     this.generation++;
     for (const l of this.#listeners) l('all');
     this.#entries.clear();
+    this.#bytes = 0;
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The weight of what is stored (weightOf), for the bound and /metrics. */
+  get bytes(): number {
+    return this.#bytes;
   }
 }
 
@@ -290,18 +363,19 @@ type CacheContext = Pick<APIContext, 'locals' | 'cache' | 'request'>;
  * its route cache. A signed-in request gets a private answer, revalidated by its ETag
  * (revalidatedPrivately; pages for a signed-in shopper are never stored: see the middleware).
  */
-export function cacheForAnonymous(ctx: CacheContext, tags: readonly string[]): Record<string, string> {
+export function cacheForAnonymous(ctx: CacheContext, tags: readonly string[], searched?: SearchedNote): Record<string, string> {
   // A page rendered for the shared cache (shared-pages.ts) is rendered for nobody, whoever asked.
   if (ctx.locals.session || (hasSession(ctx.request) && !ctx.locals.sharedRender)) {
     ctx.cache.set(false);
     return { 'cache-control': PRIVATE_REVALIDATE };
   }
   const seconds = ctx.locals.services.config.PAGE_CACHE_SECONDS;
-  if (seconds > 0) ctx.cache.set({ maxAge: seconds, swr: 600, tags: [...new Set([cacheTags.nav, ...tags])] });
-  return { 'cache-control': 'no-cache', vary: 'Save-Data' };
+  if (seconds <= 0) return { 'cache-control': 'no-cache', vary: 'Save-Data' };
+  ctx.cache.set({ maxAge: seconds, swr: 600, tags: [...new Set([cacheTags.nav, ...tags])] });
+  return { 'cache-control': 'no-cache', vary: 'Save-Data', ...(searched ? { [SEARCHED_HEADER]: encodeURIComponent(JSON.stringify(searched)) } : {}) };
 }
 
 /** cacheForAnonymous for .astro pages. */
-export function cachePage(astro: Pick<AstroGlobal, 'locals' | 'cache' | 'request' | 'response'>, tags: readonly string[]): void {
-  for (const [k, v] of Object.entries(cacheForAnonymous(astro, tags))) astro.response.headers.set(k, v);
+export function cachePage(astro: Pick<AstroGlobal, 'locals' | 'cache' | 'request' | 'response'>, tags: readonly string[], searched?: SearchedNote): void {
+  for (const [k, v] of Object.entries(cacheForAnonymous(astro, tags, searched))) astro.response.headers.set(k, v);
 }

@@ -11,6 +11,7 @@ import {
   pageEntry,
   processPageCache,
   RENDERED_MARKET_HEADER,
+  SEARCHED_HEADER,
   storePage,
   type CachedPage,
 } from './page-cache';
@@ -93,15 +94,17 @@ function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' |
   return new Response(bytes.slice(), { status: entry.status, headers });
 }
 
-/** The rendered-market header is for the cache only. */
-function withoutRenderedMarket(response: Response): Response {
-  if (!response.headers.has(RENDERED_MARKET_HEADER)) return response;
+/** The rendered-market and searched headers are for the cache only. */
+function withoutCacheHeaders(response: Response): Response {
+  if (!response.headers.has(RENDERED_MARKET_HEADER) && !response.headers.has(SEARCHED_HEADER)) return response;
   try {
     response.headers.delete(RENDERED_MARKET_HEADER);
+    response.headers.delete(SEARCHED_HEADER);
     return response;
   } catch {
     const copy = new Response(response.body, response);
     copy.headers.delete(RENDERED_MARKET_HEADER);
+    copy.headers.delete(SEARCHED_HEADER);
     return copy;
   }
 }
@@ -112,7 +115,7 @@ export default function routeCacheProvider(): CacheProvider {
   return {
     name: 'maison-route-cache',
     async onRequest({ request }, next) {
-      return withMarketCookie(request, withoutRenderedMarket(await cachedOrRendered(request, next)));
+      return withMarketCookie(request, withoutCacheHeaders(await cachedOrRendered(request, next)));
     },
     async invalidate({ tags, path }) {
       if (tags) store.invalidateTags(Array.isArray(tags) ? tags : [tags]);
@@ -131,9 +134,14 @@ export default function routeCacheProvider(): CacheProvider {
     const now = Date.now();
     if (cached) {
       const age = (now - cached.storedAt) / 1000;
-      if (age <= cached.maxAge) return fromEntry(cached, request, 'HIT');
+      if (age <= cached.maxAge) {
+        store.served(cached);
+        return fromEntry(cached, request, 'HIT');
+      }
       if (age <= cached.maxAge + cached.swr) {
-        if (!revalidating.has(key)) {
+        // The render that revalidates it records its search itself (catalogue.listProducts).
+        if (revalidating.has(key)) store.served(cached);
+        else {
           revalidating.add(key);
           const generation = store.generation;
           void next()

@@ -6,7 +6,7 @@ import { MARKET_COOKIE, resolveMarket } from '../../domain/markets';
 import { requestCookie } from './cookies';
 import { csrfTokenFor, hasBearer } from './csrf';
 import type { Logger } from './log';
-import { cacheKey, compressOnce, pageEntry, processPageCache, storePage } from './page-cache';
+import { cacheKey, compressOnce, pageEntry, processPageCache, SEARCHED_HEADER, storePage } from './page-cache';
 
 /**
  * Signed-in shoppers' catalogue pages from the shared route cache (issue 22, DESIGN.md "Pages and
@@ -86,6 +86,7 @@ function personalAnswer(
   if (missing.length) log.error('shared page without its personal parts', { path: new URL(request.url).pathname, missing });
   const headers = new Headers(page.headers);
   headers.delete('etag');
+  headers.delete(SEARCHED_HEADER);
   headers.set('x-cache', page.state);
   // A page with a shopper's name in it: never stored by any cache.
   headers.set('cache-control', 'private, no-store');
@@ -117,6 +118,7 @@ export async function personalisedFromStore(request: Request): Promise<Response 
     const market = resolveMarket({ query: url.searchParams.get('market'), cookie: requestCookie(request, MARKET_COOKIE), country: session.user.country });
     const cached = processPageCache().get(cacheKey(request, market));
     if (!cached || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) return null;
+    processPageCache().served(cached);
     const [cartCount, favouriteIds] = await personalPartsOf(services, session);
     const parts = { session, csrfToken: csrfTokenFor(cookieToken), cartCount, favouriteIds: new Set(favouriteIds) };
     return personalAnswer(request, { ...cached, state: 'HIT' }, parts, services.log).response;
@@ -141,6 +143,7 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
   const generation = store.generation;
   let page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS' };
   if (cached && (Date.now() - cached.storedAt) / 1000 <= cached.maxAge) {
+    store.served(cached);
     page = { ...cached, state: 'HIT' };
   } else {
     ctx.locals.session = null;
