@@ -38,9 +38,9 @@ interface Spec {
 
 const address = { name: 'Ada Obi', country: 'nigeria', state: 'Lagos', city: 'Ikeja', address: '1 Allen Avenue', zipCode: '100001' };
 const line = (ids: Ids) => ({ productId: ids.productId, color: ids.color, size: ids.size, quantity: 1 });
-const adminOrderQuery = { status: 'pending', from: '2026-01-01', to: '2026-12-31', q: 'ML', page: '1' };
-const pageMessages = { notice: 'Saved', error: 'Oops' };
 const nilUuid = '00000000-0000-4000-8000-000000000000';
+const adminOrderQuery = { status: 'pending', from: '2026-01-01', to: '2026-12-31', q: 'ML', page: '1', after: nilUuid };
+const pageMessages = { notice: 'Saved', error: 'Oops' };
 
 /** Every route file under src/pages that takes input; keys are paths relative to src/pages. */
 const SPECS: Record<string, Spec> = {
@@ -52,7 +52,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/audit.ts': { query: () => ({ page: '1' }) },
   'api/v1/admin/categories/[id]/banner.ts': { segments: (ids) => ({ id: ids.categoryId }), upload: true },
   'api/v1/admin/categories/index.ts': { body: () => ({ name: 'Bad input', description: 'Made by a test', position: '1', parentId: '', id: '' }) },
-  'api/v1/admin/customers/index.ts': { query: () => ({ q: 'ada', page: '1' }) },
+  'api/v1/admin/customers/index.ts': { query: () => ({ q: 'ada', page: '2', before: 'end' }) },
   'api/v1/admin/customers/newsletter.csv.ts': {},
   'api/v1/admin/dashboard.ts': {},
   'api/v1/admin/customers/[id]/pay-on-delivery.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ refusedBefore: '0' }) },

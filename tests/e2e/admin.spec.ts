@@ -49,6 +49,22 @@ test('staff sign in with a code, create a product with two variants and an image
 
   await page.getByRole('link', { name: 'Products', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Products' })).toBeVisible();
+  // The list is paged by key: Next asks for the rows after the last one shown, the last page from the end.
+  const pages = page.getByRole('navigation', { name: 'Pages' });
+  const firstRow = await page.locator('.adm-table tbody tr').first().textContent();
+  await pages.getByRole('link', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/admin\/products\?page=2&after=\d+$/);
+  await expect(pages.getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.locator('.adm-table tbody tr').first()).not.toHaveText(firstRow!);
+  await pages.getByRole('link', { name: 'Previous' }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page.locator('.adm-table tbody tr').first()).toHaveText(firstRow!);
+  const last = pages.getByRole('link', { name: /^Page \d+$/ }).last();
+  await expect(last).toHaveAttribute('href', /before=end/);
+  await last.click();
+  await expect(pages.getByRole('link', { name: 'Next' })).toHaveCount(0);
+  await expect(page.locator('.adm-table tbody tr')).not.toHaveCount(0);
+  await page.getByRole('link', { name: 'Products', exact: true }).click();
   await page.getByRole('link', { name: 'New product' }).click();
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByLabel('Description', { exact: true }).fill('A structured tote in smooth calf leather, made for the test.');

@@ -288,6 +288,8 @@ test('buying pages need a session', async ({ page }) => {
 });
 
 test('buying pages have no serious accessibility problems', async ({ page, request }, info) => {
+  // Seven axe runs: ~40 s alone, past a minute on a busy two-core machine.
+  test.setTimeout(120_000);
   const email = await newShopper(request, true);
   await login(page, email);
   const [v] = await pickVariants(request, { sized: false, count: 1, skip: skipFor(info.project.name, 8), minStock: 1 });

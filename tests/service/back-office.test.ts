@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, orderEvents, orders, stockLedger, users, variants } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
+import type { PageAt } from '@/lib/domain/paging';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 
@@ -46,6 +47,64 @@ for (const driver of DRIVERS) {
       const everyUser = await services.db.select({ id: users.id }).from(users);
       const customers = await services.adminReports.customers({ page: -3 });
       expect(customers).toMatchObject({ page: 1, pageSize: 25, total: everyUser.length });
+    });
+
+    it('pages by key: on by `after`, back by `before` and from the end give the rows page numbers give, ties to the microsecond included', async () => {
+      // Rows created in the same instant, to the microsecond, are told apart by the sort's last key.
+      await services.db.execute(sql`update products set created_at = '2025-06-01 10:00:00.123456+00' where id in (select id from products order by id limit 40)`);
+      await services.db.insert(users).values(
+        Array.from({ length: 60 }, (_, i) => ({
+          firstName: 'Keyset',
+          lastName: `Shopper ${i}`,
+          email: `keyset-${String(i).padStart(2, '0')}@example.test`,
+          passwordHash: 'x',
+          phoneNumber: `+23480${String(i).padStart(8, '0')}`,
+          country: 'nigeria' as const,
+          // Thirty of them in one instant, to the microsecond (set below): then by e-mail.
+          createdAt: new Date(Date.UTC(2025, 5, 1, 10, 0, i)),
+        })),
+      );
+      await services.db.execute(sql`update users set created_at = '2025-06-01 10:00:00.654321+00' where email like 'keyset-%' and email < 'keyset-30'`);
+      // Staff writes recorded in one instant (the test clock stands still), then told apart by id.
+      for (let i = 0; i < 60; i++) await services.audit.record(actor(), { action: 'test.keyset', entity: 'test', entityId: i });
+      type Listed = { rows: { id: string | number }[]; total: number; page: number; pageSize: number; cursors: { before: string | null; after: string | null } };
+      const lists: [string, (at: PageAt) => Promise<Listed>][] = [
+        ['products', (at) => services.catalogueAdmin.listProducts(at)],
+        ['customers', (at) => services.adminReports.customers({ ...at, q: 'keyset-' })],
+        ['audit log', (at) => services.audit.list({ ...at, pageSize: 25 })],
+      ];
+      for (const [name, read] of lists) {
+        const ids = (l: Listed) => l.rows.map((r) => r.id);
+        const first = await read({ page: 1 });
+        const pages = Math.ceil(first.total / first.pageSize);
+        expect(pages, name).toBeGreaterThan(1);
+        const byNumber: (string | number)[] = [];
+        for (let p = 1; p <= pages; p++) byNumber.push(...ids(await read({ page: p })));
+        expect(new Set(byNumber).size, name).toBe(first.total);
+
+        const onwards = [...ids(first)];
+        let at = first;
+        while (at.cursors.after) {
+          at = await read({ page: at.page + 1, after: at.cursors.after });
+          onwards.push(...ids(at));
+        }
+        expect(onwards, name).toEqual(byNumber);
+        expect(at.page, name).toBe(pages);
+
+        at = await read({ page: pages, before: 'end' });
+        const back = [ids(at)];
+        while (at.cursors.before) {
+          at = await read({ page: at.page - 1, before: at.cursors.before });
+          back.unshift(ids(at));
+        }
+        expect(back.flat(), name).toEqual(byNumber);
+        expect(at.page, name).toBe(1);
+
+        // A cursor that is no id of the list is ignored: the page by its number.
+        for (const bad of ['nonsense', '99999999999', '00000000-0000-0000-0000-00000000000g']) {
+          expect(ids(await read({ page: 2, after: bad })), `${name} ${bad}`).toEqual(byNumber.slice(first.pageSize, 2 * first.pageSize));
+        }
+      }
     });
 
     it('seeds an opening ledger entry per variant, so the ledger adds up to stock on hand', async () => {

@@ -76,6 +76,35 @@ for (const driver of DRIVERS) {
       expect(home).toBeLessThanOrEqual(6);
     });
 
+    it('pages listings by key in every sort and market: on, back and from the end give the pages by number', async () => {
+      const { catalogue } = ctx.services;
+      for (const market of ['NG', 'ZA'] as const) {
+        for (const sort of ['relevant', 'low-high', 'high-low'] as const) {
+          const read = (at: Record<string, string | number>) => catalogue.listProducts(productQuerySchema.parse({ limit: 30, sort, categoryId: undefined, ...at }), market);
+          const first = await read({});
+          expect(first.totalPages, `${market} ${sort}`).toBeGreaterThan(2);
+          const byNumber: number[] = [];
+          for (let p = 1; p <= first.totalPages; p++) byNumber.push(...(await read({ page: p })).docs.map((d) => d.id));
+          expect(new Set(byNumber).size).toBe(first.totalDocs);
+          const onwards = first.docs.map((d) => d.id);
+          for (let at = first; at.cursors?.after; ) {
+            at = await read({ page: at.page + 1, after: at.cursors.after });
+            onwards.push(...at.docs.map((d) => d.id));
+          }
+          expect(onwards, `${market} ${sort} onwards`).toEqual(byNumber);
+          let at = await read({ page: first.totalPages, before: 'end' });
+          const back = [at.docs.map((d) => d.id)];
+          while (at.cursors?.before) {
+            at = await read({ page: at.page - 1, before: at.cursors.before });
+            back.unshift(at.docs.map((d) => d.id));
+          }
+          expect(back.flat(), `${market} ${sort} back`).toEqual(byNumber);
+        }
+      }
+      // A search is ranked: paged by number, without cursors.
+      expect((await catalogue.listProducts(productQuerySchema.parse({ q: 'leather' }))).cursors).toBeUndefined();
+    });
+
     it('keeps the menu in memory until categories change', async () => {
       const { catalogue } = ctx.services;
       await catalogue.parentCategories();

@@ -1,10 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionSchema } from '@/lib/domain/collection';
 import { auditLog, orders, payments, stockLedger, users, variants } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
 import { DRIVERS, servicesFor } from '../support/services';
 import { placePodOrder, podShopper, podVariant } from '../support/pod-orders';
+import type { PageAt } from '@/lib/domain/paging';
+import type { Page } from '@/lib/server/infra/db/paging';
 
 for (const driver of DRIVERS) {
   describe(`collecting pay-on-delivery orders on ${driver}`, () => {
@@ -23,6 +25,45 @@ for (const driver of DRIVERS) {
     const stock = async (id: number) => (await services.db.select({ s: variants.stock }).from(variants).where(eq(variants.id, id)))[0]!.s;
     const order = async (id: string) => (await services.db.select().from(orders).where(eq(orders.id, id)))[0]!;
     const refusals = async (id: string) => (await services.db.select({ n: users.refusedDeliveries }).from(users).where(eq(users.id, id)))[0]!.n;
+
+    it("pages a shopper's order history and the list to collect by key, on, back and from the end, ties to the microsecond included", async () => {
+      const shopper = await podShopper(services);
+      for (let i = 0; i < 12; i++) await placePodOrder(services, { ...shopper, userId: shopper.id, variantId: (await podVariant(services, 'NG', 1, i)).id });
+      // Five placed in the same instant, to the microsecond: then by id.
+      await services.db.execute(sql`update orders set created_at = '2026-11-20 09:00:00.314159+00' where id in (select id from orders where user_id = ${shopper.id} order by id limit 5)`);
+      const walk = async <T extends { id: string }>(read: (at: PageAt) => Promise<Page<T>>) => {
+        const first = await read({ page: 1 });
+        const pages = Math.ceil(first.total / first.pageSize);
+        const byNumber: string[] = [];
+        for (let p = 1; p <= pages; p++) byNumber.push(...(await read({ page: p })).rows.map((r) => r.id));
+        const onwards = first.rows.map((r) => r.id);
+        for (let at = first; at.cursors.after; ) {
+          at = await read({ page: at.page + 1, after: at.cursors.after });
+          onwards.push(...at.rows.map((r) => r.id));
+        }
+        let at = await read({ page: pages, before: 'end' });
+        const back = [at.rows.map((r) => r.id)];
+        while (at.cursors.before) {
+          at = await read({ page: at.page - 1, before: at.cursors.before });
+          back.unshift(at.rows.map((r) => r.id));
+        }
+        return { total: first.total, byNumber, onwards, back: back.flat() };
+      };
+      const history = await walk((at) => services.orders.pageForUser(shopper.id, { ...at, pageSize: 5 }));
+      expect(history.total).toBe(12);
+      expect(history.byNumber).toEqual((await services.orders.listForUser(shopper.id)).map((o) => o.id));
+      expect(history.onwards).toEqual(history.byNumber);
+      expect(history.back).toEqual(history.byNumber);
+      expect((await services.orders.pageForUser(shopper.id, { status: 'delivered' })).total).toBe(0);
+      expect((await services.orders.pageForUser(shopper.id, { status: 'pending' })).total).toBe(12);
+
+      // Oldest first: the keys run the other way.
+      const due = await walk((at) => services.collection.toCollect({ ...at, pageSize: 5 }));
+      expect(due.total).toBeGreaterThanOrEqual(12);
+      expect(new Set(due.byNumber).size).toBe(due.total);
+      expect(due.onwards).toEqual(due.byNumber);
+      expect(due.back).toEqual(due.byNumber);
+    });
 
     it('lists it to collect, refuses a wrong amount, then records delivered and paid once', async () => {
       const shopper = await podShopper(services);

@@ -6,6 +6,7 @@ import { Invalid } from './errors';
 import { message } from './messages';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
 import { ORDER_STATUSES, STAFF_SETTABLE_STATUSES } from './orders';
+import { cursorFields } from './paging';
 import { day as calendarDay, fieldMessage, id, MAX_ID, optionalId, requiredId, text } from './validation';
 
 const optionalText = text('q', 200)
@@ -30,6 +31,7 @@ export const productFilterSchema = z.object({
     .optional()
     .transform((v) => Boolean(v)),
   page,
+  ...cursorFields,
 });
 
 export const orderFilterSchema = z.object({
@@ -41,9 +43,10 @@ export const orderFilterSchema = z.object({
   to: day('to'),
   q: optionalText,
   page,
+  ...cursorFields,
 });
 
-export const pageQuerySchema = z.object({ q: optionalText, page });
+export const pageQuerySchema = z.object({ q: optionalText, page, ...cursorFields });
 
 /** A price typed in major units ("250000" or "2,500.50") becomes minor units. */
 const priceSchema = z

@@ -5,6 +5,7 @@
  * office's forms (`received-<returnItemId>`, `damaged-<returnItemId>`).
  */
 import { z } from 'zod';
+import { cursorFields } from './paging';
 import { CASH_REFUND_METHODS, HELP_MESSAGE_MAX, HELP_STATUSES, HELP_TOPICS, RETURN_ACTIONS, RETURN_METHODS, RETURN_REASONS, RETURN_RESOLUTIONS, RETURN_STATUSES } from './after-sales';
 import { message } from './messages';
 import { CURRENCY_CODES } from './markets';
@@ -100,6 +101,7 @@ export { RETURN_ACTIONS };
 export const returnQueueSchema = z.object({
   status: z.preprocess((v) => (v === '' || v === undefined ? 'open' : v), z.enum(['open', 'all', ...RETURN_STATUSES], { error: message('return-action-required') })),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100_000).optional()),
+  ...cursorFields,
 });
 
 /** Staff grant (positive) or remove (negative) store credit: major units, a market's currency, a reason. */
@@ -128,4 +130,5 @@ export const helpStaffSchema = z.union([
 export const helpQueueSchema = z.object({
   status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(HELP_STATUSES).optional()),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100_000).optional()),
+  ...cursorFields,
 });

@@ -1,3 +1,4 @@
+import { cursorFields } from './paging';
 import type { MarketCode } from './markets';
 import { z } from 'zod';
 import { message } from './messages';
@@ -73,8 +74,9 @@ export const productQuerySchema = z.object({
   subCategoryId: optionalId,
   q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), text('q', 100).max(100, message('search-too-long')).optional()),
   sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: 'sort must be relevant, low-high or high-low' }).default('relevant')),
-  page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'page must be 1 or more').max(1000).default(1)),
+  page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'page must be 1 or more').max(100_000).default(1)),
   limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(48)),
+  ...cursorFields,
 });
 export type ProductQuery = z.output<typeof productQuerySchema>;
 
@@ -90,6 +92,8 @@ export function collectionQueryFromSearch(params: URLSearchParams): Record<strin
     sort: get('sort'),
     page: get('page'),
     limit: get('limit'),
+    after: get('after'),
+    before: get('before'),
   };
 }
 
@@ -102,6 +106,8 @@ export interface ProductListDto {
   page: number;
   limit: number;
   totalPages: number;
+  /** A listing's page links by key (the product ids the next page follows and the previous one precedes); none for a search. */
+  cursors?: { before: string | null; after: string | null };
   /** With a search (q): what was searched for, and when nothing was found, the closest queries the store knows. */
   search?: { query: string; corrected: string | null; didYouMean: string[] };
 }
@@ -110,6 +116,6 @@ export interface ProductListDto {
 export function sortProducts<T extends { price: number; id: number }>(items: readonly T[], sort: Sort): T[] {
   const copy = [...items];
   if (sort === 'low-high') copy.sort((a, b) => a.price - b.price || a.id - b.id);
-  if (sort === 'high-low') copy.sort((a, b) => b.price - a.price || a.id - b.id);
+  if (sort === 'high-low') copy.sort((a, b) => b.price - a.price || b.id - a.id);
   return copy;
 }

@@ -4,6 +4,7 @@
  * pay-on-delivery settings form.
  */
 import { z } from 'zod';
+import { cursorFields } from './paging';
 import { parseMarket } from './markets';
 import { message } from './messages';
 import { COLLECTION_METHODS, COLLECTION_OUTCOMES } from './payment-methods';
@@ -55,6 +56,7 @@ export const toCollectQuerySchema = z.object({
       .optional(),
   ),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100_000).optional()),
+  ...cursorFields,
 });
 
 /** Lifting a shopper's block: the refusals the page showed, so a form sent twice (or after a new refusal) changes nothing unseen. */

@@ -51,16 +51,12 @@ export const STATUS_FILTERS = [
   { value: 'pending', label: 'Pending' },
 ] as const satisfies readonly { value: OrderStatus | 'all'; label: string }[];
 
-/** Case-insensitive status filter; unknown or empty filters count as 'all'. */
-export function matchesStatusFilter(status: string, filter: string | null | undefined): boolean {
-  const f = (filter ?? 'all').trim().toLowerCase();
-  if (f === '' || f === 'all') return true;
-  return status.toLowerCase() === f;
-}
+export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
 
-export function normaliseStatusFilter(filter: string | null | undefined): string {
+/** The order history's chip from a link's ?status=, in any letter case; unknown or empty is 'all'. */
+export function normaliseStatusFilter(filter: string | null | undefined): StatusFilter {
   const f = (filter ?? '').trim().toLowerCase();
-  return STATUS_FILTERS.some((c) => c.value === f) ? f : 'all';
+  return STATUS_FILTERS.find((c) => c.value === f)?.value ?? 'all';
 }
 
 export interface OrderItemDto {

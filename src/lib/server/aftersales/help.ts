@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { HELP_STATUS_LABELS, HELP_TOPIC_LABELS, type HelpStatus, type HelpTopic } from '@/lib/domain/after-sales';
 import { Conflict, NotFound } from '@/lib/domain/errors';
@@ -6,6 +6,7 @@ import { message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
+import type { PageAt } from '@/lib/domain/paging';
 import { helpMessages, helpRequests, orders, users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
@@ -85,9 +86,10 @@ export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mai
     },
 
     /** The back office's "Help requests": waiting ones first by default, 25 a page. */
-    async adminList(opts: { status?: HelpStatus | undefined; page?: number | undefined } = {}) {
+    async adminList(opts: { status?: HelpStatus | undefined } & PageAt = {}) {
       const where = opts.status ? eq(helpRequests.status, opts.status) : undefined;
       const list = await pageOf(
+        (w) =>
         db
           .select({
             id: helpRequests.id,
@@ -103,11 +105,13 @@ export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mai
           .from(helpRequests)
           .innerJoin(orders, eq(orders.id, helpRequests.orderId))
           .innerJoin(users, eq(users.id, helpRequests.userId))
-          .where(where)
-          .orderBy(desc(helpRequests.updatedAt), desc(helpRequests.id))
-          .$dynamic(),
-        () => db.select({ n: count() }).from(helpRequests).where(where),
-        opts.page ?? 1,
+          .where(and(where, w.where))
+          .orderBy(...w.orderBy)
+          .limit(w.limit)
+          .offset(w.offset),
+        { table: helpRequests, id: helpRequests.id, idKind: 'uuid', idOf: (r) => r.id, keys: [{ column: helpRequests.updatedAt, desc: true }, { column: helpRequests.id, desc: true }] },
+        async () => (await db.select({ n: count() }).from(helpRequests).where(where))[0]?.n ?? 0,
+        opts,
         25,
       );
       return {

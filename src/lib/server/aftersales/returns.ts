@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import {
   FINAL_RETURN_STATUSES,
@@ -29,6 +29,7 @@ import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { applyStockMoves, type StockMove } from '@/lib/server/catalogue/stock';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
+import type { PageAt } from '@/lib/domain/paging';
 import { colors, orderItems, orders, payments, returnItems, returns, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
@@ -429,12 +430,11 @@ export function createReturnService(deps: {
     get: load,
 
     /** The back office's "Returns" queue: newest first, 25 a page; 'open' is every return not yet settled. */
-    async adminList(opts: { status?: ReturnStatus | 'open' | undefined; page?: number | undefined } = {}) {
-      const pageSize = 25;
-      const page = Math.max(1, Math.floor(opts.page ?? 1));
+    async adminList(opts: { status?: ReturnStatus | 'open' | undefined } & PageAt = {}) {
       const where =
         opts.status === 'open' ? notInArray(returns.status, [...FINAL_RETURN_STATUSES]) : opts.status ? eq(returns.status, opts.status) : undefined;
-      const { rows, total } = await pageOf(
+      const { rows, ...shown } = await pageOf(
+        (w) =>
         db
           .select({
             row: returns,
@@ -447,12 +447,14 @@ export function createReturnService(deps: {
           .from(returns)
           .innerJoin(orders, eq(orders.id, returns.orderId))
           .innerJoin(users, eq(users.id, returns.userId))
-          .where(where)
-          .orderBy(desc(returns.createdAt), desc(returns.id))
-          .$dynamic(),
-        () => db.select({ n: count() }).from(returns).where(where),
-        page,
-        pageSize,
+          .where(and(where, w.where))
+          .orderBy(...w.orderBy)
+          .limit(w.limit)
+          .offset(w.offset),
+        { table: returns, id: returns.id, idKind: 'uuid', idOf: (r) => r.row.id, keys: [{ column: returns.createdAt, desc: true }, { column: returns.id, desc: true }] },
+        async () => (await db.select({ n: count() }).from(returns).where(where))[0]?.n ?? 0,
+        opts,
+        25,
       );
       const list: AdminReturnRow[] = rows.map((r) => ({
         id: r.row.id,
@@ -470,7 +472,7 @@ export function createReturnService(deps: {
         currency: r.row.currency,
         createdAt: r.row.createdAt,
       }));
-      return { rows: list, total, page, pageSize };
+      return { ...shown, rows: list };
     },
 
     /** One return for staff, with its order's customer and what its payment can still refund. */

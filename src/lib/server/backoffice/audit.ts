@@ -1,4 +1,6 @@
-import { count, desc } from 'drizzle-orm';
+import { pageOf, type Page } from '@/lib/server/infra/db/paging';
+import type { PageAt } from '@/lib/domain/paging';
+import { count } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { auditLog } from '@/lib/server/infra/db/schema';
 
@@ -42,19 +44,16 @@ export function createAuditLog({ db, clock }: { db: Db; clock: () => Date }) {
       });
     },
 
-    async list(opts: { page: number; pageSize?: number }): Promise<{ rows: AuditRow[]; total: number }> {
-      const pageSize = opts.pageSize ?? 50;
-      const rows = await db
-        .select()
-        .from(auditLog)
-        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-        .limit(pageSize)
-        .offset((Math.max(1, opts.page) - 1) * pageSize);
-      const [t] = await db.select({ n: count() }).from(auditLog);
-      return {
-        rows: rows.map((r) => ({ ...r, details: (r.details ?? {}) as Record<string, unknown> })),
-        total: t?.n ?? 0,
-      };
+    /** Newest first, 50 a page, paged by key (infra/db/paging.ts). */
+    async list(opts: PageAt & { pageSize?: number }): Promise<Page<AuditRow>> {
+      const shown = await pageOf(
+        (w) => db.select().from(auditLog).where(w.where).orderBy(...w.orderBy).limit(w.limit).offset(w.offset),
+        { table: auditLog, id: auditLog.id, idKind: 'int', idOf: (r) => r.id, keys: [{ column: auditLog.createdAt, desc: true }, { column: auditLog.id, desc: true }] },
+        async () => (await db.select({ n: count() }).from(auditLog))[0]?.n ?? 0,
+        opts,
+        opts.pageSize ?? 50,
+      );
+      return { ...shown, rows: shown.rows.map((r) => ({ ...r, details: (r.details ?? {}) as Record<string, unknown> })) };
     },
   };
 }

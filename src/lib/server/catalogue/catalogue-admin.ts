@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, lte, max, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, max, or, sql, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { fill, message } from '@/lib/domain/messages';
@@ -6,7 +6,8 @@ import { id as idSchema } from '@/lib/domain/validation';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { pageOf } from '@/lib/server/infra/db/paging';
+import { pageOf, type PageWindow } from '@/lib/server/infra/db/paging';
+import type { PageAt } from '@/lib/domain/paging';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SearchService } from './search';
@@ -50,14 +51,13 @@ export interface ProductInput {
   active: boolean;
 }
 
-export interface ProductFilter {
+export interface ProductFilter extends PageAt {
   q?: string | undefined;
   /** A parent or sub-category. */
   categoryId?: number | undefined;
   status?: 'active' | 'draft' | undefined;
   /** Only products with a variant at or below the low-stock threshold. */
   lowStock?: boolean | undefined;
-  page?: number | undefined;
 }
 
 export const LOW_STOCK_THRESHOLD = 3;
@@ -218,7 +218,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         parts.push(sql`exists (select 1 from ${variants} where ${variants.productId} = ${products.id} and ${variants.stock} <= ${LOW_STOCK_THRESHOLD})`);
       }
       const where = parts.length ? and(...parts) : undefined;
-      const query = db
+      const query = (w: PageWindow) => db
         .select({
           id: products.id,
           name: products.name,
@@ -232,10 +232,17 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         })
         .from(products)
         .innerJoin(categories, eq(categories.id, products.categoryId))
-        .where(where)
-        .orderBy(desc(products.createdAt), desc(products.id))
-        .$dynamic();
-      return pageOf(query, () => db.select({ n: count() }).from(products).where(where), f.page ?? 1, PAGE_SIZE);
+        .where(and(where, w.where))
+        .orderBy(...w.orderBy)
+        .limit(w.limit)
+        .offset(w.offset);
+      return pageOf(
+        query,
+        { table: products, id: products.id, idKind: 'int', idOf: (r) => r.id, keys: [{ column: products.createdAt, desc: true }, { column: products.id, desc: true }] },
+        async () => (await db.select({ n: count() }).from(products).where(where))[0]?.n ?? 0,
+        f,
+        PAGE_SIZE,
+      );
     },
 
     /** What the product form offers: categories (parents with their subs), colours, sizes. */

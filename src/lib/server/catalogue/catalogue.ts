@@ -19,6 +19,7 @@ import type { SearchService } from './search';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import { productMarketsSql, productPricesIn } from './prices';
+import { pageOf, type Ordering } from '@/lib/server/infra/db/paging';
 
 const parent = aliasedTable(categories, 'parent');
 
@@ -308,32 +309,60 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     }
     const { price, query: products$ } = baseProductQuery(market);
     const offset = (query.page - 1) * query.limit;
+    // A listing (no search) is paged by key: its order is by sales or by price in the market, then id.
+    const priceOf = (id: string) => sql`(select ${productFromPrices.priceMinor} from ${productFromPrices} where ${productFromPrices.productId} = ${id} and ${productFromPrices.market} = ${market})`;
+    const listing: Ordering<ProductRow> = {
+      table: products,
+      id: products.id,
+      idKind: 'int',
+      idOf: (r) => r.id,
+      // Ties go the sort's own way (the newest of equal sellers first), so the key is one row
+      // comparison on an index: (sales_count, id), or the market's (price_minor, product_id).
+      keys:
+        query.sort === 'low-high' || query.sort === 'high-low'
+          ? [
+              { column: price.priceMinor, desc: query.sort === 'high-low', at: priceOf },
+              { column: price.productId, desc: query.sort === 'high-low', at: (id) => sql`${Number(id)}` },
+            ]
+          : [
+              { column: products.salesCount, desc: true },
+              { column: products.id, desc: true },
+            ],
+    };
+    const counted = async (all: SQL | undefined) =>
+      (
+        await db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(products)
+          .innerJoin(price, eq(price.productId, products.id))
+          .innerJoin(categories, eq(categories.id, products.categoryId))
+          .innerJoin(parent, eq(parent.id, categories.parentId))
+          .where(all)
+      )[0]?.count ?? 0;
+    // The same for every page and sort of a listing, and a fifth of a second at 50,000 products: read once per catalogue change.
+    const listingCount = () =>
+      remember(`count:${market}:${JSON.stringify([query.categoryId, query.subCategoryId, query.colorId, query.sizeId])}`, () => counted(and(...where)), () => [cacheTags.listing]);
+    const listed = async () => {
+      const shown = await pageOf((w) => products$.where(and(...where, w.where)).orderBy(...w.orderBy).limit(w.limit).offset(w.offset), listing, listingCount, query, query.limit);
+      return { rows: shown.rows, totalDocs: shown.total, cursors: shown.cursors };
+    };
     const page = async (extra: SQL | undefined, rank: SQL | undefined) => {
       const all = and(...where, extra);
       const order =
         query.sort === 'low-high'
           ? [asc(price.priceMinor), asc(products.id)]
           : query.sort === 'high-low'
-            ? [desc(price.priceMinor), asc(products.id)]
+            ? [desc(price.priceMinor), desc(products.id)]
             : rank
-              ? [desc(rank), desc(products.salesCount), asc(products.id)]
-              : [desc(products.salesCount), asc(products.id)];
-      const [rows, countRows] = await Promise.all([
-        products$.where(all).orderBy(...order).limit(query.limit).offset(offset),
-        db
-          .select({ count: sql<number>`count(*)::int` })
-          .from(products)
-          .innerJoin(price, eq(price.productId, products.id))
-          .innerJoin(categories, eq(categories.id, products.categoryId))
-          .innerJoin(parent, eq(parent.id, categories.parentId))
-          .where(all),
-      ]);
-      return { rows, totalDocs: countRows[0]?.count ?? 0 };
+              ? [desc(rank), desc(products.salesCount), desc(products.id)]
+              : [desc(products.salesCount), desc(products.id)];
+      const [rows, totalDocs] = await Promise.all([products$.where(all).orderBy(...order).limit(query.limit).offset(offset), counted(all)]);
+      return { rows, totalDocs, cursors: undefined };
     };
     const facetCategory = query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId;
     // The same for every page and search in the category: read once per catalogue change.
     const facets = remember(`facets:${facetCategory ?? 'all'}:${market}`, () => facetsFor(facetCategory, market), () => [cacheTags.listing, cacheTags.nav]);
-    let found: Awaited<ReturnType<typeof page>>;
+    let found: { rows: ProductRow[]; totalDocs: number; cursors: ProductListDto['cursors'] };
     let searched: ProductListDto['search'];
     // Nothing searchable typed (only punctuation or little words): everything, as without a search.
     const plan = query.q ? await search.plan(query.q) : null;
@@ -347,7 +376,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
       }
       searched = { query: query.q, corrected: plan.corrected, didYouMean: found.totalDocs === 0 ? await search.didYouMean(plan) : [] };
     } else {
-      found = await page(undefined, undefined);
+      found = await listed();
     }
     const totalDocs = found.totalDocs;
     return {
@@ -357,6 +386,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
       page: query.page,
       limit: query.limit,
       totalPages: Math.max(1, Math.ceil(totalDocs / query.limit)),
+      ...(found.cursors ? { cursors: found.cursors } : {}),
       ...(searched ? { search: searched } : {}),
     };
   }
@@ -364,8 +394,8 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
   return {
     /** A page of products (a search when `q` is given: recorded for the back office's report, each time it is asked on its first page). */
     async listProducts(query: ProductQuery, market: MarketCode = DEFAULT_MARKET): Promise<ProductListDto> {
-      const { q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit } = query;
-      const key = `list:${market}:${JSON.stringify([q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit])}`;
+      const { q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit, after, before } = query;
+      const key = `list:${market}:${JSON.stringify([q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit, after, before])}`;
       const list = await remember(key, () => loadList(query, market), (l) => [cacheTags.listing, ...l.docs.map((p) => cacheTags.product(p.id))], lists);
       if (list.search && page === 1) search.record(list.search.query, list.totalDocs, market);
       return list;

@@ -1,3 +1,5 @@
+import { pageOf } from '@/lib/server/infra/db/paging';
+import type { PageAt } from '@/lib/domain/paging';
 import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { CollectionInput } from '@/lib/domain/collection';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
@@ -67,34 +69,38 @@ export function createCollectionService(deps: {
 
   return {
     /** The back office's "To collect" list: pay-on-delivery orders with money still due, oldest first, 25 a page. */
-    async toCollect(opts: { market?: MarketCode | undefined; page?: number | undefined } = {}) {
-      const pageSize = 25;
-      const page = Math.max(1, Math.floor(opts.page ?? 1));
+    async toCollect(opts: { market?: MarketCode | undefined; pageSize?: number } & PageAt = {}) {
       const where = opts.market ? and(open, eq(orders.currency, MARKETS[opts.market].currency)) : open;
-      const rows = await db
-        .select({
-          id: orders.id,
-          trackingNumber: orders.trackingNumber,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          email: users.email,
-          phoneNumber: users.phoneNumber,
-          currency: orders.currency,
-          totalMinor: orders.totalMinor,
-          dueMinor: orders.dueOnDeliveryMinor,
-          status: orders.status,
-          deliveryOption: orders.deliveryOption,
-          createdAt: orders.createdAt,
-        })
-        .from(orders)
-        .innerJoin(users, eq(users.id, orders.userId))
-        .where(where)
-        .orderBy(orders.createdAt, orders.id)
-        .limit(pageSize)
-        .offset((page - 1) * pageSize);
-      const [t] = await db.select({ n: count() }).from(orders).where(where);
+      const { rows, ...shown } = await pageOf(
+        (w) =>
+          db
+            .select({
+              id: orders.id,
+              trackingNumber: orders.trackingNumber,
+              firstName: users.firstName,
+              lastName: users.lastName,
+              email: users.email,
+              phoneNumber: users.phoneNumber,
+              currency: orders.currency,
+              totalMinor: orders.totalMinor,
+              dueMinor: orders.dueOnDeliveryMinor,
+              status: orders.status,
+              deliveryOption: orders.deliveryOption,
+              createdAt: orders.createdAt,
+            })
+            .from(orders)
+            .innerJoin(users, eq(users.id, orders.userId))
+            .where(and(where, w.where))
+            .orderBy(...w.orderBy)
+            .limit(w.limit)
+            .offset(w.offset),
+        { table: orders, id: orders.id, idKind: 'uuid', idOf: (r) => r.id, keys: [{ column: orders.createdAt, desc: false }, { column: orders.id, desc: false }] },
+        async () => (await db.select({ n: count() }).from(orders).where(where))[0]?.n ?? 0,
+        opts,
+        opts.pageSize ?? 25,
+      );
       const list: ToCollectRow[] = rows.map(({ firstName, lastName, ...r }) => ({ ...r, customer: `${firstName} ${lastName}`, market: marketOf(r.currency) }));
-      return { rows: list, total: t?.n ?? 0, page, pageSize };
+      return { ...shown, rows: list };
     },
 
     /** What an order page needs to offer settling: due (minor units) and whether it is still open. */

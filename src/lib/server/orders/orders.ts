@@ -21,6 +21,8 @@ import { LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/
 import { paidForUnits } from '@/lib/domain/promotions';
 import { deliverySpeed, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { pageOf, type Page } from '@/lib/server/infra/db/paging';
+import type { PageAt } from '@/lib/domain/paging';
 import { orderDailyTotals, orderEvents, orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
@@ -96,6 +98,9 @@ const STATUS_SUBJECTS: Record<OrderStatus, string> = {
 
 /** Orders: reading them for their owner, staff status changes, and the e-mails about them. */
 /** Filters of the back office order list (and its CSV export). */
+/** Orders a page of the shopper's order history shows. */
+const ORDER_HISTORY_PAGE = 20;
+
 export interface OrderFilter {
   status?: OrderStatus | undefined;
   /** Inclusive day range, YYYY-MM-DD (UTC). */
@@ -104,6 +109,8 @@ export interface OrderFilter {
   /** Tracking number or e-mail (part of). */
   q?: string | undefined;
   page?: number | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
 }
 
 export interface AdminOrderRow {
@@ -377,6 +384,24 @@ export function createOrderService({
     },
 
     /** The session user's orders, newest first. */
+    /** The shopper's order history page: newest first, paged by key; `status` is a filter chip's (none: every order). */
+    async pageForUser(userId: string, opts: { status?: OrderStatus | undefined; pageSize?: number } & PageAt = {}): Promise<Page<OrderDto>> {
+      const where = and(eq(orders.userId, userId), opts.status ? eq(orders.status, opts.status) : undefined);
+      const shown = await pageOf(
+        (w) => db.select().from(orders).where(and(where, w.where)).orderBy(...w.orderBy).limit(w.limit).offset(w.offset),
+        { table: orders, id: orders.id, idKind: 'uuid', idOf: (r) => r.id, keys: [{ column: orders.createdAt, desc: true }, { column: orders.id, desc: true }] },
+        async () => (await db.select({ n: count() }).from(orders).where(where))[0]?.n ?? 0,
+        opts,
+        opts.pageSize ?? ORDER_HISTORY_PAGE,
+      );
+      return { ...shown, rows: await withItems(shown.rows) };
+    },
+
+    async countForUser(userId: string): Promise<number> {
+      return (await db.select({ n: count() }).from(orders).where(eq(orders.userId, userId)))[0]?.n ?? 0;
+    },
+
+    /** Every order of a shopper, newest first (the API's list, documented whole). */
     async listForUser(userId: string): Promise<OrderDto[]> {
       const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
       return withItems(rows);
@@ -434,49 +459,51 @@ export function createOrderService({
       return { order: result.order, from: result.from };
     },
 
-    /** Back office list: newest first, 25 a page. */
-    async adminList(f: OrderFilter): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageSize: number }> {
-      const pageSize = 25;
-      const page = Math.max(1, f.page ?? 1);
+    /** Back office list: newest first, 25 a page, paged by key (infra/db/paging.ts). */
+    async adminList(f: OrderFilter): Promise<Page<AdminOrderRow>> {
       const where = filterWhere(f);
-      const rows = await db
-        .select({
-          id: orders.id,
-          trackingNumber: orders.trackingNumber,
-          email: users.email,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          status: orders.status,
-          deliveryOption: orders.deliveryOption,
-          totalMinor: orders.totalMinor,
-          currency: orders.currency,
-          createdAt: orders.createdAt,
-        })
-        .from(orders)
-        .innerJoin(users, eq(users.id, orders.userId))
-        .where(where)
-        .orderBy(desc(orders.createdAt), desc(orders.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize);
-      // Without a text search, the daily rollup counts the same orders (status and whole UTC days) in a few rows.
-      const [t] = f.q?.trim()
-        ? await db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where)
-        : await db
-            .select({ n: sql<number>`coalesce(sum(${orderDailyTotals.orders}), 0)::int` })
-            .from(orderDailyTotals)
-            .where(
-              and(
-                f.status ? eq(orderDailyTotals.status, f.status) : undefined,
-                f.from ? gte(orderDailyTotals.day, f.from) : undefined,
-                f.to ? lte(orderDailyTotals.day, f.to) : undefined,
-              ),
-            );
-      return {
-        rows: rows.map(({ firstName, lastName, ...r }) => ({ ...r, customer: `${firstName} ${lastName}` })),
-        total: t?.n ?? 0,
-        page,
-        pageSize,
-      };
+      const list = await pageOf(
+        (w) =>
+          db
+            .select({
+              id: orders.id,
+              trackingNumber: orders.trackingNumber,
+              email: users.email,
+              firstName: users.firstName,
+              lastName: users.lastName,
+              status: orders.status,
+              deliveryOption: orders.deliveryOption,
+              totalMinor: orders.totalMinor,
+              currency: orders.currency,
+              createdAt: orders.createdAt,
+            })
+            .from(orders)
+            .innerJoin(users, eq(users.id, orders.userId))
+            .where(and(where, w.where))
+            .orderBy(...w.orderBy)
+            .limit(w.limit)
+            .offset(w.offset),
+        { table: orders, id: orders.id, idKind: 'uuid', idOf: (r) => r.id, keys: [{ column: orders.createdAt, desc: true }, { column: orders.id, desc: true }] },
+        // Without a text search, the daily rollup counts the same orders (status and whole UTC days) in a few rows.
+        async () => {
+          const [t] = f.q?.trim()
+            ? await db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where)
+            : await db
+                .select({ n: sql<number>`coalesce(sum(${orderDailyTotals.orders}), 0)::int` })
+                .from(orderDailyTotals)
+                .where(
+                  and(
+                    f.status ? eq(orderDailyTotals.status, f.status) : undefined,
+                    f.from ? gte(orderDailyTotals.day, f.from) : undefined,
+                    f.to ? lte(orderDailyTotals.day, f.to) : undefined,
+                  ),
+                );
+          return t?.n ?? 0;
+        },
+        f,
+        25,
+      );
+      return { ...list, rows: list.rows.map(({ firstName, lastName, ...r }) => ({ ...r, customer: `${firstName} ${lastName}` })) };
     },
 
     /**

@@ -101,7 +101,7 @@ export const products = pgTable(
     index('products_search_idx').using('gin', t.searchDocument),
     index('products_category_idx').on(t.categoryId),
     index('products_created_idx').on(t.createdAt),
-    index('products_sales_idx').on(t.salesCount),
+    index('products_sales_idx').on(t.salesCount, t.id),
   ],
 );
 
