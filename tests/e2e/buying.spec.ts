@@ -57,6 +57,8 @@ async function addToCart(page: Page, v: Pick) {
 const skipFor = (project: string, base: number) => base + (project === 'phone' ? 0 : 1);
 
 test('buy two variants with delivery, pay, and follow the order', async ({ page, request }, info) => {
+  // The whole journey, to the order's page: past a minute on a loaded two-core CI machine.
+  test.setTimeout(120_000);
   const desktop = info.project.name === 'desktop';
   const email = desktop ? DEMO.email : await newShopper(request, true);
   await login(page, email, desktop ? DEMO.password : PASSWORD);
