@@ -24,9 +24,15 @@ function parts(firstName: string, extra: Partial<PersonalParts> = {}): PersonalP
   return { session: { user } as unknown as PersonalParts['session'], csrfToken: 'tok-123', cartCount: 2, favouriteIds: new Set([7]), ...extra };
 }
 
+/** personalise reads and writes the page's bytes, as the route cache stores them. */
+function personaliseText(page: string, shopper: PersonalParts): { html: string; missing: string[] } {
+  const { body, missing } = personalise(new TextEncoder().encode(page), shopper);
+  return { html: new TextDecoder().decode(body), missing };
+}
+
 describe('personalise (a shared page made one shopper\'s)', () => {
   it('puts in who is signed in, the cart count, the hearts and the token everywhere the slot was', () => {
-    const { html, missing } = personalise(nobodysPage([7, 8]), parts('Ada'));
+    const { html, missing } = personaliseText(nobodysPage([7, 8]), parts('Ada'));
     expect(missing).toEqual([]);
     expect(html).toContain('"firstName":"Ada"');
     expect(html).toContain('aria-label="Account menu for Ada"');
@@ -41,16 +47,26 @@ describe('personalise (a shared page made one shopper\'s)', () => {
   });
 
   it('keeps a name as text, never markup or a replacement pattern', () => {
-    const { html } = personalise(nobodysPage([]), parts('$&</script><b>x'));
+    const { html } = personaliseText(nobodysPage([]), parts('$&</script><b>x'));
     expect(html).toContain('Account menu for $&amp;&lt;/script&gt;&lt;b&gt;x');
     expect(html).toContain('"firstName":"$&\\u003c/script>\\u003cb>x"');
     expect(html).not.toContain('<b>x');
   });
 
+  it('keeps the page\'s own characters and the shopper\'s as UTF-8, and a heart\'s way back whatever it holds', () => {
+    const back = "/collection?q=men's bags&sort=₦";
+    const page = nobodysPage([]).replace('<html><body>', `<html><body><p>₦ 1,250,000 · R 9 999</p>${favouriteForm(7, false, back, CSRF_SLOT)}`);
+    const { html, missing } = personaliseText(page, parts('Adaẹze Zoë'));
+    expect(missing).toEqual([]);
+    expect(html).toContain('<p>₦ 1,250,000 · R 9 999</p>');
+    expect(html).toContain('"firstName":"Adaẹze Zoë"');
+    expect(html).toContain(favouriteForm(7, true, back, 'tok-123'));
+  });
+
   it('reports the parts it could not find', () => {
-    expect(personalise('<html></html>', parts('Ada')).missing).toEqual(['session', 'account', 'cart', 'menu account links']);
+    expect(personaliseText('<html></html>', parts('Ada')).missing).toEqual(['session', 'account', 'cart', 'menu account links']);
     // A page already someone's is not nobody's: its session part is missing.
-    expect(personalise(nobodysPage([]).replace(sessionScript(null), sessionScript({ userId: 'x', firstName: 'Bo', lastName: 'B', email: 'b@x', image: null, country: 'nigeria' })), parts('Ada')).missing).toEqual(['session']);
+    expect(personaliseText(nobodysPage([]).replace(sessionScript(null), sessionScript({ userId: 'x', firstName: 'Bo', lastName: 'B', email: 'b@x', image: null, country: 'nigeria' })), parts('Ada')).missing).toEqual(['session']);
   });
 
   it('shares the catalogue pages only', () => {
