@@ -33,4 +33,25 @@ describe('the read memo', () => {
     await read('a');
     expect(loads).toBe(5);
   });
+
+  it('keeps a value loaded without tags for its time only, whatever is invalidated; drops one still loading', async () => {
+    let at = 0;
+    const memo = new ReadMemo(() => new Date(at), 15_000);
+    let loads = 0;
+    const read = () => memo.get('top', async () => ++loads, () => []);
+    await read();
+    memo.invalidate(['listing']);
+    await read();
+    expect(loads).toBe(1);
+    at = 16_000;
+    await read();
+    expect(loads).toBe(2);
+    // Invalidated while loading: its data may predate the change, so the next read loads again.
+    let finish!: (n: number) => void;
+    const slow = memo.get('slow', () => new Promise<number>((resolve) => (finish = resolve)), () => []);
+    memo.invalidate(['listing']);
+    finish(1);
+    await slow;
+    expect(await memo.get('slow', async () => 2, () => [])).toBe(2);
+  });
 });

@@ -5,7 +5,8 @@
  * of once per request. Values expire after `ttlMs` as well, in case an invalidation is missed.
  */
 export class ReadMemo {
-  #entries = new Map<string, { at: number; tags: readonly string[]; value: Promise<unknown> }>();
+  /** `tags` is null while the value loads; a loaded value with no tags is kept for its time only. */
+  #entries = new Map<string, { at: number; tags: readonly string[] | null; value: Promise<unknown> }>();
   #max: number;
   #shelves: ReadMemo[] = [];
 
@@ -24,7 +25,7 @@ export class ReadMemo {
     if (hit && now - hit.at <= this.ttlMs) return hit.value as Promise<T>;
     if (this.ttlMs <= 0) return load();
     const value = load();
-    const entry = { at: now, tags: [] as readonly string[], value: value as Promise<unknown> };
+    const entry: { at: number; tags: readonly string[] | null; value: Promise<unknown> } = { at: now, tags: null, value };
     if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, entry);
     value.then(
@@ -58,7 +59,7 @@ export class ReadMemo {
     const wanted = new Set(tags);
     for (const [key, entry] of this.#entries) {
       // An entry still loading has no tags yet: drop it too, its data may predate the change.
-      if (entry.tags.length === 0 || entry.tags.some((t) => wanted.has(t))) this.#entries.delete(key);
+      if (entry.tags === null || entry.tags.some((t) => wanted.has(t))) this.#entries.delete(key);
     }
   }
 }

@@ -21,7 +21,7 @@ import { LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/
 import { paidForUnits } from '@/lib/domain/promotions';
 import { deliverySpeed, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { pageOf, type Page } from '@/lib/server/infra/db/paging';
+import { pageOf, type Ordering, type Page } from '@/lib/server/infra/db/paging';
 import type { PageAt } from '@/lib/domain/paging';
 import { orderDailyTotals, orderEvents, orderItems, orders, payments, returnItems, returns, users } from '@/lib/server/infra/db/schema';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
@@ -100,6 +100,17 @@ const STATUS_SUBJECTS: Record<OrderStatus, string> = {
 /** Filters of the back office order list (and its CSV export). */
 /** Orders a page of the shopper's order history shows. */
 const ORDER_HISTORY_PAGE = 20;
+/** Orders as the shopper's history and the back office list them: newest first, then by id. */
+const NEWEST_ORDERS_FIRST: Ordering<{ id: string }> = {
+  table: orders,
+  id: orders.id,
+  idKind: 'uuid',
+  idOf: (r) => r.id,
+  keys: [
+    { column: orders.createdAt, desc: true },
+    { column: orders.id, desc: true },
+  ],
+};
 
 export interface OrderFilter {
   status?: OrderStatus | undefined;
@@ -383,13 +394,12 @@ export function createOrderService({
       return result.order;
     },
 
-    /** The session user's orders, newest first. */
     /** The shopper's order history page: newest first, paged by key; `status` is a filter chip's (none: every order). */
     async pageForUser(userId: string, opts: { status?: OrderStatus | undefined; pageSize?: number } & PageAt = {}): Promise<Page<OrderDto>> {
       const where = and(eq(orders.userId, userId), opts.status ? eq(orders.status, opts.status) : undefined);
       const shown = await pageOf(
         (w) => db.select().from(orders).where(and(where, w.where)).orderBy(...w.orderBy).limit(w.limit).offset(w.offset),
-        { table: orders, id: orders.id, idKind: 'uuid', idOf: (r) => r.id, keys: [{ column: orders.createdAt, desc: true }, { column: orders.id, desc: true }] },
+        NEWEST_ORDERS_FIRST,
         async () => (await db.select({ n: count() }).from(orders).where(where))[0]?.n ?? 0,
         opts,
         opts.pageSize ?? ORDER_HISTORY_PAGE,
@@ -483,7 +493,7 @@ export function createOrderService({
             .orderBy(...w.orderBy)
             .limit(w.limit)
             .offset(w.offset),
-        { table: orders, id: orders.id, idKind: 'uuid', idOf: (r) => r.id, keys: [{ column: orders.createdAt, desc: true }, { column: orders.id, desc: true }] },
+        NEWEST_ORDERS_FIRST,
         // Without a text search, the daily rollup counts the same orders (status and whole UTC days) in a few rows.
         async () => {
           const [t] = f.q?.trim()
