@@ -290,3 +290,12 @@ test('signed in without JavaScript, a catalogue page from the shared cache is th
   expect(anonymous).not.toContain('Account menu for');
   expect(anonymous).not.toMatch(/data-fav="\d+" aria-pressed="true"/);
 });
+
+test('without JavaScript, Discover More opens the collection', async ({ page }) => {
+  await page.goto('/');
+  const section = page.locator('#latest-collections');
+  await expect(section.locator('article.card')).toHaveCount(10);
+  await section.getByRole('button', { name: 'Discover More' }).click();
+  await expect(page).toHaveURL(/\/collection\??$/);
+  await expect(page.locator('article.card').first()).toBeVisible();
+});
