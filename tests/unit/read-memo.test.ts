@@ -54,4 +54,12 @@ describe('the read memo', () => {
     await slow;
     expect(await memo.get('slow', async () => 2, () => [])).toBe(2);
   });
+
+  it('runs a lazy load (a query builder: a thenable that runs again each time it is awaited) once', async () => {
+    const memo = new ReadMemo(now, 60_000);
+    let runs = 0;
+    const query = { then: (resolve: (n: number) => void) => resolve(++runs) } as unknown as Promise<number>;
+    for (let i = 0; i < 3; i++) expect(await memo.get('top', () => query, () => [])).toBe(1);
+    expect(runs).toBe(1);
+  });
 });

@@ -24,7 +24,9 @@ export class ReadMemo {
     const hit = this.#entries.get(key);
     if (hit && now - hit.at <= this.ttlMs) return hit.value as Promise<T>;
     if (this.ttlMs <= 0) return load();
-    const value = load();
+    // Settled once, as a real promise: a query builder is a thenable that runs its query again each
+    // time it is awaited, so a memo keeping one would read the database on every hit.
+    const value = Promise.resolve(load());
     const entry: { at: number; tags: readonly string[] | null; value: Promise<unknown> } = { at: now, tags: null, value };
     if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, entry);
