@@ -431,8 +431,10 @@ export const orders = pgTable(
   },
   (t) => [
     index('orders_user_idx').on(t.userId, t.createdAt),
-    // The back office's orders list (newest first) and the dashboard's last 30 days.
-    index('orders_created_idx').on(t.createdAt),
+    // The back office's orders list (newest first, paged by key on both) and the dashboard's last 30 days.
+    index('orders_created_idx').on(t.createdAt, t.id),
+    // The orders list filtered by status: a rare status must not be found by walking every newer order.
+    index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     // The dashboard's cash collected at the door.
     index('orders_collected_idx').on(t.collectionOutcome).where(sql`${t.collectionOutcome} is not null`),
     index('orders_unmailed_idx').on(t.createdAt).where(sql`${t.confirmationMailedAt} is null`),
