@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionQueryFromSearch, productQuerySchema, sortProducts } from '@/lib/domain/catalogue';
+import { collectionQueryFromSearch, productQuerySchema } from '@/lib/domain/catalogue';
 import { hashFromImageUrl, imageUrl, isImageWidth, srcset } from '@/lib/domain/images';
 
 describe('product query', () => {
@@ -21,23 +21,6 @@ describe('product query', () => {
   it('maps the collection page parameters onto API names', () => {
     const q = collectionQueryFromSearch(new URLSearchParams('categoryId=1&color=4&size=2&subCategory=7&sort=low-high'));
     expect(productQuerySchema.parse(q)).toMatchObject({ categoryId: 1, colorId: 4, sizeId: 2, subCategoryId: 7, sort: 'low-high' });
-  });
-});
-
-describe('sortProducts', () => {
-  const items = [
-    { id: 1, price: 300 },
-    { id: 2, price: 100 },
-    { id: 3, price: 200 },
-    { id: 4, price: 100 },
-  ];
-  it('sorts by price ascending and descending, ties the same way (as the server pages them)', () => {
-    expect(sortProducts(items, 'low-high').map((i) => i.id)).toEqual([2, 4, 3, 1]);
-    expect(sortProducts(items, 'high-low').map((i) => i.id)).toEqual([1, 3, 4, 2]);
-  });
-  it('keeps the server order for relevant and does not mutate its input', () => {
-    expect(sortProducts(items, 'relevant').map((i) => i.id)).toEqual([1, 2, 3, 4]);
-    expect(items[0]!.id).toBe(1);
   });
 });
 

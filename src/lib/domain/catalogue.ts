@@ -111,11 +111,3 @@ export interface ProductListDto {
   /** With a search (q): what was searched for, and when nothing was found, the closest queries the store knows. */
   search?: { query: string; corrected: string | null; didYouMean: string[] };
 }
-
-/** Sorting on the client (spec: price sorting is done on the client) uses the same rule as the server. */
-export function sortProducts<T extends { price: number; id: number }>(items: readonly T[], sort: Sort): T[] {
-  const copy = [...items];
-  if (sort === 'low-high') copy.sort((a, b) => a.price - b.price || a.id - b.id);
-  if (sort === 'high-low') copy.sort((a, b) => b.price - a.price || b.id - a.id);
-  return copy;
-}
