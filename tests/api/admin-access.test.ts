@@ -180,6 +180,15 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await api.lastMail('demo@maisonluxe.ng')).subject).toMatch(/being prepared/);
       const found = await api.call('GET', `/admin/orders?q=${order.trackingNumber}&status=processed`, { token: tokens.staff });
       expect(found.body.data.rows.map((r: any) => r.id)).toEqual([order.id]);
+      // By part of the tracking number or of the shopper's e-mail (any case), the total counted alike.
+      const byPart = await api.call('GET', `/admin/orders?q=${order.trackingNumber.slice(3, 9).toLowerCase()}&status=processed`, { token: tokens.staff });
+      expect(byPart.body.data.rows.map((r: any) => r.id)).toContain(order.id);
+      const byEmail = await api.call('GET', '/admin/orders?q=DEMO@MAISONLUXE&status=processed', { token: tokens.staff });
+      expect(byEmail.body.data.rows.map((r: any) => r.id)).toContain(order.id);
+      expect(byEmail.body.data.rows.every((r: any) => r.email === 'demo@maisonluxe.ng')).toBe(true);
+      expect(byEmail.body.data.total).toBe(byEmail.body.data.rows.length);
+      const customers = await api.call('GET', '/admin/customers?q=daeze okaf', { token: tokens.staff });
+      expect(customers.body.data.rows.map((r: any) => r.email)).toContain('demo@maisonluxe.ng');
       const csv = await fetch(`${server.baseUrl}/api/v1/admin/orders/export.csv?q=${order.trackingNumber}`, { headers: { authorization: `Bearer ${tokens.staff}` } });
       expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
       const lines = (await csv.text()).trim().split('\r\n');

@@ -170,7 +170,10 @@ export function createOrderService({
     const q = f.q?.trim();
     if (q) {
       const like = `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      parts.push(or(ilike(orders.trackingNumber, like), ilike(users.email, like))!);
+      // The matching accounts first (their e-mail's trigram index), then their orders by orders_user_idx:
+      // `= any(array(...))` keeps both sides indexable, where a join read every order (8 s at a million).
+      const matchingUsers = db.select({ id: users.id }).from(users).where(ilike(users.email, like));
+      parts.push(or(ilike(orders.trackingNumber, like), sql`${orders.userId} = any(array(${matchingUsers}))`)!);
     }
     return parts.length ? and(...parts) : undefined;
   }
@@ -497,7 +500,7 @@ export function createOrderService({
         // Without a text search, the daily rollup counts the same orders (status and whole UTC days) in a few rows.
         async () => {
           const [t] = f.q?.trim()
-            ? await db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where)
+            ? await db.select({ n: count() }).from(orders).where(where)
             : await db
                 .select({ n: sql<number>`coalesce(sum(${orderDailyTotals.orders}), 0)::int` })
                 .from(orderDailyTotals)

@@ -213,8 +213,15 @@ export const users = pgTable('users', {
   /** Pay-on-delivery orders refused at the door since staff last lifted the block (pay on delivery stops at MAX_REFUSED_DELIVERIES). */
   refusedDeliveries: integer('refused_deliveries').notNull().default(0),
 },
-  // The back office's customers list, newest first.
-  (t) => [index('users_created_idx').on(t.createdAt.desc().nullsFirst(), t.email)],
+  (t) => [
+    // The back office's customers list, newest first.
+    index('users_created_idx').on(t.createdAt.desc().nullsFirst(), t.email),
+    // Its search (any part of the e-mail, the name or the phone number, ILIKE '%q%') and the orders
+    // list's search by e-mail: trigram indexes, so 200,000 accounts are not read for each search.
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('users_name_trgm_idx').using('gin', sql`(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
+    index('users_phone_trgm_idx').using('gin', sql`${t.phoneNumber} gin_trgm_ops`),
+  ],
 );
 
 export const sessions = pgTable(
@@ -435,6 +442,8 @@ export const orders = pgTable(
     index('orders_created_idx').on(t.createdAt, t.id),
     // The orders list filtered by status: a rare status must not be found by walking every newer order.
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
+    // The orders list's search by any part of a tracking number.
+    index('orders_tracking_trgm_idx').using('gin', sql`${t.trackingNumber} gin_trgm_ops`),
     // The dashboard's cash collected at the door.
     index('orders_collected_idx').on(t.collectionOutcome).where(sql`${t.collectionOutcome} is not null`),
     index('orders_unmailed_idx').on(t.createdAt).where(sql`${t.confirmationMailedAt} is null`),
