@@ -238,6 +238,10 @@ for (const driver of DRIVERS) {
       expect(await services.stock.mismatches()).toEqual([]);
       const list = await services.catalogueAdmin.listProducts({ q: 'TT-2' });
       expect(list.rows.map((r) => r.id)).toEqual([id]);
+      expect(list.total).toBe(1);
+      // Any part of a SKU or of the name, in any case.
+      expect((await services.catalogueAdmin.listProducts({ q: 't-2' })).rows.map((r) => r.id)).toContain(id);
+      expect((await services.catalogueAdmin.listProducts({ q: 'tote ii' })).rows.map((r) => r.id)).toContain(id);
     });
 
     it('grants and revokes staff; step-up needs the e-mailed code unless the browser is known', async () => {

@@ -100,7 +100,10 @@ export const products = pgTable(
   (t) => [
     index('products_search_idx').using('gin', t.searchDocument),
     index('products_category_idx').on(t.categoryId),
-    index('products_created_idx').on(t.createdAt),
+    // The back office's products list: newest first, paged by key on both.
+    index('products_created_idx').on(t.createdAt, t.id),
+    // Its search by any part of the name (ILIKE '%q%').
+    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('products_sales_idx').on(t.salesCount, t.id),
   ],
 );
@@ -140,6 +143,8 @@ export const variants = pgTable(
   },
   (t) => [
     uniqueIndex('variants_sku_uq').on(t.sku).where(sql`${t.sku} is not null`),
+    // The back office's products search by any part of a SKU.
+    index('variants_sku_trgm_idx').using('gin', sql`${t.sku} gin_trgm_ops`),
     unique('variants_product_size_color_uq').on(t.productId, t.sizeId, t.colorId).nullsNotDistinct(),
     index('variants_size_idx').on(t.sizeId),
     index('variants_color_idx').on(t.colorId),
