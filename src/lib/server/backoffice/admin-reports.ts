@@ -4,12 +4,12 @@ import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
+import { containing } from '@/lib/server/infra/db/text-search';
 import type { PageAt } from '@/lib/domain/paging';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import { orderDailyTotals, orderItems, orders, payments, productDailySales, returnItems, returns, users } from '@/lib/server/infra/db/schema';
 import { marketOfCurrency } from '@/lib/domain/markets';
 
-const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 export interface PeriodFigures {
   label: string;
@@ -146,7 +146,7 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
 
     async customers(opts: { q?: string | undefined } & PageAt) {
       const q = opts.q?.trim();
-      const where = q ? or(ilike(users.email, escapeLike(q)), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, escapeLike(q)), ilike(users.phoneNumber, escapeLike(q))) : undefined;
+      const where = q ? or(ilike(users.email, containing(q)), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, containing(q)), ilike(users.phoneNumber, containing(q))) : undefined;
       const counted = async () => ((await (where || !totals ? countUsers(where) : totals.get('customers', () => countUsers(undefined), () => [])))[0]?.n ?? 0);
       const shown = await pageOf(
         (w) =>

@@ -7,6 +7,7 @@ import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf, type PageWindow } from '@/lib/server/infra/db/paging';
+import { amongValuesOf, containing } from '@/lib/server/infra/db/text-search';
 import type { PageAt } from '@/lib/domain/paging';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
@@ -74,7 +75,6 @@ const slugify = (name: string) =>
 /** Aggregates of bigint columns come back as strings on some drivers. */
 const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-const escapeLike = (q: string) => `%${q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Staff changes to the catalogue (the staff command and the back office): the catalogue's write
@@ -203,9 +203,9 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         const asId = idSchema.safeParse(q).data ?? null;
         parts.push(
           or(
-            ilike(products.name, escapeLike(q)),
-            // The products with a matching SKU first (its trigram index), kept indexable inside the OR.
-            sql`${products.id} = any(array(${db.select({ id: variants.productId }).from(variants).where(ilike(variants.sku, escapeLike(q)))}))`,
+            ilike(products.name, containing(q)),
+            // The products with a matching SKU first (its trigram index).
+            amongValuesOf(products.id, db.select({ id: variants.productId }).from(variants).where(ilike(variants.sku, containing(q)))),
             ...(asId !== null ? [eq(products.id, asId)] : []),
           )!,
         );
