@@ -4,13 +4,11 @@
  * exists exactly once (placed by the reconciliation run at start), and the shopper's return or
  * Paystack's webhook retry gets that same order.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paystackSignature } from '@/lib/server/payments/paystack';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
-import { startServer, type RunningServer } from '../support/server';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { buyingClient, DEMO } from './buying-client';
 
 /** Restarts pick up payments at once (the default waits 5 minutes). */
@@ -41,7 +39,7 @@ for (const driver of ['pglite', 'pg'] as const) {
 
     /** A first server, and a way to start a second one on the same database after it dies. */
     async function crashableStore(env: Record<string, string>) {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'store-crash-'));
+      const dataDir = newDataDir({ prefix: 'store-crash-' });
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
       const shared = { ...RECONCILE_AT_ONCE, ...env, ...(driver === 'pglite' ? { DATA_DIR: dataDir } : {}) };
       const first = await startServer(driver, shared);

@@ -8,9 +8,7 @@
  * PGlite (whose files one process owns) start with such orders in it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { and, asc, eq, gte } from 'drizzle-orm';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { PICKUP_LOCATIONS } from '@/lib/domain/shipping';
@@ -20,7 +18,7 @@ import { colors, orders, payments, products, sizes, users, variantPrices, varian
 import { seedIfEmpty } from '@/lib/server/infra/db/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { createServices, type Services } from '@/lib/server/services';
-import { createFreshDatabase } from './pg';
+import { newDatabase, newDataDir } from './server';
 
 type Driver = 'pglite' | 'pg';
 
@@ -167,8 +165,8 @@ export interface PreparedStore {
  * closed again so a server can start on it.
  */
 export async function prepareStore<T>(driver: Driver, fill: (services: Services) => Promise<T>): Promise<{ store: PreparedStore; value: T }> {
-  const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
-  const dataDir = driver === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'store-pod-')) : undefined;
+  const fresh = driver === 'pg' ? await newDatabase() : undefined;
+  const dataDir = driver === 'pglite' ? newDataDir({ prefix: 'store-pod-' }) : undefined;
   const config = parseConfig({ LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}) });
   const database = await openDatabase({ databaseUrl: fresh?.url, dataDir: dataDir ?? 'memory://' });
   let value: T;

@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFreshDatabase } from './pg';
 
 export type Driver = 'pglite' | 'pg';
+
+/** Where the seeded templates are (set by prepareSeededTemplates, read by startServer in every test worker). */
+const TEMPLATE_DIR_ENV = 'STORE_TEST_TEMPLATE_DATA_DIR';
+const TEMPLATE_DB_ENV = 'STORE_TEST_TEMPLATE_DATABASE';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -15,6 +19,22 @@ async function freePort(): Promise<number> {
       srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * A new PGlite data directory (the caller removes it): a copy of the run's seeded demo store when
+ * there is one (prepareSeededTemplates) and `seeded`, else empty (a server seeds it on start).
+ */
+export function newDataDir({ seeded = true, prefix = 'store-data-' } = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const template = process.env[TEMPLATE_DIR_ENV];
+  if (seeded && template) cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+/** A new PostgreSQL database: a copy of the run's seeded demo store when there is one and `seeded`, else empty. */
+export function newDatabase({ seeded = true } = {}): ReturnType<typeof createFreshDatabase> {
+  return createFreshDatabase('store_test', seeded ? process.env[TEMPLATE_DB_ENV] : undefined);
 }
 
 export interface RunningServer {
@@ -42,8 +62,10 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'store-data-'));
-  const fresh = driver === 'pg' && !opts.databaseUrl ? await createFreshDatabase() : undefined;
+  // A demo store starts from the run's seeded template when there is one; a live store starts empty.
+  const seeded = env.STORE_MODE !== 'live';
+  const dataDir = newDataDir({ seeded: seeded && driver === 'pglite' && !env.DATA_DIR });
+  const fresh = driver === 'pg' && !opts.databaseUrl ? await newDatabase({ seeded }) : undefined;
   const databaseUrl = opts.databaseUrl ?? fresh?.url;
   const child: ChildProcess = spawn(process.execPath, [`${process.env.STORE_DIST ?? 'dist'}/server/entry.mjs`], {
     env: {
@@ -101,4 +123,26 @@ export async function startServer(
     }
   };
   return { baseUrl, driver, databaseUrl, stop, kill };
+}
+
+/**
+ * Seeds a demo store once per test run, on PGlite (a data directory) and on PostgreSQL (a database),
+ * for startServer to copy: a server then starts on a migrated, seeded database in about a fifth of
+ * the time (PGlite 8 s -> 1.5 s on a quiet machine), which a hundred API servers per run feel.
+ * Returns the clean-up.
+ */
+export async function prepareSeededTemplates(): Promise<() => Promise<void>> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'store-template-'));
+  const database = await createFreshDatabase('store_template');
+  const seeded = await Promise.all([startServer('pglite', { DATA_DIR: dir }), startServer('pg', {}, { databaseUrl: database.url })]);
+  // Stopped cleanly, so the PGlite directory is whole and nobody is connected to the database.
+  await Promise.all(seeded.map((s) => s.stop()));
+  process.env[TEMPLATE_DIR_ENV] = dir;
+  process.env[TEMPLATE_DB_ENV] = database.name;
+  return async () => {
+    delete process.env[TEMPLATE_DIR_ENV];
+    delete process.env[TEMPLATE_DB_ENV];
+    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  };
 }
