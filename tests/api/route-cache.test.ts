@@ -10,7 +10,15 @@ const run = promisify(execFile);
 /** An anonymous browser-like GET (optionally with a cookie), returning status, cache state and body. */
 async function get(baseUrl: string, path: string, headers: Record<string, string> = {}) {
   const res = await fetch(baseUrl + path, { headers: { accept: 'text/html', ...headers } });
-  return { status: res.status, cache: res.headers.get('x-cache'), cacheControl: res.headers.get('cache-control'), etag: res.headers.get('etag'), setCookie: res.headers.get('set-cookie'), body: await res.text() };
+  return {
+    status: res.status,
+    cache: res.headers.get('x-cache'),
+    cacheControl: res.headers.get('cache-control'),
+    etag: res.headers.get('etag'),
+    setCookie: res.headers.get('set-cookie'),
+    encoding: res.headers.get('content-encoding'),
+    body: await res.text(),
+  };
 }
 
 async function sessionCookie(baseUrl: string): Promise<string> {
@@ -124,6 +132,42 @@ describe('route cache on PGlite', () => {
     expect(anonAgain.body).not.toMatch(PERSONAL);
     expect(anonAgain.body).not.toContain('Quinta');
     expect(heartOf(anonAgain.body, 5)).toEqual({ pressed: false, action: 'add' });
+  });
+
+  it("answers signed-in shoppers from the stored page's gzip pieces (as Chromium asks), each with their own parts; a pressed heart gets the page compressed whole", async () => {
+    const chromium = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const api = accountClient(server.baseUrl);
+    const ada = await shopperParts(server.baseUrl, cookie);
+    // No heart of hers pressed on these pages to begin with.
+    for (const productId of ada.favourites) await api.call('POST', '/favourites/remove', { token: ada.token, body: { productId } });
+    const quinta = await namedShopper(server.baseUrl, 'Quinta');
+    for (const path of ['/product/8', '/collection?categoryId=12', '/contact?market=ZA']) {
+      await get(server.baseUrl, path);
+      // The first signed-in hit lays the page out in the background; until then it is compressed whole (brotli).
+      let mine = await get(server.baseUrl, path, { cookie, ...chromium });
+      for (let i = 0; i < 40 && mine.encoding !== 'gzip'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        mine = await get(server.baseUrl, path, { cookie, ...chromium });
+      }
+      expect(mine.encoding, path).toBe('gzip');
+      expect(mine.cache, path).toBe('HIT');
+      expect(mine.body, path).toContain('aria-label="Account menu for Adaeze"');
+      expect(mine.body, path).toContain(`name="_csrf" value="${ada.csrf}"`);
+      expect(mine.body, path).not.toContain('ml-csrf-slot');
+      const hers = await get(server.baseUrl, path, { cookie: `ml_session=${quinta.token}`, ...chromium });
+      expect(hers.encoding, path).toBe('gzip');
+      expect(hers.body, path).toContain('aria-label="Account menu for Quinta"');
+      expect(hers.body, path).not.toMatch(ADAS);
+      expect(hers.body, path).not.toContain(ada.csrf);
+      expect(hers.body, path).not.toContain('ml-csrf-slot');
+    }
+    // A heart pressed on the page: compressed whole (the layout holds no pressed hearts).
+    await api.call('POST', '/favourites/add', { token: ada.token, body: { productId: 8 } });
+    const hearted = await get(server.baseUrl, '/product/8', { cookie, ...chromium });
+    expect(hearted.encoding).toBe('br');
+    expect(heartOf(hearted.body, 8)).toEqual({ pressed: true, action: 'remove' });
+    await api.call('POST', '/favourites/remove', { token: ada.token, body: { productId: 8 } });
+    for (const productId of ada.favourites) await api.call('POST', '/favourites/add', { token: ada.token, body: { productId } });
   });
 
   it('a signed-in visit renders the page for nobody, stores it, and anonymous visitors are served it', async () => {

@@ -15,6 +15,9 @@ export function csrfTokenFor(sessionToken: string): string {
   return sign(sessionToken, 'ml-csrf-v1');
 }
 
+/** Every token's length (an HMAC-SHA256 in base64url): the slot a shared page keeps for it is as long (shared-pages.ts). */
+export const CSRF_TOKEN_LENGTH = 43;
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Content types a cross-site HTML form can send (CORS "simple" requests). */
 const FORM_LIKE = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];

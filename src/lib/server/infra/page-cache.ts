@@ -7,6 +7,7 @@ import { isTrackingParam } from '../../domain/page-url';
 import type { ProductListDto } from '../../domain/catalogue';
 import { requestCookie } from './cookies';
 import { SESSION_COOKIE } from '../accounts/sessions';
+import type { PersonalGzipLayout } from './personal-gzip';
 
 /**
  * The route cache of anonymous catalogue pages (DESIGN.md "Pages and performance").
@@ -100,6 +101,8 @@ export interface CachedPage {
   /** The body brotli'd and gzipped once, shortly after storing, so hits are not compressed again. */
   br?: Uint8Array;
   gzip?: Uint8Array;
+  /** A shared page's pieces for signed-in shoppers' gzip answers (personal-gzip.ts), made on the first; null: none. */
+  personalGzip?: PersonalGzipLayout | null;
   status: number;
   headers: [string, string][];
   etag: string;
@@ -193,10 +196,16 @@ export async function precompress(entry: CachedPage): Promise<void> {
   entry.gzip = gz;
 }
 
+const ENCODING_NAMES = { br: /\bbr\b/, gzip: /\bgzip\b/ } as const;
+
+/** Whether a request accepts an encoding. */
+export function accepts(request: Request, encoding: keyof typeof ENCODING_NAMES): boolean {
+  return ENCODING_NAMES[encoding].test(request.headers.get('accept-encoding') ?? '');
+}
+
 /** The encoding a request accepts, brotli first (as the HTTP server's compression chooses). */
 export function acceptedEncoding(request: Request): 'br' | 'gzip' | null {
-  const accepted = request.headers.get('accept-encoding') ?? '';
-  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  return accepts(request, 'br') ? 'br' : accepts(request, 'gzip') ? 'gzip' : null;
 }
 
 /**
@@ -235,8 +244,11 @@ export function storePage(store: PageCacheStore, key: string, entry: CachedPage,
   if (store.set(key, entry, generation)) void precompress(entry).catch(() => undefined);
 }
 
-/** What a stored page weighs: its body and, once precompressed, its brotli and gzip copies (about a third of it). */
-const weightOf = (entry: CachedPage) => Math.ceil(entry.body.length * 1.3);
+/**
+ * What a stored page weighs: its body and, once precompressed, its brotli and gzip copies (about a
+ * third of it), and for a shared page read by signed-in shoppers its gzip layout (a fifth or so).
+ */
+const weightOf = (entry: CachedPage) => Math.ceil(entry.body.length * 1.5);
 
 /**
  * An LRU of rendered pages with tag invalidation, bounded by count and by bytes: searches are

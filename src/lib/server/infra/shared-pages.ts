@@ -1,12 +1,14 @@
+import { gunzipSync } from 'node:zlib';
 import type { APIContext, MiddlewareNext } from 'astro';
 import { accountControl, cartLink, favouriteForm, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
 import { SESSION_COOKIE, type ActiveSession } from '../accounts/sessions';
 import { getServices, type Services } from '../services';
 import { MARKET_COOKIE, resolveMarket } from '../../domain/markets';
 import { requestCookie } from './cookies';
-import { csrfTokenFor, hasBearer } from './csrf';
+import { CSRF_TOKEN_LENGTH, csrfTokenFor, hasBearer } from './csrf';
 import type { Logger } from './log';
-import { cacheKey, compressOnce, pageEntry, processPageCache, SEARCHED_HEADER, storePage } from './page-cache';
+import { accepts, cacheKey, compressOnce, pageEntry, processPageCache, SEARCHED_HEADER, storePage, type CachedPage } from './page-cache';
+import { personalGzip, personalGzipLayout, type PersonalGzipLayout } from './personal-gzip';
 
 /**
  * Signed-in shoppers' catalogue pages from the shared route cache (issue 22, DESIGN.md "Pages and
@@ -18,8 +20,12 @@ import { cacheKey, compressOnce, pageEntry, processPageCache, SEARCHED_HEADER, s
  * stored, so nothing personal can reach another shopper.
  */
 
-/** The value rendered where a form's CSRF token goes in a page for the shared cache (never a valid token). */
-export const CSRF_SLOT = 'ml-csrf-slot';
+/**
+ * The value rendered where a form's CSRF token goes in a page for the shared cache (never a valid
+ * token), exactly as long as a token: a shopper's copy keeps everything below the header in place,
+ * which its gzip answer relies on (personal-gzip.ts).
+ */
+export const CSRF_SLOT = 'ml-csrf-slot'.padEnd(CSRF_TOKEN_LENGTH, '_');
 
 /** The pages rendered for nobody, for anonymous and signed-in shoppers alike: the ones that call cachePage. */
 const SHARED_PAGES = [/^\/$/, /^\/collection\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/, /^\/(about|contact|privacy)\/?$/];
@@ -60,12 +66,13 @@ const partsForNobody = () =>
  * put together once. (Decoding a 120 KB page with ₦ in it to a string and encoding it again cost
  * 2.6 ms of the 4 a signed-in page took; the parts are ASCII markers, found the same in UTF-8.)
  */
-export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uint8Array<ArrayBuffer>; missing: string[] } {
+export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uint8Array<ArrayBuffer>; missing: string[]; pressedHearts: number } {
   const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
   const profile = profileOf(parts.session.user);
   const token = parts.csrfToken ?? '';
   const theirs = [sessionScript(profile), accountControl(profile, token), cartLink(parts.cartCount), menuAccountLinks(profile, token)];
   const missing: string[] = [];
+  let pressedHearts = 0;
   const cuts: { at: number; length: number; put: string }[] = [];
   partsForNobody().forEach(([name, nobodys], i) => {
     const at = bytes.indexOf(nobodys);
@@ -86,6 +93,7 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
       // The form's own CSRF slot lies inside the cut, so the slot's cut below is skipped.
       const back = decodeURIComponent(bytes.toString('latin1', backFrom, backTo).replaceAll('&#39;', "'"));
       cuts.push({ at, length: end + FORM_END.length - at, put: favouriteForm(id, true, back, token) });
+      pressedHearts++;
     }
   }
   for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) cuts.push({ at, length: SLOT.length, put: token });
@@ -104,7 +112,61 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
     body.set(piece, at);
     at += piece.length;
   }
-  return { body, missing };
+  return { body, missing, pressedHearts };
+}
+
+/**
+ * Where a page rendered for nobody has its personal places, for its gzip layout: the region from
+ * the first of them to the end of the last header part (whose lengths vary), and every CSRF slot.
+ * Null when a header part is missing (such a page is never personalised from the store anyway).
+ */
+function personalPlaces(page: Uint8Array): { region: { start: number; end: number }; slots: number[] } | null {
+  const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  const slots: number[] = [];
+  for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) slots.push(at);
+  let start = Infinity;
+  let end = -1;
+  for (const [, nobodys] of partsForNobody()) {
+    const at = bytes.indexOf(nobodys);
+    if (at < 0) return null;
+    start = Math.min(start, at);
+    end = Math.max(end, at + nobodys.length);
+  }
+  // A slot before the header's last part is in the region (deflated with it per request).
+  for (const at of slots) if (at < end) start = Math.min(start, at);
+  return { region: { start, end }, slots };
+}
+
+/** Layouts being made, so one page is laid out once however many shoppers ask at the same time. */
+const layingOut = new WeakSet<CachedPage>();
+
+/**
+ * A stored page's gzip layout for signed-in shoppers, made once in the background on the first
+ * signed-in hit (until then that page is compressed whole). It is checked once against the page
+ * itself: a layout that would not give the page back is never used (logged).
+ */
+function gzipLayoutOf(entry: CachedPage, log: Logger): PersonalGzipLayout | null {
+  if (entry.personalGzip !== undefined || layingOut.has(entry)) return entry.personalGzip ?? null;
+  layingOut.add(entry);
+  const places = personalPlaces(entry.body);
+  if (!places) {
+    entry.personalGzip = null;
+    return null;
+  }
+  void personalGzipLayout(entry.body, places.region, places.slots, SLOT.length)
+    .then((layout) => {
+      const probe = Buffer.from(entry.body);
+      const token = Buffer.from('t'.repeat(SLOT.length));
+      for (const at of places.slots) token.copy(probe, at);
+      const faithful = gunzipSync(personalGzip(layout, probe, token)).equals(probe);
+      if (!faithful) log.error('gzip layout does not give the page back', { bytes: entry.body.length });
+      entry.personalGzip = faithful ? layout : null;
+    })
+    .catch((err: unknown) => {
+      log.error('gzip layout failed', { err });
+      entry.personalGzip = null;
+    });
+  return null;
 }
 
 /** The shopper's own parts of a shared page, read while the page is looked up or rendered. */
@@ -119,11 +181,11 @@ function personalPartsOf(services: Services, session: ActiveSession): Promise<[n
  */
 function personalAnswer(
   request: Request,
-  page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS' },
+  page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS'; stored?: CachedPage },
   parts: PersonalParts,
   log: Logger,
 ): { response: Response; complete: boolean } {
-  const { body, missing } = personalise(page.body, parts);
+  const { body, missing, pressedHearts } = personalise(page.body, parts);
   if (missing.length) log.error('shared page without its personal parts', { path: new URL(request.url).pathname, missing });
   const headers = new Headers(page.headers);
   headers.delete('etag');
@@ -131,7 +193,11 @@ function personalAnswer(
   headers.set('x-cache', page.state);
   // A page with a shopper's name in it: never stored by any cache.
   headers.set('cache-control', 'private, no-store');
-  const { bytes, encoding } = compressOnce(request, body);
+  // From the stored page's gzip layout when it fits (every token in its slot, no heart pressed,
+  // gzip accepted), else the whole page compressed now.
+  const token = parts.csrfToken ?? '';
+  const layout = page.stored && missing.length === 0 && pressedHearts === 0 && token.length === SLOT.length && accepts(request, 'gzip') ? gzipLayoutOf(page.stored, log) : null;
+  const { bytes, encoding } = layout ? { bytes: personalGzip(layout, body, Buffer.from(token)), encoding: 'gzip' as const } : compressOnce(request, body);
   if (encoding) headers.set('content-encoding', encoding);
   headers.append('vary', 'Accept-Encoding');
   headers.set('content-length', String(bytes.length));
@@ -162,7 +228,7 @@ export async function personalisedFromStore(request: Request): Promise<Response 
     processPageCache().served(cached);
     const [cartCount, favouriteIds] = await personalPartsOf(services, session);
     const parts = { session, csrfToken: csrfTokenFor(cookieToken), cartCount, favouriteIds: new Set(favouriteIds) };
-    return personalAnswer(request, { ...cached, state: 'HIT' }, parts, services.log).response;
+    return personalAnswer(request, { ...cached, state: 'HIT', stored: cached }, parts, services.log).response;
   } catch (err) {
     // The middleware answers instead (and owns the 503 page and the error log); a bug here would
     // otherwise show only as lost speed.
@@ -185,10 +251,10 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
   const key = cacheKey(ctx.request, ctx.locals.market);
   const cached = store.get(key);
   const generation = store.generation;
-  let page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS' };
+  let page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS'; stored?: CachedPage };
   if (cached && (Date.now() - cached.storedAt) / 1000 <= cached.maxAge) {
     store.served(cached);
-    page = { ...cached, state: 'HIT' };
+    page = { ...cached, state: 'HIT', stored: cached };
   } else {
     ctx.locals.session = null;
     ctx.locals.csrfToken = CSRF_SLOT;
