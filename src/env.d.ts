@@ -24,5 +24,7 @@ declare namespace App {
     sharedRender?: boolean;
     /** The signed-in shopper's favourite product ids, loaded once per page by the hearts. */
     favouriteIds?: Promise<number[]>;
+    /** The page's heart forms are rendered (before its first heart: FavouriteButton.astro). */
+    favouriteFormsRendered?: boolean;
   }
 }

@@ -8,7 +8,7 @@
  *   nobody for the shopper's own, finding it by the very markup these functions produce.
  * Values are escaped here: a shopper's name must never become markup.
  */
-import { CSRF_FIELD } from '@/lib/domain/forms';
+import { CSRF_FIELD, FAVOURITE_FORMS } from '@/lib/domain/forms';
 import { escapeHtml } from '@/lib/domain/html';
 import { imageUrl } from '@/lib/domain/images';
 import type { Profile } from '@/lib/client/stores';
@@ -91,15 +91,22 @@ const FAVOURITE_LABELS = { add: 'Add to favourites', remove: 'Remove from favour
 const HEART_PATH = 'M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.6 4.5 7.1 4.5c2 0 3.6 1.1 4.9 2.9 1.3-1.8 2.9-2.9 4.9-2.9 3.5 0 5.6 3.5 4.4 6.8-1.8 4.6-9.3 9.2-9.3 9.2Z';
 
 /**
- * A product's heart: a real form posting to the favourites add/remove endpoint, back to `back`
- * (a local path) with the message, so it works without scripts.
+ * The page's two heart forms, rendered once before its first heart (FavouriteButton.astro): real
+ * forms posting to the favourites add and remove endpoints, back to `back` (a local path) with the
+ * message, so hearts work without scripts. Each heart is a button that submits one (favouriteButton).
  */
-export function favouriteForm(productId: number, pressed: boolean, back: string, csrf: string | null): string {
+export function favouriteForms(back: string, csrf: string | null): string {
+  const to = escapeHtml(encodeURIComponent(back));
+  return (Object.keys(FAVOURITE_FORMS) as (keyof typeof FAVOURITE_FORMS)[])
+    .map((action) => `<form id="${FAVOURITE_FORMS[action]}" method="post" action="/api/v1/favourites/${action}?back=${to}" hidden>${csrfInput(csrf)}</form>`)
+    .join('');
+}
+
+/** A product's heart: a button that submits the page's add or remove form (favouriteForms) with its product. */
+export function favouriteButton(productId: number, pressed: boolean): string {
   const label = pressed ? FAVOURITE_LABELS.remove : FAVOURITE_LABELS.add;
   return (
-    `<form class="fav-form" method="post" action="/api/v1/favourites/${pressed ? 'remove' : 'add'}?back=${escapeHtml(encodeURIComponent(back))}">` +
-    `${csrfInput(csrf)}<input type="hidden" name="productId" value="${productId}">` +
-    `<button type="submit" class="fav-btn" data-fav="${productId}" aria-pressed="${pressed}" aria-label="${label}" title="${label}">` +
-    `<svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="${HEART_PATH}"></path></svg></button></form>`
+    `<button type="submit" form="${pressed ? FAVOURITE_FORMS.remove : FAVOURITE_FORMS.add}" name="productId" value="${productId}" class="fav-btn" data-fav="${productId}" aria-pressed="${pressed}" aria-label="${label}" title="${label}">` +
+    `<svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="${HEART_PATH}"></path></svg></button>`
   );
 }

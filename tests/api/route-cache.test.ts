@@ -36,11 +36,12 @@ const PERSONAL = /Adaeze|Okafor|demo@maisonluxe\.ng|data-logout|Account menu for
 /** What only the demo shopper's pages may show. */
 const ADAS = /Adaeze|Okafor|demo@maisonluxe\.ng/;
 
-/** The state of a product's heart on a page: pressed, and where its form posts. */
+/** The state of a product's heart on a page: pressed, and where the form it submits posts. */
 function heartOf(html: string, productId: number) {
-  const form = new RegExp(`<form class="fav-form" method="post" action="/api/v1/favourites/(add|remove)\\?[^"]*">(?:(?!</form>)[\\s\\S])*data-fav="${productId}" aria-pressed="(true|false)"`).exec(html);
-  if (!form) throw new Error(`no heart for product ${productId}`);
-  return { pressed: form[2] === 'true', action: form[1] };
+  const heart = new RegExp(`<button type="submit" form="([\\w-]+)" name="productId" value="${productId}"[^>]*aria-pressed="(true|false)"`).exec(html);
+  if (!heart) throw new Error(`no heart for product ${productId}`);
+  const form = new RegExp(`<form id="${heart[1]}" method="post" action="/api/v1/favourites/(add|remove)\\?`).exec(html);
+  return { pressed: heart[2] === 'true', action: form?.[1] };
 }
 
 /** What a signed-in shopper's pages must show of them: the session's CSRF token (from a page of their own), cart count and hearts. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accountControl, cartLink, favouriteForm, menuAccountLinks, sessionScript } from '@/components/personal-parts';
+import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, sessionScript } from '@/components/personal-parts';
 import { CSRF_SLOT, isSharedPage, personalise, type PersonalParts } from '@/lib/server/infra/shared-pages';
 
 /** A page as the layout renders it for nobody (the shared cache's render): each part in its nobody's form. */
@@ -13,7 +13,8 @@ function nobodysPage(hearts: number[]): string {
     accountControl(null, CSRF_SLOT),
     cartLink(null),
     menuAccountLinks(null, CSRF_SLOT),
-    ...hearts.map((id) => favouriteForm(id, false, '/collection?page=2', CSRF_SLOT)),
+    favouriteForms('/collection?page=2', CSRF_SLOT),
+    ...hearts.map((id) => favouriteButton(id, false)),
     `<astro-island props="{&quot;csrf&quot;:[0,&quot;${CSRF_SLOT}&quot;]}"></astro-island>`,
     '</body></html>',
   ].join('');
@@ -25,9 +26,9 @@ function parts(firstName: string, extra: Partial<PersonalParts> = {}): PersonalP
 }
 
 /** personalise reads and writes the page's bytes, as the route cache stores them. */
-function personaliseText(page: string, shopper: PersonalParts): { html: string; missing: string[] } {
-  const { body, missing } = personalise(new TextEncoder().encode(page), shopper);
-  return { html: new TextDecoder().decode(body), missing };
+function personaliseText(page: string, shopper: PersonalParts): { html: string; missing: string[]; pressedHearts: number } {
+  const { body, missing, pressedHearts } = personalise(new TextEncoder().encode(page), shopper);
+  return { html: new TextDecoder().decode(body), missing, pressedHearts };
 }
 
 describe('personalise (a shared page made one shopper\'s)', () => {
@@ -39,8 +40,9 @@ describe('personalise (a shared page made one shopper\'s)', () => {
     expect(html).toContain('aria-label="Cart, 2 items"');
     expect(html).toContain('<span class="cart-badge" data-cart-count>2</span>');
     expect(html).toContain('<a href="/order-history">Orders</a>');
-    expect(html).toContain(favouriteForm(7, true, '/collection?page=2', 'tok-123'));
-    expect(html).toContain(favouriteForm(8, false, '/collection?page=2', 'tok-123'));
+    expect(html).toContain(favouriteButton(7, true));
+    expect(html).toContain(favouriteButton(8, false));
+    expect(html).toContain(favouriteForms('/collection?page=2', 'tok-123'));
     expect(html).not.toContain(CSRF_SLOT);
     expect(html).toContain('&quot;csrf&quot;:[0,&quot;tok-123&quot;]');
     expect(html.match(/data-logout/g)).toHaveLength(2);
@@ -53,14 +55,15 @@ describe('personalise (a shared page made one shopper\'s)', () => {
     expect(html).not.toContain('<b>x');
   });
 
-  it('keeps the page\'s own characters and the shopper\'s as UTF-8, and a heart\'s way back whatever it holds', () => {
+  it('keeps the page\'s own characters and the shopper\'s as UTF-8, and the hearts\' way back whatever it holds', () => {
     const back = "/collection?q=men's bags&sort=₦";
-    const page = nobodysPage([]).replace('<html><body>', `<html><body><p>₦ 1,250,000 · R 9 999</p>${favouriteForm(7, false, back, CSRF_SLOT)}`);
-    const { html, missing } = personaliseText(page, parts('Adaẹze Zoë'));
+    const page = nobodysPage([]).replace('<html><body>', `<html><body><p>₦ 1,250,000 · R 9 999</p>${favouriteForms(back, CSRF_SLOT)}${favouriteButton(7, false)}`);
+    const { html, missing, pressedHearts } = personaliseText(page, parts('Adaẹze Zoë'));
     expect(missing).toEqual([]);
+    expect(pressedHearts).toBe(1);
     expect(html).toContain('<p>₦ 1,250,000 · R 9 999</p>');
     expect(html).toContain('"firstName":"Adaẹze Zoë"');
-    expect(html).toContain(favouriteForm(7, true, back, 'tok-123'));
+    expect(html).toContain(`${favouriteForms(back, 'tok-123')}${favouriteButton(7, true)}`);
   });
 
   it('reports the parts it could not find', () => {

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import type { APIContext, MiddlewareNext } from 'astro';
-import { accountControl, cartLink, favouriteForm, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
+import { accountControl, cartLink, favouriteButton, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
 import { SESSION_COOKIE, type ActiveSession } from '../accounts/sessions';
 import { getServices, type Services } from '../services';
 import { MARKET_COOKIE, resolveMarket } from '../../domain/markets';
@@ -41,10 +41,9 @@ export interface PersonalParts {
   favouriteIds: ReadonlySet<number>;
 }
 
-/** The start of every heart rendered for nobody (favouriteForm, not pressed): its `back` follows. */
-const UNHEARTED_FORM = Buffer.from('<form class="fav-form" method="post" action="/api/v1/favourites/add?back=');
-const FAV_ID = Buffer.from('data-fav="');
-const FORM_END = Buffer.from('</form>');
+/** The start of every heart rendered for nobody (favouriteButton, not pressed): its product id follows. */
+const UNPRESSED_HEART = Buffer.from(favouriteButton(0, false).slice(0, favouriteButton(0, false).indexOf('value="') + 'value="'.length));
+const BUTTON_END = Buffer.from('</button>');
 const SLOT = Buffer.from(CSRF_SLOT);
 
 /** The parts as rendered for nobody, as bytes (built once: they never change). */
@@ -80,19 +79,14 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
     else cuts.push({ at, length: nobodys.length, put: theirs[i]! });
   });
   if (parts.favouriteIds.size > 0) {
-    for (let at = bytes.indexOf(UNHEARTED_FORM); at >= 0; at = bytes.indexOf(UNHEARTED_FORM, at + 1)) {
-      const backFrom = at + UNHEARTED_FORM.length;
-      const backTo = bytes.indexOf('"', backFrom);
-      const idFrom = bytes.indexOf(FAV_ID, backTo) + FAV_ID.length;
+    for (let at = bytes.indexOf(UNPRESSED_HEART); at >= 0; at = bytes.indexOf(UNPRESSED_HEART, at + 1)) {
+      const idFrom = at + UNPRESSED_HEART.length;
       const idTo = bytes.indexOf('"', idFrom);
-      const end = bytes.indexOf(FORM_END, idTo);
-      if (backTo < 0 || idFrom < FAV_ID.length || idTo < 0 || end < 0) break;
+      const end = bytes.indexOf(BUTTON_END, idTo);
+      if (idTo < 0 || end < 0) break;
       const id = Number(bytes.toString('latin1', idFrom, idTo));
       if (!parts.favouriteIds.has(id)) continue;
-      // `back` as favouriteForm wrote it: URI-encoded, then escaped (only ' survives the encoding).
-      // The form's own CSRF slot lies inside the cut, so the slot's cut below is skipped.
-      const back = decodeURIComponent(bytes.toString('latin1', backFrom, backTo).replaceAll('&#39;', "'"));
-      cuts.push({ at, length: end + FORM_END.length - at, put: favouriteForm(id, true, back, token) });
+      cuts.push({ at, length: end + BUTTON_END.length - at, put: favouriteButton(id, true) });
       pressedHearts++;
     }
   }
