@@ -9,6 +9,6 @@ export const CSRF_FIELD = '_csrf';
 /**
  * The ids of a page's two heart forms (personal-parts.ts favouriteForms): every heart on the page is
  * a button that submits one of them with its product (`form=`), so the page carries one CSRF token
- * for all its hearts, not one each.
+ * for all its hearts, not one each. Each id ends in its action: the hearts' script swaps the suffix.
  */
 export const FAVOURITE_FORMS = { add: 'ml-fav-add', remove: 'ml-fav-remove' } as const;
