@@ -255,6 +255,9 @@ test('favourites: heart on a card, listed per shopper, removed again', async ({ 
   const name = (await card.locator('.card-name').textContent())!.trim();
   await card.getByRole('button', { name: 'Add to favourites' }).click();
   await expect(card.getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('aria-pressed', 'true');
+  // Pressed, the heart now submits the page's remove form (should scripts stop, the form still does the right thing).
+  await expect(card.getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('form', 'ml-fav-remove');
+  await expect(page.locator('form#ml-fav-remove')).toHaveAttribute('action', /^\/api\/v1\/favourites\/remove\?back=/);
   await page.reload();
   await expect(page.locator('.card').first().getByRole('button', { name: 'Remove from favourites' })).toBeVisible();
   await page.goto('/favourites');
