@@ -204,6 +204,22 @@ for (const driver of DRIVERS) {
       }
     });
 
+    it('a variant added while the same product is saved: both succeed, whichever comes first', async () => {
+      const options = await services.catalogueAdmin.formOptions();
+      const sub = options.categories[0]!.subs[0]!;
+      const input = { name: 'Race Tote', description: 'A tote saved and extended at once', categoryId: sub.id, active: true };
+      const { id } = await services.catalogueAdmin.createProduct(actor(), { ...input, priceMinor: 10_000_00 }, { colorId: options.colors[0]!.id, sizeId: null, stock: 1, sku: null });
+      const failures: string[] = [];
+      for (const [i, colour] of options.colors.slice(1, 9).entries()) {
+        const results = await Promise.allSettled([
+          services.catalogueAdmin.addVariant(actor(), id, { colorId: colour.id, sizeId: null, stock: 1, sku: null, prices: { NG: 20_000_00 + i } }),
+          services.catalogueAdmin.saveProduct(actor(), id, { ...input, prices: { NG: 10_000_00 + i } }),
+        ]);
+        failures.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)));
+      }
+      expect(failures).toEqual([]);
+    });
+
     it('creates a product with variants and images, saves the grid, and keeps the ledger whole', async () => {
       const options = await services.catalogueAdmin.formOptions();
       const sub = options.categories[0]!.subs[0]!;

@@ -381,6 +381,10 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       const prices: MarketPrices = Object.fromEntries(MARKET_CODES.map((m) => [m, given[m] !== undefined ? given[m] : product.prices[m]]));
       const id = await withSkuCheck(() =>
         db.transaction(async (tx) => {
+          // The product's row first, as saveProduct takes it: the new prices' trigger locks the
+          // product's "from" prices and the search refresh updates the product row; taken in the
+          // other order, a save of the same product at the same moment deadlocked with this one.
+          await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for('no key update');
           const [row] = await tx.insert(variants).values({ productId, colorId: v.colorId, sizeId: v.sizeId, sku: v.sku || null, stock: 0 }).returning({ id: variants.id });
           await writeVariantPrices(tx, [row!.id], prices);
           await applyStockMoves(tx, [{ variantId: row!.id, delta: v.stock, kind: 'opening', reason: message('stock-reason-new-variant'), actorId: actor.id }], clock());
