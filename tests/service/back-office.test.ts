@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, orderEvents, orders, stockLedger, users, variants } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
+import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import type { PageAt } from '@/lib/domain/paging';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
@@ -216,6 +217,24 @@ for (const driver of DRIVERS) {
           services.catalogueAdmin.saveProduct(actor(), id, { ...input, prices: { NG: 10_000_00 + i } }),
         ]);
         failures.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)));
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('a sale of a product while staff save its grid: both succeed, whichever comes first', async () => {
+      const options = await services.catalogueAdmin.formOptions();
+      const sub = options.categories[0]!.subs[0]!;
+      const input = { name: 'Sold Tote', description: 'A tote sold while its grid is saved', categoryId: sub.id, active: true };
+      const { id } = await services.catalogueAdmin.createProduct(actor(), { ...input, priceMinor: 10_000_00 }, { colorId: options.colors[0]!.id, sizeId: null, stock: 100, sku: null });
+      const [variant] = await services.db.select().from(variants).where(eq(variants.productId, id));
+      const failures: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const results = await Promise.allSettled([
+          // A paid order's sale, as orders.createPaid makes it: the variant's stock, then the product's sales count.
+          services.db.transaction((tx) => applyStockMoves(tx, [{ variantId: variant!.id, delta: -1, kind: 'order' }])),
+          services.catalogueAdmin.saveProduct(actor(), id, input, [{ variantId: variant!.id, stock: 200 + i, sku: '', prices: { NG: 11_000_00 + i } }]),
+        ]);
+        failures.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason).slice(0, 200)));
       }
       expect(failures).toEqual([]);
     });

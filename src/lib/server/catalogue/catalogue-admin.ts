@@ -323,6 +323,11 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
       });
       await withSkuCheck(() =>
         db.transaction(async (tx) => {
+          // The grid's variants first (in id order), then the product's row: the order a sale takes
+          // them in (applyStockMoves: the variant's stock, then the product's sales count). The other
+          // way round, a paid order fulfilled while its product's grid was saved deadlocked.
+          const gridIds = grid.map((g) => g.variantId).sort((a, b) => a - b);
+          if (gridIds.length) await tx.select({ id: variants.id }).from(variants).where(and(inArray(variants.id, gridIds), eq(variants.productId, productId))).orderBy(asc(variants.id)).for('update');
           await tx
             .update(products)
             .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active })
