@@ -42,9 +42,16 @@ export interface PersonalParts {
 }
 
 /** The start of every heart rendered for nobody (favouriteButton, not pressed): its product id follows. */
-const UNPRESSED_HEART = Buffer.from(favouriteButton(0, false).slice(0, favouriteButton(0, false).indexOf('value="') + 'value="'.length));
+const UNPRESSED_HEART = ((heart) => Buffer.from(heart.slice(0, heart.indexOf('value="') + 'value="'.length)))(favouriteButton(0, false));
 const BUTTON_END = Buffer.from('</button>');
 const SLOT = Buffer.from(CSRF_SLOT);
+
+/** Where each CSRF slot of a page rendered for nobody starts. */
+function slotsOf(bytes: Buffer): number[] {
+  const slots: number[] = [];
+  for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) slots.push(at);
+  return slots;
+}
 
 /** The parts as rendered for nobody, as bytes (built once: they never change). */
 let nobodysParts: [name: string, bytes: Buffer][] | undefined;
@@ -90,7 +97,7 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
       pressedHearts++;
     }
   }
-  for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) cuts.push({ at, length: SLOT.length, put: token });
+  for (const at of slotsOf(bytes)) cuts.push({ at, length: SLOT.length, put: token });
   cuts.sort((a, b) => a.at - b.at);
   const pieces: Uint8Array[] = [];
   let from = 0;
@@ -116,8 +123,7 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
  */
 function personalPlaces(page: Uint8Array): { region: { start: number; end: number }; slots: number[] } | null {
   const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
-  const slots: number[] = [];
-  for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) slots.push(at);
+  const slots = slotsOf(bytes);
   let start = Infinity;
   let end = -1;
   for (const [, nobodys] of partsForNobody()) {
