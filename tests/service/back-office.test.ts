@@ -225,10 +225,10 @@ for (const driver of DRIVERS) {
       const options = await services.catalogueAdmin.formOptions();
       const sub = options.categories[0]!.subs[0]!;
       const input = { name: 'Sold Tote', description: 'A tote sold while its grid is saved', categoryId: sub.id, active: true };
-      const { id } = await services.catalogueAdmin.createProduct(actor(), { ...input, priceMinor: 10_000_00 }, { colorId: options.colors[0]!.id, sizeId: null, stock: 100, sku: null });
+      const { id } = await services.catalogueAdmin.createProduct(actor(), { ...input, priceMinor: 10_000_00 }, { colorId: options.colors[0]!.id, sizeId: null, stock: 500, sku: null });
       const [variant] = await services.db.select().from(variants).where(eq(variants.productId, id));
       const failures: string[] = [];
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 50; i++) {
         const results = await Promise.allSettled([
           // A paid order's sale, as orders.createPaid makes it: the variant's stock, then the product's sales count.
           services.db.transaction((tx) => applyStockMoves(tx, [{ variantId: variant!.id, delta: -1, kind: 'order' }])),
