@@ -1,17 +1,18 @@
 import type { APIRoute } from 'astro';
-import { addressInList } from '@/lib/domain/client-address';
+import { addressInList, forwardedByUntrustedProxy } from '@/lib/domain/client-address';
 import { passwordQueue } from '@/lib/server/accounts/passwords';
 import { processPageCache } from '@/lib/server/infra/page-cache';
 import { metrics } from '@/lib/server/infra/metrics';
 import { getRuntime } from '@/lib/server/services';
 
 /**
- * Prometheus's scrape of this app server (issue 22): only from the addresses in METRICS_ALLOW
- * (the client address as TRUST_PROXY works it out); anyone else gets a plain 404.
+ * Prometheus's scrape of this app server: only from the addresses in METRICS_ALLOW (the client
+ * address as TRUST_PROXY works it out), and never for a request forwarded by a proxy the store does
+ * not trust (a proxy on this machine would make every caller look local); anyone else gets a plain 404.
  */
-export const GET: APIRoute = async ({ locals }) => {
+export const GET: APIRoute = async ({ locals, request }) => {
   const { services, database } = await getRuntime();
-  if (!addressInList(services.config.metricsAllow, locals.clientIp)) {
+  if (forwardedByUntrustedProxy(request.headers, services.config.proxyTrust) || !addressInList(services.config.metricsAllow, locals.clientIp)) {
     return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
   }
   const m = metrics();

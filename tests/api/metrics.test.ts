@@ -32,6 +32,16 @@ describe('metrics', () => {
     expect(text).toMatch(/process_cpu_seconds_total/);
   });
 
+  it('is a plain 404 for a local request that a proxy forwarded, with TRUST_PROXY unset (nginx on the same machine)', async () => {
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.5' }, { forwarded: 'for=203.0.113.5' }, { 'x-real-ip': '203.0.113.5' }, { 'x-forwarded-for': '127.0.0.1' }]) {
+      const res = await fetch(`${open.baseUrl}/metrics`, { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(404);
+      expect(await res.text()).not.toMatch(/http_request/);
+    }
+    // The direct local scrape still works.
+    expect((await fetch(`${open.baseUrl}/metrics`)).status).toBe(200);
+  });
+
   it('is a plain 404 for any other address', async () => {
     const res = await fetch(`${closed.baseUrl}/metrics`);
     expect(res.status).toBe(404);

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimited } from '@/lib/domain/errors';
 import { newsletterSubscriptions, promotionCodes } from '@/lib/server/infra/db/schema';
 import { startServer, type RunningServer } from '../support/server';
 import { servicesFor } from '../support/services';
@@ -30,20 +31,27 @@ for (const driver of ['pglite', 'pg'] as const) {
       await server?.stop();
     });
 
-    it('subscribes a new address (201) and reports a repeat, in any letter case, as already subscribed (200)', async () => {
+    it('answers a new, a waiting and a confirmed address alike (202, same body): the box tells nobody who is subscribed', async () => {
+      const c = accountClient(server.baseUrl);
       const first = await post({ email: 'Ada.Nwosu@Example.com' });
-      expect(first.status).toBe(201);
+      expect(first.status).toBe(202);
       const body = await first.json();
-      expect(body).toMatchObject({ status: true, data: { email: 'ada.nwosu@example.com', alreadySubscribed: false } });
-      expect(body.message).toContain('Thank you for subscribing!');
-
+      expect(body).toEqual({ status: true, data: { email: 'ada.nwosu@example.com' }, message: 'Thank you for subscribing! Watch your inbox for your 20% off.' });
       const again = await post({ email: '  ADA.NWOSU@example.com ' });
-      expect(again.status).toBe(200);
-      expect(await again.json()).toMatchObject({
-        status: true,
-        data: { alreadySubscribed: true },
-        message: 'You are already subscribed to our newsletter.',
-      });
+      expect(again.status).toBe(202);
+      expect(await again.json()).toEqual(body);
+
+      // A confirmed address: the same answer; only its inbox learns it was already subscribed.
+      const confirmed = c.uniqueEmail('confirmed');
+      await post({ email: confirmed });
+      expect((await fetch(confirmLink((await c.lastMail(confirmed)).text)!)).status).toBe(200);
+      const repeat = await post({ email: confirmed.toUpperCase() });
+      const fresh = await post({ email: c.uniqueEmail('fresh') });
+      expect(repeat.status).toBe(fresh.status);
+      const { data: repeatData, ...repeatRest } = await repeat.json();
+      const { data: freshData, ...freshRest } = await fresh.json();
+      expect(repeatRest).toEqual(freshRest);
+      expect(Object.keys(repeatData)).toEqual(Object.keys(freshData));
     });
 
     it('rejects a missing or malformed e-mail and a body that is not JSON with 400', async () => {
@@ -65,7 +73,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(created.status).toBe(303);
       expect(created.headers.get('location')).toBe('/?newsletter=subscribed#newsletter');
       const repeat = await post('email=FORM-user%40example.com', form);
-      expect(repeat.headers.get('location')).toBe('/?newsletter=already#newsletter');
+      expect(repeat.headers.get('location')).toBe('/?newsletter=subscribed#newsletter');
       const invalid = await post('email=nope', form);
       expect(invalid.headers.get('location')).toBe('/?newsletter=invalid#newsletter');
     });
@@ -74,7 +82,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       const c = accountClient(server.baseUrl);
       const email = c.uniqueEmail('optin');
       const res = await post({ email });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(202);
       expect((await res.json()).message).toBe('Thank you for subscribing! Watch your inbox for your 20% off.');
       const confirmMail = await c.lastMail(email);
       expect(confirmMail.subject).toContain('Confirm your subscription');
@@ -101,8 +109,8 @@ for (const driver of ['pglite', 'pg'] as const) {
       // A second visit (or a mail scanner's), and subscribing again: same page, no new mail, no new code.
       expect((await fetch(link)).status).toBe(200);
       const again = await post({ email: email.toUpperCase() });
-      expect(again.status).toBe(200);
-      expect((await again.json()).data.alreadySubscribed).toBe(true);
+      expect(again.status).toBe(202);
+      expect((await again.json()).message).toBe('Thank you for subscribing! Watch your inbox for your 20% off.');
       const mails = (await c.call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body as { subject: string }[];
       expect(mails.map((m) => m.subject)).toEqual([welcome.subject, confirmMail.subject]);
     });
@@ -110,7 +118,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     it('a tampered or foreign token shows the link-invalid page (400), never a 500; the unsubscribe link works by GET and by one-click POST', async () => {
       const c = accountClient(server.baseUrl);
       const email = c.uniqueEmail('unsub');
-      expect((await post({ email })).status).toBe(201);
+      expect((await post({ email })).status).toBe(202);
       const mail = await c.lastMail(email);
       const link = new URL(confirmLink(mail.text)!);
       const token = link.searchParams.get('token')!;
@@ -259,6 +267,53 @@ for (const driver of ['pglite', 'pg'] as const) {
         await services.newsletter.subscribe('again@example.com');
         await services.newsletter.subscribe('again@example.com');
         expect(await services.outbox.list('again@example.com')).toHaveLength(1);
+      } finally {
+        await close();
+      }
+    });
+
+    it('the box mails a recipient at most once a day, whoever asks, and takes a bounded number of subscribes per client address', async () => {
+      let now = new Date('2026-11-26T08:00:00Z');
+      const { services, close } = await servicesFor(driver, { seed: false, clock: () => now });
+      try {
+        // One client, 30 addresses at once: the first 10 are taken (10 mails), the rest refused with 429.
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 30 }, (_, i) => services.newsletter.subscribe(`victim${i}@example.com`, { clientIp: '203.0.113.7' })),
+        );
+        const refused = outcomes.filter((o) => o.status === 'rejected');
+        expect(refused.every((o) => o.reason instanceof RateLimited)).toBe(true);
+        expect(refused).toHaveLength(20);
+        let mailed = 0;
+        for (let i = 0; i < 30; i++) mailed += (await services.outbox.list(`victim${i}@example.com`)).length;
+        expect(mailed).toBe(10);
+        // Another client is not held back by that one.
+        await services.newsletter.subscribe('other@example.com', { clientIp: '198.51.100.9' });
+        expect(await services.outbox.list('other@example.com')).toHaveLength(1);
+
+        // One recipient from many clients, over hours: one confirm mail a day.
+        for (let i = 0; i < 5; i++) {
+          now = new Date(now.getTime() + 2 * 3_600_000);
+          await services.newsletter.subscribe('target@example.com', { clientIp: `192.0.2.${i + 1}` });
+        }
+        expect(await services.outbox.list('target@example.com')).toHaveLength(1);
+        now = new Date(now.getTime() + 24 * 3_600_000);
+        await services.newsletter.subscribe('target@example.com', { clientIp: '192.0.2.99' });
+        expect(await services.outbox.list('target@example.com')).toHaveLength(2);
+
+        // A confirmed address hears that it is already subscribed, within the same daily limit.
+        const [confirmMail] = await services.outbox.list('other@example.com');
+        expect((await services.newsletter.confirm(new URL(confirmLink(confirmMail!.text)!).searchParams.get('token'))).ok).toBe(true);
+        now = new Date(now.getTime() + 25 * 3_600_000);
+        for (let i = 0; i < 3; i++) await services.newsletter.subscribe('Other@Example.com', { clientIp: `192.0.2.${i + 1}` });
+        const mails = await services.outbox.list('other@example.com');
+        expect(mails.map((m) => m.subject)).toEqual([
+          'You are already subscribed to Maison Luxe',
+          expect.stringContaining('Your 20% off code is'),
+          'Confirm your subscription to Maison Luxe',
+        ]);
+        expect(mails[0]!.text).toContain('You are already subscribed, so there is nothing to do.');
+        expect(unsubscribeLink(mails[0]!.text)).toBeTruthy();
+        expect(await services.newsletter.statusOf('other@example.com')).toBe('confirmed');
       } finally {
         await close();
       }

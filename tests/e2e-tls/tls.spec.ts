@@ -39,6 +39,14 @@ test('nginx answers plain http with a redirect to https, and the store sends HST
   expect(health.headers()['strict-transport-security']).toMatch(/max-age=\d+/);
 });
 
+test('nginx never passes /metrics on, though the store behind it sees a local caller', async ({ request }) => {
+  for (const path of ['/metrics', '/metrics/', '/%6Detrics', '//metrics?x=1']) {
+    const res = await request.get(`${baseURL}${path}`);
+    expect(res.status(), path).toBe(404);
+    expect(await res.text()).not.toMatch(/http_request/);
+  }
+});
+
 test.describe('with JavaScript', () => {
   test('sign in, add to the cart, check out, pay and see the order', async ({ page }) => {
     await page.goto('/login');

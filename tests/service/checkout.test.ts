@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments, users, variants } from '@/lib/server/infra/db/schema';
+import { payments, promotionCodes, promotions, users, variants } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
 import type { Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
@@ -17,15 +18,24 @@ async function settledClose(database: { close(): Promise<void> }, close: () => P
   await close();
 }
 
+/** A logger that keeps what it is told, to read which reason a line gave. */
+function keptLogger(): Logger & { lines: { level: string; msg: string; fields: Record<string, unknown> }[] } {
+  const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
+  const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields });
+  const logger = { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
+  return logger;
+}
+
 for (const driver of DRIVERS) {
   describe(`checkout service on ${driver}`, () => {
+    const log = keptLogger();
     let services: Services;
     let close: () => Promise<void>;
     let database: { close(): Promise<void> };
     let demo: SessionUser;
 
     beforeAll(async () => {
-      ({ services, close, database } = await servicesFor(driver));
+      ({ services, close, database } = await servicesFor(driver, { log }));
       [demo] = (await services.db.select().from(users).where(eq(users.email, 'demo@maisonluxe.ng'))) as [SessionUser];
     });
     afterAll(async () => {
@@ -78,6 +88,30 @@ for (const driver of DRIVERS) {
       await expect(services.payments.fulfil(reference)).rejects.toMatchObject({ code: 'payment_failed' });
       // the cart keeps the line so the shopper can see what happened
       expect((await services.cart.view(demo)).items).toHaveLength(1);
+      expect(log.lines.filter((l) => l.fields.reference === reference).map((l) => [l.msg, l.fields.reason])).toEqual([
+        ['paid checkout ran out of stock; payment needs a refund', 'out_of_stock'],
+      ]);
+    });
+
+    it("logs the real reason when a paid checkout's code place went to a newer payment (not 'ran out of stock')", async () => {
+      const [promotion] = await services.db.insert(promotions).values({ description: 'One use', kind: 'percent', percentOff: 10, usageLimit: 1 }).returning();
+      const code = `ONCE${Date.now().toString(36).toUpperCase()}`;
+      await services.db.insert(promotionCodes).values({ promotionId: promotion!.id, code });
+      const v = await variantWithStock(2, 7);
+      for (const i of (await services.cart.view(demo)).items) await services.cart.remove(demo, { productId: i.productId, color: i.color ?? undefined, size: i.size ?? undefined });
+      await services.cart.add(demo, { productId: v.productId, color: v.color, size: undefined, quantity: 1 });
+      await services.cart.applyCode(demo, code);
+      const first = await services.checkout.initiate(demo, {});
+      // The shopper starts paying again: the newer payment takes the code's one place.
+      const second = await services.checkout.initiate(demo, {});
+      expect(second.reference).not.toBe(first.reference);
+      // The first page is paid after all: its order cannot have the code, so it is refunded.
+      await answerSimulatedPage(services, first.reference, 'pay');
+      await expect(services.payments.fulfil(first.reference)).rejects.toMatchObject({ code: 'payment_failed' });
+      const said = log.lines.filter((l) => l.fields.reference === first.reference);
+      expect(said.map((l) => [l.level, l.fields.reason])).toEqual([['warn', 'code_taken']]);
+      expect(said[0]!.msg).not.toMatch(/stock/);
+      expect(said[0]!.msg).toMatch(/discount code/);
     });
 
     it('builds the order from what was paid for, not from later cart changes', async () => {

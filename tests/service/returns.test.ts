@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { paidForUnits } from '@/lib/domain/promotions';
 import { payments, stockLedger, variantPrices, variants } from '@/lib/server/infra/db/schema';
-import { placePodOrder, podShopper, type PodOrder } from '../support/pod-orders';
+import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
 import { DRIVERS, servicesFor } from '../support/services';
 
 const staff = { id: null, email: 'returns@maisonluxe.ng' };
@@ -12,8 +12,10 @@ const staff = { id: null, email: 'returns@maisonluxe.ng' };
 for (const driver of DRIVERS) {
   describe(`returns and exchanges on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;
+    /** A fixed time for the tests that set one; the real time otherwise. */
+    let fixedNow: Date | null = null;
     beforeAll(async () => {
-      ctx = await servicesFor(driver);
+      ctx = await servicesFor(driver, { clock: () => fixedNow ?? new Date() });
     });
     afterAll(async () => ctx?.close());
 
@@ -213,6 +215,35 @@ for (const driver of DRIVERS) {
         /^The 3-day return window for this order closed on \d{1,2} [A-Z][a-z]+ \d{4}\.$/,
       );
     });
+
+    for (const [market, morning, zone] of [
+      ['NG', '2027-01-15T06:00:00.000Z', 'Lagos'],
+      ['ZA', '2027-01-15T05:00:00.000Z', 'Johannesburg'],
+    ] as const) {
+      it(`"Delivered on" today at 07:00 in ${zone} is accepted at that moment; tomorrow is refused; the window is 3 whole days from it`, async () => {
+        const shopper = await podShopper(ctx.services, market);
+        const { id: variantId } = await podVariant(ctx.services, market, 3, 8);
+        const order = await placePodOrder(ctx.services, { userId: shopper.id, email: shopper.email, variantId, market, depositPercent: 100 });
+        await ctx.services.db.execute(sql`update orders set created_at = '2027-01-14T09:00:00Z' where id = ${order.id}`);
+        fixedNow = new Date(morning);
+        try {
+          await ctx.services.orders.setStatus(order.id, 'processed');
+          await expect(ctx.services.orders.setStatus(order.id, 'delivered', undefined, { deliveredOn: '2027-01-16' })).rejects.toThrow(
+            'The delivery day must be between the order day and today.',
+          );
+          await expect(ctx.services.orders.setStatus(order.id, 'delivered', undefined, { deliveredOn: 'not-a-day' })).rejects.toMatchObject({ code: 'invalid' });
+          const { order: delivered } = await ctx.services.orders.setStatus(order.id, 'delivered', undefined, { deliveredOn: '2027-01-15' });
+          expect(delivered.deliveredAt).toBe(morning);
+          expect(delivered.returnWindowClosesAt).toBe(new Date(Date.parse(morning) + 3 * 86_400_000).toISOString());
+          fixedNow = new Date(Date.parse(morning) + 3 * 86_400_000 - 60_000);
+          expect((await ctx.services.orders.load(order.id))!.returnable).toBe(true);
+          fixedNow = new Date(Date.parse(morning) + 3 * 86_400_000);
+          expect((await ctx.services.orders.load(order.id))!.returnable).toBe(false);
+        } finally {
+          fixedNow = null;
+        }
+      });
+    }
 
     if (driver === 'pg') {
       it('50 requests at once for one line never return more than was bought', async () => {

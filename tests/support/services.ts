@@ -2,7 +2,7 @@ import { Conflict } from '@/lib/domain/errors';
 import { parseConfig } from '@/lib/server/infra/config';
 import { openDatabase, type Database } from '@/lib/server/infra/db/client';
 import { seedIfEmpty } from '@/lib/server/infra/db/seed';
-import { createLogger } from '@/lib/server/infra/log';
+import { createLogger, type Logger } from '@/lib/server/infra/log';
 import { createServices, type Services } from '@/lib/server/services';
 import { createFreshDatabase } from './pg';
 
@@ -19,12 +19,12 @@ export function testClock(start = new Date('2026-11-22T10:00:00Z')) {
 /** In-process services on a fresh database of the given driver, seeded. */
 export async function servicesFor(
   driver: Driver,
-  opts: { clock?: () => Date; env?: Record<string, string>; seed?: boolean; onQuery?: (sql: string) => void } = {},
+  opts: { clock?: () => Date; env?: Record<string, string>; seed?: boolean; onQuery?: (sql: string) => void; log?: Logger } = {},
 ): Promise<{ services: Services; database: Database; close(): Promise<void> }> {
   const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
   const config = parseConfig({ LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}), ...opts.env });
   const database = await openDatabase({ databaseUrl: fresh?.url, dataDir: 'memory://', onQuery: opts.onQuery });
-  const services = createServices({ config, db: database.db, clock: opts.clock ?? (() => new Date()), log: createLogger('silent') });
+  const services = createServices({ config, db: database.db, clock: opts.clock ?? (() => new Date()), log: opts.log ?? createLogger('silent') });
   if (opts.seed ?? true) await seedIfEmpty(services);
   return {
     services,

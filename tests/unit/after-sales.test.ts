@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditToUse, returnActionAllowed, returnWindowClosesAt, returnWindowOpen, splitReturnMoney, whatsappLink } from '@/lib/domain/after-sales';
+import { calendarDayIn, creditToUse, deliveredAtOn, returnActionAllowed, returnWindowClosesAt, returnWindowOpen, splitReturnMoney, whatsappLink } from '@/lib/domain/after-sales';
 import { returnActionSchema, returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { paymentStateOf } from '@/lib/domain/orders';
 import { sizeGuideFor } from '@/lib/domain/size-guides';
@@ -11,6 +11,33 @@ describe('the return window', () => {
     expect(returnWindowOpen({ status: 'delivered', deliveredAt: delivered }, new Date('2026-11-23T10:59:59Z'))).toBe(true);
     expect(returnWindowOpen({ status: 'delivered', deliveredAt: delivered }, new Date('2026-11-23T11:00:00Z'))).toBe(false);
     expect(returnWindowOpen({ status: 'processed', deliveredAt: null }, delivered)).toBe(false);
+  });
+});
+
+describe('"Delivered on" a day of the market\'s calendar', () => {
+  const lagos = 'Africa/Lagos';
+  const joburg = 'Africa/Johannesburg';
+  const orderedAt = new Date('2026-11-20T09:00:00Z');
+  it('today is accepted at the actual time, early in the morning too (07:00 in Lagos is 06:00 UTC, in Johannesburg 05:00)', () => {
+    for (const [now, timeZone] of [
+      [new Date('2026-11-26T06:00:00Z'), lagos],
+      [new Date('2026-11-26T05:00:00Z'), joburg],
+      // Half past midnight in Lagos is still yesterday in UTC.
+      [new Date('2026-11-25T23:30:00Z'), lagos],
+    ] as const) {
+      expect(deliveredAtOn('2026-11-26', { now, orderedAt, timeZone })).toEqual(now);
+    }
+    expect(calendarDayIn(new Date('2026-11-25T23:30:00Z'), lagos)).toBe('2026-11-26');
+    expect(calendarDayIn(new Date('2026-11-25T21:59:00Z'), joburg)).toBe('2026-11-25');
+  });
+  it('an earlier day is noon there, never before the order; the future, a day before the order or no real day is refused', () => {
+    const now = new Date('2026-11-26T06:00:00Z');
+    expect(deliveredAtOn('2026-11-24', { now, orderedAt, timeZone: lagos })!.toISOString()).toBe('2026-11-24T11:00:00.000Z');
+    expect(deliveredAtOn('2026-11-24', { now, orderedAt, timeZone: joburg })!.toISOString()).toBe('2026-11-24T10:00:00.000Z');
+    expect(deliveredAtOn('2026-11-20', { now, orderedAt: new Date('2026-11-20T12:30:00Z'), timeZone: lagos })!.toISOString()).toBe('2026-11-20T12:30:00.000Z');
+    for (const day of ['2026-11-27', '2026-11-19', '2026-02-30', '26-11-2026', '']) expect(deliveredAtOn(day, { now, orderedAt, timeZone: lagos })).toBeNull();
+    // A day that is tomorrow in UTC but today in Lagos is not the future.
+    expect(deliveredAtOn('2026-11-26', { now: new Date('2026-11-25T23:30:00Z'), orderedAt, timeZone: lagos })).not.toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, redact, REDACTED } from '@/lib/server/infra/log';
+import { createLogger, MAX_CAUSES, redact, REDACTED } from '@/lib/server/infra/log';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -46,6 +46,39 @@ describe('the logger never writes secrets', () => {
     expect(err.message).toBe(`connect to postgres://store:${REDACTED}@db.internal:5432/maison failed; header Bearer ${REDACTED}`);
     expect(err.stack).not.toContain('s3cret-pw');
     expect(JSON.stringify(line)).not.toContain('tok_abc');
+  });
+
+  it("logs an error's cause chain (the database's own message and code), scrubbed and bounded", () => {
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01', password: 'Lagos-2026!' });
+    const query = new Error('Failed query: update "variants" set "stock" = $1', { cause: deadlock });
+    const [line] = capture(() => createLogger('info').error('unexpected error', { err: new Error('sale failed', { cause: query }) }));
+    const err = line!.err as { message: string; cause: { message: string; cause: { name: string; message: string; code: string } } };
+    expect(err.message).toBe('sale failed');
+    expect(err.cause.message).toContain('Failed query');
+    expect(err.cause.cause).toMatchObject({ name: 'Error', message: 'deadlock detected', code: '40P01' });
+    expect(JSON.stringify(line)).not.toContain('Lagos-2026!');
+
+    // A cause's string and a cause that is no Error are scrubbed like any field.
+    const [scrubbed] = capture(() =>
+      createLogger('info').error('x', {
+        err: new Error('pool', { cause: new Error('connect to postgres://store:s3cret-pw@db.internal/maison failed') }),
+        other: new Error('y', { cause: { token: 'tok_abc', detail: 'Bearer tok_def' } }),
+      }),
+    );
+    const text = JSON.stringify(scrubbed);
+    for (const secret of ['s3cret-pw', 'tok_abc', 'tok_def']) expect(text).not.toContain(secret);
+
+    // A long or cyclic chain stops.
+    let deep = new Error('cause 0');
+    for (let i = 1; i <= 20; i++) deep = new Error(`cause ${i}`, { cause: deep });
+    const looped = new Error('a');
+    const b = new Error('b', { cause: looped });
+    (looped as { cause?: unknown }).cause = b;
+    const [bounded] = capture(() => createLogger('info').error('z', { deep, looped }));
+    let depth = 0;
+    for (let e = bounded!.deep as { cause?: unknown }; typeof e.cause === 'object'; e = e.cause as { cause?: unknown }) depth++;
+    expect(depth).toBe(MAX_CAUSES);
+    expect(JSON.stringify(bounded!.looped)).toContain('[…]');
   });
 
   it('redact() copes with cycles and leaves the input alone', () => {

@@ -13,6 +13,39 @@ export function returnWindowClosesAt(deliveredAt: Date): Date {
   return new Date(deliveredAt.getTime() + RETURN_WINDOW_DAYS * DAY_MS);
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
+export function calendarDayIn(instant: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(instant);
+}
+
+/** The instant of noon on a calendar day in a time zone (both markets' zones keep one offset all year). */
+function noonOn(day: string, timeZone: string): Date {
+  const utcNoon = new Date(`${day}T12:00:00Z`);
+  const wall = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    .formatToParts(utcNoon)
+    .reduce<Record<string, string>>((acc, p) => ((acc[p.type] = p.value), acc), {});
+  const offsetMs = Date.UTC(+wall.year!, +wall.month! - 1, +wall.day!, +wall.hour!, +wall.minute!) - utcNoon.getTime();
+  return new Date(utcNoon.getTime() - offsetMs);
+}
+
+/**
+ * When an order staff record as "Delivered on" `day` (a day of the market's calendar) was
+ * delivered: today is now (the window runs from the moment it is recorded), an earlier day is noon
+ * on that day, never before the order was placed. Null for a day that is not a real date, is
+ * after today or before the day of the order, all in the market's time zone.
+ */
+export function deliveredAtOn(day: string, { now, orderedAt, timeZone }: { now: Date; orderedAt: Date; timeZone: string }): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)) || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day) return null;
+  const today = calendarDayIn(now, timeZone);
+  if (day > today || day < calendarDayIn(orderedAt, timeZone)) return null;
+  const at = day === today ? now : noonOn(day, timeZone);
+  return at < orderedAt ? orderedAt : at;
+}
+
 /** A delivered order may be returned or exchanged until its window closes. */
 export function returnWindowOpen(order: { status: string; deliveredAt: Date | null }, now: Date): boolean {
   return order.status === 'delivered' && order.deliveredAt !== null && now < returnWindowClosesAt(order.deliveredAt);

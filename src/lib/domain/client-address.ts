@@ -71,3 +71,15 @@ export function clientAddressFrom(socketAddress: string | undefined, forwardedFo
   }
   return chain[0]!;
 }
+
+/** The headers a proxy adds to say whom it forwards for. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+
+/**
+ * Whether a request says it was forwarded by a proxy the store does not trust: with TRUST_PROXY
+ * unset, a proxy on the same machine makes every caller look local, so such a request must not be
+ * taken for one from the machine itself.
+ */
+export function forwardedByUntrustedProxy(headers: Pick<Headers, 'has'>, trust: ProxyTrust): boolean {
+  return trust.kind === 'none' && FORWARDING_HEADERS.some((name) => headers.has(name));
+}

@@ -18,6 +18,8 @@ export const MARKETS = {
     country: 'nigeria',
     countryName: COUNTRY_NAMES.nigeria,
     pickupCity: 'Lagos',
+    /** The market's calendar: what "today" and a delivery day mean for its orders. */
+    timeZone: 'Africa/Lagos',
   },
   ZA: {
     code: 'ZA',
@@ -27,6 +29,7 @@ export const MARKETS = {
     country: 'south_africa',
     countryName: COUNTRY_NAMES.south_africa,
     pickupCity: 'Johannesburg',
+    timeZone: 'Africa/Johannesburg',
   },
 } as const satisfies Record<string, Record<string, string> & { country: Country }>;
 
@@ -65,6 +68,11 @@ export function marketLabel(code: MarketCode): string {
 
 export function marketOfCurrency(currency: string): Market | undefined {
   return ALL_MARKETS.find((m) => m.currency === currency);
+}
+
+/** The time zone of the market whose currency an order is in (Nigeria's when none matches). */
+export function timeZoneOfCurrency(currency: string): string {
+  return (marketOfCurrency(currency) ?? MARKETS[DEFAULT_MARKET]).timeZone;
 }
 
 export function marketOfCountry(country: string | null | undefined): MarketCode | null {

@@ -116,6 +116,8 @@ export const MESSAGES = {
   'newsletter-link-invalid': 'This link is not valid. Please subscribe again from the home page.',
   'newsletter-confirm-sent': 'Almost done: we e-mailed you a link to confirm your subscription.',
   'newsletter-not-subscribed': 'You are not subscribed to our newsletter.',
+  'newsletter-too-many': 'Too many subscriptions came from your network just now. Please try again in {wait}.',
+  'newsletter-limited': 'Too many subscriptions came from your network just now. Please try again later.',
 
   // Favourites
   'favourite-added': 'Added to favourites',

@@ -663,7 +663,7 @@ export function exchangeDifferences(deps: { db: Db; clock: () => Date; orderFor:
     async place(tx, payment) {
       const [row] = await tx.select().from(returns).where(eq(returns.id, payment.returnId)).for('update');
       if (!row || row.status !== 'requested' || row.differencePaidAt !== null || row.differenceMinor !== payment.amountMinor || row.currency !== payment.currency) {
-        throw new CannotFulfil();
+        throw new CannotFulfil('return_not_waiting');
       }
       await tx.update(returns).set({ differencePaidAt: deps.clock(), updatedAt: deps.clock() }).where(eq(returns.id, row.id));
       return row.orderId;

@@ -45,7 +45,7 @@ export function checkoutFulfilment({
     async place(tx, payment) {
       const { snapshot } = payment;
       // Store credit given back meanwhile (the payment was abandoned, then paid after all): no order; the payment is refunded.
-      if (snapshot.storeCreditMinor > 0 && !(await storeCredit?.stillSpent(tx, payment.id))) throw new CannotFulfil();
+      if (snapshot.storeCreditMinor > 0 && !(await storeCredit?.stillSpent(tx, payment.id))) throw new CannotFulfil('credit_given_back');
       let orderId: string;
       try {
         orderId = await orders.createPaid(tx, {
@@ -70,7 +70,7 @@ export function checkoutFulfilment({
       } catch (err) {
         if (!(err instanceof OutOfStock)) throw err;
         const line = snapshot.lines.find((l) => l.variantId === err.variantId);
-        throw new CannotFulfil(line && variantLabel(line.productName, line.color, line.size));
+        throw new CannotFulfil('out_of_stock', line && variantLabel(line.productName, line.color, line.size));
       }
       // The code's held place becomes a use, with the order. A place given up meanwhile (the payment
       // was abandoned or replaced, then paid after all) is taken again or, when gone, the payment is refunded.
@@ -78,7 +78,7 @@ export function checkoutFulfilment({
         try {
           await promotions.use(tx, payment.id, orderId);
         } catch (err) {
-          if (err instanceof Conflict) throw new CannotFulfil();
+          if (err instanceof Conflict) throw new CannotFulfil('code_taken');
           throw err;
         }
       }

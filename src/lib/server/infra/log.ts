@@ -45,15 +45,34 @@ export function scrubString(s: string): string {
   return s.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/\s]+@/gi, `$1${REDACTED}@`).replace(/\b(bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
 }
 
-/** A log-safe copy of a value: errors flattened, secret fields replaced, strings scrubbed. */
+/** How many causes of an error are logged: the database's own error sits one or two below the query's. */
+export const MAX_CAUSES = 5;
+
+/**
+ * An error flattened for the log: name, message, its code (an AppError's, or the database's
+ * SQLSTATE such as 40P01), the stack, and its `cause` chain (the driver's "deadlock detected" under
+ * the ORM's "Failed query"), each scrubbed like any string, at most MAX_CAUSES deep.
+ */
+function errorForLog(err: Error, depth: number, seen: WeakSet<object>, causes: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: err.name, message: scrubString(err.message) };
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') out.code = typeof code === 'string' ? scrubString(code) : code;
+  if (err.stack) out.stack = scrubString(err.stack);
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause === undefined) return out;
+  if (causes >= MAX_CAUSES) out.cause = '[…]';
+  else if (cause instanceof Error) out.cause = seen.has(cause) ? '[…]' : (seen.add(cause), errorForLog(cause, depth, seen, causes + 1));
+  else out.cause = redact(cause, depth + 1, seen);
+  return out;
+}
+
+/** A log-safe copy of a value: errors flattened (with their causes), secret fields replaced, strings scrubbed. */
 export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return scrubString(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 6 || seen.has(value)) return '[…]';
   seen.add(value);
-  if (value instanceof Error) {
-    return { name: value.name, message: scrubString(value.message), stack: value.stack && scrubString(value.stack) };
-  }
+  if (value instanceof Error) return errorForLog(value, depth, seen, 0);
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1, seen));
   const out: Record<string, unknown> = {};

@@ -36,6 +36,14 @@ export const LIMITS = {
   /** A newsletter confirm mail sent again to an address still waiting (a new opt-in always gets one). */
   newsletterConfirmMailsPerMinute: { max: 1, windowSeconds: 60 },
   newsletterConfirmMailsPerHour: { max: 5, windowSeconds: 60 * 60 },
+  /**
+   * Mails the home page's newsletter box may send one recipient (confirm or "already subscribed"):
+   * anyone can type any address there, so an inbox hears from us at most once a day.
+   */
+  newsletterBoxMailsPerRecipient: { max: 1, windowSeconds: 24 * 60 * 60 },
+  /** The newsletter box's subscribes per client address: generous (a carrier's shared address), yet no mail cannon. */
+  newsletterSubscribesPerAddressPerMinute: { max: 10, windowSeconds: 60 },
+  newsletterSubscribesPerAddressPerHour: { max: 30, windowSeconds: 60 * 60 },
   /** Profile-picture uploads per shopper. */
   avatarChangesPerUser: { max: AVATAR_CHANGES_PER_DAY, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;

@@ -1,11 +1,12 @@
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { RateLimited } from '@/lib/domain/errors';
+import { fill } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { newsletterConsentEvents, newsletterSubscriptions, promotionCodes, promotions as promotionsTable } from '@/lib/server/infra/db/schema';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { Logger } from '@/lib/server/infra/log';
-import { LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
+import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { LinkSigner } from '@/lib/server/infra/signing';
 import { csvCell } from '@/lib/server/orders/orders';
 
@@ -50,8 +51,12 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'lo
  *
  * - subscribe (home page box or /settings): a pending subscription, a consent event, and a mail
  *   "Confirm your subscription" with a signed one-click link (no login). Subscribing again while
- *   pending sends the link again (at most once a minute, 5 times an hour per address); once
- *   confirmed it does nothing; after unsubscribing it starts a new opt-in.
+ *   pending sends the link again (at most once a minute, 5 times an hour per address); after
+ *   unsubscribing it starts a new opt-in. The box takes any address from anyone, so it never tells
+ *   whether an address is subscribed (its caller answers alike): the mail does, an "already
+ *   subscribed" mail for a confirmed address, and the box mails a recipient at most once a day and
+ *   takes a bounded number of subscribes per client address (429 past it). /settings subscribes
+ *   the signed-in shopper's own address and says so.
  * - confirm (the link, a GET any prefetcher may repeat): pending becomes confirmed and the welcome
  *   code is issued, in one transaction holding the subscription's row lock, and only while the
  *   subscription has none (welcome_code_id is unique too): two confirms, however close, issue one
@@ -63,10 +68,27 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'lo
  */
 export function createNewsletterService(deps: NewsletterDeps) {
   const { db, clock, log, mailer, limiter, promotions, signer, siteUrl } = deps;
-  const limitKeys = (email: string) => [
+  /** The per-recipient limits of a mail: the box's daily one besides the repeat limits. */
+  const limitKeys = (email: string, fromBox: boolean): [string, Limit][] => [
     [`newsletter-confirm-mail:minute:${email}`, LIMITS.newsletterConfirmMailsPerMinute],
     [`newsletter-confirm-mail:hour:${email}`, LIMITS.newsletterConfirmMailsPerHour],
-  ] as const;
+    ...(fromBox ? [[`newsletter-box-mail:day:${email}`, LIMITS.newsletterBoxMailsPerRecipient] as [string, Limit]] : []),
+  ];
+  const tooManySubscribes = (retryAfterSeconds: number) => new RateLimited(fill('newsletter-too-many', describeWait(retryAfterSeconds)), retryAfterSeconds);
+
+  /** Takes a place in each window, or none: a full one gives back the places taken and throws. */
+  async function reserveAll(keys: [string, Limit][], error?: (retryAfterSeconds: number) => RateLimited): Promise<void> {
+    const taken: string[] = [];
+    try {
+      for (const [key, limit] of keys) {
+        await limiter.reserve(key, limit, error);
+        taken.push(key);
+      }
+    } catch (err) {
+      for (const key of taken) await limiter.release(key);
+      throw err;
+    }
+  }
 
   function link(path: string, purpose: 'newsletter-confirm' | 'newsletter-unsubscribe', email: string, site: string | undefined): string {
     const url = new URL(path, site ?? siteUrl);
@@ -90,16 +112,17 @@ export function createNewsletterService(deps: NewsletterDeps) {
   }
 
   /**
-   * Sends the confirm mail. A repeat (the address is already waiting) only takes a free place in
-   * the per-address limits and is skipped without one; a new opt-in always goes out and counts.
-   * A mail that cannot be sent gives its places back and fails the call.
+   * Sends a mail to a newsletter address within its per-recipient limits. A repeat (the address is
+   * already waiting or subscribed) or any mail asked for from the box only takes a free place and is
+   * skipped without one; a new opt-in from /settings always goes out and counts. A mail that cannot
+   * be sent gives its places back and fails the call.
    */
-  async function sendConfirmMail(email: string, site: string | undefined, repeat: boolean): Promise<boolean> {
-    const keys = limitKeys(email);
+  async function sendLimited(email: string, repeat: boolean, fromBox: boolean, send: () => Promise<void>): Promise<boolean> {
+    const keys = limitKeys(email, fromBox);
     const taken: string[] = [];
     try {
       for (const [key, limit] of keys) {
-        if (repeat) await limiter.reserve(key, limit);
+        if (repeat || fromBox) await limiter.reserve(key, limit);
         else await limiter.hit(key, limit);
         taken.push(key);
       }
@@ -108,31 +131,55 @@ export function createNewsletterService(deps: NewsletterDeps) {
       for (const key of taken) await limiter.release(key);
       return false;
     }
-    const confirmUrl = link('/newsletter/confirm', 'newsletter-confirm', email, site);
-    const unsubscribe = unsubscribePart(email, site);
     try {
-      await mailer.send({
-        to: email,
-        subject: `Confirm your subscription to ${STORE_NAME}`,
-        text:
-          `Confirm your subscription\n\nThank you for subscribing to the ${STORE_NAME} newsletter. ` +
-          `Please confirm your e-mail address with one click, and we will send you your 20% off code:\n\n${confirmUrl}\n\n` +
-          `If you did not subscribe, ignore this mail: you will not hear from us again.` +
-          unsubscribe.text,
-        html: mailHtml(
-          'Confirm your subscription',
-          `<p>Thank you for subscribing to the ${escapeHtml(STORE_NAME)} newsletter. Please confirm your e-mail address with one click, and we will send you your 20% off code.</p>` +
-            `<p style="margin:24px 0"><a href="${escapeHtml(confirmUrl)}" style="background:#1b1b1b;color:#fff;padding:12px 20px;text-decoration:none">Confirm your subscription</a></p>` +
-            `<p>If you did not subscribe, ignore this mail: you will not hear from us again.</p>` +
-            unsubscribe.html,
-        ),
-        headers: unsubscribe.headers,
-      });
+      await send();
       return true;
     } catch (err) {
       for (const key of taken) await limiter.release(key).catch(() => undefined);
       throw err;
     }
+  }
+
+  async function sendConfirmMail(email: string, site: string | undefined): Promise<void> {
+    const confirmUrl = link('/newsletter/confirm', 'newsletter-confirm', email, site);
+    const unsubscribe = unsubscribePart(email, site);
+    await mailer.send({
+      to: email,
+      subject: `Confirm your subscription to ${STORE_NAME}`,
+      text:
+        `Confirm your subscription\n\nThank you for subscribing to the ${STORE_NAME} newsletter. ` +
+        `Please confirm your e-mail address with one click, and we will send you your 20% off code:\n\n${confirmUrl}\n\n` +
+        `If you did not subscribe, ignore this mail: you will not hear from us again.` +
+        unsubscribe.text,
+      html: mailHtml(
+        'Confirm your subscription',
+        `<p>Thank you for subscribing to the ${escapeHtml(STORE_NAME)} newsletter. Please confirm your e-mail address with one click, and we will send you your 20% off code.</p>` +
+          `<p style="margin:24px 0"><a href="${escapeHtml(confirmUrl)}" style="background:#1b1b1b;color:#fff;padding:12px 20px;text-decoration:none">Confirm your subscription</a></p>` +
+          `<p>If you did not subscribe, ignore this mail: you will not hear from us again.</p>` +
+          unsubscribe.html,
+      ),
+      headers: unsubscribe.headers,
+    });
+  }
+
+  /** What the box's subscribe of a confirmed address mails instead of a confirm link. */
+  async function sendAlreadySubscribedMail(email: string, site: string | undefined): Promise<void> {
+    const unsubscribe = unsubscribePart(email, site);
+    await mailer.send({
+      to: email,
+      subject: `You are already subscribed to ${STORE_NAME}`,
+      text:
+        `You are already subscribed\n\nSomeone, perhaps you, asked to subscribe this address to the ${STORE_NAME} newsletter. ` +
+        `You are already subscribed, so there is nothing to do.\n\nIf that was not you, ignore this mail.` +
+        unsubscribe.text,
+      html: mailHtml(
+        'You are already subscribed',
+        `<p>Someone, perhaps you, asked to subscribe this address to the ${escapeHtml(STORE_NAME)} newsletter. You are already subscribed, so there is nothing to do.</p>` +
+          `<p>If that was not you, ignore this mail.</p>` +
+          unsubscribe.html,
+      ),
+      headers: unsubscribe.headers,
+    });
   }
 
   async function sendWelcomeMail(email: string, welcome: WelcomeCode, site: string | undefined): Promise<void> {
@@ -168,9 +215,19 @@ export function createNewsletterService(deps: NewsletterDeps) {
      * Subscribes an address (double opt-in). `created` is true for a new opt-in (a new address, or
      * one that had unsubscribed), false when it was already waiting or subscribed.
      */
-    async subscribe(rawEmail: string, opts: { source?: NewsletterSource; site?: string } = {}): Promise<{ created: boolean; status: NewsletterStatus }> {
+    async subscribe(rawEmail: string, opts: { source?: NewsletterSource; site?: string; clientIp?: string | null } = {}): Promise<{ created: boolean; status: NewsletterStatus }> {
       const email = normalise(rawEmail);
       const source = opts.source ?? 'home';
+      const fromBox = source === 'home';
+      if (fromBox && opts.clientIp) {
+        await reserveAll(
+          [
+            [`newsletter-subscribe-ip:minute:${opts.clientIp}`, LIMITS.newsletterSubscribesPerAddressPerMinute],
+            [`newsletter-subscribe-ip:hour:${opts.clientIp}`, LIMITS.newsletterSubscribesPerAddressPerHour],
+          ],
+          tooManySubscribes,
+        );
+      }
       const now = clock();
       const outcome = await db.transaction(async (tx) => {
         const inserted = await tx
@@ -194,8 +251,11 @@ export function createNewsletterService(deps: NewsletterDeps) {
         const [row] = await tx.select({ status: newsletterSubscriptions.status }).from(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, email));
         return row!.status;
       });
-      if (outcome === 'confirmed') return { created: false, status: 'confirmed' };
-      await sendConfirmMail(email, opts.site, outcome === 'pending');
+      if (outcome === 'confirmed') {
+        if (fromBox) await sendLimited(email, true, fromBox, () => sendAlreadySubscribedMail(email, opts.site));
+        return { created: false, status: 'confirmed' };
+      }
+      await sendLimited(email, outcome === 'pending', fromBox, () => sendConfirmMail(email, opts.site));
       return { created: outcome === 'new', status: 'pending' };
     },
 

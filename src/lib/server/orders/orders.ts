@@ -16,8 +16,9 @@ import {
   type OrderDto,
   type OrderStatus,
 } from '@/lib/domain/orders';
+import { timeZoneOfCurrency } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
-import { LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/lib/domain/after-sales';
+import { deliveredAtOn, LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/lib/domain/after-sales';
 import { paidForUnits } from '@/lib/domain/promotions';
 import { deliverySpeed, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
@@ -455,12 +456,12 @@ export function createOrderService({
         if (!canTransition(row.status, next)) {
           throw new Conflict(`An order that is ${row.status} cannot become ${next}`);
         }
-        // Staff may record an earlier delivery day (the courier's), never before the order nor in the future; noon in Lagos.
+        // Staff may record an earlier delivery day (the courier's), never before the order nor in the
+        // future, in the calendar of the order's market: today is now, an earlier day its noon.
         let deliveredAt: Date | undefined;
         if (next === 'delivered' && opts.deliveredOn) {
-          deliveredAt = new Date(`${opts.deliveredOn}T11:00:00Z`);
-          if (deliveredAt > clock() || deliveredAt.toISOString().slice(0, 10) < row.createdAt.toISOString().slice(0, 10)) throw new Invalid(message('delivered-on-range'));
-          if (deliveredAt < row.createdAt) deliveredAt = row.createdAt;
+          deliveredAt = deliveredAtOn(opts.deliveredOn, { now: clock(), orderedAt: row.createdAt, timeZone: timeZoneOfCurrency(row.currency) }) ?? undefined;
+          if (!deliveredAt) throw new Invalid(message('delivered-on-range'));
         }
         const { updated, productIds } = await moveLocked(tx, row, next, { actorId: actor?.id ?? null, reason: 'Order cancelled', ...(deliveredAt ? { set: { deliveredAt } } : {}) });
         if (actor && audit) {

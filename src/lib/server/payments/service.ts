@@ -101,9 +101,29 @@ export interface ConfirmedPayment {
 }
 
 /** The payment cannot become what it paid for (`label` sold out while paying): it goes to refund. */
+/** Why a confirmed payment cannot become what it paid for (logged, so the operator reads the real cause). */
+export type CannotFulfilReason =
+  | 'out_of_stock'
+  /** The checkout's promotion code: its held place went to a newer payment and none is left. */
+  | 'code_taken'
+  /** The store credit the checkout spent was given back meanwhile. */
+  | 'credit_given_back'
+  /** An exchange difference for a return that no longer waits for it. */
+  | 'return_not_waiting';
+
+const CANNOT_FULFIL_LOG: Record<CannotFulfilReason, string> = {
+  out_of_stock: 'paid checkout ran out of stock; payment needs a refund',
+  code_taken: "paid checkout's discount code has no place left (it went to a newer payment); payment needs a refund",
+  credit_given_back: "paid checkout's store credit was given back meanwhile; payment needs a refund",
+  return_not_waiting: 'exchange difference paid for a return that no longer waits for it; payment needs a refund',
+};
+
 export class CannotFulfil extends Error {
-  constructor(readonly label?: string) {
-    super(label ?? 'cannot fulfil');
+  constructor(
+    readonly reason: CannotFulfilReason,
+    readonly label?: string,
+  ) {
+    super(label ? `${reason}: ${label}` : reason);
   }
 }
 
@@ -320,7 +340,7 @@ export function createPaymentService(deps: {
     } catch (err) {
       if (!(err instanceof CannotFulfil)) throw err;
       await markNeedsRefund(payment.id);
-      log.warn('exchange difference paid for a return that no longer waits for it; payment needs a refund', { reference: payment.reference, returnId });
+      log.warn(CANNOT_FULFIL_LOG[err.reason], { reference: payment.reference, reason: err.reason, returnId });
       throw new PaymentFailed(message('return-difference-not-needed'));
     }
     if (outcome === 'refund') throw new PaymentFailed(message('return-difference-not-needed'));
@@ -479,7 +499,7 @@ export function createPaymentService(deps: {
         }
         if (err instanceof CannotFulfil) {
           await markNeedsRefund(payment.id);
-          log.warn('paid checkout ran out of stock; payment needs a refund', { reference, item: err.label });
+          log.warn(CANNOT_FULFIL_LOG[err.reason], { reference, reason: err.reason, item: err.label });
           throw new PaymentFailed(refundMessage(err.label));
         }
         throw err;
