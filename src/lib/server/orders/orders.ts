@@ -32,6 +32,7 @@ import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { OrderNotifications } from '@/lib/server/notifications/notifications';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
+import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -621,7 +622,8 @@ export function createOrderService({
       const line = lines[position - 1];
       if (!line) throw new Invalid(message('refund-no-such-line'));
       if (quantity > line.quantity) throw new Invalid(message('refund-line-units', String(line.quantity)));
-      return { amountMinor: paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, quantity), productName: line.productName };
+      const before = (await unitsPaidBack(db, [line.id])).get(line.id) ?? 0;
+      return { amountMinor: paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, quantity, before), productName: line.productName };
     },
 
     /** Back office details: the order, its customer, its payment and its status history. */
