@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, notInArray, or, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import type { PromotionInput } from '@/lib/domain/promotion-input';
 import type { MarketCode } from '@/lib/domain/markets';
@@ -381,24 +381,43 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
       );
   }
 
-  /** held -> released for the matching rows, and their places back on the counters. */
+  /**
+   * held -> released for the matching rows, and their places back on the counters. Rows are locked in
+   * the module's one order, promotion, code, then redemption (the order of a hold, of a use and of an
+   * edit that moves redemptions): the counters first, then the redemptions still on them. One moved
+   * to another promotion meanwhile (the welcome promotion's edit) is released on the next pass.
+   */
   async function releaseWhere(tx: Db | Tx, where: SQL): Promise<number> {
-    const released = await tx
-      .update(promotionRedemptions)
-      .set({ state: 'released', updatedAt: clock() })
-      .where(and(where, eq(promotionRedemptions.state, 'held')))
-      .returning({ promotionId: promotionRedemptions.promotionId, codeId: promotionRedemptions.codeId });
-    for (const r of released) {
-      await tx
-        .update(promotions)
-        .set({ redemptions: sql`${promotions.redemptions} - 1` })
-        .where(eq(promotions.id, r.promotionId));
-      await tx
-        .update(promotionCodes)
-        .set({ redemptions: sql`${promotionCodes.redemptions} - 1` })
-        .where(eq(promotionCodes.id, r.codeId));
+    let count = 0;
+    for (let pass = 0; pass < 5; pass++) {
+      const held = await tx
+        .select({ promotionId: promotionRedemptions.promotionId, codeId: promotionRedemptions.codeId })
+        .from(promotionRedemptions)
+        .where(and(where, eq(promotionRedemptions.state, 'held')));
+      if (held.length === 0) break;
+      const promotionIds = [...new Set(held.map((h) => h.promotionId))];
+      const codeIds = [...new Set(held.map((h) => h.codeId))];
+      await tx.select({ id: promotions.id }).from(promotions).where(inArray(promotions.id, promotionIds)).orderBy(asc(promotions.id)).for('no key update');
+      await tx.select({ id: promotionCodes.id }).from(promotionCodes).where(inArray(promotionCodes.id, codeIds)).orderBy(asc(promotionCodes.id)).for('no key update');
+      const released = await tx
+        .update(promotionRedemptions)
+        .set({ state: 'released', updatedAt: clock() })
+        .where(and(where, eq(promotionRedemptions.state, 'held'), inArray(promotionRedemptions.promotionId, promotionIds), inArray(promotionRedemptions.codeId, codeIds)))
+        .returning({ promotionId: promotionRedemptions.promotionId, codeId: promotionRedemptions.codeId });
+      for (const r of released) {
+        await tx
+          .update(promotions)
+          .set({ redemptions: sql`${promotions.redemptions} - 1` })
+          .where(eq(promotions.id, r.promotionId));
+        await tx
+          .update(promotionCodes)
+          .set({ redemptions: sql`${promotionCodes.redemptions} - 1` })
+          .where(eq(promotionCodes.id, r.codeId));
+      }
+      count += released.length;
+      if (released.length === held.length) break;
     }
-    return released.length;
+    return count;
   }
 
   /** Takes one place on the promotion and on the code, or throws Conflict when either limit is reached. */
@@ -541,21 +560,32 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
      * order must not be placed with the discount (the caller refunds the payment).
      */
     async use(tx: Tx, paymentId: string, orderId: string): Promise<void> {
-      const [r] = await tx.select().from(promotionRedemptions).where(eq(promotionRedemptions.paymentId, paymentId)).for('update');
-      if (!r || r.state === 'used') return;
-      if (r.state === 'released') await takePlace(tx, r.promotionId, r.codeId);
-      try {
-        await tx.transaction(async (sp) => {
-          await sp
-            .update(promotionRedemptions)
-            .set({ state: 'used', orderId, updatedAt: clock() })
-            .where(eq(promotionRedemptions.id, r.id));
-        });
-      } catch (err) {
-        // Back from released while the same customer has another live one (once per customer).
-        if (pgError(err).code === '23505') throw usedConflict();
-        throw err;
+      // Promotion and code before the redemption (releaseWhere's order), so no lock on the redemption
+      // is held while its promotion's row is awaited; a redemption that changed meanwhile is read again.
+      for (let pass = 0; pass < 5; pass++) {
+        const [r] = await tx.select().from(promotionRedemptions).where(eq(promotionRedemptions.paymentId, paymentId)).limit(1);
+        if (!r || r.state === 'used') return;
+        try {
+          const used = await tx.transaction(async (sp) => {
+            if (r.state === 'released') await takePlace(sp, r.promotionId, r.codeId);
+            const [row] = await sp
+              .update(promotionRedemptions)
+              .set({ state: 'used', orderId, updatedAt: clock() })
+              .where(and(eq(promotionRedemptions.id, r.id), eq(promotionRedemptions.state, r.state), eq(promotionRedemptions.promotionId, r.promotionId)))
+              .returning({ id: promotionRedemptions.id });
+            // Released or moved since it was read: the savepoint gives back any place just taken.
+            if (!row) sp.rollback();
+            return true;
+          });
+          if (used) return;
+        } catch (err) {
+          if (err instanceof TransactionRollbackError) continue;
+          // Back from released while the same customer has another live one (once per customer).
+          if (pgError(err).code === '23505') throw usedConflict();
+          throw err;
+        }
       }
+      throw usedConflict();
     },
 
     /** Failed, declined, abandoned (or fulfilment impossible): held -> released, counters give the place back. Idempotent; no-op without one. */
