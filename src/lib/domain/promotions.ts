@@ -13,6 +13,12 @@ export type DiscountRule = { kind: 'percent'; percentOff: number } | { kind: 'fi
 /** The system key of the newsletter's welcome promotion (one code per subscriber). */
 export const NEWSLETTER_WELCOME = 'newsletter-welcome';
 
+/**
+ * How long a payment not yet paid (started, the shopper on the payment page or gone) holds a place
+ * of a limited code: after this the place is free for the next shopper (ADR 0011).
+ */
+export const UNPAID_HOLD_MINUTES = 30;
+
 /** Codes are case-insensitive: stored and compared upper-case, spaces trimmed. */
 export function normaliseCode(input: string): string {
   return input.trim().toUpperCase();

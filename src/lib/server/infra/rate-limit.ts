@@ -36,6 +36,12 @@ export const LIMITS = {
   /** A newsletter confirm mail sent again to an address still waiting (a new opt-in always gets one). */
   newsletterConfirmMailsPerMinute: { max: 1, windowSeconds: 60 },
   newsletterConfirmMailsPerHour: { max: 5, windowSeconds: 60 * 60 },
+  /**
+   * Discount codes refused per account and per client address (a code that applies is not counted):
+   * enough for a shopper mistyping a few, while guessing codes gets 10 tries an hour.
+   */
+  discountCodeFailuresPerUser: { max: 10, windowSeconds: 60 * 60 },
+  discountCodeFailuresPerIp: { max: 100, windowSeconds: 60 * 60 },
   /** Profile-picture uploads per shopper. */
   avatarChangesPerUser: { max: AVATAR_CHANGES_PER_DAY, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;
