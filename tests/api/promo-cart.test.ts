@@ -75,6 +75,25 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await api.cart(shopper.token, shopper.id)).discountCode).toBeNull();
     });
 
+    it('guessing codes is bounded: 30 wrong codes at once from one account, 10 are refused (400) and 20 paused (429, Retry-After)', async () => {
+      const shopper = await shopperWith(1);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => api.call('POST', '/cart/discount', { token: shopper.token, body: { code: `GUESS${randomBytes(4).toString('hex').toUpperCase()}` } })),
+      );
+      expect(answers.filter((a) => a.status === 400)).toHaveLength(10);
+      const paused = answers.filter((a) => a.status === 429);
+      expect(paused).toHaveLength(20);
+      for (const a of paused) {
+        expect(a.body.message).toMatch(/^Too many discount codes were tried\. Please try again in \d+ minutes?\.$/);
+        expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(50 * 60);
+      }
+      // A real code waits too, until the hour is over; another shopper is not held back.
+      const code = await newCode({ percentOff: 10 });
+      expect((await api.call('POST', '/cart/discount', { token: shopper.token, body: { code } })).status).toBe(429);
+      const other = await shopperWith(1);
+      expect((await api.call('POST', '/cart/discount', { token: other.token, body: { code } })).status).toBe(200);
+    });
+
     it('says when a code has expired or the cart is too small for it', async () => {
       const shopper = await shopperWith(1);
       const subtotal = (await api.cart(shopper.token, shopper.id)).subtotal as number;

@@ -187,6 +187,24 @@ for (const driver of DRIVERS) {
       expect(all).toMatchObject({ status: 'refunded', refundedMinor: payment!.amountMinor });
     });
 
+    it('a line refunded one unit at a time gives back exactly what the line cost', async () => {
+      const user = await shopper();
+      await fill(user, [3], 3);
+      // ₦1 off three units: what was paid for the line does not divide by three.
+      const { code } = await promo({ kind: 'fixed', percentOff: null, amountOff: { NG: 100, ZA: 100 } });
+      await services.cart.applyCode(user, code);
+      const { reference } = await services.checkout.initiate(user, {});
+      await answerSimulatedPage(services, reference, 'pay');
+      const { order } = await services.payments.fulfil(reference);
+      const [line] = await services.db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
+      const paid = line!.lineTotalMinor - line!.discountMinor;
+      expect(paid % 3).not.toBe(0);
+      const back: number[] = [];
+      for (let unit = 0; unit < 3; unit++) back.push((await services.orderRefunds.refund(order.id, undefined, STAFF, { line: { position: 1, quantity: 1 } })).refundedNowMinor);
+      expect(back.reduce((a, b) => a + b, 0)).toBe(paid);
+      for (const one of back) expect(Math.abs(one * 3 - paid)).toBeLessThan(3);
+    });
+
     it('an order without a code has no discount, in the DTO and the CSV', async () => {
       const user = await shopper();
       await fill(user, [1], 4);

@@ -218,6 +218,57 @@ for (const driver of DRIVERS as Driver[]) {
       expect((await services.promotions.redemptionOf(p1.id))!.state).toBe('used');
     });
 
+    it('an unpaid payment holds a place of a "first N" code for 30 minutes at most', async () => {
+      const { promotion, code } = await promo({ usageLimit: 1 });
+      const squatter = await user();
+      const unpaid = await payment(squatter.id);
+      await hold(await services.promotions.evaluate(code.code, cart(squatter)), squatter.id, unpaid.id);
+      const late = await user();
+      clock.advance(29 * 60_000);
+      await expect(services.promotions.evaluate(code.code, cart(late))).rejects.toMatchObject({ message: 'This code has already been used.' });
+      // A transfer the shopper says is on its way is not a squatter: it keeps its place.
+      const sent = await promo({ usageLimit: 1 });
+      const sender = await user();
+      const pending = await payment(sender.id);
+      await hold(await services.promotions.evaluate(sent.code.code, cart(sender)), sender.id, pending.id);
+      await services.db.update(payments).set({ status: 'pending' }).where(eq(payments.id, pending.id));
+      clock.advance(2 * 60_000);
+      const applied = await services.promotions.evaluate(code.code, cart(late));
+      await hold(applied, late.id, (await payment(late.id)).id);
+      expect((await services.promotions.redemptionOf(unpaid.id))!.state).toBe('released');
+      expect(await counters(promotion.id, code.id)).toEqual([1, 1]);
+      await expect(services.promotions.evaluate(sent.code.code, cart(late))).rejects.toMatchObject({ message: 'This code has already been used.' });
+      // The squatter pays after all: the place is gone, so the payment cannot become an order with it.
+      await services.db.update(payments).set({ status: 'paid' }).where(eq(payments.id, unpaid.id));
+      const [o] = await services.db
+        .insert(orders)
+        .values({ trackingNumber: `TN${uid()}`, userId: squatter.id, paymentId: unpaid.id, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
+        .returning();
+      await expect(services.db.transaction((tx) => services.promotions.use(tx, unpaid.id, o!.id))).rejects.toMatchObject({ code: 'conflict' });
+    });
+
+    it('a cancelled order gives its code back: the welcome code can be used again, and it was no first order', async () => {
+      const u = await user();
+      const { code } = await services.promotions.issueWelcomeCode(u.email);
+      const first = await promo({ firstOrderOnly: true });
+      const pay = await payment(u.id, 'paid');
+      await hold(await services.promotions.evaluate(code, cart(u)), u.id, pay.id);
+      const [o] = await services.db
+        .insert(orders)
+        .values({ trackingNumber: `TN${uid()}`, userId: u.id, paymentId: pay.id, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
+        .returning();
+      await services.db.transaction((tx) => services.promotions.use(tx, pay.id, o!.id));
+      await expect(services.promotions.evaluate(code, cart(u))).rejects.toMatchObject({ message: 'This code has already been used.' });
+      await expect(services.promotions.evaluate(first.code.code, cart(u))).rejects.toMatchObject({ message: 'This code has already been used.' });
+      await services.orders.setStatus(o!.id, 'cancelled');
+      expect((await services.promotions.redemptionOf(pay.id))!.state).toBe('released');
+      expect((await services.promotions.findCode(code))!.redemptions).toBe(0);
+      const again = await services.promotions.evaluate(code, cart(u));
+      await hold(again, u.id, (await payment(u.id)).id);
+      expect((await services.promotions.findCode(code))!.redemptions).toBe(1);
+      await services.promotions.evaluate(first.code.code, cart(u));
+    });
+
     it('issues unique welcome codes bound to the e-mail, valid 30 days, usable once', async () => {
       const u = await user();
       const a = await services.promotions.issueWelcomeCode(u.email.toUpperCase());

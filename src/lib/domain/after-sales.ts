@@ -96,6 +96,8 @@ export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
 };
 /** A return still holding its lines' units (counted against what may still be returned). */
 export const LIVE_RETURN_STATUSES = RETURN_STATUSES.filter((s) => s !== 'rejected');
+/** A return whose money went back (to the payment, as credit or by transfer): its units are paid back. */
+export const MONEY_BACK_RETURN_STATUSES: readonly ReturnStatus[] = ['refunded', 'credited'];
 export const FINAL_RETURN_STATUSES: readonly ReturnStatus[] = ['refunded', 'credited', 'exchanged', 'rejected'];
 
 /** What staff do to a return (`POST /api/v1/admin/returns/{id}` `{ action }`). */

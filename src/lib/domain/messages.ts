@@ -110,6 +110,7 @@ export const MESSAGES = {
   'code-expired': 'This code has expired.',
   'code-used': 'This code has already been used.',
   'code-min-spend': 'Spend at least {amount} to use this code.',
+  'code-tries-paused': 'Too many discount codes were tried. Please try again in {wait}.',
   'code-no-longer-applies': 'Your discount code no longer applies in {market}, so it was removed.',
   'newsletter-confirmed': 'Your subscription is confirmed. Your 20% off code is on its way to your inbox.',
   'newsletter-unsubscribed': 'You have been unsubscribed from our newsletter.',

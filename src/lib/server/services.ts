@@ -16,6 +16,7 @@ import { createMediaService } from '@/lib/server/infra/media';
 import { createPromotionService } from '@/lib/server/promotions/promotions';
 import { createNewsletterService } from '@/lib/server/newsletter/newsletter';
 import { createRateLimiter, LIMITS } from '@/lib/server/infra/rate-limit';
+import { createCodeTries } from '@/lib/server/promotions/code-tries';
 import { createLinkSigner } from '@/lib/server/infra/signing';
 import { createSessionService } from '@/lib/server/accounts/sessions';
 import { createBuyingServices } from '@/lib/server/checkout/buying';
@@ -104,7 +105,7 @@ export function createServices(deps: Deps) {
     signer: createLinkSigner(deps.config.linkSecret),
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit });
+  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit, codeTries: createCodeTries(limiter) });
   // ---- back office (issue 10)
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });

@@ -36,6 +36,7 @@ import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { CannotFulfil, type DifferenceFulfilment, type PaymentService } from '@/lib/server/payments/service';
 import type { StoreCreditService } from './store-credit';
+import { unitsPaidBack } from './units-back';
 
 type ReturnRow = typeof returns.$inferSelect;
 
@@ -283,11 +284,12 @@ export function createReturnService(deps: {
   /** What was paid for the units received back (all asked-for units until staff record what came). */
   async function paidForReceived(tx: Db | Tx, row: ReturnRow): Promise<number> {
     const lines = await tx
-      .select({ quantity: returnItems.quantity, received: returnItems.receivedQuantity, lineTotalMinor: orderItems.lineTotalMinor, discountMinor: orderItems.discountMinor, lineQuantity: orderItems.quantity })
+      .select({ orderItemId: returnItems.orderItemId, quantity: returnItems.quantity, received: returnItems.receivedQuantity, lineTotalMinor: orderItems.lineTotalMinor, discountMinor: orderItems.discountMinor, lineQuantity: orderItems.quantity })
       .from(returnItems)
       .innerJoin(orderItems, eq(orderItems.id, returnItems.orderItemId))
       .where(eq(returnItems.returnId, row.id));
-    return lines.reduce((sum, l) => sum + paidForUnits(l.lineTotalMinor, l.discountMinor, l.lineQuantity, l.received ?? l.quantity), 0);
+    const before = await unitsPaidBack(tx, lines.map((l) => l.orderItemId));
+    return lines.reduce((sum, l) => sum + paidForUnits(l.lineTotalMinor, l.discountMinor, l.lineQuantity, l.received ?? l.quantity, before.get(l.orderItemId) ?? 0), 0);
   }
 
   return {
@@ -338,6 +340,7 @@ export function createReturnService(deps: {
         }
         const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
         const held = await heldUnits(tx, orderId);
+        const paidBack = await unitsPaidBack(tx, lines.map((l) => l.id));
         const market = marketOfOrder(order.currency);
         const choices = await exchangeChoices(tx, [...new Set(lines.map((l) => l.productId))], market);
         const seen = new Set<number>();
@@ -352,7 +355,7 @@ export function createReturnService(deps: {
           seen.add(line.id);
           const left = line.quantity - line.refundedQuantity - (held.get(line.id) ?? 0);
           if (wanted.quantity > left) throw new Conflict(left > 0 ? fill('return-too-many', left) : message('return-line-taken'));
-          paidMinor += paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, wanted.quantity);
+          paidMinor += paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, wanted.quantity, paidBack.get(line.id) ?? 0);
           let exchangeVariantId: number | null = null;
           let exchangeUnitPriceMinor: number | null = null;
           if (input.resolution === 'exchange') {

@@ -23,6 +23,7 @@ import type { ShippingService } from './shipping';
 import { message } from '@/lib/domain/messages';
 import { normaliseCode } from '@/lib/domain/promotions';
 import type { AppliedDiscount, DiscountLine, PromotionService } from '@/lib/server/promotions/promotions';
+import type { CodeTries } from '@/lib/server/promotions/code-tries';
 
 export type { AppliedDiscount } from '@/lib/server/promotions/promotions';
 
@@ -89,12 +90,15 @@ export function createCartService({
   db,
   shipping,
   promotions = NO_PROMOTIONS,
+  codeTries = (_userId, _ip, work) => work(),
   memo,
   invalidate = async (tags) => memo?.invalidate(tags),
 }: {
   db: Db;
   shipping: ShippingService;
   promotions?: DiscountEvaluator;
+  /** Limits the codes a shopper tries (createCodeTries); without it, tries are not limited. */
+  codeTries?: CodeTries;
   memo?: ReadMemo;
   /** Drops tagged memo entries on every app server, this one included (services.pageCache.invalidate). */
   invalidate?: (tags: string[]) => Promise<void>;
@@ -402,13 +406,15 @@ export function createCartService({
      * The code is checked against the cart as it is now; a code that does not apply is refused
      * with the reason (Invalid: not valid, expired, already used, spend at least…) and not kept.
      */
-    async applyCode(user: SessionUser, input: string, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+    async applyCode(user: SessionUser, input: string, market: MarketCode = DEFAULT_MARKET, ip: string | null = null): Promise<CartDto> {
       const code = normaliseCode(input);
       if (!code) throw new Invalid(message('code-not-valid'));
       const current = await price(user, market);
       if (current.lines.length === 0) throw new Invalid(message('cart-empty'));
       // The check gives the reason a code does not apply; only a code that applies is kept.
-      await promotions.evaluate(code, { userId: user.id, email: user.email, market, currency: current.currency, lines: current.lines.map(discountLine) });
+      await codeTries(user.id, ip, () =>
+        promotions.evaluate(code, { userId: user.id, email: user.email, market, currency: current.currency, lines: current.lines.map(discountLine) }),
+      );
       await db.update(carts).set({ discountCode: code, updatedAt: new Date() }).where(eq(carts.id, current.cartId));
       return toDto(await price(user, market));
     },

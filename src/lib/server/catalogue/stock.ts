@@ -51,10 +51,14 @@ export class OutOfStock extends Conflict {
  * Conflict), is recorded in the ledger, and a sale (kind 'order') also counts toward its product's
  * sales (the best-seller rank), all in the caller's transaction. Sales (orders.createPaid),
  * cancellations, staff adjustments and new variants' opening stock all come through here, and so
- * should returns. Variants are locked in id order, so two transactions sharing variants cannot deadlock.
+ * should returns. Locks follow the catalogue's order (docs/architecture.md): every variant first, in
+ * id order, then every product whose sales count moves, in id order. Going variant, product, variant,
+ * product, two carts holding two products in opposite id orders (an old product with a new variant)
+ * deadlocked.
  */
 export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date): Promise<{ variantId: number; productId: number; stock: number }[]> {
   const out: { variantId: number; productId: number; stock: number }[] = [];
+  const sold = new Map<number, number>();
   const inIdOrder = moves.map((m, i) => ({ m, i })).sort((a, b) => a.m.variantId - b.m.variantId);
   for (const { m, i } of inIdOrder) {
     if (!Number.isSafeInteger(m.delta)) throw new Invalid(message('stock-change-whole'));
@@ -68,13 +72,14 @@ export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date
       if (!exists) throw new NotFound(message('variant-not-found'));
       throw new OutOfStock(m.variantId);
     }
-    if (m.kind === 'order') {
-      await tx
-        .update(products)
-        .set({ salesCount: sql`${products.salesCount} - ${m.delta}` })
-        .where(eq(products.id, row.productId));
-    }
+    if (m.kind === 'order') sold.set(row.productId, (sold.get(row.productId) ?? 0) - m.delta);
     out[i] = row;
+  }
+  for (const [productId, units] of [...sold].sort(([a], [b]) => a - b)) {
+    await tx
+      .update(products)
+      .set({ salesCount: sql`${products.salesCount} + ${units}` })
+      .where(eq(products.id, productId));
   }
   await recordStockMoves(tx, moves, at);
   return out;

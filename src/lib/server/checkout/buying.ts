@@ -18,6 +18,7 @@ import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
+import type { CodeTries } from '@/lib/server/promotions/code-tries';
 import type { OrderNotifications } from '@/lib/server/notifications/notifications';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { exchangeDifferences } from '@/lib/server/aftersales/returns';
@@ -44,12 +45,14 @@ export function createBuyingServices(deps: {
   notifications?: OrderNotifications;
   /** Store credit: spent at checkout (held with the payment), given back when it never becomes an order or is cancelled. */
   storeCredit?: StoreCreditService;
+  /** Limits the discount codes a shopper tries. */
+  codeTries?: CodeTries;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
   const shipping = createShippingService({ db });
   const { promotions } = deps;
-  const cart = createCartService({ db, shipping, promotions, memo: deps.readMemo, invalidate: (tags) => deps.pageCache.invalidate(tags) });
+  const cart = createCartService({ db, shipping, promotions, codeTries: deps.codeTries, memo: deps.readMemo, invalidate: (tags) => deps.pageCache.invalidate(tags) });
   const orders = createOrderService({
     db,
     mailer,
@@ -62,6 +65,7 @@ export function createBuyingServices(deps: {
     // A shopper's cancel refunds what went online (payments is built below; called only later).
     refundPayment: (reference) => payments.refund(reference),
     storeCredit: deps.storeCredit,
+    promotions,
   });
   const payments = createPaymentService({
     db,

@@ -44,6 +44,12 @@ export const LIMITS = {
   /** The newsletter box's subscribes per client address: generous (a carrier's shared address), yet no mail cannon. */
   newsletterSubscribesPerAddressPerMinute: { max: 10, windowSeconds: 60 },
   newsletterSubscribesPerAddressPerHour: { max: 30, windowSeconds: 60 * 60 },
+  /**
+   * Discount codes refused per account and per client address (a code that applies is not counted):
+   * enough for a shopper mistyping a few, while guessing codes gets 10 tries an hour.
+   */
+  discountCodeFailuresPerUser: { max: 10, windowSeconds: 60 * 60 },
+  discountCodeFailuresPerIp: { max: 100, windowSeconds: 60 * 60 },
   /** Profile-picture uploads per shopper. */
   avatarChangesPerUser: { max: AVATAR_CHANGES_PER_DAY, windowSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;

@@ -33,6 +33,8 @@ import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { OrderNotifications } from '@/lib/server/notifications/notifications';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
+import type { PromotionService } from '@/lib/server/promotions/promotions';
+import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -149,6 +151,7 @@ export function createOrderService({
   notifications,
   refundPayment,
   storeCredit,
+  promotions,
 }: {
   db: Db;
   mailer: Mailer;
@@ -163,6 +166,8 @@ export function createOrderService({
   refundPayment?: (reference: string) => Promise<unknown>;
   /** Gives a cancelled order's store credit back (the store credit module), in the cancelling transaction. */
   storeCredit?: Pick<StoreCreditService, 'move'>;
+  /** Gives a cancelled order's discount code back (the promotions module), in the cancelling transaction. */
+  promotions?: Pick<PromotionService, 'giveBack'>;
 }) {
   function filterWhere(f: OrderFilter): SQL | undefined {
     const parts: SQL[] = [];
@@ -278,6 +283,8 @@ export function createOrderService({
         clock(),
       );
       productIds = [...new Set(lines.map((l) => l.productId))];
+      // Its discount code's place comes back: the shopper may use the code again.
+      await promotions?.giveBack(tx, row.id);
       // The store credit it used comes back (once per order: a unique index).
       if (row.storeCreditMinor > 0) {
         if (!storeCredit) throw new Error('an order paid with store credit, cancelled without the store credit module');
@@ -622,7 +629,8 @@ export function createOrderService({
       const line = lines[position - 1];
       if (!line) throw new Invalid(message('refund-no-such-line'));
       if (quantity > line.quantity) throw new Invalid(message('refund-line-units', String(line.quantity)));
-      return { amountMinor: paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, quantity), productName: line.productName };
+      const before = (await unitsPaidBack(db, [line.id])).get(line.id) ?? 0;
+      return { amountMinor: paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, quantity, before), productName: line.productName };
     },
 
     /** Back office details: the order, its customer, its payment and its status history. */

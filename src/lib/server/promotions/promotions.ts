@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, notInArray, or, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import type { PromotionInput } from '@/lib/domain/promotion-input';
 import type { MarketCode } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
-import { discountMinor, NEWSLETTER_WELCOME, normaliseCode, spreadDiscount, type DiscountRule } from '@/lib/domain/promotions';
+import { discountMinor, NEWSLETTER_WELCOME, normaliseCode, spreadDiscount, UNPAID_HOLD_MINUTES, type DiscountRule } from '@/lib/domain/promotions';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { categories, orders, payments, promotionCodes, promotionRedemptions, promotions } from '@/lib/server/infra/db/schema';
@@ -381,24 +381,58 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
       );
   }
 
-  /** held -> released for the matching rows, and their places back on the counters. */
-  async function releaseWhere(tx: Db | Tx, where: SQL): Promise<number> {
-    const released = await tx
-      .update(promotionRedemptions)
-      .set({ state: 'released', updatedAt: clock() })
-      .where(and(where, eq(promotionRedemptions.state, 'held')))
-      .returning({ promotionId: promotionRedemptions.promotionId, codeId: promotionRedemptions.codeId });
-    for (const r of released) {
-      await tx
-        .update(promotions)
-        .set({ redemptions: sql`${promotions.redemptions} - 1` })
-        .where(eq(promotions.id, r.promotionId));
-      await tx
-        .update(promotionCodes)
-        .set({ redemptions: sql`${promotionCodes.redemptions} - 1` })
-        .where(eq(promotionCodes.id, r.codeId));
+  /**
+   * held (or used, for a cancelled order) -> released for the matching rows, and their places back on the counters. Rows are locked in
+   * the module's one order, promotion, code, then redemption (the order of a hold, of a use and of an
+   * edit that moves redemptions): the counters first, then the redemptions still on them. One moved
+   * to another promotion meanwhile (the welcome promotion's edit) is released on the next pass.
+   */
+  async function releaseWhere(tx: Db | Tx, where: SQL, from: 'held' | 'used' = 'held'): Promise<number> {
+    let count = 0;
+    for (let pass = 0; pass < 5; pass++) {
+      const held = await tx
+        .select({ promotionId: promotionRedemptions.promotionId, codeId: promotionRedemptions.codeId })
+        .from(promotionRedemptions)
+        .where(and(where, eq(promotionRedemptions.state, from)));
+      if (held.length === 0) break;
+      const promotionIds = [...new Set(held.map((h) => h.promotionId))];
+      const codeIds = [...new Set(held.map((h) => h.codeId))];
+      await tx.select({ id: promotions.id }).from(promotions).where(inArray(promotions.id, promotionIds)).orderBy(asc(promotions.id)).for('no key update');
+      await tx.select({ id: promotionCodes.id }).from(promotionCodes).where(inArray(promotionCodes.id, codeIds)).orderBy(asc(promotionCodes.id)).for('no key update');
+      const released = await tx
+        .update(promotionRedemptions)
+        .set({ state: 'released', updatedAt: clock() })
+        .where(and(where, eq(promotionRedemptions.state, from), inArray(promotionRedemptions.promotionId, promotionIds), inArray(promotionRedemptions.codeId, codeIds)))
+        .returning({ promotionId: promotionRedemptions.promotionId, codeId: promotionRedemptions.codeId });
+      for (const r of released) {
+        await tx
+          .update(promotions)
+          .set({ redemptions: sql`${promotions.redemptions} - 1` })
+          .where(eq(promotions.id, r.promotionId));
+        await tx
+          .update(promotionCodes)
+          .set({ redemptions: sql`${promotionCodes.redemptions} - 1` })
+          .where(eq(promotionCodes.id, r.codeId));
+      }
+      count += released.length;
+      if (released.length === held.length) break;
     }
-    return released.length;
+    return count;
+  }
+
+  /**
+   * This promotion's places held by payments still unpaid (initialized) after UNPAID_HOLD_MINUTES:
+   * free for the next shopper. A late payment of one takes a place again when its order is placed,
+   * or is refunded when none is left (use).
+   */
+  function unpaidTooLong(promotionId: number): SQL {
+    const since = new Date(clock().getTime() - UNPAID_HOLD_MINUTES * 60_000);
+    return and(
+      eq(promotionRedemptions.promotionId, promotionId),
+      eq(promotionRedemptions.state, 'held'),
+      lt(promotionRedemptions.createdAt, since),
+      sql`${promotionRedemptions.paymentId} in (select ${payments.id} from ${payments} where ${payments.status} = 'initialized')`,
+    )!;
   }
 
   /** Takes one place on the promotion and on the code, or throws Conflict when either limit is reached. */
@@ -424,8 +458,9 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
     return p;
   }
 
+  /** Whether the shopper has an order (a cancelled one does not count: it gave its code back). */
   async function hasOrder(tx: Db | Tx, userId: string): Promise<boolean> {
-    const rows = await tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId)).limit(1);
+    const rows = await tx.select({ id: orders.id }).from(orders).where(and(eq(orders.userId, userId), ne(orders.status, 'cancelled'))).limit(1);
     return rows.length > 0;
   }
 
@@ -464,10 +499,16 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
     if (eligibleSubtotal <= 0) throw notValid();
 
     // Limits: the shopper's own waiting payment with this promotion is replaced by the next one.
+    // Places held too long by unpaid payments are free too (hold releases them).
     const own = await ownWaitingHolds(tx, cart.userId, p.id);
-    const ownOnCode = own.filter((h) => h.codeId === c.id).length;
-    if (p.usageLimit !== null && p.redemptions - own.length >= p.usageLimit) throw usedInvalid();
-    if (c.usageLimit !== null && c.redemptions - ownOnCode >= c.usageLimit) throw usedInvalid();
+    const free = new Map(own.map((h) => [h.id, h.codeId]));
+    if (p.usageLimit !== null || c.usageLimit !== null) {
+      const stale = await tx.select({ id: promotionRedemptions.id, codeId: promotionRedemptions.codeId }).from(promotionRedemptions).where(unpaidTooLong(p.id));
+      for (const h of stale) free.set(h.id, h.codeId);
+    }
+    const freeOnCode = [...free.values()].filter((codeId) => codeId === c.id).length;
+    if (p.usageLimit !== null && p.redemptions - free.size >= p.usageLimit) throw usedInvalid();
+    if (c.usageLimit !== null && c.redemptions - freeOnCode >= c.usageLimit) throw usedInvalid();
     if (p.oncePerCustomer || p.firstOrderOnly) {
       const ownIds = own.map((h) => h.id);
       const live = await tx
@@ -510,6 +551,7 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
       const own = await ownWaitingHolds(tx, userId, applied.promotionId);
       const ownIds = own.map((h) => h.id);
       if (ownIds.length) await releaseWhere(tx, inArray(promotionRedemptions.id, ownIds));
+      await releaseWhere(tx, unpaidTooLong(applied.promotionId));
       const p = await takePlace(tx, applied.promotionId, applied.codeId);
       if (p.firstOrderOnly && (await hasOrder(tx, userId))) throw usedConflict();
       try {
@@ -541,27 +583,46 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
      * order must not be placed with the discount (the caller refunds the payment).
      */
     async use(tx: Tx, paymentId: string, orderId: string): Promise<void> {
-      const [r] = await tx.select().from(promotionRedemptions).where(eq(promotionRedemptions.paymentId, paymentId)).for('update');
-      if (!r || r.state === 'used') return;
-      if (r.state === 'released') await takePlace(tx, r.promotionId, r.codeId);
-      try {
-        await tx.transaction(async (sp) => {
-          await sp
-            .update(promotionRedemptions)
-            .set({ state: 'used', orderId, updatedAt: clock() })
-            .where(eq(promotionRedemptions.id, r.id));
-        });
-      } catch (err) {
-        // Back from released while the same customer has another live one (once per customer).
-        if (pgError(err).code === '23505') throw usedConflict();
-        throw err;
+      // Promotion and code before the redemption (releaseWhere's order), so no lock on the redemption
+      // is held while its promotion's row is awaited; a redemption that changed meanwhile is read again.
+      for (let pass = 0; pass < 5; pass++) {
+        const [r] = await tx.select().from(promotionRedemptions).where(eq(promotionRedemptions.paymentId, paymentId)).limit(1);
+        if (!r || r.state === 'used') return;
+        try {
+          const used = await tx.transaction(async (sp) => {
+            if (r.state === 'released') await takePlace(sp, r.promotionId, r.codeId);
+            const [row] = await sp
+              .update(promotionRedemptions)
+              .set({ state: 'used', orderId, updatedAt: clock() })
+              .where(and(eq(promotionRedemptions.id, r.id), eq(promotionRedemptions.state, r.state), eq(promotionRedemptions.promotionId, r.promotionId)))
+              .returning({ id: promotionRedemptions.id });
+            // Released or moved since it was read: the savepoint gives back any place just taken.
+            if (!row) sp.rollback();
+            return true;
+          });
+          if (used) return;
+        } catch (err) {
+          if (err instanceof TransactionRollbackError) continue;
+          // Back from released while the same customer has another live one (once per customer).
+          if (pgError(err).code === '23505') throw usedConflict();
+          throw err;
+        }
       }
+      throw usedConflict();
     },
 
     /** Failed, declined, abandoned (or fulfilment impossible): held -> released, counters give the place back. Idempotent; no-op without one. */
     async release(tx: Db | Tx, paymentId: string): Promise<void> {
       // The state change and the counters together (a savepoint inside the caller's transaction).
       await tx.transaction(async (t) => void (await releaseWhere(t, eq(promotionRedemptions.paymentId, paymentId))));
+    },
+
+    /**
+     * A cancelled order (in its transaction, under its row lock) gives its code's place back: the
+     * redemption is released, so the shopper may use the code again. No-op without one.
+     */
+    async giveBack(tx: Tx, orderId: string): Promise<void> {
+      await releaseWhere(tx, eq(promotionRedemptions.orderId, orderId), 'used');
     },
 
     /** A new unique code of the 'Newsletter welcome' promotion bound to this e-mail, usage limit 1, valid code_valid_days. */
