@@ -11,7 +11,6 @@ import compression from 'compression';
 import sirv from 'sirv';
 import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
-import { STORE_NAME } from '../lib/domain/brand';
 import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
 import { ConfigError, getConfig, type Config } from '../lib/server/infra/config';
 import { createLogger } from '../lib/server/infra/log';

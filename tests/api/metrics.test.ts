@@ -33,7 +33,7 @@ describe('metrics', () => {
   });
 
   it('is a plain 404 for a local request that a proxy forwarded, with TRUST_PROXY unset (nginx on the same machine)', async () => {
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.5' }, { forwarded: 'for=203.0.113.5' }, { 'x-real-ip': '203.0.113.5' }, { 'x-forwarded-for': '127.0.0.1' }]) {
+    for (const headers of <Record<string, string>[]>[{ 'x-forwarded-for': '203.0.113.5' }, { forwarded: 'for=203.0.113.5' }, { 'x-real-ip': '203.0.113.5' }, { 'x-forwarded-for': '127.0.0.1' }]) {
       const res = await fetch(`${open.baseUrl}/metrics`, { headers });
       expect(res.status, JSON.stringify(headers)).toBe(404);
       expect(await res.text()).not.toMatch(/http_request/);
