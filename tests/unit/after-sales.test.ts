@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { creditToUse, returnActionAllowed, returnWindowClosesAt, returnWindowOpen, splitReturnMoney, whatsappLink } from '@/lib/domain/after-sales';
 import { returnActionSchema, returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { paymentStateOf } from '@/lib/domain/orders';
+import { orderMoneyTotals } from '@/lib/domain/order-money';
 import { sizeGuideFor } from '@/lib/domain/size-guides';
 
 describe('the return window', () => {
@@ -70,5 +71,25 @@ describe('what shoppers read', () => {
   });
   it('a WhatsApp link prefilled with the tracking number', () => {
     expect(whatsappLink('+234 801 234 5678', 'ML-ABCDEFGH')).toBe('https://wa.me/2348012345678?text=Hello%2C%20I%20need%20help%20with%20my%20order%20ML-ABCDEFGH.');
+  });
+});
+
+describe('what an order may still give back', () => {
+  it('a return is capped by what the order has left, in cash and credit together', () => {
+    // Refunded in full by amount already: nothing more, neither to the card nor as credit.
+    expect(splitReturnMoney({ amountMinor: 29_000_000, to: 'payment', onlineLeftMinor: 0, orderLeftMinor: 0, paidCash: false })).toEqual({ toPaymentMinor: 0, toCreditMinor: 0, byTransferMinor: 0 });
+    expect(splitReturnMoney({ amountMinor: 29_000_000, to: 'payment', onlineLeftMinor: 19_000_000, orderLeftMinor: 19_000_000, paidCash: false })).toEqual({ toPaymentMinor: 19_000_000, toCreditMinor: 0, byTransferMinor: 0 });
+    expect(splitReturnMoney({ amountMinor: 50_000, to: 'credit', onlineLeftMinor: 0, orderLeftMinor: 20_000, paidCash: false })).toEqual({ toPaymentMinor: 0, toCreditMinor: 20_000, byTransferMinor: 0 });
+  });
+  it('reads taken, given back and left from the rows of the account', () => {
+    expect(
+      orderMoneyTotals([
+        { kind: 'charged', amountMinor: 100 },
+        { kind: 'credit_used', amountMinor: 50 },
+        { kind: 'refunded', amountMinor: -80 },
+        { kind: 'refund_released', amountMinor: 30 },
+        { kind: 'credited', amountMinor: -20 },
+      ]),
+    ).toEqual({ takenMinor: 150, givenBackMinor: 70, leftMinor: 80 });
   });
 });

@@ -92,7 +92,9 @@ export const CASH_REFUND_METHODS = ['credit', 'transfer'] as const;
 export type CashRefundMethod = (typeof CASH_REFUND_METHODS)[number];
 
 /**
- * Where a return's money goes (minor units), never to a card more than it paid:
+ * Where a return's money goes (minor units), never more than the order has left to give back
+ * (`orderLeftMinor`: what came in less what went back already, in cash and credit), never to a card
+ * more than it paid:
  * - `credit`: all of it as store credit;
  * - `payment`: to the online payment first, up to what is left of it; the rest went in as store
  *   credit or cash at the door, and goes back as store credit, or (cash, when staff say so) as a
@@ -103,11 +105,13 @@ export function splitReturnMoney(input: {
   to: 'payment' | 'credit';
   /** What is left to refund of the order's online payment (amount less refunded). */
   onlineLeftMinor: number;
+  /** What the order has left to give back in all (its money account); absent: no limit besides the amount. */
+  orderLeftMinor?: number;
   /** Whether part of the order was paid in cash at the door. */
   paidCash: boolean;
   cashBy?: CashRefundMethod;
 }): { toPaymentMinor: number; toCreditMinor: number; byTransferMinor: number } {
-  const amount = Math.max(0, input.amountMinor);
+  const amount = Math.max(0, Math.min(input.amountMinor, input.orderLeftMinor ?? input.amountMinor));
   if (input.to === 'credit') return { toPaymentMinor: 0, toCreditMinor: amount, byTransferMinor: 0 };
   const toPaymentMinor = Math.min(amount, Math.max(0, input.onlineLeftMinor));
   const rest = amount - toPaymentMinor;

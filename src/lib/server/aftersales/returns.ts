@@ -35,6 +35,7 @@ import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { CannotFulfil, type DifferenceFulfilment, type PaymentService } from '@/lib/server/payments/service';
+import { lockedOrderMoney, recordOrderMoney } from '@/lib/server/orders/order-money';
 import type { StoreCreditService } from './store-credit';
 
 type ReturnRow = typeof returns.$inferSelect;
@@ -548,17 +549,21 @@ export function createReturnService(deps: {
           updated = await move(tx, row, 'received');
           await audited({ items: input.items ?? 'all undamaged' });
         } else if (input.action === 'credit') {
-          const amountMinor = await paidForReceived(tx, row);
+          // Never more than the order has left to give back (an amount refund may have taken it already).
+          const left = await lockedOrderMoney(tx, row.orderId);
+          const amountMinor = Math.min(await paidForReceived(tx, row), left.leftMinor);
           if (amountMinor > 0) {
             await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: amountMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Return ${row.reference}` });
+            await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor, currency: row.currency, returnId: row.id, reason: `Return ${row.reference}` }, clock());
           }
           updated = await move(tx, row, 'credited', { creditedMinor: amountMinor });
           await audited({ creditedMinor: amountMinor });
         } else {
           // ship: the exchange goes out; a cheaper piece's difference comes back as store credit.
-          const back = Math.max(0, -row.differenceMinor);
+          const back = Math.min(Math.max(0, -row.differenceMinor), (await lockedOrderMoney(tx, row.orderId)).leftMinor);
           if (back > 0) {
             await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: back, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Exchange ${row.reference}: the difference` });
+            await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor: back, currency: row.currency, returnId: row.id, reason: `Exchange ${row.reference}: the difference` }, clock());
           }
           updated = await move(tx, row, 'exchanged', { shipmentTracking: input.trackingNumber, creditedMinor: back });
           await audited({ trackingNumber: input.trackingNumber, creditedMinor: back });
@@ -594,15 +599,18 @@ export function createReturnService(deps: {
     async refund(actor: Actor, id: string, input: Extract<ReturnActionInput, { action: 'refund' }>): Promise<ReturnDto> {
       const claim = await db.transaction(async (tx) => {
         const row = await lockFor(tx, id, 'refund');
+        // What was paid for the units, never more than the order has left to give back.
+        const left = await lockedOrderMoney(tx, row.orderId);
         const amountMinor = await paidForReceived(tx, row);
         const pay = await paymentOf(tx, row.orderId);
-        const split = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
+        const split = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, orderLeftMinor: left.leftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
         if (split.byTransferMinor > 0 && !input.transferReference) throw new Invalid(message('return-transfer-reference'));
         await tx.update(returns).set({ settlingAt: clock(), updatedAt: clock() }).where(eq(returns.id, row.id));
         await audit.record(actor, { action: 'return.refund', entity: 'return', entityId: row.id, details: { reference: row.reference, outcome: 'claimed', ...split } }, tx);
         return { row, split, paymentReference: pay.reference };
       });
-      const { row, split } = claim;
+      const { row } = claim;
+      let split = claim.split;
       if (split.toPaymentMinor > 0 && claim.paymentReference) {
         try {
           await deps.payments.refund(claim.paymentReference, split.toPaymentMinor);
@@ -617,9 +625,15 @@ export function createReturnService(deps: {
         }
       }
       const ret = await db.transaction(async (tx) => {
+        // Checked again under the order's lock: what went back meanwhile (another refund) is not given twice.
+        const left = (await lockedOrderMoney(tx, row.orderId)).leftMinor;
+        const byTransferMinor = Math.min(split.byTransferMinor, left);
+        split = { ...split, byTransferMinor, toCreditMinor: Math.min(split.toCreditMinor, left - byTransferMinor) };
         if (split.toCreditMinor > 0) {
           await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: split.toCreditMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Return ${row.reference}` });
+          await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor: split.toCreditMinor, currency: row.currency, returnId: row.id, reason: `Return ${row.reference}` }, clock());
         }
+        await recordOrderMoney(tx, { orderId: row.orderId, kind: 'transferred', amountMinor: split.byTransferMinor, currency: row.currency, returnId: row.id, reason: input.transferReference ?? null }, clock());
         const [updated] = await tx
           .update(returns)
           .set({
@@ -640,6 +654,7 @@ export function createReturnService(deps: {
         ...(split.toPaymentMinor > 0 ? [`${money(split.toPaymentMinor, ret.currency)} is on its way back to your payment.`] : []),
         ...(split.toCreditMinor > 0 ? [`${money(split.toCreditMinor, ret.currency)} has been added to your store credit.`] : []),
         ...(split.byTransferMinor > 0 ? [`${money(split.byTransferMinor, ret.currency)} has been sent to you by bank transfer (reference ${ret.transferReference ?? ''}).`] : []),
+        ...(split.toPaymentMinor + split.toCreditMinor + split.byTransferMinor === 0 ? [message('refund-order-nothing-left')] : []),
       ]);
       return ret;
     },
@@ -666,6 +681,7 @@ export function exchangeDifferences(deps: { db: Db; clock: () => Date; orderFor:
         throw new CannotFulfil();
       }
       await tx.update(returns).set({ differencePaidAt: deps.clock(), updatedAt: deps.clock() }).where(eq(returns.id, row.id));
+      await recordOrderMoney(tx, { orderId: row.orderId, kind: 'difference_paid', amountMinor: payment.amountMinor, currency: payment.currency, paymentId: payment.id, returnId: row.id }, deps.clock());
       return row.orderId;
     },
     async orderOfReturn(returnId, tx) {

@@ -14,6 +14,7 @@ import { orders, payments, users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { createOrderRefunds } from './order-refunds';
+import { recordOrderMoney } from './order-money';
 import type { OrderService } from './orders';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -144,6 +145,7 @@ export function createCollectionService(deps: {
             .update(orders)
             .set({ collectionOutcome: 'paid', collectionMethod: input.method, collectedMinor: amountMinor, collectedAt: now })
             .where(eq(orders.id, row.id));
+          await recordOrderMoney(tx, { orderId: row.id, kind: 'collected', amountMinor, currency: row.currency, reason: input.method }, now);
           // Staff may have marked it delivered already; otherwise it is delivered now.
           const status = row.status === 'delivered' ? row.status : (await deps.orders.moveLocked(tx, row, 'delivered', { actorId: actor.id, reason: 'Delivered and paid' })).updated.status;
           await audit.record(actor, { action: 'order.collection', entity: 'order', entityId: row.id, details: { ...base, outcome: 'paid', method: input.method, collectedMinor: amountMinor, after: status } }, tx);
