@@ -86,6 +86,62 @@ for (const driver of DRIVERS) {
       expect(kinds).toEqual(expect.arrayContaining([{ kind: 'charged', amount: order.totalMinor }, { kind: 'refunded', amount: -50_000 }]));
     });
 
+    /** Two variants of one product, both with stock, priced in Nigeria at `piece` and `sibling` (minor units). */
+    async function pieceAndSibling(skip: number, piece: number, sibling: number) {
+      const res = await ctx.services.db.execute(sql`
+        select a.id as a, b.id as b from variants a
+        join variants b on b.product_id = a.product_id and b.id > a.id
+        join variant_prices pa on pa.variant_id = a.id and pa.market = 'NG'
+        join variant_prices pb on pb.variant_id = b.id and pb.market = 'NG'
+        where a.stock >= 4 and b.stock >= 4
+        order by a.id desc offset ${skip} limit 1`);
+      const row = (((res as any).rows ?? res) as { a: number; b: number }[])[0]!;
+      const ids = { piece: Number(row.a), sibling: Number(row.b) };
+      await setPrice(ids.piece, piece);
+      await setPrice(ids.sibling, sibling);
+      return ids;
+    }
+    const setPrice = (variantId: number, minor: number) => ctx.services.db.execute(sql`update variant_prices set price_minor = ${minor} where variant_id = ${variantId} and market = 'NG'`);
+
+    async function discountedOrder(variantId: number) {
+      const shopper = await podShopper(ctx.services);
+      const order = await placePodOrder(ctx.services, { userId: shopper.id, email: shopper.email, variantId, depositPercent: 100, pickup: true, discountPercent: 20 });
+      await ctx.services.orders.setStatus(order.id, 'processed');
+      await ctx.services.orders.setStatus(order.id, 'delivered');
+      return order;
+    }
+
+    it('an exchange is priced against what was paid after the discount: ₦96,000 paid, a ₦105,000 colour gives ₦12,000 back', async () => {
+      const { piece, sibling } = await pieceAndSibling(0, 12_000_000, 10_500_000);
+      const order = await discountedOrder(piece);
+      expect(order.totalMinor).toBe(9_600_000);
+      const options = await ctx.services.returns.optionsFor(order.userId, order.id);
+      expect(options.lines[0]!.exchanges.find((e) => e.variantId === sibling)?.difference).toBe(-12_000);
+      const line = options.lines[0]!.id;
+      const ret = await ctx.services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1, exchangeVariantId: sibling }], reason: 'too_small', resolution: 'exchange', method: 'drop_off' }));
+      expect(ret.difference).toBe(-12_000);
+      await ctx.services.returns.act(staff, ret.id, { action: 'approve' });
+      await ctx.services.returns.act(staff, ret.id, { action: 'receive' });
+      const shipped = await ctx.services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'DHL-1' });
+      expect(shipped.credited).toBe(12_000);
+      expect(await ctx.services.storeCredit.balance(order.userId, 'NGN')).toBe(1_200_000);
+    });
+
+    it('a price cut since the purchase is not credited, and a dearer colour costs its difference after the discount', async () => {
+      const { piece, sibling } = await pieceAndSibling(1, 12_000_000, 12_000_000);
+      const order = await discountedOrder(piece);
+      // Both colours cut to ₦100,000 after the purchase: exchanging one for the other moves no money.
+      await setPrice(piece, 10_000_000);
+      await setPrice(sibling, 10_000_000);
+      let options = await ctx.services.returns.optionsFor(order.userId, order.id);
+      expect(options.lines[0]!.exchanges.find((e) => e.variantId === sibling)?.difference).toBe(0);
+      // The other colour at ₦130,000 while the piece is back at ₦120,000: ₦8,000 to pay (₦104,000 - ₦96,000), not ₦10,000.
+      await setPrice(piece, 12_000_000);
+      await setPrice(sibling, 13_000_000);
+      options = await ctx.services.returns.optionsFor(order.userId, order.id);
+      expect(options.lines[0]!.exchanges.find((e) => e.variantId === sibling)?.difference).toBe(8_000);
+    });
+
     it('the money check passes on everything above, and names an order whose account does not add up', async () => {
       const clean = await checkMoney(ctx.services.db);
       expect(clean.problems).toEqual([]);

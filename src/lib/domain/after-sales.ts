@@ -4,6 +4,7 @@
  * move it, how a return's money goes back, store credit's ledger kinds, and help-request topics.
  * Labels are the words the pages, mail and API show. No I/O.
  */
+import { paidForUnits } from './promotions';
 
 export const RETURN_WINDOW_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -117,6 +118,36 @@ export function splitReturnMoney(input: {
   const rest = amount - toPaymentMinor;
   const byTransferMinor = input.paidCash && input.cashBy === 'transfer' ? rest : 0;
   return { toPaymentMinor, toCreditMinor: rest - byTransferMinor, byTransferMinor };
+}
+
+/**
+ * An exchange's difference for `units` units of a line, in minor units: > 0 the shopper pays it
+ * first, < 0 it comes back as store credit. Priced against what was paid for those units (the line's
+ * discount share taken off), with the new piece at the same share off (a 20% code: a ₦120,000 shirt
+ * paid ₦96,000, exchanged for a ₦105,000 colour, ₦84,000 for the same code: ₦12,000 back). Never
+ * more than the two pieces differ at today's prices (`originalUnitPriceNowMinor`; the price paid
+ * when the original is no longer priced), so a price cut or rise since the purchase moves nothing.
+ * Exact for any amounts (integer arithmetic in BigInt), rounded toward nothing owed.
+ */
+export function exchangeDifference(input: {
+  lineUnitPriceMinor: number;
+  lineTotalMinor: number;
+  lineDiscountMinor: number;
+  lineQuantity: number;
+  units: number;
+  newUnitPriceMinor: number;
+  originalUnitPriceNowMinor: number | null;
+}): number {
+  const paidForTheUnits = paidForUnits(input.lineTotalMinor, input.lineDiscountMinor, input.lineQuantity, input.units);
+  const lineTotal = BigInt(input.lineTotalMinor);
+  const linePaid = BigInt(input.lineTotalMinor - input.lineDiscountMinor);
+  // A list price of `units` units at the line's share off (BigInt division truncates toward 0).
+  const atLineShare = (unitPriceMinor: number) => (lineTotal === 0n ? 0 : Number((BigInt(unitPriceMinor) * BigInt(input.units) * linePaid) / lineTotal));
+  const againstPaid = atLineShare(input.newUnitPriceMinor) - paidForTheUnits;
+  const today = atLineShare(input.newUnitPriceMinor - (input.originalUnitPriceNowMinor ?? input.lineUnitPriceMinor));
+  if (againstPaid > 0 && today > 0) return Math.min(againstPaid, today);
+  if (againstPaid < 0 && today < 0) return -Math.min(-againstPaid, -today);
+  return 0;
 }
 
 /** 'RT-' + 8 base32 characters from the given random bytes (at least 8): a return as shoppers and staff quote it. */

@@ -13,6 +13,7 @@ import {
   returnReferenceFrom,
   returnWindowClosesAt,
   returnWindowOpen,
+  exchangeDifference,
   splitReturnMoney,
   type ReturnDto,
   type ReturnStatus,
@@ -138,6 +139,28 @@ export function createReturnService(deps: {
       .orderBy(asc(colors.name), asc(sizes.position));
     return rows.map((r) => ({ ...r, unitPrice: toMajor(r.priceMinor) }));
   }
+
+  /** Each variant's price in the market now (a variant no longer priced there is absent). */
+  async function pricesNow(tx: Db | Tx, variantIds: number[], market: MarketCode): Promise<Map<number, number>> {
+    if (variantIds.length === 0) return new Map();
+    const rows = await tx
+      .select({ variantId: variantPrices.variantId, priceMinor: variantPrices.priceMinor })
+      .from(variantPrices)
+      .where(and(inArray(variantPrices.variantId, variantIds), eq(variantPrices.market, market)));
+    return new Map(rows.map((r) => [r.variantId, r.priceMinor]));
+  }
+
+  /** The difference of exchanging `units` of `line` for a piece at `newUnitPriceMinor` (exchangeDifference). */
+  const differenceFor = (line: typeof orderItems.$inferSelect, units: number, newUnitPriceMinor: number, now: Map<number, number>) =>
+    exchangeDifference({
+      lineUnitPriceMinor: line.unitPriceMinor,
+      lineTotalMinor: line.lineTotalMinor,
+      lineDiscountMinor: line.discountMinor,
+      lineQuantity: line.quantity,
+      units,
+      newUnitPriceMinor,
+      originalUnitPriceNowMinor: now.get(line.variantId) ?? null,
+    });
 
   async function toDtos(rows: ReturnRow[], tx: Db | Tx = db): Promise<ReturnDto[]> {
     if (rows.length === 0) return [];
@@ -301,6 +324,7 @@ export function createReturnService(deps: {
       const held = await heldUnits(db, orderId);
       const market = marketOfOrder(order.currency);
       const choices = await exchangeChoices(db, [...new Set(lines.map((l) => l.productId))], market);
+      const now = await pricesNow(db, lines.map((l) => l.variantId), market);
       return {
         orderId,
         trackingNumber: order.trackingNumber,
@@ -322,7 +346,7 @@ export function createReturnService(deps: {
           // Another size or colour of the same piece; a dearer one's difference is paid online before approval.
           exchanges: choices
             .filter((c) => c.productId === l.productId && c.variantId !== l.variantId)
-            .map(({ productId: _p, priceMinor, ...c }) => ({ ...c, difference: toMajor(priceMinor - l.unitPriceMinor) })),
+            .map(({ productId: _p, priceMinor, ...c }) => ({ ...c, difference: toMajor(differenceFor(l, 1, priceMinor, now)) })),
         })),
       };
     },
@@ -341,6 +365,7 @@ export function createReturnService(deps: {
         const held = await heldUnits(tx, orderId);
         const market = marketOfOrder(order.currency);
         const choices = await exchangeChoices(tx, [...new Set(lines.map((l) => l.productId))], market);
+        const now = await pricesNow(tx, lines.map((l) => l.variantId), market);
         const seen = new Set<number>();
         let paidMinor = 0;
         let differenceMinor = 0;
@@ -361,7 +386,7 @@ export function createReturnService(deps: {
             if (!choice) throw new Invalid(message('return-exchange-unavailable'));
             exchangeVariantId = choice.variantId;
             exchangeUnitPriceMinor = choice.priceMinor;
-            differenceMinor += wanted.quantity * (choice.priceMinor - line.unitPriceMinor);
+            differenceMinor += differenceFor(line, wanted.quantity, choice.priceMinor, now);
             holds.push({ variantId: choice.variantId, delta: -wanted.quantity, kind: 'exchange', orderId, actorId: userId });
           }
           itemRows.push({ returnId: '', orderItemId: line.id, quantity: wanted.quantity, exchangeVariantId, exchangeUnitPriceMinor });
