@@ -142,6 +142,21 @@ for (const driver of DRIVERS) {
       expect(options.lines[0]!.exchanges.find((e) => e.variantId === sibling)?.difference).toBe(8_000);
     });
 
+    it('a refund by amount racing a return\'s refund and credit: together never more than was taken', async () => {
+      for (let round = 0; round < 4; round++) {
+        const order = await deliveredCardOrder(6 + round);
+        const ret = await returnedForRefund(order, round % 2 ? 'credit' : 'refund');
+        const outcomes = await Promise.allSettled([
+          ctx.services.orderRefunds.refund(order.id, undefined, staff),
+          ctx.services.returns.act(staff, ret.id, { action: round % 2 ? 'credit' : 'refund' }),
+        ]);
+        for (const o of outcomes) if (o.status === 'rejected') expect(String(o.reason)).toMatch(/given back|in progress|being refunded|refunded since/);
+        const totals = await ctx.services.orderMoney.totals(order.id);
+        expect(totals.givenBackMinor).toBeLessThanOrEqual(totals.takenMinor);
+        expect((await refundedOf(order)) + (await ctx.services.storeCredit.balance(order.userId, 'NGN'))).toBeLessThanOrEqual(order.totalMinor);
+      }
+    });
+
     it('the money check passes on everything above, and names an order whose account does not add up', async () => {
       const clean = await checkMoney(ctx.services.db);
       expect(clean.problems).toEqual([]);
