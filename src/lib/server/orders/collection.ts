@@ -164,9 +164,9 @@ export function createCollectionService(deps: {
           .select({ reference: payments.reference, provider: payments.provider, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
           .from(payments)
           .where(eq(payments.id, row.paymentId));
-        // The deposit went online; the delivery was made, so its fee is kept.
-        const paidOnline = payment && payment.provider !== 'on_delivery' ? payment.amountMinor - payment.refundedMinor : 0;
-        const refundMinor = Math.max(0, Math.min(paidOnline, (payment?.amountMinor ?? 0) - row.deliveryFeeMinor));
+        // The deposit went online; the delivery was made, so its fee is kept: deposit less fee back in all, counting what was refunded already.
+        const paidOnline = payment && payment.provider !== 'on_delivery' ? payment.amountMinor : 0;
+        const refundMinor = Math.max(0, paidOnline - row.deliveryFeeMinor - (payment?.refundedMinor ?? 0));
         await audit.record(
           actor,
           {
