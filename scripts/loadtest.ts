@@ -598,6 +598,13 @@ async function main() {
     const coherence = await priceChangeReachesEveryServer(cluster, cat.productIds[3] ?? cat.productIds[0]!);
     invariants.push({ name: `a set-price reaches all ${cluster.servers.length} servers within 1 s`, ok: coherence <= 1000, detail: `${coherence === Infinity ? 'not within 5 s' : `${coherence} ms`}` });
 
+    // The money check (npm run money:check) on the run's database: every order's account adds up, credit and stock equal their ledgers.
+    const moneyCheck = await run('npx', ['tsx', 'scripts/money-check.ts'], { env: { ...process.env, DATABASE_URL: cluster.databaseUrl, LOG_LEVEL: 'silent' } }).then(
+      (r) => ({ ok: true, detail: r.stdout.trim() }),
+      (err: { stdout?: string; stderr?: string; message: string }) => ({ ok: false, detail: (err.stderr || err.stdout || err.message).trim().split('\n').slice(0, 6).join(' | ') }),
+    );
+    invariants.push({ name: 'money check: every order\'s account adds up, store credit and stock equal their ledgers', ...moneyCheck });
+
     // ---- report
     const totalRequests = [...stats.values()].reduce((n, s) => n + s.latencies.length, 0);
     console.log(`\n${totalRequests} requests in ${elapsed.toFixed(1)} s: ${(totalRequests / elapsed).toFixed(1)} req/s; journeys: ${seen.journeys.anonymous} anonymous, ${seen.journeys.buying} orders placed, ${seen.journeys.soldOut} ended by sold out, ${seen.journeys.cut} cut by a failure; payments or mails left unsettled: ${unsettled}`);

@@ -121,6 +121,18 @@ for (const driver of DRIVERS) {
       expect(lifted).toHaveLength(1);
     });
 
+    it('refused at the door after a partial refund smaller than the fee: deposit less the fee back in all, no more', async () => {
+      const shopper = await podShopper(services);
+      const v = await podVariant(services, 'NG', 3, 2);
+      const o = await placePodOrder(services, { ...shopper, userId: shopper.id, variantId: v.id, depositPercent: 30 });
+      expect(o.deliveryFeeMinor).toBeGreaterThan(100_000);
+      await services.orderRefunds.refund(o.id, 100_000, owner);
+      const r = await services.collection.record(owner, o.id, { outcome: 'refused' });
+      expect(r.refundedMinor).toBe(o.depositMinor - o.deliveryFeeMinor - 100_000);
+      const [p] = await services.db.select().from(payments).where(eq(payments.reference, o.paymentReference));
+      expect(p!.refundedMinor).toBe(o.depositMinor - o.deliveryFeeMinor);
+    });
+
     it('an order cancelled meanwhile, or not paid on delivery, cannot be settled; unknown ids are 404', async () => {
       const shopper = await podShopper(services);
       const v = await podVariant(services);

@@ -71,7 +71,7 @@ export async function podVariant(services: Pick<Services, 'db'>, market: MarketC
  */
 export async function placePodOrder(
   services: Pick<Services, 'db' | 'orders'>,
-  opts: { userId: string; email: string; variantId: number; quantity?: number; market?: MarketCode; depositPercent?: number; deliveryFeeMinor?: number; pickup?: boolean },
+  opts: { userId: string; email: string; variantId: number; quantity?: number; market?: MarketCode; depositPercent?: number; deliveryFeeMinor?: number; pickup?: boolean; discountPercent?: number },
 ): Promise<PodOrder> {
   const market = opts.market ?? 'NG';
   const currency = MARKETS[market].currency;
@@ -85,7 +85,9 @@ export async function placePodOrder(
   if (!v) throw new Error(`variant ${opts.variantId} is not sold in ${market}`);
   const subtotalMinor = v.priceMinor * quantity;
   const deliveryFeeMinor = opts.pickup ? 0 : (opts.deliveryFeeMinor ?? (market === 'NG' ? 500_000 : 10_000));
-  const totalMinor = subtotalMinor + deliveryFeeMinor;
+  // A discount code's money off (a percentage of the subtotal), all on the one line.
+  const discountMinor = Math.floor((subtotalMinor * (opts.discountPercent ?? 0)) / 100);
+  const totalMinor = subtotalMinor - discountMinor + deliveryFeeMinor;
   const depositMinor = opts.depositPercent ? Math.round((totalMinor * opts.depositPercent) / 100) : 0;
   const reference = `POD-${randomBytes(6).toString('hex')}`;
   const address = opts.pickup
@@ -113,6 +115,7 @@ export async function placePodOrder(
       deliveryOption: opts.pickup ? 'pickup' : 'delivery',
       deliveryAddress: address,
       subtotalMinor,
+      discountMinor,
       deliveryFeeMinor,
       totalMinor,
       lines: [
@@ -126,6 +129,7 @@ export async function placePodOrder(
           quantity,
           unitPriceMinor: v.priceMinor,
           lineTotalMinor: subtotalMinor,
+          discountMinor,
         },
       ],
     });

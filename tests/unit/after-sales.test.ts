@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDayIn, creditToUse, deliveredAtOn, returnActionAllowed, returnWindowClosesAt, returnWindowOpen, splitReturnMoney, whatsappLink } from '@/lib/domain/after-sales';
+import { calendarDayIn, creditToUse, deliveredAtOn, exchangeDifference, returnActionAllowed, returnWindowClosesAt, returnWindowOpen, splitReturnMoney, whatsappLink } from '@/lib/domain/after-sales';
 import { returnActionSchema, returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { paymentStateOf } from '@/lib/domain/orders';
+import { orderMoneyTotals } from '@/lib/domain/order-money';
 import { sizeGuideFor } from '@/lib/domain/size-guides';
 
 describe('the return window', () => {
@@ -97,5 +98,46 @@ describe('what shoppers read', () => {
   });
   it('a WhatsApp link prefilled with the tracking number', () => {
     expect(whatsappLink('+234 801 234 5678', 'ML-ABCDEFGH')).toBe('https://wa.me/2348012345678?text=Hello%2C%20I%20need%20help%20with%20my%20order%20ML-ABCDEFGH.');
+  });
+});
+
+describe('what an order may still give back', () => {
+  it('a return is capped by what the order has left, in cash and credit together', () => {
+    // Refunded in full by amount already: nothing more, neither to the card nor as credit.
+    expect(splitReturnMoney({ amountMinor: 29_000_000, to: 'payment', onlineLeftMinor: 0, orderLeftMinor: 0, paidCash: false })).toEqual({ toPaymentMinor: 0, toCreditMinor: 0, byTransferMinor: 0 });
+    expect(splitReturnMoney({ amountMinor: 29_000_000, to: 'payment', onlineLeftMinor: 19_000_000, orderLeftMinor: 19_000_000, paidCash: false })).toEqual({ toPaymentMinor: 19_000_000, toCreditMinor: 0, byTransferMinor: 0 });
+    expect(splitReturnMoney({ amountMinor: 50_000, to: 'credit', onlineLeftMinor: 0, orderLeftMinor: 20_000, paidCash: false })).toEqual({ toPaymentMinor: 0, toCreditMinor: 20_000, byTransferMinor: 0 });
+  });
+  it('reads taken, given back and left from the rows of the account', () => {
+    expect(
+      orderMoneyTotals([
+        { kind: 'charged', amountMinor: 100 },
+        { kind: 'credit_used', amountMinor: 50 },
+        { kind: 'refunded', amountMinor: -80 },
+        { kind: 'refund_released', amountMinor: 30 },
+        { kind: 'credited', amountMinor: -20 },
+      ]),
+    ).toEqual({ takenMinor: 150, givenBackMinor: 70, leftMinor: 80 });
+  });
+});
+
+describe("an exchange's difference", () => {
+  const shirt = { lineUnitPriceMinor: 12_000_000, lineTotalMinor: 12_000_000, lineDiscountMinor: 2_400_000, lineQuantity: 1, units: 1 };
+  it('is priced against what was paid after the discount share, not the list price', () => {
+    expect(exchangeDifference({ ...shirt, newUnitPriceMinor: 10_500_000, originalUnitPriceNowMinor: 12_000_000 })).toBe(-1_200_000);
+    expect(exchangeDifference({ ...shirt, newUnitPriceMinor: 13_000_000, originalUnitPriceNowMinor: 12_000_000 })).toBe(800_000);
+    expect(exchangeDifference({ ...shirt, newUnitPriceMinor: 12_000_000, originalUnitPriceNowMinor: null })).toBe(0);
+  });
+  it('moves no money for a price cut or rise since the purchase', () => {
+    expect(exchangeDifference({ ...shirt, newUnitPriceMinor: 10_000_000, originalUnitPriceNowMinor: 10_000_000 })).toBe(0);
+    expect(exchangeDifference({ ...shirt, newUnitPriceMinor: 15_000_000, originalUnitPriceNowMinor: 15_000_000 })).toBe(0);
+    // Only the original was cut: the new piece costs less than was paid, but no less than the original does today.
+    expect(exchangeDifference({ ...shirt, newUnitPriceMinor: 10_500_000, originalUnitPriceNowMinor: 10_000_000 })).toBe(0);
+  });
+  it('prices some units of a line, exactly for large amounts', () => {
+    const line = { lineUnitPriceMinor: 3_333_333_333, lineTotalMinor: 9_999_999_999, lineDiscountMinor: 1_234_567_891, lineQuantity: 3, units: 2 };
+    const d = exchangeDifference({ ...line, newUnitPriceMinor: 2_000_000_000, originalUnitPriceNowMinor: 3_333_333_333 });
+    const exact = (BigInt(2_000_000_000 - 3_333_333_333) * 2n * BigInt(9_999_999_999 - 1_234_567_891)) / 9_999_999_999n;
+    expect(d).toBe(Number(exact));
   });
 });

@@ -31,6 +31,7 @@ const TABLE_OWNERS: Record<string, string> = {
   // The dashboard's rollup of orders, kept by migration 0016's triggers: nothing writes it but them.
   order_daily_totals: 'orders/orders',
   order_events: 'orders/orders',
+  order_money: 'orders/order-money',
   order_items: 'orders/orders',
   orders: 'orders/orders',
   payments: 'payments/service',

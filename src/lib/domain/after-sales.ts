@@ -4,6 +4,7 @@
  * move it, how a return's money goes back, store credit's ledger kinds, and help-request topics.
  * Labels are the words the pages, mail and API show. No I/O.
  */
+import { paidForUnits } from './promotions';
 
 export const RETURN_WINDOW_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -127,7 +128,9 @@ export const CASH_REFUND_METHODS = ['credit', 'transfer'] as const;
 export type CashRefundMethod = (typeof CASH_REFUND_METHODS)[number];
 
 /**
- * Where a return's money goes (minor units), never to a card more than it paid:
+ * Where a return's money goes (minor units), never more than the order has left to give back
+ * (`orderLeftMinor`: what came in less what went back already, in cash and credit), never to a card
+ * more than it paid:
  * - `credit`: all of it as store credit;
  * - `payment`: to the online payment first, up to what is left of it; the rest went in as store
  *   credit or cash at the door, and goes back as store credit, or (cash, when staff say so) as a
@@ -138,16 +141,48 @@ export function splitReturnMoney(input: {
   to: 'payment' | 'credit';
   /** What is left to refund of the order's online payment (amount less refunded). */
   onlineLeftMinor: number;
+  /** What the order has left to give back in all (its money account); absent: no limit besides the amount. */
+  orderLeftMinor?: number;
   /** Whether part of the order was paid in cash at the door. */
   paidCash: boolean;
   cashBy?: CashRefundMethod;
 }): { toPaymentMinor: number; toCreditMinor: number; byTransferMinor: number } {
-  const amount = Math.max(0, input.amountMinor);
+  const amount = Math.max(0, Math.min(input.amountMinor, input.orderLeftMinor ?? input.amountMinor));
   if (input.to === 'credit') return { toPaymentMinor: 0, toCreditMinor: amount, byTransferMinor: 0 };
   const toPaymentMinor = Math.min(amount, Math.max(0, input.onlineLeftMinor));
   const rest = amount - toPaymentMinor;
   const byTransferMinor = input.paidCash && input.cashBy === 'transfer' ? rest : 0;
   return { toPaymentMinor, toCreditMinor: rest - byTransferMinor, byTransferMinor };
+}
+
+/**
+ * An exchange's difference for `units` units of a line, in minor units: > 0 the shopper pays it
+ * first, < 0 it comes back as store credit. Priced against what was paid for those units (the line's
+ * discount share taken off), with the new piece at the same share off (a 20% code: a ₦120,000 shirt
+ * paid ₦96,000, exchanged for a ₦105,000 colour, ₦84,000 for the same code: ₦12,000 back). Never
+ * more than the two pieces differ at today's prices (`originalUnitPriceNowMinor`; the price paid
+ * when the original is no longer priced), so a price cut or rise since the purchase moves nothing.
+ * Exact for any amounts (integer arithmetic in BigInt), rounded toward nothing owed.
+ */
+export function exchangeDifference(input: {
+  lineUnitPriceMinor: number;
+  lineTotalMinor: number;
+  lineDiscountMinor: number;
+  lineQuantity: number;
+  units: number;
+  newUnitPriceMinor: number;
+  originalUnitPriceNowMinor: number | null;
+}): number {
+  const paidForTheUnits = paidForUnits(input.lineTotalMinor, input.lineDiscountMinor, input.lineQuantity, input.units);
+  const lineTotal = BigInt(input.lineTotalMinor);
+  const linePaid = BigInt(input.lineTotalMinor - input.lineDiscountMinor);
+  // A list price of `units` units at the line's share off (BigInt division truncates toward 0).
+  const atLineShare = (unitPriceMinor: number) => (lineTotal === 0n ? 0 : Number((BigInt(unitPriceMinor) * BigInt(input.units) * linePaid) / lineTotal));
+  const againstPaid = atLineShare(input.newUnitPriceMinor) - paidForTheUnits;
+  const today = atLineShare(input.newUnitPriceMinor - (input.originalUnitPriceNowMinor ?? input.lineUnitPriceMinor));
+  if (againstPaid > 0 && today > 0) return Math.min(againstPaid, today);
+  if (againstPaid < 0 && today < 0) return -Math.min(-againstPaid, -today);
+  return 0;
 }
 
 /** 'RT-' + 8 base32 characters from the given random bytes (at least 8): a return as shoppers and staff quote it. */

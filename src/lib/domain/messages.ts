@@ -308,6 +308,8 @@ export const MESSAGES = {
   'refund-amount-or-line': 'Refund an amount or a line, not both',
   'refund-line-required': 'Choose a line of the order',
   'refund-quantity-required': 'Enter how many to refund',
+  'refund-order-left': 'This order has {amount} left to give back, in refunds and store credit together.',
+  'refund-order-nothing-left': 'Everything paid for this order has already been given back.',
   'promotion-created': 'Promotion created',
   'promotion-saved': 'Promotion saved',
   'promotion-not-found': 'Promotion not found',

@@ -36,6 +36,7 @@ import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
 import { createCollectionService } from '@/lib/server/orders/collection';
 import { createStoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { createReturnService } from '@/lib/server/aftersales/returns';
+import { createOrderMoneyService } from '@/lib/server/orders/order-money';
 import { createHelpService } from '@/lib/server/aftersales/help';
 // ---- end back office
 
@@ -143,6 +144,7 @@ export function createServices(deps: Deps) {
     collection,
     storeCredit,
     returns,
+    orderMoney: createOrderMoneyService({ db }),
     help,
     async health(): Promise<{ database: boolean }> {
       try {

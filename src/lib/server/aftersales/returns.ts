@@ -13,6 +13,7 @@ import {
   returnReferenceFrom,
   returnWindowClosesAt,
   returnWindowOpen,
+  exchangeDifference,
   splitReturnMoney,
   type ReturnDto,
   type ReturnStatus,
@@ -35,6 +36,7 @@ import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { CannotFulfil, type DifferenceFulfilment, type PaymentService } from '@/lib/server/payments/service';
+import { lockedOrderMoney, recordOrderMoney } from '@/lib/server/orders/order-money';
 import type { StoreCreditService } from './store-credit';
 import { unitsPaidBack } from './units-back';
 
@@ -138,6 +140,28 @@ export function createReturnService(deps: {
       .orderBy(asc(colors.name), asc(sizes.position));
     return rows.map((r) => ({ ...r, unitPrice: toMajor(r.priceMinor) }));
   }
+
+  /** Each variant's price in the market now (a variant no longer priced there is absent). */
+  async function pricesNow(tx: Db | Tx, variantIds: number[], market: MarketCode): Promise<Map<number, number>> {
+    if (variantIds.length === 0) return new Map();
+    const rows = await tx
+      .select({ variantId: variantPrices.variantId, priceMinor: variantPrices.priceMinor })
+      .from(variantPrices)
+      .where(and(inArray(variantPrices.variantId, variantIds), eq(variantPrices.market, market)));
+    return new Map(rows.map((r) => [r.variantId, r.priceMinor]));
+  }
+
+  /** The difference of exchanging `units` of `line` for a piece at `newUnitPriceMinor` (exchangeDifference). */
+  const differenceFor = (line: typeof orderItems.$inferSelect, units: number, newUnitPriceMinor: number, now: Map<number, number>) =>
+    exchangeDifference({
+      lineUnitPriceMinor: line.unitPriceMinor,
+      lineTotalMinor: line.lineTotalMinor,
+      lineDiscountMinor: line.discountMinor,
+      lineQuantity: line.quantity,
+      units,
+      newUnitPriceMinor,
+      originalUnitPriceNowMinor: now.get(line.variantId) ?? null,
+    });
 
   async function toDtos(rows: ReturnRow[], tx: Db | Tx = db): Promise<ReturnDto[]> {
     if (rows.length === 0) return [];
@@ -302,6 +326,7 @@ export function createReturnService(deps: {
       const held = await heldUnits(db, orderId);
       const market = marketOfOrder(order.currency);
       const choices = await exchangeChoices(db, [...new Set(lines.map((l) => l.productId))], market);
+      const now = await pricesNow(db, lines.map((l) => l.variantId), market);
       return {
         orderId,
         trackingNumber: order.trackingNumber,
@@ -323,7 +348,7 @@ export function createReturnService(deps: {
           // Another size or colour of the same piece; a dearer one's difference is paid online before approval.
           exchanges: choices
             .filter((c) => c.productId === l.productId && c.variantId !== l.variantId)
-            .map(({ productId: _p, priceMinor, ...c }) => ({ ...c, difference: toMajor(priceMinor - l.unitPriceMinor) })),
+            .map(({ productId: _p, priceMinor, ...c }) => ({ ...c, difference: toMajor(differenceFor(l, 1, priceMinor, now)) })),
         })),
       };
     },
@@ -343,6 +368,7 @@ export function createReturnService(deps: {
         const paidBack = await unitsPaidBack(tx, lines.map((l) => l.id));
         const market = marketOfOrder(order.currency);
         const choices = await exchangeChoices(tx, [...new Set(lines.map((l) => l.productId))], market);
+        const now = await pricesNow(tx, lines.map((l) => l.variantId), market);
         const seen = new Set<number>();
         let paidMinor = 0;
         let differenceMinor = 0;
@@ -363,7 +389,7 @@ export function createReturnService(deps: {
             if (!choice) throw new Invalid(message('return-exchange-unavailable'));
             exchangeVariantId = choice.variantId;
             exchangeUnitPriceMinor = choice.priceMinor;
-            differenceMinor += wanted.quantity * (choice.priceMinor - line.unitPriceMinor);
+            differenceMinor += differenceFor(line, wanted.quantity, choice.priceMinor, now);
             holds.push({ variantId: choice.variantId, delta: -wanted.quantity, kind: 'exchange', orderId, actorId: userId });
           }
           itemRows.push({ returnId: '', orderItemId: line.id, quantity: wanted.quantity, exchangeVariantId, exchangeUnitPriceMinor });
@@ -551,17 +577,21 @@ export function createReturnService(deps: {
           updated = await move(tx, row, 'received');
           await audited({ items: input.items ?? 'all undamaged' });
         } else if (input.action === 'credit') {
-          const amountMinor = await paidForReceived(tx, row);
+          // Never more than the order has left to give back (an amount refund may have taken it already).
+          const left = await lockedOrderMoney(tx, row.orderId);
+          const amountMinor = Math.min(await paidForReceived(tx, row), left.leftMinor);
           if (amountMinor > 0) {
             await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: amountMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Return ${row.reference}` });
+            await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor, currency: row.currency, returnId: row.id, reason: `Return ${row.reference}` }, clock());
           }
           updated = await move(tx, row, 'credited', { creditedMinor: amountMinor });
           await audited({ creditedMinor: amountMinor });
         } else {
           // ship: the exchange goes out; a cheaper piece's difference comes back as store credit.
-          const back = Math.max(0, -row.differenceMinor);
+          const back = Math.min(Math.max(0, -row.differenceMinor), (await lockedOrderMoney(tx, row.orderId)).leftMinor);
           if (back > 0) {
             await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: back, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Exchange ${row.reference}: the difference` });
+            await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor: back, currency: row.currency, returnId: row.id, reason: `Exchange ${row.reference}: the difference` }, clock());
           }
           updated = await move(tx, row, 'exchanged', { shipmentTracking: input.trackingNumber, creditedMinor: back });
           await audited({ trackingNumber: input.trackingNumber, creditedMinor: back });
@@ -597,15 +627,18 @@ export function createReturnService(deps: {
     async refund(actor: Actor, id: string, input: Extract<ReturnActionInput, { action: 'refund' }>): Promise<ReturnDto> {
       const claim = await db.transaction(async (tx) => {
         const row = await lockFor(tx, id, 'refund');
+        // What was paid for the units, never more than the order has left to give back.
+        const left = await lockedOrderMoney(tx, row.orderId);
         const amountMinor = await paidForReceived(tx, row);
         const pay = await paymentOf(tx, row.orderId);
-        const split = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
+        const split = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, orderLeftMinor: left.leftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
         if (split.byTransferMinor > 0 && !input.transferReference) throw new Invalid(message('return-transfer-reference'));
         await tx.update(returns).set({ settlingAt: clock(), updatedAt: clock() }).where(eq(returns.id, row.id));
         await audit.record(actor, { action: 'return.refund', entity: 'return', entityId: row.id, details: { reference: row.reference, outcome: 'claimed', ...split } }, tx);
         return { row, split, paymentReference: pay.reference };
       });
-      const { row, split } = claim;
+      const { row } = claim;
+      let split = claim.split;
       if (split.toPaymentMinor > 0 && claim.paymentReference) {
         try {
           await deps.payments.refund(claim.paymentReference, split.toPaymentMinor);
@@ -620,9 +653,15 @@ export function createReturnService(deps: {
         }
       }
       const ret = await db.transaction(async (tx) => {
+        // Checked again under the order's lock: what went back meanwhile (another refund) is not given twice.
+        const left = (await lockedOrderMoney(tx, row.orderId)).leftMinor;
+        const byTransferMinor = Math.min(split.byTransferMinor, left);
+        split = { ...split, byTransferMinor, toCreditMinor: Math.min(split.toCreditMinor, left - byTransferMinor) };
         if (split.toCreditMinor > 0) {
           await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: split.toCreditMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Return ${row.reference}` });
+          await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor: split.toCreditMinor, currency: row.currency, returnId: row.id, reason: `Return ${row.reference}` }, clock());
         }
+        await recordOrderMoney(tx, { orderId: row.orderId, kind: 'transferred', amountMinor: split.byTransferMinor, currency: row.currency, returnId: row.id, reason: input.transferReference ?? null }, clock());
         const [updated] = await tx
           .update(returns)
           .set({
@@ -643,6 +682,7 @@ export function createReturnService(deps: {
         ...(split.toPaymentMinor > 0 ? [`${money(split.toPaymentMinor, ret.currency)} is on its way back to your payment.`] : []),
         ...(split.toCreditMinor > 0 ? [`${money(split.toCreditMinor, ret.currency)} has been added to your store credit.`] : []),
         ...(split.byTransferMinor > 0 ? [`${money(split.byTransferMinor, ret.currency)} has been sent to you by bank transfer (reference ${ret.transferReference ?? ''}).`] : []),
+        ...(split.toPaymentMinor + split.toCreditMinor + split.byTransferMinor === 0 ? [message('refund-order-nothing-left')] : []),
       ]);
       return ret;
     },
@@ -669,6 +709,7 @@ export function exchangeDifferences(deps: { db: Db; clock: () => Date; orderFor:
         throw new CannotFulfil('return_not_waiting');
       }
       await tx.update(returns).set({ differencePaidAt: deps.clock(), updatedAt: deps.clock() }).where(eq(returns.id, row.id));
+      await recordOrderMoney(tx, { orderId: row.orderId, kind: 'difference_paid', amountMinor: payment.amountMinor, currency: payment.currency, paymentId: payment.id, returnId: row.id }, deps.clock());
       return row.orderId;
     },
     async orderOfReturn(returnId, tx) {

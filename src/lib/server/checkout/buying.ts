@@ -1,3 +1,4 @@
+import { paymentRefundLedger } from '@/lib/server/orders/order-money';
 /** Wires the buying side (shipping, cart, orders, payments, checkout, favourites) from the shared deps. */
 import { createCartService } from '@/lib/server/cart/cart';
 import { checkoutFulfilment, createCheckoutService } from './checkout';
@@ -82,6 +83,8 @@ export function createBuyingServices(deps: {
     },
     // A dearer exchange's difference (issue 20) marks its return paid.
     differences: exchangeDifferences({ db, clock, orderFor: async (orderId) => (await orders.load(orderId))! }),
+    // Every refund is the order's money going back, within what the order has left.
+    refundLedger: paymentRefundLedger(clock),
   });
   const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
   const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit });

@@ -14,6 +14,7 @@ import { orders, payments, users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { createOrderRefunds } from './order-refunds';
+import { recordOrderMoney } from './order-money';
 import type { OrderService } from './orders';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -144,6 +145,7 @@ export function createCollectionService(deps: {
             .update(orders)
             .set({ collectionOutcome: 'paid', collectionMethod: input.method, collectedMinor: amountMinor, collectedAt: now })
             .where(eq(orders.id, row.id));
+          await recordOrderMoney(tx, { orderId: row.id, kind: 'collected', amountMinor, currency: row.currency, reason: input.method }, now);
           // Staff may have marked it delivered already; otherwise it is delivered now.
           const status = row.status === 'delivered' ? row.status : (await deps.orders.moveLocked(tx, row, 'delivered', { actorId: actor.id, reason: 'Delivered and paid' })).updated.status;
           await audit.record(actor, { action: 'order.collection', entity: 'order', entityId: row.id, details: { ...base, outcome: 'paid', method: input.method, collectedMinor: amountMinor, after: status } }, tx);
@@ -162,9 +164,9 @@ export function createCollectionService(deps: {
           .select({ reference: payments.reference, provider: payments.provider, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
           .from(payments)
           .where(eq(payments.id, row.paymentId));
-        // The deposit went online; the delivery was made, so its fee is kept.
-        const paidOnline = payment && payment.provider !== 'on_delivery' ? payment.amountMinor - payment.refundedMinor : 0;
-        const refundMinor = Math.max(0, Math.min(paidOnline, (payment?.amountMinor ?? 0) - row.deliveryFeeMinor));
+        // The deposit went online; the delivery was made, so its fee is kept: deposit less fee back in all, counting what was refunded already.
+        const paidOnline = payment && payment.provider !== 'on_delivery' ? payment.amountMinor : 0;
+        const refundMinor = Math.max(0, paidOnline - row.deliveryFeeMinor - (payment?.refundedMinor ?? 0));
         await audit.record(
           actor,
           {

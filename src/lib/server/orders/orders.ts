@@ -35,6 +35,7 @@ import type { OrderNotifications } from '@/lib/server/notifications/notification
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
+import { recordOrderMoney } from './order-money';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -289,6 +290,7 @@ export function createOrderService({
       if (row.storeCreditMinor > 0) {
         if (!storeCredit) throw new Error('an order paid with store credit, cancelled without the store credit module');
         await storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: row.storeCreditMinor, kind: 'cancellation', orderId: row.id, actorId: opts.actorId, reason: opts.reason });
+        await recordOrderMoney(tx, { orderId: row.id, kind: 'credited', amountMinor: row.storeCreditMinor, currency: row.currency, reason: opts.reason }, clock());
       }
     }
     return { updated: updated!, productIds };
@@ -361,6 +363,10 @@ export function createOrderService({
         })),
       );
       await applyStockMoves(tx, lines.map((l) => ({ variantId: l.variantId, delta: -l.quantity, kind: 'order' as const, orderId: row!.id })), clock());
+      // The order's account opens with what its payment charged online and the store credit it used.
+      const [payment] = await tx.select({ amountMinor: payments.amountMinor }).from(payments).where(eq(payments.id, input.paymentId));
+      await recordOrderMoney(tx, { orderId: row!.id, kind: 'charged', amountMinor: payment?.amountMinor ?? 0, currency: input.currency, paymentId: input.paymentId }, clock());
+      await recordOrderMoney(tx, { orderId: row!.id, kind: 'credit_used', amountMinor: input.storeCreditMinor ?? 0, currency: input.currency }, clock());
       return row!.id;
     },
 

@@ -167,6 +167,18 @@ export interface PaymentHolds {
 }
 const NO_HOLDS: PaymentHolds = { release: async () => {} };
 
+/**
+ * The account of what a refund gives back (the order's money, src/lib/server/orders/order-money.ts):
+ * told, in the payment's own transactions, when a refund is claimed (it may refuse: more than the
+ * order has left), let go, and recorded with the amount the provider refunded.
+ */
+export interface RefundLedger {
+  claimed(tx: Tx, payment: { id: string; currency: string }, amountMinor: number): Promise<void>;
+  released(tx: Tx, payment: { id: string; currency: string }, amountMinor: number): Promise<void>;
+  recorded(tx: Tx, payment: { id: string; currency: string }, claimedMinor: number, refundedMinor: number): Promise<void>;
+}
+const NO_LEDGER: RefundLedger = { claimed: async () => {}, released: async () => {}, recorded: async () => {} };
+
 /** Runs inside a refund claim's transaction, with the amount claimed (see refund). */
 export type RefundClaimHook = (tx: Tx, claim: { amountMinor: number }) => Promise<void>;
 
@@ -226,9 +238,12 @@ export function createPaymentService(deps: {
   holds?: PaymentHolds | undefined;
   /** Exchange differences (issue 20); without it, such payments cannot be fulfilled. */
   differences?: DifferenceFulfilment | undefined;
+  /** The order's money account, told of every refund (ADR 0019). */
+  refundLedger?: RefundLedger | undefined;
 }) {
   const { db, provider, fulfilment, log, clock } = deps;
   const holds = deps.holds ?? NO_HOLDS;
+  const ledger = deps.refundLedger ?? NO_LEDGER;
   const newReference = () => newReferenceAt(clock());
 
   /** A payment that will never become an order: its new status and its holds given back, together. */
@@ -631,6 +646,7 @@ export function createPaymentService(deps: {
         const amount = amountMinor ?? left;
         if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
         await tx.update(payments).set({ refundPendingMinor: amount, updatedAt: clock() }).where(eq(payments.id, p.id));
+        await ledger.claimed(tx, p, amount);
         await opts.onClaim?.(tx, { amountMinor: amount });
         return { payment: p, amount, whole: amountMinor === undefined && p.refundedMinor === 0 };
       });
@@ -654,37 +670,45 @@ export function createPaymentService(deps: {
       } catch (err) {
         if (err instanceof PaymentFailed) {
           // Refused: nothing was refunded, so the claim is let go.
-          await db.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, payment.id));
+          await db.transaction(async (tx) => {
+            await tx.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, payment.id));
+            await ledger.released(tx, payment, amount);
+          });
         } else {
           log.error('refund outcome unknown; the claim is kept until staff check the provider', { reference, amountMinor: amount, err });
         }
         throw err;
       }
       const refundedMinor = payment.refundedMinor + refund.amountMinor;
-      const [recorded] = await db
-        .update(payments)
-        .set({
-          status: whole || refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded',
-          refundedMinor,
-          refundPendingMinor: null,
-          refundedAt: clock(),
-          refundId: refund.refundId,
-          updatedAt: clock(),
-        })
-        .where(eq(payments.id, payment.id))
-        .returning();
+      const recorded = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(payments)
+          .set({
+            status: whole || refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded',
+            refundedMinor,
+            refundPendingMinor: null,
+            refundedAt: clock(),
+            refundId: refund.refundId,
+            updatedAt: clock(),
+          })
+          .where(eq(payments.id, payment.id))
+          .returning();
+        await ledger.recorded(tx, payment, amount, refund.amountMinor);
+        return row;
+      });
       log.info('payment refunded', { reference, refundedMinor: refund.amountMinor, refundId: refund.refundId, provider: provider.name });
       return summary(recorded!, refund.amountMinor);
     },
 
     /** Lets go of a refund claim whose outcome was lost, after staff checked with the provider that nothing was refunded. */
     async releaseRefundClaim(reference: string): Promise<boolean> {
-      const rows = await db
-        .update(payments)
-        .set({ refundPendingMinor: null, updatedAt: clock() })
-        .where(and(eq(payments.reference, reference), sql`${payments.refundPendingMinor} is not null`))
-        .returning({ id: payments.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
+        if (!p || p.refundPendingMinor === null) return false;
+        await tx.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, p.id));
+        await ledger.released(tx, p, p.refundPendingMinor);
+        return true;
+      });
     },
 
     simulatedPayment,

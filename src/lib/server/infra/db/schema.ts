@@ -28,6 +28,7 @@ import {
 } from '@/lib/domain/after-sales';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { DEFAULT_MARKET, MARKET_CODES } from '@/lib/domain/markets';
+import { ORDER_MONEY_KINDS } from '@/lib/domain/order-money';
 import { ORDER_STATUSES } from '@/lib/domain/orders';
 import { COLLECTION_METHODS, COLLECTION_OUTCOMES, ONLINE_CHANNELS, PAYMENT_METHODS } from '@/lib/domain/payment-methods';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
@@ -522,6 +523,49 @@ export const orderItems = pgTable(
     refundedQuantity: integer('refunded_quantity').notNull().default(0),
   },
   (t) => [index('order_items_order_idx').on(t.orderId), check('order_items_refunded_within', sql`${t.refundedQuantity} between 0 and ${t.quantity}`)],
+);
+
+/**
+ * The money of an order, one row per amount that came in or went back (ADR 0019): charged online,
+ * collected at the door, store credit used, an exchange difference paid (positive); refunded to a
+ * payment, a released refund claim (positive), credited, transferred (negative). Written in the
+ * transaction that moves the money, only by orders/order-money.ts; what an order may still give back
+ * is read from here.
+ */
+export const orderMoney = pgTable(
+  'order_money',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ORDER_MONEY_KINDS }).notNull(),
+    amountMinor: money('amount_minor'),
+    currency: text('currency').notNull(),
+    /** The line and how many of its units it concerns (a line refund, a return), where it does. */
+    orderItemId: integer('order_item_id'),
+    units: integer('units'),
+    /** What moved it: the payment (charged, refunded), the return (credited, transferred, a difference). */
+    paymentId: uuid('payment_id'),
+    returnId: uuid('return_id'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('order_money_order_idx').on(t.orderId, t.id),
+    index('order_money_payment_idx').on(t.paymentId).where(sql`${t.paymentId} is not null`),
+    check('order_money_nonzero', sql`${t.amountMinor} <> 0`),
+    check(
+      'order_money_signed',
+      sql`(${t.kind} in ('charged', 'collected', 'credit_used', 'difference_paid', 'refund_released')) = (${t.amountMinor} > 0)`,
+    ),
+    // What comes in is written once: an order is charged, collected and paid with credit once, a difference paid once.
+    uniqueIndex('order_money_once_in_uq').on(t.orderId, t.kind).where(sql`${t.kind} in ('charged', 'collected', 'credit_used')`),
+    uniqueIndex('order_money_difference_once_uq').on(t.paymentId).where(sql`${t.kind} = 'difference_paid'`),
+    // A return credits (or transfers) once; a cancelled order's credit comes back once.
+    uniqueIndex('order_money_return_once_uq').on(t.returnId, t.kind).where(sql`${t.returnId} is not null and ${t.kind} in ('credited', 'transferred')`),
+    uniqueIndex('order_money_cancel_credit_once_uq').on(t.orderId).where(sql`${t.returnId} is null and ${t.kind} = 'credited'`),
+  ],
 );
 
 export const favourites = pgTable(

@@ -1,0 +1,31 @@
+/**
+ * `npm run money:check`: proves the money of every order adds up (ADR 0019): charged + credit used +
+ * collected (or still due) = the order's total; refunded + credited back <= what was taken; every
+ * store-credit balance equals its ledger; every variant's stock equals its ledger. Reads the
+ * database the server uses (DATABASE_URL, or PGlite in DATA_DIR). Exits 1 naming each difference.
+ */
+import { ConfigError, getConfig } from '@/lib/server/infra/config';
+import { openDatabase } from '@/lib/server/infra/db/client';
+import { checkMoney } from '@/lib/server/orders/money-check';
+
+let config: ReturnType<typeof getConfig>;
+try {
+  config = getConfig();
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+try {
+  const result = await checkMoney(database.db);
+  const { orders, orderMoneyRows, creditBalances, variants } = result.counts;
+  if (result.ok) {
+    console.log(`money check: ok. ${orders} orders (${orderMoneyRows} rows of their money), ${creditBalances} store-credit balances, ${variants} variants`);
+  } else {
+    console.error(`money check: ${result.problems.length} difference(s)${result.problems.length >= 50 ? ' (the first of each kind)' : ''}:`);
+    for (const p of result.problems) console.error(`  ${p}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await database.close();
+}
