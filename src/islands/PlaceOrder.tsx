@@ -51,6 +51,14 @@ interface Props {
   outcome?: ReturnOutcome | null;
   /** The shopper's store credit in the market's currency (major units), when there is some. */
   storeCredit?: number | null;
+  /** This checkout attempt's key, minted with the page: sent with PAY & PLACE ORDER, so a resend places one order. */
+  checkoutKey?: string | null;
+}
+
+/** A fresh attempt key once the server has answered the last one (a new attempt may ask for other choices). */
+function newAttemptKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Spec: the payment reference is held in session storage. */
@@ -103,8 +111,10 @@ function Address({ address, title, change }: { address: AddressDto; title: strin
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey }: Props) {
   const [cart, setCart] = useState(initialCart);
+  // Kept until the server answers: a send lost on the way and tried again is the same attempt.
+  const [attemptKey, setAttemptKey] = useState(checkoutKey ?? null);
   // Messages and controls only a page without scripts needs; the island shows toasts instead.
   const [hydrated, setHydrated] = useState(false);
   const [placedNext, setPlacedNext] = useState<string | null>(null);
@@ -244,7 +254,12 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   async function pay() {
     setBusy(true);
     const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
-      () => api('/orders/initiate', { method: 'POST', body: { paymentMethod: method, useStoreCredit: useCredit } }),
+      () =>
+        api('/orders/initiate', {
+          method: 'POST',
+          body: { paymentMethod: method, useStoreCredit: useCredit },
+          headers: attemptKey ? { 'idempotency-key': attemptKey } : {},
+        }),
       {
         failed: 'Failed to initialize payment.',
         unreachable: TOASTS['payment-init-error'],
@@ -255,7 +270,10 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
           // To the provider at once: there is no toast to read first.
           return { toast: null, next: data!.authorization_url };
         },
-        refusal: ({ body }) => (body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.'),
+        refusal: ({ body }) => {
+          setAttemptKey(newAttemptKey());
+          return body?.message ? `Failed to initialize payment. ${body.message}` : 'Failed to initialize payment.';
+        },
       },
     );
     if (sent !== 'navigating') setBusy(false);
@@ -309,6 +327,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     <>
       <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
         <CsrfInput token={csrf} />
+        {attemptKey && <input type="hidden" name="idempotencyKey" value={attemptKey} />}
         <section className="po-details" aria-labelledby="po-details-title" ref={details}>
           {outcome?.error && !hydrated && (
             <p className="form-message form-message-error" role="alert">

@@ -19,9 +19,9 @@ export class NetworkError extends Error {}
 
 export async function api<T = any>(
   path: string,
-  init: { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal; handle401?: boolean } = {},
+  init: { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal; handle401?: boolean; headers?: Record<string, string> } = {},
 ): Promise<ApiResult<T>> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   let body: BodyInit | undefined;
   if (init.form) body = init.form;
   else if (init.body !== undefined) {

@@ -209,6 +209,12 @@ export const MESSAGES = {
   'payment-incomplete': 'The payment has not been completed.',
   'payment-channel-not-offered': 'This payment method is not offered for this payment',
   'payment-amount-mismatch': 'The amount paid does not match the order. The payment will be refunded.',
+  // One order per checkout: a resend of the same attempt answers the first; a cart changed meanwhile is looked at again.
+  'checkout-key-invalid': 'The idempotency key must be 8 to 100 letters, digits, dots, dashes or underscores.',
+  'checkout-key-reused': 'This checkout was already sent with other choices. Please reload the page and try again.',
+  'checkout-in-progress': 'Your order is already being placed. Please check your orders before trying again.',
+  'checkout-still-starting': 'Your payment is still being started. Please wait a moment and try again.',
+  'cart-changed-at-checkout': 'Your cart changed while you were checking out. Please review it and try again.',
 
   // Addresses
   'address-saved': 'Address saved successfully!',

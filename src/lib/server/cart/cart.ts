@@ -394,6 +394,15 @@ export function createCartService({
     },
 
     /** Takes the lines a paid checkout bought out of its cart, and its code (one code per order), inside the caller's transaction (the payment's fulfil). */
+    /**
+     * A checkout's start (in the transaction that creates its payment): takes the cart's row lock, so
+     * two starts of one cart go one after the other, and returns what the cart holds now.
+     */
+    async lockForCheckout(tx: Tx, cartId: string): Promise<{ variantId: number; quantity: number }[]> {
+      await tx.select({ id: carts.id }).from(carts).where(eq(carts.id, cartId)).for('update');
+      return tx.select({ variantId: cartItems.variantId, quantity: cartItems.quantity }).from(cartItems).where(eq(cartItems.cartId, cartId));
+    },
+
     async removeBought(tx: Tx, cartId: string, variantIds: number[]): Promise<void> {
       await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), inArray(cartItems.variantId, variantIds)));
       const [owner] = await tx.update(carts).set({ discountCode: null }).where(eq(carts.id, cartId)).returning({ userId: carts.userId });

@@ -5,7 +5,7 @@ import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/s
 import type { CartService } from '@/lib/server/cart/cart';
 import type { OrderService } from '@/lib/server/orders/orders';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
-import { CannotFulfil, type Fulfilment, type InitiateResult, type PaymentService, type PaymentSnapshot } from '@/lib/server/payments/service';
+import { CannotFulfil, type CheckoutStart, type Fulfilment, type InitiateResult, type PaymentService, type PaymentSnapshot } from '@/lib/server/payments/service';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { OutOfStock } from '@/lib/server/catalogue/stock';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
@@ -145,10 +145,25 @@ export function createCheckoutService(deps: {
         paymentMethod?: CheckoutPaymentChoice | undefined;
         /** "Use my store credit": the shopper's credit in the market's currency comes off the total first. */
         useStoreCredit?: boolean | undefined;
+        /** The checkout attempt's key (the form's hidden field, the island's, or `Idempotency-Key`): a resend answers the first outcome. */
+        idempotencyKey?: string | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
       const market = input.market ?? DEFAULT_MARKET;
+      // What this attempt asks for: a resend with its key must ask for the same.
+      const request = {
+        callbackUrl,
+        market,
+        deliveryOption: input.deliveryOption ?? null,
+        deliverySpeed: input.deliverySpeed ?? null,
+        paymentMethod: input.paymentMethod ?? 'online',
+        useStoreCredit: input.useStoreCredit === true,
+      };
+      const key = input.idempotencyKey ?? null;
+      // Sent again (a double tap, a form posted twice): the first start's answer, even once the cart is empty.
+      const resumed = await payments.resumeCheckout(user.id, { key, request });
+      if (resumed) return resumed;
       let priced = await cart.price(user, market);
       let dropped = priced.discountDropped;
       // The checkout form sends the Delivery / Pickup choice and the speed along with PAY & PLACE ORDER.
@@ -207,11 +222,14 @@ export function createCheckoutService(deps: {
       const discount = priced.discount;
       if (discount && !promotions) throw new Error('a discount without the promotions service');
       const credit = snapshot.storeCreditMinor;
-      const start = {
+      const cartId = priced.cartId;
+      const start: CheckoutStart = {
         userId: user.id,
         email: user.email,
         currency: priced.currency,
         snapshot,
+        // One payment per attempt: the cart's row lock serialises starts of this cart (the payment service).
+        attempt: { key, request, lockCart: (tx) => cart.lockForCheckout(tx, cartId) },
         // The code's place under its limits, and the credit spent, are taken with the payment row, or none is
         // (Conflict: 'This code has already been used.' / the credit changed meanwhile).
         hold:
@@ -230,27 +248,17 @@ export function createCheckoutService(deps: {
         snapshot.paymentMethod = 'on_delivery';
         snapshot.dueOnDeliveryMinor = terms.dueMinor;
       }
-      const placedAtOnce = (reference: string) => {
-        const back = new URL(callbackUrl);
-        back.searchParams.set('trxref', reference);
-        back.searchParams.set('reference', reference);
-        return { reference, authorization_url: back.toString(), amount: 0, currency: priced.currency };
-      };
       // Store credit covers what is paid now: nothing to charge, the order is placed at once.
       if (credit > 0 && snapshot.dueOnDeliveryMinor + credit === priced.totalMinor && snapshot.paymentMethod !== 'on_delivery') {
-        const { reference } = await payments.startWithoutCharge('store_credit', start);
-        await payments.fulfil(reference, { userId: user.id });
-        return placedAtOnce(reference);
+        return payments.startCheckout(start, 'store_credit');
       }
-      if (snapshot.paymentMethod !== 'on_delivery') return payments.initiate(start);
+      if (snapshot.paymentMethod !== 'on_delivery') return payments.startCheckout(start, 'online');
       const terms = { depositMinor: priced.totalMinor - credit - snapshot.dueOnDeliveryMinor };
       // Above the cap: the deposit is paid online first, and the order is placed when it is confirmed.
-      if (terms.depositMinor > 0) return payments.initiate(start);
+      if (terms.depositMinor > 0) return payments.startCheckout(start, 'online');
       // Wholly on delivery: a payment that charges nothing, fulfilled at once (the stock is taken now).
       // The answer sends the shopper to the return page, which finds the order placed.
-      const { reference } = await payments.startWithoutCharge('on_delivery', start);
-      await payments.fulfil(reference, { userId: user.id });
-      return placedAtOnce(reference);
+      return payments.startCheckout(start, 'on_delivery');
     },
   };
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
@@ -10,6 +10,7 @@ import { COUNTRIES } from '@/lib/domain/geo';
 import { message } from '@/lib/domain/messages';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { pgError } from '@/lib/server/infra/db/pg-errors';
 import { orders, payments } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentProvider, PaymentRecords } from './port';
@@ -136,6 +137,84 @@ export interface Fulfilment {
   /** After the commit, once, for the call that made the order (mail, caches): the order as its owner sees it. */
   placed(orderId: string, payment: ConfirmedPayment): Promise<OrderDto>;
 }
+
+/**
+ * One attempt at a checkout (docs/decisions/0020): the shopper's key for it, if the form or client
+ * sent one (a resend with the key answers the payment it started), a digest of what it asked for
+ * (the same key asking for something else is refused), and the cart's row lock, taken first in the
+ * transaction that creates the payment so that two starts of one cart go one after the other.
+ */
+export interface CheckoutAttempt {
+  key: string | null;
+  /** What the attempt asked for (its choices, not the cart): kept as a digest beside the key. */
+  request: Record<string, unknown>;
+  /** Takes the cart's row lock and returns what the cart holds now. */
+  lockCart(tx: Tx): Promise<{ variantId: number; quantity: number }[]>;
+}
+
+/** A checkout's payment, as checkout starts it. */
+export interface CheckoutStart {
+  userId: string;
+  email: string;
+  currency: CurrencyCode;
+  snapshot: PaymentSnapshot;
+  /** Runs in the transaction that creates the payment row (a discount code's place, store credit); throwing refuses the payment. */
+  hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+  attempt?: CheckoutAttempt | undefined;
+}
+
+/** How a checkout is paid now: online through the provider, or nothing now (wholly on delivery, or store credit covering it). */
+export type CheckoutCharge = 'online' | 'on_delivery' | 'store_credit';
+
+/** The payment a key started, as a resend of that attempt needs it. */
+export interface StartedAttempt {
+  reference: string;
+  provider: string;
+  userId: string;
+  requestDigest: string | null;
+}
+
+/**
+ * An open checkout payment of the same cart asking for exactly the same is that attempt again (a
+ * double tap, a form sent twice, going back from the payment page) for this long: it is answered
+ * instead of a second payment. After that the shopper's new start replaces it (ADR 0011).
+ */
+export const SAME_CHECKOUT_REUSE_MS = 30 * 60_000;
+/** How long a resend waits for the first start's answer from the provider (its timeout is 15 s). */
+const STARTED_ANSWER_WAIT_MS = 20_000;
+
+/** JSON with its keys sorted: a snapshot read back from jsonb compares equal to the one written. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What a checkout attempt asked for, as kept beside its key. */
+const digestOf = (request: Record<string, unknown>) => createHash('sha256').update(canonicalJson(request)).digest('hex');
+
+/** Whether the cart still holds exactly the lines that were priced. */
+function holdsLines(held: { variantId: number; quantity: number }[], lines: { variantId: number; quantity: number }[]): boolean {
+  if (held.length !== lines.length) return false;
+  const want = new Map(lines.map((l) => [l.variantId, l.quantity]));
+  return held.every((h) => want.get(h.variantId) === h.quantity);
+}
+
+/** The return page of a payment (like Paystack's redirect: ?trxref=&reference=). */
+function returnUrl(callbackUrl: string, reference: string): string {
+  const back = new URL(callbackUrl);
+  back.searchParams.set('trxref', reference);
+  back.searchParams.set('reference', reference);
+  return back.toString();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface InitiateResult {
   reference: string;
@@ -271,57 +350,152 @@ export function createPaymentService(deps: {
   /** The channels a payment in `currency` is offered: its market's. */
   const channelsOf = (currency: string): readonly OnlineChannel[] => MARKET_CHANNELS[marketOfCurrency(currency)?.code ?? DEFAULT_MARKET];
 
-  /** The payment row of a checkout and its holds (a discount code's place), in one transaction. */
+  type StartInput = {
+    userId: string;
+    email: string;
+    currency: CurrencyCode;
+    snapshot: PaymentSnapshot | DifferenceSnapshot;
+    hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+    attempt?: CheckoutAttempt | undefined;
+  };
+  type Started = { reference: string; paymentId: string } | { existing: StartedAttempt };
+
+  /**
+   * The payment row of a checkout and its holds (a discount code's place, store credit), in one
+   * transaction. A checkout attempt takes its cart's row lock first; then the payment its key
+   * started, or an open payment of the cart asking for exactly the same, is that attempt again
+   * (`existing`: nothing new is created or held); a payment of the cart paid and being placed
+   * refuses a different start; and a cart that no longer holds what was priced is looked at again.
+   */
   async function startPayment(
-    input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot | DifferenceSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
+    input: StartInput,
     how: { provider: PaymentProvider['name'] | 'on_delivery' | 'store_credit'; amountMinor: number; status: 'initialized' | 'paid' },
-  ): Promise<{ reference: string; paymentId: string }> {
-    const { snapshot } = input;
+  ): Promise<Started> {
+    const { snapshot, attempt } = input;
     const purpose = 'kind' in snapshot ? { purpose: 'exchange_difference' as const, returnId: snapshot.returnId, cartId: null } : { purpose: 'checkout' as const, cartId: snapshot.cartId };
     const reference = newReference();
-    const paymentId = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(payments)
-        .values({
-          reference,
-          userId: input.userId,
-          ...purpose,
-          ...how,
-          currency: input.currency,
-          email: input.email,
-          snapshot: input.snapshot,
-          // Reconciliation measures a payment's age on the same clock.
-          createdAt: clock(),
-          updatedAt: clock(),
-        })
-        .returning({ id: payments.id });
-      await input.hold?.(tx, row!.id);
-      return row!.id;
-    });
-    return { reference, paymentId };
+    const chargesNothing = how.provider === 'on_delivery' || how.provider === 'store_credit';
+    const started = { reference: payments.reference, provider: payments.provider, userId: payments.userId, requestDigest: payments.requestDigest };
+    try {
+      return await db.transaction(async (tx): Promise<Started> => {
+        if (attempt && !('kind' in snapshot)) {
+          const held = await attempt.lockCart(tx);
+          if (attempt.key) {
+            const [same] = await tx
+              .select(started)
+              .from(payments)
+              .where(and(eq(payments.userId, input.userId), eq(payments.idempotencyKey, attempt.key)));
+            if (same) {
+              if (same.requestDigest !== digestOf(attempt.request)) throw new Conflict(message('checkout-key-reused'));
+              return { existing: same };
+            }
+          }
+          const open = await tx
+            .select({ ...started, status: payments.status, snapshot: payments.snapshot, createdAt: payments.createdAt })
+            .from(payments)
+            .where(and(eq(payments.cartId, snapshot.cartId), eq(payments.purpose, 'checkout'), inArray(payments.status, ['initialized', 'paid'])))
+            .orderBy(desc(payments.createdAt));
+          const asked = canonicalJson(snapshot);
+          for (const p of open) {
+            const same = canonicalJson(p.snapshot) === asked;
+            if (p.status === 'paid') {
+              // Paid online, its shopper not back yet: the return, webhook or reconciliation places it; this start is another.
+              if (p.provider !== 'on_delivery' && p.provider !== 'store_credit') continue;
+              // Charging nothing, it is being placed at this moment by the start that made it: the same start is
+              // answered with that order, and a different one waits for it.
+              if (same) return { existing: p };
+              throw new Conflict(message('checkout-in-progress'));
+            }
+            if (same && p.createdAt.getTime() > clock().getTime() - SAME_CHECKOUT_REUSE_MS) return { existing: p };
+          }
+          if (!holdsLines(held, snapshot.lines)) throw held.length === 0 ? new Invalid(message('cart-empty')) : new Conflict(message('cart-changed-at-checkout'));
+        }
+        const [row] = await tx
+          .insert(payments)
+          .values({
+            reference,
+            userId: input.userId,
+            ...purpose,
+            ...how,
+            currency: input.currency,
+            email: input.email,
+            snapshot: input.snapshot,
+            idempotencyKey: attempt?.key ?? null,
+            requestDigest: attempt ? digestOf(attempt.request) : null,
+            // Nothing to pay online: the shopper goes straight to the return page, which finds the order.
+            authorizationUrl: chargesNothing ? returnUrl(input.snapshot.callbackUrl, reference) : null,
+            // Reconciliation measures a payment's age on the same clock.
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
+          .returning({ id: payments.id });
+        await input.hold?.(tx, row!.id);
+        return { reference, paymentId: row!.id };
+      });
+    } catch (err) {
+      // The same key started by another server at this very moment (the unique index): that start is the answer.
+      if (attempt?.key && pgError(err).code === '23505') {
+        const [same] = await db
+          .select(started)
+          .from(payments)
+          .where(and(eq(payments.userId, input.userId), eq(payments.idempotencyKey, attempt.key)));
+        if (same && same.requestDigest === digestOf(attempt.request)) return { existing: same };
+        if (same) throw new Conflict(message('checkout-key-reused'));
+      }
+      throw err;
+    }
   }
 
-  /** A payment charged online: its row (and holds), then the provider's payment page; a refused start fails the row. */
-  async function startOnline(
-    input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot | DifferenceSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
-    amountMinor: number,
-  ): Promise<InitiateResult> {
-      const { reference, paymentId } = await startPayment(input, { provider: provider.name, amountMinor, status: 'initialized' });
-      let authorizationUrl: string;
-      try {
-        ({ authorizationUrl } = await provider.initialize({
-          reference,
-          email: input.email,
-          amountMinor,
-          currency: input.currency,
-          callbackUrl: input.snapshot.callbackUrl,
-          channels: channelsOf(input.currency),
-        }));
-      } catch (err) {
-        await settleWithoutOrder(eq(payments.id, paymentId), 'failed', undefined);
-        throw err;
-      }
+  /** A payment charged online: its row (and holds), then the provider's payment page; a refused start fails the row and frees its key. */
+  async function startOnline(input: StartInput, amountMinor: number): Promise<InitiateResult | { existing: StartedAttempt }> {
+    const started = await startPayment(input, { provider: provider.name, amountMinor, status: 'initialized' });
+    if ('existing' in started) return started;
+    const { reference, paymentId } = started;
+    let authorizationUrl: string;
+    try {
+      ({ authorizationUrl } = await provider.initialize({
+        reference,
+        email: input.email,
+        amountMinor,
+        currency: input.currency,
+        callbackUrl: input.snapshot.callbackUrl,
+        channels: channelsOf(input.currency),
+      }));
+    } catch (err) {
+      await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(payments)
+          .set({ status: 'failed', idempotencyKey: null, updatedAt: clock() })
+          .where(eq(payments.id, paymentId))
+          .returning({ id: payments.id });
+        for (const row of rows) await holds.release(tx, row.id);
+      });
+      throw err;
+    }
+    // Kept for a resend of the same attempt, which answers this page again.
+    await db.update(payments).set({ authorizationUrl }).where(eq(payments.id, paymentId));
     return { reference, authorization_url: authorizationUrl, amount: toMajor(amountMinor), currency: input.currency };
+  }
+
+  /**
+   * The answer of a checkout payment started before by the same attempt: its page once the provider
+   * has given it (waiting while the first start is still asking), or for a payment charging nothing,
+   * its order (fulfil: the one placing it, or the one already placed) and the return page. Null when
+   * that start failed meanwhile: the caller starts afresh.
+   */
+  async function answerStarted(p: StartedAttempt): Promise<InitiateResult | null> {
+    if (p.provider === 'on_delivery' || p.provider === 'store_credit') await service.fulfil(p.reference, { userId: p.userId });
+    const deadline = Date.now() + STARTED_ANSWER_WAIT_MS;
+    for (;;) {
+      const [row] = await db
+        .select({ status: payments.status, authorizationUrl: payments.authorizationUrl, amountMinor: payments.amountMinor, currency: payments.currency })
+        .from(payments)
+        .where(eq(payments.reference, p.reference));
+      if (row?.authorizationUrl) return { reference: p.reference, authorization_url: row.authorizationUrl, amount: toMajor(row.amountMinor), currency: row.currency as CurrencyCode };
+      if (!row || row.status === 'failed') return null;
+      if (Date.now() > deadline) throw new Conflict(message('checkout-still-starting'));
+      await sleep(100);
+    }
   }
 
   /** The order a payment already became, if any: its checkout's order, or for an exchange difference, its return's order. */
@@ -381,20 +555,52 @@ export function createPaymentService(deps: {
     };
   }
 
-  return {
+  const service = {
     /** Stores a payment for what the checkout priced (the snapshot), and asks the provider for a payment page. */
-    async initiate(input: {
-      userId: string;
-      email: string;
-      currency: CurrencyCode;
-      snapshot: PaymentSnapshot;
-      /** Runs in the transaction that creates the payment row (a discount code's place); throwing refuses the payment. */
-      hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
-    }): Promise<InitiateResult> {
+    async initiate(input: CheckoutStart): Promise<InitiateResult> {
+      return service.startCheckout(input, 'online');
+    },
+
+    /**
+     * A checkout's payment (docs/decisions/0020): online, its row and the provider's page; charging
+     * nothing now (the whole order paid on delivery, or store credit covering it), its row created
+     * paid and fulfilled at once (the stock is taken now), answered with the return page. A start
+     * that is the same attempt again (its key, or the same cart asking for the same while its payment
+     * is open) is answered with that payment instead, so one attempt makes one payment and one order.
+     */
+    async startCheckout(input: CheckoutStart, charge: CheckoutCharge): Promise<InitiateResult> {
       const { snapshot } = input;
-      // Pay on delivery with a deposit: the deposit is charged online, the rest at the door; store credit comes off first.
-      const amountMinor = snapshot.totalMinor - snapshot.dueOnDeliveryMinor - snapshot.storeCreditMinor;
-      return startOnline(input, amountMinor);
+      for (let tries = 0; ; tries++) {
+        let started: InitiateResult | { existing: StartedAttempt };
+        if (charge === 'online') {
+          // Pay on delivery with a deposit: the deposit is charged online, the rest at the door; store credit comes off first.
+          started = await startOnline(input, snapshot.totalMinor - snapshot.dueOnDeliveryMinor - snapshot.storeCreditMinor);
+        } else {
+          const r = await service.startWithoutCharge(charge, input);
+          started = { existing: r.existing ?? { reference: r.reference, provider: charge, userId: input.userId, requestDigest: null } };
+        }
+        if (!('existing' in started)) return started;
+        const answer = await answerStarted(started.existing);
+        if (answer) return answer;
+        // The first start failed meanwhile (the provider refused it, freeing its key): once more, afresh.
+        if (tries > 0) throw new Conflict(message('checkout-still-starting'));
+      }
+    },
+
+    /**
+     * A checkout attempt sent again (its key): the answer of the payment it started, or null when it
+     * started none (it was refused before its payment, or the provider refused it: it may start now).
+     * The same key asking for something else is refused.
+     */
+    async resumeCheckout(userId: string, attempt: Pick<CheckoutAttempt, 'key' | 'request'>): Promise<InitiateResult | null> {
+      if (!attempt.key) return null;
+      const [first] = await db
+        .select({ reference: payments.reference, provider: payments.provider, userId: payments.userId, requestDigest: payments.requestDigest })
+        .from(payments)
+        .where(and(eq(payments.userId, userId), eq(payments.idempotencyKey, attempt.key)));
+      if (!first) return null;
+      if (first.requestDigest !== digestOf(attempt.request)) throw new Conflict(message('checkout-key-reused'));
+      return answerStarted(first);
     },
 
     /**
@@ -403,26 +609,26 @@ export function createPaymentService(deps: {
      */
     async initiateDifference(input: { userId: string; email: string; currency: CurrencyCode; amountMinor: number; snapshot: DifferenceSnapshot }): Promise<InitiateResult> {
       if (!Number.isInteger(input.amountMinor) || input.amountMinor <= 0) throw new Error('initiateDifference: the difference must be positive');
-      return startOnline(input, input.amountMinor);
+      const started = await startOnline(input, input.amountMinor);
+      if ('existing' in started) throw new Error('initiateDifference: an exchange difference has no checkout attempt');
+      return started;
     },
 
     /**
      * A payment that charges nothing online, created paid, with its holds like any payment (a code's
      * place, the store credit it spends): the whole order paid on delivery (provider on_delivery), or
      * store credit covering what is paid now (store_credit). The caller fulfils it at once; a crash
-     * before that leaves a paid payment that reconciliation fulfils.
+     * before that leaves a paid payment that reconciliation fulfils. The same attempt again answers
+     * the payment it started (`existing`).
      */
-    async startWithoutCharge(
-      provider: 'on_delivery' | 'store_credit',
-      input: { userId: string; email: string; currency: CurrencyCode; snapshot: PaymentSnapshot; hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined },
-    ): Promise<{ reference: string }> {
+    async startWithoutCharge(provider: 'on_delivery' | 'store_credit', input: CheckoutStart): Promise<{ reference: string; existing?: StartedAttempt }> {
       const { snapshot } = input;
       const nothingNow = snapshot.dueOnDeliveryMinor + snapshot.storeCreditMinor === snapshot.totalMinor;
       if (!nothingNow || (provider === 'on_delivery') !== (snapshot.paymentMethod === 'on_delivery')) {
         throw new Error(`startWithoutCharge(${provider}): the order must leave nothing to pay online`);
       }
-      const { reference } = await startPayment(input, { provider, amountMinor: 0, status: 'paid' });
-      return { reference };
+      const started = await startPayment(input, { provider, amountMinor: 0, status: 'paid' });
+      return 'existing' in started ? { reference: started.existing.reference, existing: started.existing } : { reference: started.reference };
     },
 
     /**
@@ -737,11 +943,9 @@ export function createPaymentService(deps: {
         answered = rows.length > 0;
       }
       if (!answered) throw new Conflict('This payment has already been answered');
-      const back = new URL(payment.callbackUrl);
-      back.searchParams.set('trxref', reference);
-      back.searchParams.set('reference', reference);
-      return back.toString();
+      return returnUrl(payment.callbackUrl, reference);
     },
   };
+  return service;
 }
 export type PaymentService = ReturnType<typeof createPaymentService>;

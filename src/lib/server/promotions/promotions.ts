@@ -9,6 +9,7 @@ import { discountMinor, NEWSLETTER_WELCOME, normaliseCode, spreadDiscount, UNPAI
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { categories, orders, payments, promotionCodes, promotionRedemptions, promotions } from '@/lib/server/infra/db/schema';
+import { pgError } from '@/lib/server/infra/db/pg-errors';
 
 /**
  * Promotions (issue 18): the one writer of promotions, promotion_codes and promotion_redemptions.
@@ -61,19 +62,6 @@ function randomCode(length = 8): string {
     }
   }
   return out.join('');
-}
-
-/** A PostgreSQL error's SQLSTATE and constraint, wherever the driver or Drizzle put it. */
-function pgError(err: unknown): { code?: string; constraint?: string } {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const o = e as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (typeof o.code === 'string' && /^[0-9A-Z]{5}$/.test(o.code)) {
-      return { code: o.code, constraint: typeof o.constraint === 'string' ? o.constraint : undefined };
-    }
-    e = o.cause;
-  }
-  return {};
 }
 
 const notValid = () => new Invalid(message('code-not-valid'));

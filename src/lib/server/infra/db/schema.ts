@@ -375,11 +375,23 @@ export const payments = pgTable(
     snapshot: jsonb('snapshot').notNull(),
     /** The channel the shopper paid through, as the provider reports it (card, bank_transfer, ussd, bank, eft…); null until known. */
     channel: text('channel', { enum: ONLINE_CHANNELS }),
+    /**
+     * A checkout attempt's key, sent by its form or island (`Idempotency-Key` on the API), unique per
+     * shopper: a resend with it answers this payment. `request_digest` is what the attempt asked for
+     * (a resend asking for something else is refused); null for payments started without a key.
+     */
+    idempotencyKey: text('idempotency_key'),
+    requestDigest: text('request_digest'),
+    /** Where the shopper pays: the provider's page, or the return page of a payment charging nothing. A resend answers it again. */
+    authorizationUrl: text('authorization_url'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('payments_user_idx').on(t.userId),
+    uniqueIndex('payments_idempotency_key_idx').on(t.userId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    // A checkout's start looks for the open payment of its cart (under the cart's row lock).
+    index('payments_cart_open_idx').on(t.cartId).where(sql`${t.status} in ('initialized', 'paid')`),
     check('payments_on_delivery_charges_nothing', sql`${t.provider} not in ('on_delivery', 'store_credit') or ${t.amountMinor} = 0`),
     check('payments_difference_has_return', sql`(${t.purpose} = 'exchange_difference') = (${t.returnId} is not null)`),
     check('payments_checkout_has_cart', sql`${t.purpose} <> 'checkout' or ${t.cartId} is not null`),

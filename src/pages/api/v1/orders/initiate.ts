@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { deliveryOptionField, deliverySpeedField } from '@/lib/domain/cart-input';
-import { failureText } from '@/lib/domain/messages';
+import { failureText, message } from '@/lib/domain/messages';
 import { text } from '@/lib/domain/validation';
 import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import { TOASTS } from '@/lib/domain/toasts';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
+import { parseWith } from '@/lib/server/infra/http';
+
+/** A checkout attempt's key: what a browser's randomUUID or an API client's own key looks like. */
+const idempotencyKey = z.string({ error: message('checkout-key-invalid') }).regex(/^[A-Za-z0-9._-]{8,100}$/, message('checkout-key-invalid'));
 
 /** email and amount are accepted for old clients and ignored: the payer is the session user, the amount comes from the cart. */
 const initiateSchema = z.object({
@@ -20,6 +24,8 @@ const initiateSchema = z.object({
   paymentMethod: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(CHECKOUT_PAYMENT_CHOICES).optional()),
   /** "Use my store credit": a JSON boolean, or the checkbox's value. */
   useStoreCredit: z.preprocess((v) => v === true || v === 'true' || v === 'on', z.boolean()).optional(),
+  /** The checkout form's attempt key (a hidden field minted with the page); API clients send `Idempotency-Key`. */
+  idempotencyKey: z.preprocess((v) => (v === '' || v === null ? undefined : v), idempotencyKey.optional()),
 });
 
 /** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
@@ -27,6 +33,8 @@ export const POST = formEndpoint(
   async ({ locals, request }) => {
     const user = requireUser(locals);
     const input = await readInput(request, initiateSchema);
+    const header = request.headers.get('idempotency-key');
+    const key = header === null ? input.idempotencyKey : parseWith(idempotencyKey, header.trim());
     const data = await locals.services.checkout.initiate(user, {
       callbackUrl: input.callbackUrl,
       deliveryOption: input.deliveryOption,
@@ -35,6 +43,7 @@ export const POST = formEndpoint(
       site: locals.publicOrigin,
       paymentMethod: input.paymentMethod,
       useStoreCredit: input.useStoreCredit,
+      idempotencyKey: key,
     });
     // Paid wholly on delivery or with store credit, the order is placed already: the "payment page" is the return page.
     const placed = (input.paymentMethod === 'on_delivery' || input.useStoreCredit === true) && data.amount === 0;
