@@ -6,7 +6,7 @@ import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { getServices, lifecycle } from '@/lib/server/services';
 import { compressedWhole, RENDERED_MARKET_HEADER, revalidatedPrivately, saveDataRequested } from '@/lib/server/infra/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
-import { CSRF_SLOT, isSharedPage, servePersonalised } from '@/lib/server/infra/shared-pages';
+import { CSRF_SLOT, isSharedPage, servePersonalised, withSlotsTakenOut } from '@/lib/server/infra/shared-pages';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/lib/server/infra/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from '@/lib/server/accounts/sessions';
 import { MARKET_COOKIE, resolveMarket } from '@/lib/domain/markets';
@@ -64,8 +64,11 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       });
       if (shared && ctx.locals.session && viaCookie) response = await servePersonalised(ctx, next, ctx.locals.session);
       else {
-        if (shared && !ctx.locals.session) ctx.locals.csrfToken = CSRF_SLOT;
+        const forNobody = shared && !ctx.locals.session;
+        if (forNobody) ctx.locals.csrfToken = CSRF_SLOT;
         response = await next();
+        // The slot marker never leaves the server (shared-pages.ts).
+        if (forNobody) response = await withSlotsTakenOut(response);
         // What the route cache keeps it compresses itself; any other page is compressed whole, once.
         if (!((ctx.cache.options.maxAge ?? 0) > 0)) response = await compressedWhole(ctx.request, response);
       }

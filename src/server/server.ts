@@ -16,6 +16,7 @@ import { ConfigError, getConfig, type Config } from '../lib/server/infra/config'
 import { createLogger } from '../lib/server/infra/log';
 import { tooLargeAnswer } from '../lib/server/infra/error-pages';
 import { metrics, routeLabel } from '../lib/server/infra/metrics';
+import { negotiateEncoding } from '../lib/server/infra/content-encoding';
 import { assetCacheControl, bodyLimitFor, isSubresourcePath, securityHeaders, shouldCompress } from './http-policy';
 
 
@@ -93,8 +94,17 @@ export function createRequestListener(clientDir: string, config: Config): http.R
       const clientIp = clientAddressFrom(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.proxyTrust);
       compress(req as never, res as never, () => void handler(req, res, undefined, { clientIp, publicOrigin }));
     };
-    if (req.method === 'GET' || req.method === 'HEAD') assets(req, res, render);
-    else render();
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // sirv picks a precompressed file by looking for "br" or "gzip" in Accept-Encoding, q=0
+      // or not: it is shown only the encoding negotiated (content-encoding.ts), and the render
+      // (whose compression negotiates for itself) gets the header as it came.
+      const asked = req.headers['accept-encoding'];
+      req.headers['accept-encoding'] = negotiateEncoding(header(asked)) ?? 'identity';
+      assets(req, res, () => {
+        req.headers['accept-encoding'] = asked;
+        render();
+      });
+    } else render();
   };
 }
 

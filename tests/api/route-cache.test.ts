@@ -217,6 +217,71 @@ describe('route cache on PGlite', () => {
     expect(/>velvet mule<\/a><\/td><td class="num"[^>]*>(\d+)</.exec(report)?.[1]).toBe('5');
   });
 
+  it('never puts the CSRF token anywhere but the slots, whatever a search or a field carries', async () => {
+    const ada = await shopperParts(server.baseUrl, cookie);
+    // The placeholder the slots once held, and whatever an anonymous visitor now sees in them.
+    const shown = /name="_csrf" value="([^"]+)"/.exec((await get(server.baseUrl, '/collection')).body)?.[1];
+    const markers = new Set(['ml-csrf-slot'.padEnd(43, '_'), ...(shown ? [shown] : [])]);
+    const slotted = [`name="_csrf" value="${ada.csrf}"`, `&quot;csrf&quot;:[0,&quot;${ada.csrf}&quot;]`];
+    const outsideSlots = (html: string) => slotted.reduce((rest, slot) => rest.split(slot).join(''), html);
+    for (const marker of markers) {
+      const q = encodeURIComponent(marker);
+      // Signed in first (rendered for nobody, then stored), then anonymous first (then from the store).
+      for (const path of [`/collection?q=${q}`, `/collection?q=${q}&sort=relevant`, `/collection?categoryId=1&q=x${q}x`, `/product/3?color=${q}`]) {
+        for (const anonymousFirst of [false, true]) {
+          const at = `${path}${anonymousFirst ? '&page=1' : ''}`;
+          if (anonymousFirst) await get(server.baseUrl, at);
+          for (const round of [1, 2]) {
+            const mine = await get(server.baseUrl, at, { cookie, 'accept-encoding': round === 1 ? 'br' : 'gzip' });
+            expect(mine.status, at).toBe(200);
+            expect(mine.body, at).toContain(slotted[0]);
+            expect(outsideSlots(mine.body), `${at} (round ${round})`).not.toContain(ada.csrf);
+          }
+        }
+      }
+    }
+    // An anonymous visitor is never shown a marker that a link could carry into a signed-in page.
+    expect((await get(server.baseUrl, '/collection')).body).not.toContain(ada.csrf);
+  });
+
+  it('compresses answers only as the client accepts (q=0 refuses an encoding)', async () => {
+    const asked = [
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0, br', 'br'],
+      ['identity', null],
+      ['*;q=0, identity', null],
+      ['br;q=0.5, gzip;q=1', 'gzip'],
+      // A signed-in page from its gzip layout is gzip wherever gzip is taken (ADR 0016).
+      ['gzip, br', 'br', 'gzip'],
+    ] as const;
+    const until = async (path: string, headers: Record<string, string>, encoding: string) => {
+      let answer = await get(server.baseUrl, path, headers);
+      for (let i = 0; i < 40 && answer.encoding !== encoding; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        answer = await get(server.baseUrl, path, headers);
+      }
+      return answer;
+    };
+    // A stored anonymous page (once compressed in the background), and the same page signed in
+    // (once its gzip layout is made).
+    await until('/privacy', { 'accept-encoding': 'br' }, 'br');
+    await until('/privacy', { cookie, 'accept-encoding': 'gzip' }, 'gzip');
+    const html = (await get(server.baseUrl, '/privacy')).body;
+    const script = html.match(/\/_astro\/[\w.-]+\.js/)![0];
+    for (const [accept, encoding, signedIn = encoding] of asked) {
+      const anon = await get(server.baseUrl, '/privacy', { 'accept-encoding': accept });
+      expect(anon.cache, accept).toBe('HIT');
+      expect(anon.encoding, `anonymous, ${accept}`).toBe(encoding);
+      const mine = await get(server.baseUrl, '/privacy', { cookie, 'accept-encoding': accept });
+      expect(mine.encoding, `signed in, ${accept}`).toBe(signedIn);
+      const asset = await fetch(server.baseUrl + script, { headers: { 'accept-encoding': accept } });
+      await asset.arrayBuffer();
+      expect(asset.headers.get('content-encoding'), `static, ${accept}`).toBe(encoding);
+      const own = await get(server.baseUrl, '/profile', { cookie, 'accept-encoding': accept });
+      expect(own.encoding, `own page, ${accept}`).toBe(encoding);
+    }
+  });
+
   it("keeps a shopper's own pages and API answers out of the cache", async () => {
     for (const path of ['/profile', '/cart', '/order-history', '/favourites']) {
       const mine = await get(server.baseUrl, path, { cookie });

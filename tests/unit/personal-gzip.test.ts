@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, sessionScript } from '@/components/personal-parts';
 import { CSRF_TOKEN_LENGTH, csrfTokenFor } from '@/lib/server/infra/csrf';
 import { copyBlock, personalGzip, personalGzipLayout, storedBlock } from '@/lib/server/infra/personal-gzip';
-import { CSRF_SLOT, personalise, type PersonalParts } from '@/lib/server/infra/shared-pages';
+import { CSRF_SLOT, personalise, SHOWN_SLOT, slotted, type PersonalParts, type SlottedPage } from '@/lib/server/infra/shared-pages';
 
 const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
 const join = (...parts: Uint8Array[]) => Buffer.concat(parts);
@@ -64,9 +64,8 @@ function parts(firstName: string, cartCount: number | null, favouriteIds: number
 }
 
 /** The layout as shared-pages makes it: the region from the first personal place to the header's last part. */
-async function layoutOf(page: Buffer) {
-  const slots: number[] = [];
-  for (let at = page.indexOf(CSRF_SLOT); at >= 0; at = page.indexOf(CSRF_SLOT, at + 1)) slots.push(at);
+async function layoutOf({ body, slots }: SlottedPage) {
+  const page = Buffer.from(body);
   const end = page.indexOf('<!--account links-->') + '<!--account links-->'.length;
   const start = Math.min(page.indexOf('<script type="application/json" id="ml-session">'), ...slots.filter((at) => at < end));
   return personalGzipLayout(page, { start, end }, slots, CSRF_SLOT.length);
@@ -75,29 +74,31 @@ async function layoutOf(page: Buffer) {
 describe('a signed-in shopper\'s gzip answer from the stored page\'s layout', () => {
   it('a slot is exactly as long as a token', () => {
     expect(CSRF_SLOT).toHaveLength(CSRF_TOKEN_LENGTH);
+    expect(SHOWN_SLOT).toHaveLength(CSRF_TOKEN_LENGTH);
     expect(csrfTokenFor('any session')).toHaveLength(CSRF_TOKEN_LENGTH);
   });
 
   for (const [label, page] of [
-    ['a product page', nobodysPage(4)],
-    ['a collection page of 48 cards', nobodysPage(48)],
-    ['a page with a slot above the header', nobodysPage(3, true)],
+    ['a product page', slotted(nobodysPage(4))],
+    ['a collection page of 48 cards', slotted(nobodysPage(48))],
+    ['a page with a slot above the header', slotted(nobodysPage(3, true))],
   ] as const) {
     it(`gives back exactly the shopper's page, whoever they are: ${label}`, async () => {
       const layout = await layoutOf(page);
       for (const shopper of [parts('Ada', 0), parts('Ọláolúwa & <Chí>', 12), parts('A'.repeat(120), null), parts("O'Neil", 1)]) {
-        const { body, missing, pressedHearts } = personalise(page, shopper);
+        const { body, missing, pressedHearts } = personalise(page.body, page.slots, shopper);
         expect(missing).toEqual([]);
         expect(pressedHearts).toBe(0);
         const answer = personalGzip(layout, body, Buffer.from(shopper.csrfToken!));
         expect(gunzipSync(answer).equals(Buffer.from(body))).toBe(true);
         expect(new TextDecoder().decode(gunzipSync(answer))).not.toContain(CSRF_SLOT);
+        expect(new TextDecoder().decode(gunzipSync(answer))).not.toContain(SHOWN_SLOT);
       }
     });
   }
 
   it('writes each token below the header once; the others are copies of the one before (9 bytes, not 48)', async () => {
-    const layout = await layoutOf(nobodysPage(48));
+    const layout = await layoutOf(slotted(nobodysPage(48)));
     const tokens = layout.pieces.filter((p) => 'tokenAt' in p);
     // The hearts' two forms, the newsletter and the island: one slot each, whatever the number of hearts.
     expect(tokens).toHaveLength(4);
@@ -105,6 +106,7 @@ describe('a signed-in shopper\'s gzip answer from the stored page\'s layout', ()
   });
 
   it('a pressed heart below the header is left to the whole page\'s compression', () => {
-    expect(personalise(nobodysPage(4), parts('Ada', 1, [3])).pressedHearts).toBe(1);
+    const page = slotted(nobodysPage(4));
+    expect(personalise(page.body, page.slots, parts('Ada', 1, [3])).pressedHearts).toBe(1);
   });
 });

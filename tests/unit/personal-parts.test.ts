@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, sessionScript } from '@/components/personal-parts';
-import { CSRF_SLOT, isSharedPage, personalise, type PersonalParts } from '@/lib/server/infra/shared-pages';
+import { escapeHtml } from '@/lib/domain/html';
+import { CSRF_SLOT, isSharedPage, personalise, SHOWN_SLOT, slotted, type PersonalParts } from '@/lib/server/infra/shared-pages';
 
 /** A page as the layout renders it for nobody (the shared cache's render): each part in its nobody's form. */
 function nobodysPage(hearts: number[]): string {
@@ -27,7 +28,8 @@ function parts(firstName: string, extra: Partial<PersonalParts> = {}): PersonalP
 
 /** personalise reads and writes the page's bytes, as the route cache stores them. */
 function personaliseText(page: string, shopper: PersonalParts): { html: string; missing: string[]; pressedHearts: number } {
-  const { body, missing, pressedHearts } = personalise(new TextEncoder().encode(page), shopper);
+  const stored = slotted(new TextEncoder().encode(page));
+  const { body, missing, pressedHearts } = personalise(stored.body, stored.slots, shopper);
   return { html: new TextDecoder().decode(body), missing, pressedHearts };
 }
 
@@ -64,6 +66,29 @@ describe('personalise (a shared page made one shopper\'s)', () => {
     expect(html).toContain('<p>₦ 1,250,000 · R 9 999</p>');
     expect(html).toContain('"firstName":"Adaẹze Zoë"');
     expect(html).toContain(`${favouriteForms(back, 'tok-123')}${favouriteButton(7, true)}`);
+  });
+
+  it('puts the token only where the render put a slot, whatever a search, a name or a field carries', () => {
+    // What a search for the marker (or what anonymous visitors see in a slot) comes out as.
+    const reflected = (text: string) =>
+      `<title>Search results for “${escapeHtml(text)}”</title><h1>${escapeHtml(text)}</h1><input type="search" name="q" value="${escapeHtml(text)}">` +
+      `<a href="/market?back=${escapeHtml(encodeURIComponent(`/collection?q=${text}`))}">x</a><input type="hidden" name="back" value="${escapeHtml(text)}">` +
+      `<astro-island props="${escapeHtml(JSON.stringify({ query: [0, text], name: [0, `"csrf":[0,"${text}`] }))}"></astro-island>` +
+      `<script type="application/ld+json">${JSON.stringify({ name: `name="_csrf" value="${text}` })}</script>`;
+    for (const text of [CSRF_SLOT, SHOWN_SLOT, `x${CSRF_SLOT}x`, `name="_csrf" value="${CSRF_SLOT}`]) {
+      const page = nobodysPage([7]).replace('<html><body>', `<html><body>${reflected(text)}`);
+      const stored = slotted(new TextEncoder().encode(page));
+      const { html } = personaliseText(page, parts('Ada'));
+      const slots = [`name="_csrf" value="tok-123"`, `&quot;csrf&quot;:[0,&quot;tok-123&quot;]`];
+      const outside = slots.reduce((rest, slot) => rest.split(slot).join(''), html);
+      expect(outside, text).not.toContain('tok-123');
+      // The four slots of the page and the two log-out forms put in.
+      expect(html.split(slots[0]!).length - 1 + html.split(slots[1]!).length - 1, text).toBe(6);
+      // The marker itself never leaves: a page that held it outside its slots is not stored.
+      expect(new TextDecoder().decode(stored.body), text).not.toContain(CSRF_SLOT);
+      expect(stored.stray, text).toBe(text !== SHOWN_SLOT);
+    }
+    expect(slotted(new TextEncoder().encode(nobodysPage([7]))).stray).toBe(false);
   });
 
   it('reports the parts it could not find', () => {

@@ -8,6 +8,7 @@ import type { ProductListDto } from '../../domain/catalogue';
 import { requestCookie } from './cookies';
 import { SESSION_COOKIE } from '../accounts/sessions';
 import type { PersonalGzipLayout } from './personal-gzip';
+import { acceptsEncoding, negotiateEncoding, type ContentEncoding } from './content-encoding';
 
 /**
  * The route cache of anonymous catalogue pages (DESIGN.md "Pages and performance").
@@ -101,6 +102,8 @@ export interface CachedPage {
   /** The body brotli'd and gzipped once, shortly after storing, so hits are not compressed again. */
   br?: Uint8Array;
   gzip?: Uint8Array;
+  /** A shared page's CSRF slots (shared-pages.ts `slotted`): where each signed-in shopper's token goes. */
+  slots?: number[];
   /** A shared page's pieces for signed-in shoppers' gzip answers (personal-gzip.ts), made on the first; null: none. */
   personalGzip?: PersonalGzipLayout | null;
   status: number;
@@ -119,8 +122,17 @@ export interface CachedPage {
  */
 export const RENDERED_MARKET_HEADER = 'x-rendered-market';
 
+/** Carries where a shared page's CSRF slots are (offsets, comma-separated) from the middleware to the route cache; never sent. */
+export const CSRF_SLOTS_HEADER = 'x-csrf-slots';
+
+function slotsOf(headers: Headers): number[] | undefined {
+  const raw = headers.get(CSRF_SLOTS_HEADER);
+  if (raw === null) return undefined;
+  return raw === '' ? [] : raw.split(',').map(Number);
+}
+
 /** Headers that belong to one response only and are never stored. */
-const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag', RENDERED_MARKET_HEADER, SEARCHED_HEADER]);
+const UNSTORED_HEADERS = new Set(['set-cookie', 'x-request-id', 'cdn-cache-control', 'cache-tag', 'x-cache', 'etag', RENDERED_MARKET_HEADER, SEARCHED_HEADER, CSRF_SLOTS_HEADER]);
 
 export function storeableHeaders(headers: Headers): [string, string][] {
   const kept: [string, string][] = [];
@@ -177,10 +189,10 @@ export interface CacheDirectives {
 }
 
 /** The entry to store for a rendered page's body and headers, or null when the page is not to be stored. */
-export function pageEntry(body: Uint8Array, status: number, headers: Headers, { maxAge, swr, tags }: CacheDirectives): CachedPage | null {
+export function pageEntry(body: Uint8Array, status: number, headers: Headers, { maxAge, swr, tags }: CacheDirectives, slots = slotsOf(headers)): CachedPage | null {
   if (status !== 200 || maxAge <= 0 || headers.has('set-cookie')) return null;
   const searched = searchedNoteOf(headers);
-  return { body, status, headers: storeableHeaders(headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags: [...tags], ...(searched ? { searched } : {}) };
+  return { body, status, headers: storeableHeaders(headers), etag: etagOf(body), storedAt: Date.now(), maxAge, swr, tags: [...tags], ...(searched ? { searched } : {}), ...(slots ? { slots } : {}) };
 }
 
 const brotliAsync = promisify(brotliCompress);
@@ -196,16 +208,14 @@ export async function precompress(entry: CachedPage): Promise<void> {
   entry.gzip = gz;
 }
 
-const ENCODING_NAMES = { br: /\bbr\b/, gzip: /\bgzip\b/ } as const;
-
-/** Whether a request accepts an encoding. */
-export function accepts(request: Request, encoding: keyof typeof ENCODING_NAMES): boolean {
-  return ENCODING_NAMES[encoding].test(request.headers.get('accept-encoding') ?? '');
+/** Whether a request accepts an encoding (q above 0). */
+export function accepts(request: Request, encoding: ContentEncoding): boolean {
+  return acceptsEncoding(request.headers.get('accept-encoding'), encoding);
 }
 
-/** The encoding a request accepts, brotli first (as the HTTP server's compression chooses). */
-export function acceptedEncoding(request: Request): 'br' | 'gzip' | null {
-  return accepts(request, 'br') ? 'br' : accepts(request, 'gzip') ? 'gzip' : null;
+/** The encoding to answer a request with, of those `offered`: brotli first where the client likes both as much (as the HTTP server's compression chooses). */
+export function acceptedEncoding(request: Request, offered?: readonly ContentEncoding[]): ContentEncoding | null {
+  return negotiateEncoding(request.headers.get('accept-encoding'), offered);
 }
 
 /**

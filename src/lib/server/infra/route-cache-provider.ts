@@ -5,6 +5,7 @@ import {
   acceptedEncoding,
   anonymousMarket,
   cacheKey,
+  CSRF_SLOTS_HEADER,
   hasSession,
   marketCookie,
   matchesEtag,
@@ -74,9 +75,12 @@ async function toEntry(response: Response, keyMarket: MarketCode): Promise<Cache
   return pageEntry(new Uint8Array(await response.arrayBuffer()), response.status, response.headers, { maxAge, swr, tags });
 }
 
+/** Of the encodings the entry has been compressed in so far, the one the request takes (else none). */
 function preferredEncoding(request: Request, entry: CachedPage): 'br' | 'gzip' | null {
-  const encoding = acceptedEncoding(request);
-  return encoding && entry[encoding] ? encoding : null;
+  return acceptedEncoding(
+    request,
+    (['br', 'gzip'] as const).filter((encoding) => entry[encoding]),
+  );
 }
 
 function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' | 'MISS'): Response {
@@ -94,17 +98,16 @@ function fromEntry(entry: CachedPage, request: Request, state: 'HIT' | 'STALE' |
   return new Response(bytes.slice(), { status: entry.status, headers });
 }
 
-/** The rendered-market and searched headers are for the cache only. */
+/** The rendered-market, searched and CSRF slots headers are for the cache only. */
+const CACHE_ONLY_HEADERS = [RENDERED_MARKET_HEADER, SEARCHED_HEADER, CSRF_SLOTS_HEADER];
 function withoutCacheHeaders(response: Response): Response {
-  if (!response.headers.has(RENDERED_MARKET_HEADER) && !response.headers.has(SEARCHED_HEADER)) return response;
+  if (!CACHE_ONLY_HEADERS.some((name) => response.headers.has(name))) return response;
   try {
-    response.headers.delete(RENDERED_MARKET_HEADER);
-    response.headers.delete(SEARCHED_HEADER);
+    for (const name of CACHE_ONLY_HEADERS) response.headers.delete(name);
     return response;
   } catch {
     const copy = new Response(response.body, response);
-    copy.headers.delete(RENDERED_MARKET_HEADER);
-    copy.headers.delete(SEARCHED_HEADER);
+    for (const name of CACHE_ONLY_HEADERS) copy.headers.delete(name);
     return copy;
   }
 }

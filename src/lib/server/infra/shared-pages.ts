@@ -1,13 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { APIContext, MiddlewareNext } from 'astro';
-import { accountControl, cartLink, favouriteButton, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
+import { accountControl, cartLink, csrfInput, favouriteButton, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
 import { SESSION_COOKIE, type ActiveSession } from '../accounts/sessions';
 import { getServices, type Services } from '../services';
 import { MARKET_COOKIE, resolveMarket } from '../../domain/markets';
 import { requestCookie } from './cookies';
 import { CSRF_TOKEN_LENGTH, csrfTokenFor, hasBearer } from './csrf';
 import type { Logger } from './log';
-import { accepts, cacheKey, compressOnce, pageEntry, processPageCache, SEARCHED_HEADER, storePage, type CachedPage } from './page-cache';
+import { accepts, cacheKey, compressOnce, CSRF_SLOTS_HEADER, pageEntry, processPageCache, SEARCHED_HEADER, storePage, type CachedPage } from './page-cache';
 import { personalGzip, personalGzipLayout, type PersonalGzipLayout } from './personal-gzip';
 
 /**
@@ -21,11 +22,66 @@ import { personalGzip, personalGzipLayout, type PersonalGzipLayout } from './per
  */
 
 /**
- * The value rendered where a form's CSRF token goes in a page for the shared cache (never a valid
- * token), exactly as long as a token: a shopper's copy keeps everything below the header in place,
- * which its gzip answer relies on (personal-gzip.ts).
+ * What a page rendered for nobody holds where each form's CSRF token goes, exactly as long as a
+ * token (a shopper's copy keeps everything below the header in place, which its gzip answer relies
+ * on: personal-gzip.ts). Random for each process and never sent: `slotted` takes it out of every
+ * page before the page is stored or answered, keeping where each slot was. So no search, product
+ * name or form field can carry it: a token goes only where the render put a slot.
  */
-export const CSRF_SLOT = 'ml-csrf-slot'.padEnd(CSRF_TOKEN_LENGTH, '_');
+export const CSRF_SLOT = randomBytes(32).toString('base64url');
+
+/** What anonymous visitors see in a slot (the hidden `_csrf` field; without a session it is ignored): text, never searched for. */
+export const SHOWN_SLOT = 'ml-csrf-slot'.padEnd(CSRF_TOKEN_LENGTH, '_');
+const SLOT = Buffer.from(CSRF_SLOT);
+const SHOWN = Buffer.from(SHOWN_SLOT);
+
+/**
+ * The markup right before a slot: a form's hidden field (csrfInput) and an island's `csrf` prop as
+ * Astro serialises it. Nothing a shopper types can write either (their quotes come out escaped).
+ */
+const SLOT_CONTEXTS = [csrfInput(CSRF_SLOT).slice(0, csrfInput(CSRF_SLOT).indexOf(CSRF_SLOT)), '&quot;csrf&quot;:[0,&quot;'].map((c) => Buffer.from(c));
+
+/** A page rendered for nobody with its slots taken out: the page as stored and shown (SHOWN_SLOT in each), and where each slot is. */
+export interface SlottedPage {
+  body: Uint8Array<ArrayBuffer>;
+  slots: number[];
+  /** The marker was found outside a slot too (taken out as well): such a page is not stored. */
+  stray: boolean;
+}
+
+/** Takes the slot marker out of a page rendered for nobody (see CSRF_SLOT). */
+export function slotted(rendered: Uint8Array): SlottedPage {
+  const body = new Uint8Array(rendered.byteLength);
+  body.set(rendered);
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const slots: number[] = [];
+  let stray = false;
+  for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) {
+    const inSlot = SLOT_CONTEXTS.some((context) => at >= context.length && bytes.subarray(at - context.length, at).equals(context));
+    if (inSlot) slots.push(at);
+    else stray = true;
+    SHOWN.copy(bytes, at);
+  }
+  return { body, slots, stray };
+}
+
+/** Slot offsets as the rendered page carries them to the route cache (CSRF_SLOTS_HEADER). */
+export const slotsHeader = (slots: readonly number[]) => slots.join(',');
+
+/**
+ * An anonymous visitor's render of a shared page with its slots taken out (slotted): where they
+ * are goes to the route cache in CSRF_SLOTS_HEADER; a page with the marker anywhere else is
+ * answered (without it) but never stored.
+ */
+export async function withSlotsTakenOut(response: Response): Promise<Response> {
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/html') || response.headers.has('content-encoding')) return response;
+  const { body, slots, stray } = slotted(new Uint8Array(await response.arrayBuffer()));
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  if (stray) headers.delete('cdn-cache-control');
+  else headers.set(CSRF_SLOTS_HEADER, slotsHeader(slots));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
 
 /** The pages rendered for nobody, for anonymous and signed-in shoppers alike: the ones that call cachePage. */
 const SHARED_PAGES = [/^\/$/, /^\/collection\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/, /^\/(about|contact|privacy)\/?$/];
@@ -44,14 +100,6 @@ export interface PersonalParts {
 /** The start of every heart rendered for nobody (favouriteButton, not pressed): its product id follows. */
 const UNPRESSED_HEART = ((heart) => Buffer.from(heart.slice(0, heart.indexOf('value="') + 'value="'.length)))(favouriteButton(0, false));
 const BUTTON_END = Buffer.from('</button>');
-const SLOT = Buffer.from(CSRF_SLOT);
-
-/** Where each CSRF slot of a page rendered for nobody starts. */
-function slotsOf(bytes: Buffer): number[] {
-  const slots: number[] = [];
-  for (let at = bytes.indexOf(SLOT); at >= 0; at = bytes.indexOf(SLOT, at + SLOT.length)) slots.push(at);
-  return slots;
-}
 
 /** The parts as rendered for nobody, as bytes (built once: they never change). */
 let nobodysParts: [name: string, bytes: Buffer][] | undefined;
@@ -72,7 +120,7 @@ const partsForNobody = () =>
  * put together once. (Decoding a 120 KB page with ₦ in it to a string and encoding it again cost
  * 2.6 ms of the 4 a signed-in page took; the parts are ASCII markers, found the same in UTF-8.)
  */
-export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uint8Array<ArrayBuffer>; missing: string[]; pressedHearts: number } {
+export function personalise(page: Uint8Array, slots: readonly number[], parts: PersonalParts): { body: Uint8Array<ArrayBuffer>; missing: string[]; pressedHearts: number } {
   const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
   const profile = profileOf(parts.session.user);
   const token = parts.csrfToken ?? '';
@@ -97,7 +145,7 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
       pressedHearts++;
     }
   }
-  for (const at of slotsOf(bytes)) cuts.push({ at, length: SLOT.length, put: token });
+  for (const at of slots) cuts.push({ at, length: SLOT.length, put: token });
   cuts.sort((a, b) => a.at - b.at);
   const pieces: Uint8Array[] = [];
   let from = 0;
@@ -121,9 +169,8 @@ export function personalise(page: Uint8Array, parts: PersonalParts): { body: Uin
  * the first of them to the end of the last header part (whose lengths vary), and every CSRF slot.
  * Null when a header part is missing (such a page is never personalised from the store anyway).
  */
-function personalPlaces(page: Uint8Array): { region: { start: number; end: number }; slots: number[] } | null {
+function personalPlaces(page: Uint8Array, slots: readonly number[]): { region: { start: number; end: number }; slots: readonly number[] } | null {
   const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
-  const slots = slotsOf(bytes);
   let start = Infinity;
   let end = -1;
   for (const [, nobodys] of partsForNobody()) {
@@ -148,7 +195,7 @@ const layingOut = new WeakSet<CachedPage>();
 function gzipLayoutOf(entry: CachedPage, log: Logger): PersonalGzipLayout | null {
   if (entry.personalGzip !== undefined || layingOut.has(entry)) return entry.personalGzip ?? null;
   layingOut.add(entry);
-  const places = personalPlaces(entry.body);
+  const places = personalPlaces(entry.body, entry.slots ?? []);
   if (!places) {
     entry.personalGzip = null;
     return null;
@@ -174,6 +221,18 @@ function personalPartsOf(services: Services, session: ActiveSession): Promise<[n
   return Promise.all([services.cart.count(session.user).catch(() => null), services.favourites.ids(session.user.id).catch(() => [] as number[])]);
 }
 
+/** A page rendered for nobody, stored or just rendered (with its slots taken out). */
+interface SharedPage {
+  body: Uint8Array;
+  slots: number[];
+  status: number;
+  headers: Headers | [string, string][];
+  state: 'HIT' | 'MISS';
+  stored?: CachedPage;
+  /** The marker was found outside its slots (slotted): answered, never stored. */
+  stray?: boolean;
+}
+
 /**
  * A page rendered for nobody (stored or just rendered) made into the shopper's answer: their parts
  * put in, private and never stored, compressed once. Returns null when a part could not be found
@@ -181,11 +240,11 @@ function personalPartsOf(services: Services, session: ActiveSession): Promise<[n
  */
 function personalAnswer(
   request: Request,
-  page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS'; stored?: CachedPage },
+  page: SharedPage,
   parts: PersonalParts,
   log: Logger,
 ): { response: Response; complete: boolean } {
-  const { body, missing, pressedHearts } = personalise(page.body, parts);
+  const { body, missing, pressedHearts } = personalise(page.body, page.slots, parts);
   if (missing.length) log.error('shared page without its personal parts', { path: new URL(request.url).pathname, missing });
   const headers = new Headers(page.headers);
   headers.delete('etag');
@@ -228,7 +287,7 @@ export async function personalisedFromStore(request: Request): Promise<Response 
     processPageCache().served(cached);
     const [cartCount, favouriteIds] = await personalPartsOf(services, session);
     const parts = { session, csrfToken: csrfTokenFor(cookieToken), cartCount, favouriteIds: new Set(favouriteIds) };
-    return personalAnswer(request, { ...cached, state: 'HIT', stored: cached }, parts, services.log).response;
+    return personalAnswer(request, { ...cached, slots: cached.slots ?? [], state: 'HIT', stored: cached }, parts, services.log).response;
   } catch (err) {
     // The middleware answers instead (and owns the 503 page and the error log); a bug here would
     // otherwise show only as lost speed.
@@ -251,10 +310,10 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
   const key = cacheKey(ctx.request, ctx.locals.market);
   const cached = store.get(key);
   const generation = store.generation;
-  let page: { body: Uint8Array; status: number; headers: Headers | [string, string][]; state: 'HIT' | 'MISS'; stored?: CachedPage };
+  let page: SharedPage;
   if (cached && (Date.now() - cached.storedAt) / 1000 <= cached.maxAge) {
     store.served(cached);
-    page = { ...cached, state: 'HIT', stored: cached };
+    page = { ...cached, slots: cached.slots ?? [], state: 'HIT', stored: cached };
   } else {
     ctx.locals.session = null;
     ctx.locals.csrfToken = CSRF_SLOT;
@@ -272,14 +331,17 @@ export async function servePersonalised(ctx: APIContext, next: MiddlewareNext, s
     }
     // A redirect or anything but a page has nothing personal to put in.
     if (!body) return rendered;
-    page = { body, status: rendered.status, headers: rendered.headers, state: 'MISS' };
+    const { body: shown, slots, stray } = slotted(body);
+    if (stray) log.warn('shared page with the CSRF slot marker outside its slots: not stored', { path: ctx.url.pathname });
+    page = { body: shown, slots, stray, status: rendered.status, headers: rendered.headers, state: 'MISS' };
   }
   const [cartCount, favouriteIds] = await personal;
   const { response, complete } = personalAnswer(ctx.request, page, { session, csrfToken, cartCount, favouriteIds: new Set(favouriteIds) }, log);
   // Stored only when every part was found as nobody's: a page that had someone's in it is never kept.
-  if (complete && page.state === 'MISS' && page.headers instanceof Headers) {
+  // Nor one with the slot marker outside its slots.
+  if (complete && !page.stray && page.state === 'MISS' && page.headers instanceof Headers) {
     const { maxAge = 0, swr = 0, tags = [] } = ctx.cache.options;
-    const entry = pageEntry(page.body, page.status, page.headers, { maxAge, swr, tags });
+    const entry = pageEntry(page.body, page.status, page.headers, { maxAge, swr, tags }, page.slots);
     if (entry) storePage(store, key, entry, generation);
   }
   return response;
