@@ -114,6 +114,10 @@ test('buy two variants with delivery, pay, and follow the order', async ({ page,
   await page.waitForURL(/\/order-details\/[^?]+\?placed=1$/);
   await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
   await expect(page.locator('[data-payment-state]')).toHaveText('Paid');
+  // One word for the order's status and one for its payment, each under its own label.
+  const fact = (term: string) => page.locator(`.order-facts > div:has(> dt:text-is("${term}")) > dd`);
+  await expect(fact('Status')).toHaveText('pending');
+  await expect(fact('Payment')).toHaveText('Paid');
   await page.screenshot({ path: info.outputPath('thank-you.png'), fullPage: true });
   await page.goto('/order-history');
   await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
