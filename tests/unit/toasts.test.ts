@@ -14,7 +14,7 @@ vi.mock('@/lib/client/toaster-root', () => {
 const answers = vi.hoisted(() => [] as unknown[]);
 vi.mock('@/lib/client/api', () => ({ api: vi.fn(async () => answers.shift()) }));
 
-const { toast } = await import('@/lib/client/toast');
+const { toast, toastsShown } = await import('@/lib/client/toast');
 const { actionToastId, submitForm } = await import('@/lib/client/form-send');
 
 /** Enough of a <form> for submitForm: its action and its values. */
@@ -90,5 +90,11 @@ describe('toasts: one per action', () => {
       { kind: 'success', text: 'Three', id: undefined },
     ]);
     expect(loads.count).toBe(1);
+  });
+
+  it('says when the toasts raised so far are on screen, so a page leaves only after', async () => {
+    toast.success('Order placed successfully!', { id: 'place-order' });
+    await toastsShown();
+    expect(shown.at(-1)).toEqual({ kind: 'success', text: 'Order placed successfully!', id: 'place-order' });
   });
 });

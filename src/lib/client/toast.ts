@@ -28,3 +28,8 @@ export const toast = {
   success: (text: string, options?: { id?: string }) => raise('success', text, options),
   error: (text: string, options?: { id?: string }) => raise('error', text, options),
 };
+
+/** Settles once every toast raised so far is on screen (at once when none was): a page leaves only after. */
+export function toastsShown(): Promise<void> {
+  return toaster ? toaster.then(() => undefined, () => undefined) : Promise.resolve();
+}
