@@ -27,7 +27,9 @@ export default defineConfig({
   ],
   webServer: {
     command: 'tsx tests/support/e2e-server.ts',
-    url: `${baseURL}/api/v1/health`,
+    // Not `url`: anything answering there would do. The e2e server prints this once the store it
+    // started has bound PORT and answers as itself; a taken PORT makes it exit with the store's error.
+    wait: { stdout: /store ready on / },
     timeout: 120_000,
     reuseExistingServer: false,
     // SIGTERM lets the store finish and the e2e server drop its PostgreSQL database

@@ -25,8 +25,9 @@ export default defineConfig({
   projects: [phoneProject],
   webServer: {
     command: 'tsx tests/support/tls-server.ts',
-    url: `${baseURL}/api/v1/health`,
-    ignoreHTTPSErrors: true,
+    // Not `url`: anything answering there would do. tls-server.ts prints this once nginx and the
+    // store it started are up and their own (a taken port fails it with the error).
+    wait: { stdout: /store ready on / },
     timeout: 120_000,
     reuseExistingServer: false,
     gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },

@@ -10,29 +10,19 @@
  * missing) in the foreground from deploy/nginx.conf with its own prefix, pid and logs in a
  * temporary directory. Ctrl-C (or SIGTERM) stops them all. `--duration S` stops after S seconds.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createFreshDatabase } from '../tests/support/pg';
+import { freePort, launchStore } from '../tests/support/store-process';
 import { ensureNginx, selfSignedCertificate, startNginx } from './nginx';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { freePort };
 
 export function ensureBuild(always = false): void {
   if (!always && existsSync(path.join(root, 'dist/server/entry.mjs'))) return;
@@ -74,20 +64,6 @@ export interface ClusterOptions {
   onLog?: (server: number, text: string) => void;
 }
 
-async function waitHealthy(url: string, child: ChildProcess, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`app server ${url} exited during start`);
-    try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`app server ${url} did not become healthy`);
-}
-
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   ensureNginx();
   ensureBuild(opts.build);
@@ -98,18 +74,21 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'store-cluster-'));
   const cleanups: (() => Promise<void> | void)[] = [];
 
-  const ports: number[] = [];
-  for (let i = 0; i < opts.servers; i++) ports.push(await freePort());
-
-  const spawnApp = (index: number): ChildProcess => {
+  /**
+   * An app server: each binds a port of its own choosing (PORT=0, reported over IPC), since the
+   * public origin is nginx's; a restart takes its old port back, which nginx's upstream names, and
+   * fails at once if someone else has it. Ready means its health answers with its own instance id.
+   */
+  const launchApp = (index: number, port = 0) => {
     const dataDir = path.join(runDir, `app${index}`);
     mkdirSync(dataDir, { recursive: true });
-    const child = spawn(process.execPath, [path.join(root, 'dist/server/entry.mjs')], {
+    return launchStore({
+      args: [path.join(root, 'dist/server/entry.mjs')],
       cwd: root,
       env: {
         ...process.env,
         HOST: '127.0.0.1',
-        PORT: String(ports[index]),
+        PORT: String(port),
         DATABASE_URL: databaseUrl,
         DATA_DIR: dataDir,
         PUBLIC_SITE_URL: siteUrl,
@@ -118,13 +97,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
         ...opts.env,
       },
-      stdio: ['ignore', opts.onLog ? 'pipe' : 'inherit', opts.onLog ? 'pipe' : 'inherit'],
+      onOutput: opts.onLog && ((t: string) => opts.onLog!(index, t)),
     });
-    if (opts.onLog) {
-      child.stdout?.setEncoding('utf8').on('data', (t: string) => opts.onLog!(index, t));
-      child.stderr?.setEncoding('utf8').on('data', (t: string) => opts.onLog!(index, t));
-    }
-    return child;
   };
 
   const servers: AppServer[] = [];
@@ -134,37 +108,40 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     child.kill(signal);
     await exited;
   };
-  const makeServer = (index: number): AppServer => {
+  const startApp = async (index: number): Promise<AppServer> => {
+    const launched = await launchApp(index);
     const server: AppServer = {
       index,
-      port: ports[index]!,
-      url: `http://127.0.0.1:${ports[index]}`,
-      child: spawnApp(index),
+      port: launched.port,
+      url: launched.url,
+      child: launched.child,
       alive: () => server.child.exitCode === null && server.child.signalCode === null,
       kill: () => stopChild(server.child, 'SIGKILL'),
       terminate: () => stopChild(server.child, 'SIGTERM'),
       async restart() {
         await stopChild(server.child, 'SIGKILL');
-        server.child = spawnApp(index);
-        await waitHealthy(server.url, server.child);
+        server.child = (await launchApp(index, server.port)).child;
       },
     };
+    servers.push(server);
     return server;
   };
   // The first server migrates and seeds the database; the others start once it is ready.
-  servers.push(makeServer(0));
   cleanups.push(async () => {
     await Promise.all(servers.map((s) => stopChild(s.child, 'SIGTERM')));
   });
   try {
-    await waitHealthy(servers[0]!.url, servers[0]!.child);
-    for (let i = 1; i < opts.servers; i++) servers.push(makeServer(i));
-    await Promise.all(servers.slice(1).map((s) => waitHealthy(s.url, s.child)));
+    await startApp(0);
+    const rest = await Promise.allSettled(Array.from({ length: opts.servers - 1 }, (_, i) => startApp(i + 1)));
+    const failed = rest.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    servers.sort((a, b) => a.index - b.index);
   } catch (err) {
     for (const c of cleanups.reverse()) await c();
     await fresh?.drop();
     throw err;
   }
+  const ports = servers.map((s) => s.port);
 
   // deploy/nginx.conf's store server on plain http (the load test's loopback); its TLS settings
   // need a certificate all the same, and its redirect server a port.

@@ -85,8 +85,21 @@ function accepting(port: number): Promise<boolean> {
 }
 
 /**
- * Starts nginx in the foreground for `site` and waits until `port` takes connections; throws with
- * nginx's error log when it does not start.
+ * nginx writes its pid file only after it has bound every address it listens on: a pid file with
+ * this nginx's pid means the ports are its own, not another process's that happens to answer there.
+ */
+function boundItsPorts(site: NginxSite, nginx: ChildProcess): boolean {
+  try {
+    return Number(readFileSync(path.join(site.runDir, 'nginx.pid'), 'utf8').trim()) === nginx.pid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts nginx in the foreground for `site` and waits until it has bound its addresses and `port`
+ * takes connections; throws with nginx's error log when it does not start (a port taken: nginx
+ * says "Address already in use" and exits).
  */
 export async function startNginx(site: NginxSite, port: number): Promise<ChildProcess> {
   const confPath = path.join(site.runDir, 'nginx.conf');
@@ -94,7 +107,7 @@ export async function startNginx(site: NginxSite, port: number): Promise<ChildPr
   const errorLog = path.join(site.runDir, 'error.log');
   const nginx = spawn(NGINX, ['-p', site.runDir, '-c', confPath, '-e', errorLog, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 10_000;
-  while (!(await accepting(port))) {
+  while (!(boundItsPorts(site, nginx) && (await accepting(port)))) {
     if (nginx.exitCode !== null || Date.now() > deadline) {
       nginx.kill('SIGKILL');
       const log = existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : '';

@@ -13,6 +13,7 @@ import { handler } from '@astrojs/node/server.js';
 import { clientAddressFrom } from '../lib/domain/client-address';
 import { isHttpsOrigin, publicOriginFor } from '../lib/domain/public-origin';
 import { ConfigError, getConfig, type Config } from '../lib/server/infra/config';
+import { INSTANCE_ID } from '../lib/server/infra/instance';
 import { createLogger } from '../lib/server/infra/log';
 import { tooLargeAnswer } from '../lib/server/infra/error-pages';
 import { metrics, routeLabel } from '../lib/server/infra/metrics';
@@ -108,6 +109,17 @@ export function createRequestListener(clientDir: string, config: Config): http.R
   };
 }
 
+/**
+ * What a server started with an IPC channel (tests/support/store-process.ts) tells its parent: the
+ * port it bound and its instance id, or why it could not listen. Without a channel, nothing is sent.
+ */
+export type ListenReport = { store: 'listening'; port: number; instance: string } | { store: 'listen-failed'; code: string | undefined; message: string };
+
+function reportToParent(report: ListenReport, then?: () => void): void {
+  if (process.send && process.connected) process.send(report, undefined, {}, () => then?.());
+  else then?.();
+}
+
 export function startServer(clientDir: string): http.Server {
   let config: Config;
   try {
@@ -134,7 +146,21 @@ export function startServer(clientDir: string): http.Server {
   };
   process.once('SIGTERM', stopListening);
   process.once('SIGINT', stopListening);
-  server.listen(port, host, () => log.info('listening', { url: `http://${host}:${port}`, site: config.PUBLIC_SITE_URL }));
+  // An address it cannot have (taken, or not this machine's) stops the process at once, naming why,
+  // rather than leaving whoever started it to wait, or to find another server there.
+  const refused = (err: NodeJS.ErrnoException) => {
+    log.error('cannot listen', { url: `http://${host}:${port}`, code: err.code, err });
+    reportToParent({ store: 'listen-failed', code: err.code, message: err.message }, () => process.exit(1));
+  };
+  server.once('error', refused);
+  server.listen(port, host, () => {
+    server.off('error', refused);
+    // PORT=0 takes any free port: the one bound is the one reported.
+    const bound = server.address();
+    const boundPort = typeof bound === 'object' && bound ? bound.port : port;
+    log.info('listening', { url: `http://${host}:${boundPort}`, site: config.PUBLIC_SITE_URL, instance: INSTANCE_ID });
+    reportToParent({ store: 'listening', port: boundPort, instance: INSTANCE_ID });
+  });
   return server;
 }
 

@@ -32,7 +32,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     it('reports database health', async () => {
       const { res, body } = await get('/api/v1/health');
       expect(res.status).toBe(200);
-      expect(body).toEqual({ status: true, data: { database: 'up' } });
+      expect(body).toEqual({ status: true, data: { database: 'up', instance: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
       expect(res.headers.get('x-request-id')).toBeTruthy();
     });
 

@@ -5,15 +5,18 @@
  *
  *   browser --https://127.0.0.1:TLS_PORT--> nginx --http://127.0.0.1:app--> store
  *
- * The store has PUBLIC_SITE_URL=https://127.0.0.1:TLS_PORT and TRUST_PROXY=127.0.0.1. nginx's
- * plain-http server on REDIRECT_PORT sends everything to https. Signals stop all of it.
+ * The store has PUBLIC_SITE_URL=https://127.0.0.1:TLS_PORT and TRUST_PROXY=127.0.0.1, and binds a
+ * loopback port of its own choosing (PORT=0), reported back through e2e-server.ts; nginx is
+ * configured with that port. nginx's plain-http server on REDIRECT_PORT sends everything to https.
+ * "store ready on <url>" (which Playwright waits for) is printed once both are up and their own.
+ * Signals stop all of it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/cluster';
 import { ensureNginx, selfSignedCertificate, startNginx } from '../../scripts/nginx';
+import { launchStore } from './store-process';
 
 const tlsPort = Number(process.env.TLS_PORT);
 const redirectPort = Number(process.env.REDIRECT_PORT);
@@ -21,7 +24,6 @@ if (!tlsPort || !redirectPort) throw new Error('TLS_PORT and REDIRECT_PORT are r
 
 ensureNginx();
 const runDir = mkdtempSync(path.join(tmpdir(), 'store-tls-'));
-const appPort = await freePort();
 const children: ChildProcess[] = [];
 let stopping = false;
 const stop = (code: number) => {
@@ -35,23 +37,30 @@ const stop = (code: number) => {
     store.kill('SIGTERM');
   } else finish(code);
 };
-const finish = (code: number) => {
+const finish = (code: number): never => {
   rmSync(runDir, { recursive: true, force: true });
   process.exit(code);
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(0));
 
-const store = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'e2e-server.ts')], {
+const launched = await launchStore({
+  args: ['--import', 'tsx', path.join(import.meta.dirname, 'e2e-server.ts')],
+  // e2e-server.ts passes the store's report on only once the store is healthy (seeded).
+  listenTimeoutMs: 300_000,
   env: {
     ...process.env,
-    PORT: String(appPort),
+    PORT: '0',
     HOST: '127.0.0.1',
     PUBLIC_SITE_URL: `https://127.0.0.1:${tlsPort}`,
     // nginx on loopback is the one proxy in front of the store.
     TRUST_PROXY: '127.0.0.1',
   },
-  stdio: 'inherit',
+}).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  return finish(1);
 });
+const appPort = launched.port;
+const store = launched.child;
 children.push(store);
 store.on('exit', (code) => {
   if (!stopping) {
@@ -59,19 +68,6 @@ store.on('exit', (code) => {
     stop(1);
   }
 });
-
-async function storeHealthy(): Promise<boolean> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline && !stopping) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${appPort}/api/v1/health`)).ok) return true;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
 
 /** nginx from deploy/nginx.conf, terminating TLS in front of the store. */
 async function startProxy() {
@@ -95,12 +91,10 @@ async function startProxy() {
   });
 }
 
-if (!(await storeHealthy())) {
-  console.error('the store did not become healthy');
-  stop(1);
-} else {
-  await startProxy().catch((err: unknown) => {
+await startProxy().then(
+  () => console.log(`store ready on https://127.0.0.1:${tlsPort}`),
+  (err: unknown) => {
     console.error(err instanceof Error ? err.message : err);
     stop(1);
-  });
-}
+  },
+);

@@ -35,6 +35,11 @@ describe('configuration', () => {
     expect(parseConfig({ PUBLIC_SITE_URL: 'https://shop.example/' })).toMatchObject({ PUBLIC_SITE_URL: 'https://shop.example', secureCookies: true });
   });
 
+  it('takes PORT=0 (any free port) only with a site URL that does not name the port', () => {
+    expect(() => parseConfig({ PORT: '0' })).toThrow(/PUBLIC_SITE_URL: is required when PORT=0/);
+    expect(parseConfig({ PORT: '0', PUBLIC_SITE_URL: 'https://shop.example' })).toMatchObject({ PORT: 0, PUBLIC_SITE_URL: 'https://shop.example' });
+  });
+
   it('refuses a live store without Paystack, SMTP and an https site, naming each variable', () => {
     let message = '';
     try {

@@ -32,7 +32,8 @@ const configSchema = z
   .object({
     /** demo: simulated payments, dev outbox, demo shopper and catalogue. live: a real shop. */
     STORE_MODE: z.preprocess(emptyToUndefined, z.enum(['demo', 'live']).default('demo')),
-    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(4321)),
+    /** 0: any free port, the one bound is logged (and reported to a parent process: src/server/server.ts). */
+    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(4321)),
     HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
     /**
      * The public address of the store. Defaults to http://localhost:$PORT (filled in below); unset,
@@ -102,6 +103,8 @@ const configSchema = z
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `${(err as Error).message} (use a hop count or a list of IPs/CIDRs)` });
     }
+    // The site's address cannot name a port that is only picked when the server starts.
+    if (c.PORT === 0 && !c.PUBLIC_SITE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_SITE_URL'], message: 'is required when PORT=0 (the port is picked at start)' });
     if (c.STORE_MODE === 'live') {
       const live = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
       if (c.PAYMENT_PROVIDER !== 'paystack') live('PAYMENT_PROVIDER', 'must be paystack when STORE_MODE=live (simulated payments give goods away)');
