@@ -21,7 +21,7 @@ export function shouldCompress(contentType: unknown, contentEncoding: unknown): 
  *
  * A subresource (`isSubresourcePath`: scripts, styles, catalogue images) gets only the headers that
  * mean something for it: referrer and permissions policies and framing rules act on documents, and
- * on a phone's purchase path those three cost about 230 bytes on each of some forty files (issue 22.4).
+ * on a phone's purchase path those three cost about 230 bytes on each of some forty files.
  */
 export function securityHeaders(opts: { https: boolean; subresource?: boolean }): Record<string, string> {
   return {

@@ -1,5 +1,5 @@
 /**
- * After the sale (issue 20), defined once: the return window, what a return request offers (reasons,
+ * After the sale, defined once: the return window, what a return request offers (reasons,
  * what the shopper wants, how the goods come back), a return's statuses and the staff actions that
  * move it, how a return's money goes back, store credit's ledger kinds, and help-request topics.
  * Labels are the words the pages, mail and API show. No I/O.

@@ -1,5 +1,5 @@
 /**
- * Staff settling a pay-on-delivery order at the door (issue 19): "Delivered and paid" with how and
+ * Staff settling a pay-on-delivery order at the door: "Delivered and paid" with how and
  * how much (major units, like the rest of the API), or "Refused at the door". Also the per-market
  * pay-on-delivery settings form.
  */

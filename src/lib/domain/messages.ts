@@ -72,7 +72,7 @@ export const MESSAGES = {
   'text-updates-on': 'We will text you when your orders are placed, dispatched and delivered.',
   'text-updates-off': 'We will no longer text you about your orders.',
   'text-updates-need-phone': 'Add a valid mobile number in your profile to get text messages.',
-  // Phone verification (issue 19): a code texted to the shopper's mobile number.
+  // Phone verification: a code texted to the shopper's mobile number.
   'phone-code-sent': 'We sent a code to {phone}.',
   'phone-verified': 'Your phone is verified.',
   'phone-already-verified': 'Your phone is already verified.',
@@ -103,7 +103,7 @@ export const MESSAGES = {
   'newsletter-already': 'You are already subscribed to our newsletter.',
   'email-missing': 'Please enter your email address',
 
-  // Promotions (issue 18)
+  // Promotions
   'discount-applied': 'Discount applied!',
   'discount-removed': 'Discount removed',
   'code-not-valid': 'This code is not valid.',
@@ -122,7 +122,7 @@ export const MESSAGES = {
 
   // Favourites
   'favourite-added': 'Added to favourites',
-  // Returns and exchanges (issue 20).
+  // Returns and exchanges.
   'delivered-on-range': 'The delivery day must be between the order day and today.',
   'return-requested': 'Return requested',
   'return-not-found': 'Return not found',
@@ -154,7 +154,7 @@ export const MESSAGES = {
   'return-refunded': 'Refund sent',
   'return-credited': 'Store credit added',
   'return-shipped': 'Exchange shipped',
-  // Help with an order (issue 20).
+  // Help with an order.
   'help-sent': 'Your message has been sent. We will answer by e-mail.',
   'help-answered': 'Answer sent',
   'help-closed': 'Request closed',
@@ -162,7 +162,7 @@ export const MESSAGES = {
   'help-too-many': 'You already have open requests about this order. We will answer them soon.',
   'help-topic-required': 'Please choose a topic.',
   'help-message-required': 'Please write your message.',
-  // Store credit (issue 20).
+  // Store credit.
   'credit-change-whole': 'A store credit change must be a whole, non-zero amount',
   'credit-not-enough': 'There is not enough store credit for this.',
   'credit-changed': 'Your store credit has changed. Please review your order and try again.',
@@ -290,7 +290,7 @@ export const MESSAGES = {
   'order-cancelled': 'Order cancelled; stock returned',
   'order-transition-refused': 'An order that is {status} cannot become {status}',
   'customer-not-found': 'Customer not found',
-  // Pay on delivery (issue 19): why it is not offered, a shopper's cancel, the market's rules.
+  // Pay on delivery: why it is not offered, a shopper's cancel, the market's rules.
   'pod-disabled': 'Pay on delivery is not available in {country}.',
   'pod-above-ceiling': 'Pay on delivery is not available for orders above {amount}.',
   'pod-refused-deliveries': 'Pay on delivery is not available on this account after {count} refused deliveries. Please contact us to have it restored.',
@@ -337,7 +337,7 @@ export const MESSAGES = {
   'promo-welcome-no-code': 'The newsletter welcome promotion has no shared code: each subscriber gets their own',
   'promo-limit-below-uses': 'The usage limit cannot be below the uses so far ({count})',
 
-  // Pay on delivery: staff settle at the door (issue 19)
+  // Pay on delivery: staff settle at the door
   'collection-outcome-required': 'Choose the outcome: paid or refused',
   'collection-method-required': 'Choose how it was paid: cash, card at the door or transfer',
   'collection-amount-required': 'Enter the amount collected',

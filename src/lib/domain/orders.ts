@@ -121,7 +121,7 @@ export interface OrderDto {
 export const PAYMENT_STATES = ['Paid', 'To pay on delivery', 'Refunded', 'Partly refunded', 'Nothing charged'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-/** What the order's payment says to the shopper (issue 21): a just-paid order never looks unpaid. */
+/** What the order's payment says to the shopper: a just-paid order never looks unpaid. */
 export function paymentStateOf(order: { status: OrderStatus; dueMinor: number }, payment: { status: string; amountMinor: number } | null): PaymentState {
   if (payment?.status === 'refunded') return 'Refunded';
   if (payment?.status === 'partially_refunded') return 'Partly refunded';

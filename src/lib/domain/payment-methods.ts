@@ -1,5 +1,5 @@
 /**
- * How shoppers pay (issue 19), defined once: the online channels Paystack offers per market, pay on
+ * How shoppers pay, defined once: the online channels Paystack offers per market, pay on
  * delivery, and how staff collect at the door. Labels are what order pages, mail and the API show.
  */
 import type { MarketCode } from './markets';

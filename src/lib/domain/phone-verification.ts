@@ -3,7 +3,7 @@ import { otpSchema } from './accounts';
 import { localRedirectPath } from './redirects';
 
 /**
- * Phone verification's inputs (issue 19): "Send code" and "Verify" on /place-order (pay on
+ * Phone verification's inputs: "Send code" and "Verify" on /place-order (pay on
  * delivery) and /settings. A plain form post goes back to `back`, a path on this site only.
  */
 export const PHONE_VERIFY_BACK = '/place-order?payment=on_delivery';

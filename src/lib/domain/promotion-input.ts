@@ -1,5 +1,5 @@
 /**
- * The back office's promotion input (issue 18), pure: the JSON of /api/v1/admin/promotions and the
+ * The back office's promotion input, pure: the JSON of /api/v1/admin/promotions and the
  * form of /admin/promotions read into one shape. Amounts are typed in major units (₦ 5000, R 100)
  * and kept in minor units; dates are ISO (a form's datetime-local without a zone is read as UTC).
  */

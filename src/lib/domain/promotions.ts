@@ -1,5 +1,5 @@
 /**
- * Promotion rules, pure (issue 18). Money is integer minor units.
+ * Promotion rules, pure. Money is integer minor units.
  *
  * Rounding rule (the one the store states): a percentage discount is rounded DOWN to the minor
  * unit (kobo, cent), so the store never takes off more than the stated percentage. A fixed amount

@@ -1,5 +1,5 @@
 /**
- * How the store reads what a shopper types into search (issue 22): lower-case, accents dropped
+ * How the store reads what a shopper types into search: lower-case, accents dropped
  * ("Suède" is "suede"), split into words of letters and digits, without the little words that
  * never narrow a search. Search matches these against its known words (src/lib/server/catalogue/search.ts).
  */

@@ -28,7 +28,7 @@ import type { PaymentProvider } from '@/lib/server/payments/port';
 import { createNotificationService, textSenderFor } from '@/lib/server/notifications/notifications';
 import { createTextOutboxReader } from '@/lib/server/notifications/outbox';
 import type { TextSender } from '@/lib/server/notifications/port';
-// ---- back office (issue 10)
+// ---- back office
 import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
@@ -72,10 +72,10 @@ export function createServices(deps: Deps) {
     },
   };
   const sessions = createSessionService({ db, clock, memo: readMemo, invalidate: (tags) => pageCache.invalidate(tags) });
-  // Search (issue 22): full text and trigram matching, shared by the collection page and the catalogue API.
+  // Search: full text and trigram matching, shared by the collection page and the catalogue API.
   const search = createSearch({ db, log: deps.log });
   const catalogue = createCatalogueService({ db, memo: readMemo, search });
-  // ---- back office (issue 10)
+  // ---- back office
   const audit = createAuditLog({ db, clock });
   const stock = createStockService({ db, clock, pageCache, audit });
   const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media, search });
@@ -94,7 +94,7 @@ export function createServices(deps: Deps) {
   const addresses = createAddressService({ db, clock });
   const phoneVerification = createPhoneVerification({ db, codes, limiter, sender: notifications.sender, log: deps.log });
   const promotions = createPromotionService({ db, clock, audit });
-  // After the sale (issue 20): store credit, spent at checkout and granted by returns and staff.
+  // After the sale: store credit, spent at checkout and granted by returns and staff.
   const storeCredit = createStoreCreditService({ db, clock, audit, mailer, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   const newsletter = createNewsletterService({
     db,
@@ -107,13 +107,13 @@ export function createServices(deps: Deps) {
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
   const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit, codeTries: createCodeTries(limiter) });
-  // ---- back office (issue 10)
+  // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });
-  // Pay on delivery (issue 19): staff settle at the door (the market rules are buying's onDelivery).
+  // Pay on delivery: staff settle at the door (the market rules are buying's onDelivery).
   const collection = createCollectionService({ db, orders: buying.orders, orderRefunds: buying.orderRefunds, audit, log: deps.log, clock, pageCache });
   // ---- end back office
-  // After the sale (issue 20): returns and exchanges, their money through the payment and store credit.
+  // After the sale: returns and exchanges, their money through the payment and store credit.
   const returns = createReturnService({ db, clock, log: deps.log, mailer, audit, payments: buying.payments, storeCredit, pageCache, siteUrl: deps.config.PUBLIC_SITE_URL });
   const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   return {

@@ -49,7 +49,7 @@ export function clearSessionCookie(cookies: AstroCookies, secure: boolean): void
   cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
 }
 
-// ---------------------------------------------------------------- back office (issue 10)
+// ---------------------------------------------------------------- back office
 
 /** A staff sign-in that still needs its e-mailed code (step-up) before staff rights apply. */
 export class StepUpRequired extends Forbidden {

@@ -28,7 +28,7 @@ export interface HelpThread {
 }
 
 /**
- * "Get help with this order" (issue 20): a shopper's request about one of their orders and its
+ * "Get help with this order": a shopper's request about one of their orders and its
  * thread, answered by staff from the back office (mailed to the shopper). The one writer of
  * help_requests and help_messages.
  */

@@ -111,7 +111,7 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
       // One sales chart: orders' revenue per day over 30 days (store currency first).
       const daily = recent.map((r) => ({ day: r.day, currency: r.currency, minor: r.minor ?? 0 }));
       const days = Array.from({ length: 30 }, (_, i) => new Date(since30.getTime() + i * 86_400_000).toISOString().slice(0, 10));
-      // Pay on delivery (issue 19): money still due at the door on open orders, and what staff collected, by how.
+      // Pay on delivery: money still due at the door on open orders, and what staff collected, by how.
       const cashToCollect = (
         await db
           .select({ currency: orders.currency, orders: count(), minor: sum(orders.dueOnDeliveryMinor).mapWith(Number) })
@@ -128,7 +128,7 @@ export function createAdminReports({ db, clock, memo }: { db: Db; clock: () => D
           .groupBy(orders.currency, orders.collectionMethod)
           .orderBy(asc(orders.currency), asc(orders.collectionMethod))
       ).map((r) => ({ currency: r.currency, method: r.method!, orders: r.orders, minor: r.minor ?? 0 }));
-      // After the sale (issue 20): units in live returns of orders of the last 30 days over units sold then, and why, per product.
+      // After the sale: units in live returns of orders of the last 30 days over units sold then, and why, per product.
       const returnedRows = await db
         .select({ productId: orderItems.productId, name: orderItems.productName, reason: returns.reason, units: sum(returnItems.quantity).mapWith(Number) })
         .from(returnItems)

@@ -27,7 +27,7 @@ const RECORD_BATCH = 200;
 const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res as T[]));
 
 /**
- * Search (issue 22): PostgreSQL full-text search over each product's weighted document (name A,
+ * Search: PostgreSQL full-text search over each product's weighted document (name A,
  * categories and colours B, description C; `ml_refresh_search` in migration 0013 builds it), with
  * misspellings matched to the store's own words by trigram similarity (pg_trgm). The same on PGlite
  * and PostgreSQL. The one writer of `products.search_document`, `search_terms` and `search_log`.

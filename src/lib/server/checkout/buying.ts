@@ -81,7 +81,7 @@ export function createBuyingServices(deps: {
         await deps.storeCredit?.release(tx, paymentId);
       },
     },
-    // A dearer exchange's difference (issue 20) marks its return paid.
+    // A dearer exchange's difference marks its return paid.
     differences: exchangeDifferences({ db, clock, orderFor: async (orderId) => (await orders.load(orderId))! }),
     // Every refund is the order's money going back, within what the order has left.
     refundLedger: paymentRefundLedger(clock),

@@ -65,7 +65,7 @@ const configSchema = z
     CLICKATELL_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://platform.clickatell.com')),
     /** The store's WhatsApp number (E.164): order pages offer a chat prefilled with the tracking number. */
     SUPPORT_WHATSAPP: z.preprocess(emptyToUndefined, z.string().regex(/^\+[1-9]\d{7,14}$/, 'must be an E.164 number, e.g. +2348012345678').optional()),
-    /** Pay on delivery (issue 19): off until the store offers it; a live store needs an SMS provider for it. */
+    /** Pay on delivery: off until the store offers it; a live store needs an SMS provider for it. */
     PAY_ON_DELIVERY: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
- * What operators scrape at /metrics (issue 22), in Prometheus's format through prom-client: one
+ * What operators scrape at /metrics, in Prometheus's format through prom-client: one
  * registry per process (each app server is scraped on its own). Requests are observed by the HTTP
  * server (src/server/server.ts), so cached pages and static files count too; the rest is read when
  * scraped (src/pages/metrics.ts). Kept on globalThis: the HTTP server and the rendered routes are

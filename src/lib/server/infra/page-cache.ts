@@ -165,7 +165,7 @@ export const PRIVATE_REVALIDATE = 'private, no-cache';
 /**
  * A public answer made for a signed-in request (catalogue JSON: the same for everyone in the
  * market) given an ETag of its body, and a 304 when the browser already holds it: a phone that
- * signed in pays for the home page's lists once, not again on every visit (issue 22.4).
+ * signed in pays for the home page's lists once, not again on every visit.
  */
 export async function revalidatedPrivately(request: Request, response: Response): Promise<Response> {
   if (request.method !== 'GET' || response.status !== 200 || response.headers.get('cache-control') !== PRIVATE_REVALIDATE || !response.body) return response;
@@ -236,7 +236,7 @@ export function compressOnce(request: Request, body: Uint8Array<ArrayBuffer>): {
  * A rendered page that no cache keeps (a search, a shopper's own page), compressed whole in one
  * call like a personalised page (compressOnce) instead of streamed through the HTTP server's
  * compression: a search page of 48 cards went through the thread pool in 16 KB round trips while
- * the main thread waited (issue 22.6). A page that fails while rendering now fails whole.
+ * the main thread waited. A page that fails while rendering now fails whole.
  */
 export async function compressedWhole(request: Request, response: Response): Promise<Response> {
   const type = response.headers.get('content-type') ?? '';

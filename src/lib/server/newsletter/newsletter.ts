@@ -46,7 +46,7 @@ const DAY_MS = 86_400_000;
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /**
- * The newsletter (issue 18): double opt-in with consent records and the welcome code. The only
+ * The newsletter: double opt-in with consent records and the welcome code. The only
  * writer of newsletter_subscriptions and newsletter_consent_events.
  *
  * - subscribe (home page box or /settings): a pending subscription, a consent event, and a mail

@@ -60,16 +60,16 @@ export const paymentSnapshotSchema = z.object({
   codeId: z.number().int().nullable().default(null),
   deliveryFeeMinor: z.number().int(),
   totalMinor: z.number().int(),
-  /** Pay on delivery (issue 19): what is left to pay at the door; the payment charges the rest (a deposit, or nothing). */
+  /** Pay on delivery: what is left to pay at the door; the payment charges the rest (a deposit, or nothing). */
   paymentMethod: z.enum(CHECKOUT_PAYMENT_CHOICES).default('online'),
   dueOnDeliveryMinor: z.number().int().min(0).default(0),
-  /** Store credit used (issue 20): spent with the payment row, given back if it never becomes an order. */
+  /** Store credit used: spent with the payment row, given back if it never becomes an order. */
   storeCreditMinor: z.number().int().min(0).default(0),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;
 
-/** What an exchange's difference pays for (issue 20): the dearer variant of a return, then back to the order's page. */
+/** What an exchange's difference pays for: the dearer variant of a return, then back to the order's page. */
 export const differenceSnapshotSchema = z.object({
   kind: z.literal('exchange_difference'),
   callbackUrl: z.string(),
@@ -315,7 +315,7 @@ export function createPaymentService(deps: {
   log: Logger;
   clock: () => Date;
   holds?: PaymentHolds | undefined;
-  /** Exchange differences (issue 20); without it, such payments cannot be fulfilled. */
+  /** Exchange differences; without it, such payments cannot be fulfilled. */
   differences?: DifferenceFulfilment | undefined;
   /** The order's money account, told of every refund (ADR 0019). */
   refundLedger?: RefundLedger | undefined;
@@ -604,7 +604,7 @@ export function createPaymentService(deps: {
     },
 
     /**
-     * The difference of a dearer exchange (issue 20), paid online before staff approve the return;
+     * The difference of a dearer exchange, paid online before staff approve the return;
      * the provider's return and webhook fulfil it like a checkout (fulfil), marking the return paid.
      */
     async initiateDifference(input: { userId: string; email: string; currency: CurrencyCode; amountMinor: number; snapshot: DifferenceSnapshot }): Promise<InitiateResult> {

@@ -12,7 +12,7 @@ import { categories, orders, payments, promotionCodes, promotionRedemptions, pro
 import { pgError } from '@/lib/server/infra/db/pg-errors';
 
 /**
- * Promotions (issue 18): the one writer of promotions, promotion_codes and promotion_redemptions.
+ * Promotions: the one writer of promotions, promotion_codes and promotion_redemptions.
  *
  * A code is checked against a cart (evaluate), takes a place under its limits when payment starts
  * (hold, in the transaction that creates the payment row), becomes a use when the order is placed

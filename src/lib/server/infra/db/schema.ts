@@ -93,7 +93,7 @@ export const products = pgTable(
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
     /**
-     * What search reads (issue 22): the name (weight A), the categories and colours (B) and the
+     * What search reads: the name (weight A), the categories and colours (B) and the
      * description (C), unaccented, English stems. Written only by src/lib/server/catalogue/search.ts.
      */
     searchDocument: tsvector('search_document'),
@@ -138,7 +138,7 @@ export const variants = pgTable(
     sizeId: integer('size_id').references(() => sizes.id),
     colorId: integer('color_id').references(() => colors.id),
     stock: integer('stock').notNull().default(0),
-    // ---- back office (issue 10): stock keeping unit, set by staff
+    // ---- back office: stock keeping unit, set by staff
     sku: text('sku'),
     // ---- end back office
   },
@@ -180,7 +180,7 @@ export const variantPrices = pgTable(
  * Each product's "from" price per market (the lowest of its variants' prices there): a rollup of
  * variant_prices kept by the database itself (triggers in migration 0015, `ml_refresh_from_prices`), so
  * listings, search and sorting by price read one row per product instead of aggregating every
- * variant's price per request (issue 22). A product is sold in a market exactly when it has a row.
+ * variant's price per request. A product is sold in a market exactly when it has a row.
  */
 export const productFromPrices = pgTable(
   'product_from_prices',
@@ -208,7 +208,7 @@ export const users = pgTable('users', {
   imageHash: text('image_hash').references(() => media.hash),
   verifiedAt: timestamp('verified_at', { withTimezone: true }),
   createdAt: createdAt(),
-  // ---- back office (issue 10): roles
+  // ---- back office: roles
   /** customer (default), staff (catalogue, stock, orders, customers) or owner (also staff and the audit log). */
   role: text('role', { enum: ROLES }).notNull().default('customer'),
   // ---- end back office
@@ -240,7 +240,7 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    // ---- back office (issue 10): step-up
+    // ---- back office: step-up
     /** Set once a staff sign-in is confirmed from a known browser or with an e-mailed code; staff rights need it. */
     staffVerifiedAt: timestamp('staff_verified_at', { withTimezone: true }),
     // ---- end back office
@@ -397,7 +397,7 @@ export const payments = pgTable(
     check('payments_checkout_has_cart', sql`${t.purpose} <> 'checkout' or ${t.cartId} is not null`),
     index('payments_return_idx').on(t.returnId),
     // The sweeps every app server runs every few seconds look only at payments still in motion: a
-    // few rows among a million settled ones, found by these small partial indexes (issue 22.2).
+    // few rows among a million settled ones, found by these small partial indexes.
     index('payments_open_idx').on(t.createdAt).where(sql`${t.status} in ('initialized', 'pending', 'paid')`),
     index('payments_pending_idx').on(t.provider, t.updatedAt).where(sql`${t.status} = 'pending'`),
     index('payments_needs_refund_idx').on(t.createdAt).where(sql`${t.status} = 'needs_refund'`),
@@ -474,7 +474,7 @@ export const orders = pgTable(
 );
 
 /**
- * Orders and their totals per UTC day, currency and status: the dashboard's rollup (issue 22), so
+ * Orders and their totals per UTC day, currency and status: the dashboard's rollup, so
  * its figures read a few hundred rows rather than a million orders. Kept by the database itself:
  * the triggers of migration 0016 add each inserted, changed or deleted order's difference, in the
  * same transaction. Nothing else writes it.
@@ -493,7 +493,7 @@ export const orderDailyTotals = pgTable(
 
 /**
  * Units sold per UTC day, order status and product (as the line names it): the dashboard's top
- * products and return rate (issue 22), a few thousand rows a day instead of every order line of 30
+ * products and return rate, a few thousand rows a day instead of every order line of 30
  * days. Kept by the database: the triggers of migration 0017 follow inserted, changed and deleted
  * order lines and every order whose status or day changes. Nothing else writes it.
  */
@@ -780,7 +780,7 @@ export const textOutbox = pgTable(
 );
 
 /**
- * Each market's pay-on-delivery rules as staff set them (issue 19); a market without a row uses
+ * Each market's pay-on-delivery rules as staff set them; a market without a row uses
  * DEFAULT_PAY_ON_DELIVERY_RULES. Written only by checkout/on-delivery.ts.
  */
 export const marketSettings = pgTable(
@@ -799,7 +799,7 @@ export const marketSettings = pgTable(
   ],
 );
 
-// ---------------------------------------------------------------- back office (issue 10)
+// ---------------------------------------------------------------- back office
 
 /** Browsers a staff user has confirmed with an e-mailed code: SHA-256 of the random id in the device cookie. */
 export const staffDevices = pgTable(
@@ -869,7 +869,7 @@ export const orderEvents = pgTable(
   (t) => [index('order_events_order_idx').on(t.orderId, t.createdAt)],
 );
 
-// ---------------------------------------------------------------- after the sale (issue 20)
+// ---------------------------------------------------------------- after the sale
 
 /**
  * A shopper's store credit per market currency (minor units), never negative: the sum of the
@@ -1017,7 +1017,7 @@ export const helpMessages = pgTable(
   (t) => [index('help_messages_request_idx').on(t.requestId, t.createdAt)],
 );
 
-// ---------------------------------------------------------------- search (issue 22)
+// ---------------------------------------------------------------- search
 
 /**
  * The words shoppers may mean: every word of the products' names, categories and colours, lower-case

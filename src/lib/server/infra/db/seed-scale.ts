@@ -20,7 +20,7 @@ const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res a
 const countOf = async (db: Db, query: ReturnType<typeof sql>): Promise<number> => Number(rowsOf<{ n: number }>(await db.execute(query))[0]?.n ?? 0);
 
 /**
- * Grows the seeded demo store into a believable large one (issue 22), set-based so it runs in
+ * Grows the seeded demo store into a believable large one, set-based so it runs in
  * minutes: every new product copies a seeded one of the same category (its variants, prices in both
  * markets, pictures and stock, opened in the ledger), with its own unique name; customers and
  * two years of paid orders follow, each order with its payment row, delivered when it is old

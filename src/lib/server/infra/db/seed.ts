@@ -411,13 +411,13 @@ export async function seed(services: SeedDeps): Promise<void> {
             ...(soldInSouthAfrica ? [{ variantId: v.id, market: 'ZA', priceMinor: toMinor(seedRandPrice(variantNaira[i]!)) }] : []),
           ]),
         );
-        // Back office (issue 10): the ledger opens with each variant's stock, so its sum is the stock on hand.
+        // Back office: the ledger opens with each variant's stock, so its sum is the stock on hand.
         await recordStockMoves(db, inserted.map((v) => ({ variantId: v.id, delta: v.stock, kind: 'opening' as const, reason: 'Opening balance' })));
       }
     }
   }
 
-  // Search (issue 22): every product's document and the words search knows.
+  // Search: every product's document and the words search knows.
   await createSearch({ db: db as Db }).refresh(null, db);
 
   const [demo] = await db

@@ -14,7 +14,7 @@ export const GET = endpoint(async ({ locals, url }) => {
   assertSameUser(user, query.userId);
   if (query.id) {
     const order = await locals.services.orders.getForUser(user.id, query.id);
-    // Its returns and exchanges, each with its id and status (issue 20).
+    // Its returns and exchanges, each with its id and status.
     const returns = await locals.services.returns.forOrder(order.id);
     return json({ status: true, message: 'Order found', data: { data: { ...order, returns } } });
   }

@@ -5,7 +5,7 @@ import { endpoint, json, readQuery } from '@/lib/server/infra/http';
 const suggestionsQuery = z.object({ q: z.preprocess((v) => v ?? '', text('q', 100)) });
 
 /**
- * What the search field suggests as the shopper types (issue 22): known words that start like the
+ * What the search field suggests as the shopper types: known words that start like the
  * last word typed, or look like it. The same for every shopper, so it may be kept for a while.
  */
 export const GET = endpoint(async ({ locals, url }) => {

@@ -1,4 +1,4 @@
--- Search (issue 22): full-text search over a weighted document, misspellings through trigrams.
+-- Search: full-text search over a weighted document, misspellings through trigrams.
 -- Both extensions are trusted (a database owner may create them) and ship with PGlite.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 CREATE EXTENSION IF NOT EXISTS unaccent;--> statement-breakpoint

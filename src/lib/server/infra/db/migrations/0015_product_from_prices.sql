@@ -7,7 +7,7 @@ CREATE TABLE "product_from_prices" (
 --> statement-breakpoint
 ALTER TABLE "product_from_prices" ADD CONSTRAINT "product_from_prices_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."products"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "product_from_prices_market_price_idx" ON "product_from_prices" USING btree ("market","price_minor","product_id");--> statement-breakpoint
--- The one definition of the rollup (issue 22): each product's lowest variant price per market, for
+-- The one definition of the rollup: each product's lowest variant price per market, for
 -- the given products (null: all). Rows for markets a product is no longer sold in go. (Migration
 -- 0005 dropped an older, unrelated product_prices table: hence the name.)
 CREATE FUNCTION ml_refresh_from_prices(product_ids integer[]) RETURNS void LANGUAGE sql AS $$

@@ -4,7 +4,7 @@ import { asActor, requireStaff } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 
 /**
- * Staff settle a pay-on-delivery order at the door (issue 19): `{ outcome: 'paid', method: 'cash' |
+ * Staff settle a pay-on-delivery order at the door: `{ outcome: 'paid', method: 'cash' |
  * 'card' | 'transfer', amount }` (major units; must equal what is due) or `{ outcome: 'refused' }`
  * (stock back, the refusal counted, a deposit refunded less the delivery fee). 409 once settled.
  */

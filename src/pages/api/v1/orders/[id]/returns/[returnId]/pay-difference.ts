@@ -5,7 +5,7 @@ import { formEndpoint } from '@/lib/server/infra/form-posts';
 import { parseWith } from '@/lib/server/infra/http';
 
 /**
- * "Pay the difference" of a dearer exchange (issue 20): starts an online payment for it. JSON gets
+ * "Pay the difference" of a dearer exchange: starts an online payment for it. JSON gets
  * the provider's page (`authorization_url`); the order page's plain form is sent on to it (303).
  * The provider sends the shopper back to the order's page, which confirms the payment.
  */
