@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments, promotionCodes, promotions, users, variants } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Services } from '@/lib/server/services';
+import { SAME_CHECKOUT_REUSE_MS } from '@/lib/server/payments/service';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 
@@ -102,7 +103,12 @@ for (const driver of DRIVERS) {
       await services.cart.add(demo, { productId: v.productId, color: v.color, size: undefined, quantity: 1 });
       await services.cart.applyCode(demo, code);
       const first = await services.checkout.initiate(demo, {});
-      // The shopper starts paying again: the newer payment takes the code's one place.
+      // Past the window in which the same start answers the same payment, the shopper starts paying
+      // again: the newer payment takes the code's one place.
+      await services.db
+        .update(payments)
+        .set({ createdAt: new Date(Date.now() - SAME_CHECKOUT_REUSE_MS - 60_000) })
+        .where(eq(payments.reference, first.reference));
       const second = await services.checkout.initiate(demo, {});
       expect(second.reference).not.toBe(first.reference);
       // The first page is paid after all: its order cannot have the code, so it is refunded.
