@@ -97,7 +97,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     /** The database the server runs on, while it runs (PostgreSQL) or between two servers (PGlite). */
     async function withDatabase<T>(fn: (db: Database['db']) => Promise<T>): Promise<T> {
       if (driver === 'pglite') await server.stop();
-      const database = await openDatabase(driver === 'pg' ? { databaseUrl: server.databaseUrl!, migrate: false } : { dataDir, migrate: false });
+      const database = await openDatabase(driver === 'pg' ? { databaseUrl: server.databaseUrl!, dataDir: '', migrate: false } : { dataDir, migrate: false });
       try {
         return await fn(database.db);
       } finally {
@@ -148,8 +148,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await api.call('POST', `/orders/${order.id}/help`, { token: me.token, body: { topic: 'where', message: `Hello, this is ${me.firstName} ${me.lastName}, ${me.phone.national}.` } })).status).toBe(201);
 
       // Before delivery, the account must wait (and says why); no code is used up for it.
-      expect((await sendCode(me.token)).status).toBe(200);
-      const early = await deleteAccount(me.token, { code: await api.lastCode(me.email) });
+      const early = await deleteAccount(me.token, { code: '1234' });
       expect(early.status).toBe(409);
       expect(early.body.message).toBe('You have an order that is not delivered yet. You can delete your account once it has been delivered or cancelled.');
 
@@ -242,11 +241,6 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(gone.status, JSON.stringify(gone.body)).toBe(200);
       expect(gone.body.message).toBe('Your account has been deleted.');
 
-      // Signed out everywhere; the password no longer opens anything.
-      expect((await api.call('GET', `/user-auth/get-user?userId=${me.id}`, { token: me.token })).status).toBe(401);
-      expect((await api.call('POST', '/user-auth/login', { body: { email: me.email, password: PASSWORD } })).status).toBe(401);
-      expect((await api.call('POST', '/user-auth/forgot-password', { body: { email: `erased-${me.id}@erased.invalid` } })).status).toBe(404);
-
       // The books: the dashboard's totals are the same, the other shopper's order is untouched.
       const dashboardAfter = (await api.call('GET', '/admin/dashboard', { token: owner })).body.data;
       expect(dashboardBefore.figures.length).toBeGreaterThan(0);
@@ -266,9 +260,14 @@ for (const driver of ['pglite', 'pg'] as const) {
         expect(money.problems).toEqual([]);
         expect(money.ok).toBe(true);
         const [row] = rowsOf<{ user_id: string; delivery_address: Record<string, string> }>(await db.execute(sql`select user_id, delivery_address from orders where id = ${order.id}`));
-        expect(row.user_id).toBe(me.id);
-        expect(row.delivery_address).toMatchObject({ city: 'Ikeja', state: 'Lagos', country: 'nigeria', address: '', zipCode: '', name: 'Deleted account' });
+        expect(row?.user_id).toBe(me.id);
+        expect(row?.delivery_address).toMatchObject({ city: 'Ikeja', state: 'Lagos', country: 'nigeria', address: '', zipCode: '', name: 'Deleted account' });
       });
+      // Signed out everywhere; the password no longer opens anything. (Checked after the scan: a
+      // failed sign-in counts against the e-mail typed, for 15 minutes, whoever typed it.)
+      expect((await api.call('GET', `/user-auth/get-user?userId=${me.id}`, { token: me.token })).status).toBe(401);
+      expect((await api.call('POST', '/user-auth/login', { body: { email: me.email, password: PASSWORD } })).status).toBe(401);
+      expect((await api.call('POST', '/user-auth/forgot-password', { body: { email: `erased-${me.id}@erased.invalid` } })).status).toBe(404);
     }, 300_000);
 
     it('the e-mail registers again as a new shopper, with nothing of the old one', async () => {
@@ -302,6 +301,19 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(html).toMatch(new RegExp(`data-testid="customer-views"[^]*${OWNER.email.replace('.', '\\.')}`));
       // A customer gets no back office.
       expect((await api.call('POST', '/admin/data-requests', { token: other.token, body: { email: other.email, kind: 'export', channel: 'mail' } })).status).toBe(403);
+
+      // An erasure asked by phone: refused while the order is on its way, done once it is delivered.
+      const erasure = await api.call('POST', '/admin/data-requests', { token: owner, body: { email: other.email, kind: 'erasure', channel: 'phone' } });
+      const eid = erasure.body.data.id as string;
+      const early = await api.call('POST', `/admin/data-requests/${eid}/erase`, { token: owner, body: {} });
+      expect(early.status).toBe(409);
+      expect(early.body.message).toBe('You have an order that is not delivered yet. You can delete your account once it has been delivered or cancelled.');
+      const orders = await api.call('GET', `/orders/get-orders?userId=${other.id}`, { token: other.token });
+      for (const o of orders.body.data.data as { id: string }[]) await deliver(o.id);
+      const erased = await api.call('POST', `/admin/data-requests/${eid}/erase`, { token: owner, body: {} });
+      expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+      expect((await api.call('POST', '/user-auth/login', { body: { email: other.email, password: PASSWORD } })).status).toBe(401);
+      expect((await api.call('POST', `/admin/data-requests/${eid}/erase`, { token: owner, body: {} })).status).toBe(409);
     }, 120_000);
   });
 }

@@ -4,6 +4,7 @@ import { fill } from '@/lib/domain/messages';
 import { recentlyProved, SHOPPER_CONFIRM_FRESH_MS } from '@/lib/domain/privacy';
 import type { CodeService } from '@/lib/server/accounts/codes';
 import type { ActiveSession, SessionService } from '@/lib/server/accounts/sessions';
+import type { FormResult } from '@/lib/server/infra/form-posts';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { describeWait, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { DataExport } from './export';
@@ -18,6 +19,16 @@ export class CodeRequired extends Forbidden {
     super(fill(sent ? 'confirm-code-sent' : 'confirm-code-needed', email));
     Object.assign(this, { details: { confirmCode: true } });
   }
+}
+
+/**
+ * The answer when a code is asked for (CodeRequired; anything else is thrown on): 403 with
+ * `data.confirmCode` for scripts, and for a plain form the page `next` (with `params`) showing the
+ * notice and the code field.
+ */
+export function askForCode(err: unknown, next: string, params: Record<string, string> = {}): FormResult {
+  if (!(err instanceof CodeRequired)) throw err;
+  return { body: { status: false, message: err.message, data: { confirmCode: true } }, status: 403, next, nextParams: params };
 }
 
 /**

@@ -2,7 +2,7 @@ import { downloadInput } from '@/lib/domain/privacy';
 import { clientIp, requireSession } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 import { exportFileName } from '@/lib/server/privacy/export';
-import { CodeRequired } from '@/lib/server/privacy/privacy';
+import { askForCode } from '@/lib/server/privacy/privacy';
 import { dataFile } from '@/lib/server/privacy/files';
 
 /**
@@ -18,7 +18,6 @@ export const POST = formEndpoint(async (ctx) => {
     const data = await ctx.locals.services.privacy.download(session, code, clientIp(ctx));
     return dataFile(data, exportFileName(new Date()));
   } catch (err) {
-    if (!(err instanceof CodeRequired)) throw err;
-    return { body: { status: false, message: err.message, data: { confirmCode: true } }, status: 403, next: '/settings', nextParams: { confirm: 'download' } };
+    return askForCode(err, '/settings', { confirm: 'download' });
   }
 });
