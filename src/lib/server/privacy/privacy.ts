@@ -5,7 +5,7 @@ import { recentlyProved, SHOPPER_CONFIRM_FRESH_MS } from '@/lib/domain/privacy';
 import type { CodeService } from '@/lib/server/accounts/codes';
 import type { ActiveSession, SessionService } from '@/lib/server/accounts/sessions';
 import type { FormResult } from '@/lib/server/infra/form-posts';
-import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import { codeHtml, escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { describeWait, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { DataExport } from './export';
 import type { Erasure } from './erasure';
@@ -62,7 +62,7 @@ export function createPrivacyService(deps: {
       html: mailHtml(
         'Confirm it is you',
         `<p>Hello ${escapeHtml(session.user.firstName)},</p><p>Your confirmation code is:</p>` +
-          `<p style="font-size:32px;letter-spacing:10px;font-weight:bold;margin:16px 0">${code}</p>` +
+          codeHtml(code) +
           `<p>Enter it to confirm it is you (a copy of your data, or your account's deletion). It expires in 10 minutes and can be used once. If you did not ask for it, change your password.</p>`,
       ),
     });
