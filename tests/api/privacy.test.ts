@@ -285,6 +285,13 @@ for (const driver of ['pglite', 'pg'] as const) {
       const days = Math.round((Date.parse(recorded.body.data.dueAt) - Date.now()) / 86_400_000);
       expect(days).toBe(30);
       const id = recorded.body.data.id as string;
+      const html = async (path: string) => (await fetch(server.baseUrl + path, { headers: { cookie: `ml_session=${owner}`, accept: 'text/html' } })).text();
+      const queue = await html('/admin/data-requests');
+      expect(queue).toContain(`href="/admin/data-requests/${id}"`);
+      expect(queue).toContain('30 days left');
+      const detail = await html(`/admin/data-requests/${id}`);
+      expect(detail).toContain('Export the shopper');
+      expect(detail).toContain('Send code');
       const first = await api.call('POST', `/admin/data-requests/${id}/export`, { token: owner, body: {} });
       expect(first.status).toBe(403);
       expect(first.body.data).toEqual({ confirmCode: true });
@@ -295,10 +302,9 @@ for (const driver of ['pglite', 'pg'] as const) {
       const audit = await api.call('GET', '/admin/audit', { token: owner });
       expect(JSON.stringify(audit.body)).toContain('data-request.export');
 
-      const page = await fetch(`${server.baseUrl}/admin/customers/${other.id}`, { headers: { cookie: `ml_session=${owner}`, accept: 'text/html' } });
-      const html = await page.text();
-      expect(html).toContain('Viewed by');
-      expect(html).toMatch(new RegExp(`data-testid="customer-views"[^]*${OWNER.email.replace('.', '\\.')}`));
+      const record = await html(`/admin/customers/${other.id}`);
+      expect(record).toContain('Viewed by');
+      expect(record).toMatch(new RegExp(`data-testid="customer-views"[^]*${OWNER.email.replace('.', '\\.')}`));
       // A customer gets no back office.
       expect((await api.call('POST', '/admin/data-requests', { token: other.token, body: { email: other.email, kind: 'export', channel: 'mail' } })).status).toBe(403);
 
