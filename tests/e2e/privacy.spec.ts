@@ -93,3 +93,15 @@ test('/settings at 360 and 1366 px (screenshots)', async ({ page, request }, inf
     await page.screenshot({ path: info.outputPath(`settings-delete-${width}.png`), fullPage: true, animations: 'disabled' });
   }
 });
+
+test('the Privacy page says what the store does and links to Settings', async ({ page }, info) => {
+  await page.goto('/privacy');
+  // The spec's facts stay on the page.
+  await expect(page.getByText('We do not store your payment details')).toBeVisible();
+  await expect(page.getByText('We do not share your data with third parties for marketing.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your choices' })).toBeVisible();
+  for (const words of ['download your data', 'delete your account', 'unsubscribe', 'choose text messages']) await expect(page.getByText(words, { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
+  await fitsTheScreen(page);
+  await page.screenshot({ path: info.outputPath('privacy-360.png'), fullPage: true, animations: 'disabled' });
+});
