@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
@@ -92,6 +93,9 @@ test('/settings at 360 and 1366 px (screenshots)', async ({ page, request }, inf
     await page.goto('/settings?delete=account#delete-account');
     await page.screenshot({ path: info.outputPath(`settings-delete-${width}.png`), fullPage: true, animations: 'disabled' });
   }
+  // The new sections, the confirmation open, pass axe's checks.
+  const results = await new AxeBuilder({ page }).include('#your-data').include('#delete-account').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
 
 test('the Privacy page says what the store does and links to Settings', async ({ page }, info) => {
