@@ -215,6 +215,20 @@ for (const driver of ['pglite', 'pg'] as const) {
         const asked = await download(s.token);
         expect(asked.status).toBe(403);
         expect(asked.body).toMatchObject({ status: false, message: `We e-mailed a 4-digit code to ${s.email}. Enter it to continue.`, data: { confirmCode: true } });
+        // Without scripts: back to /settings with the code field open; the code still waiting is not sent again.
+        const form = await fetch(`${server.baseUrl}/api/v1/user-auth/my-data?back=%2Fsettings`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { authorization: `Bearer ${s.token}`, origin: server.baseUrl, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'code=',
+        });
+        expect(form.status).toBe(303);
+        const next = new URL(form.headers.get('location')!, server.baseUrl);
+        expect(next.pathname).toBe('/settings');
+        expect(next.searchParams.get('confirm')).toBe('download');
+        const shown = await (await fetch(next, { headers: { cookie: `ml_session=${s.token}`, accept: 'text/html' } })).text();
+        expect(shown).toContain(`For your security, enter the 4-digit code we e-mailed to ${s.email}.`);
+        expect(shown).toContain('Code from your e-mail');
         expect((await download(s.token, { code: '0000' === (await api.lastCode(s.email)) ? '1111' : '0000' })).status).toBe(400);
         const ok = await download(s.token, { code: await api.lastCode(s.email) });
         expect(ok.status).toBe(200);
