@@ -19,6 +19,8 @@ const TABLE_OWNERS: Record<string, string> = {
   carts: 'cart/cart',
   categories: 'catalogue/catalogue-admin',
   colors: 'infra/db/seed',
+  customer_views: 'privacy/views',
+  data_requests: 'privacy/requests',
   favourites: 'accounts/favourites',
   help_messages: 'aftersales/help',
   help_requests: 'aftersales/help',

@@ -200,7 +200,7 @@ export function returnReferenceFrom(bytes: Uint8Array): string {
  * checkout spending it, that spend given back (the payment never became an order), an order paid
  * with credit cancelled (its credit part back).
  */
-export const STORE_CREDIT_KINDS = ['grant', 'removal', 'return', 'spend', 'release', 'cancellation'] as const;
+export const STORE_CREDIT_KINDS = ['grant', 'removal', 'return', 'spend', 'release', 'cancellation', 'forfeit'] as const;
 export type StoreCreditKind = (typeof STORE_CREDIT_KINDS)[number];
 export const STORE_CREDIT_KIND_LABELS: Record<StoreCreditKind, string> = {
   grant: 'Granted by the store',
@@ -209,6 +209,7 @@ export const STORE_CREDIT_KIND_LABELS: Record<StoreCreditKind, string> = {
   spend: 'Used at checkout',
   release: 'Checkout not completed: given back',
   cancellation: 'Order cancelled: given back',
+  forfeit: 'Given up when the account was deleted',
 };
 
 /** How much credit a checkout uses: what the shopper has, never more than the total. */

@@ -353,6 +353,24 @@ export const MESSAGES = {
   'refusals-before-required': 'Send the refused deliveries the page showed (refusedBefore)',
   'refusals-changed': 'The customer’s refused deliveries changed since the page was opened. Check and try again.',
   'pod-deposit-range': 'The deposit must be a whole percentage from 1 to 100',
+
+  // Your data: the download, the account's deletion, staff data requests
+  'confirm-code-sent': 'We e-mailed a 4-digit code to {email}. Enter it to continue.',
+  'confirm-code-needed': 'For your security, enter the 4-digit code we e-mailed to {email}.',
+  'data-downloads-paused': 'You have downloaded your data several times today. Please try again in {wait}.',
+  'account-deleted': 'Your account has been deleted.',
+  'account-delete-wait-order': 'You have an order that is not delivered yet. You can delete your account once it has been delivered or cancelled.',
+  'account-delete-wait-return': 'You have a return that is still open. You can delete your account once it is settled.',
+  'account-delete-wait-payment': 'A payment of yours is still being confirmed. You can delete your account once it has been settled.',
+  'account-delete-credit': 'You still have store credit of {amount}. Tick the box to confirm you give it up.',
+  'account-delete-staff': 'Staff accounts are closed by an owner, not from Settings.',
+  'account-already-deleted': 'This account has already been deleted.',
+  'data-request-recorded': 'The request has been recorded.',
+  'data-request-no-account': 'No shopper has an account with this e-mail address.',
+  'data-request-done': 'This request has already been answered.',
+  'data-request-erased': 'The account has been deleted and the request closed.',
+  'data-request-not-found': 'Data request not found',
+  'privacy-days-saved': 'Days to answer data requests saved.',
 } as const satisfies Record<string, string>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -39,6 +39,11 @@ import { createReturnService } from '@/lib/server/aftersales/returns';
 import { createOrderMoneyService } from '@/lib/server/orders/order-money';
 import { createHelpService } from '@/lib/server/aftersales/help';
 // ---- end back office
+import { createErasure } from '@/lib/server/privacy/erasure';
+import { createDataExport } from '@/lib/server/privacy/export';
+import { createPrivacyService } from '@/lib/server/privacy/privacy';
+import { createDataRequests } from '@/lib/server/privacy/requests';
+import { createCustomerViews } from '@/lib/server/privacy/views';
 
 /**
  * The composition root: every service is built here from explicit dependencies.
@@ -116,6 +121,12 @@ export function createServices(deps: Deps) {
   // After the sale: returns and exchanges, their money through the payment and store credit.
   const returns = createReturnService({ db, clock, log: deps.log, mailer, audit, payments: buying.payments, storeCredit, pageCache, siteUrl: deps.config.PUBLIC_SITE_URL });
   const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
+  // The shopper's data: a copy, the account's deletion (the person erased, the books kept), staff requests.
+  const dataExport = createDataExport({ db, clock });
+  const erasure = createErasure({ db, clock, sessions, media });
+  const privacy = createPrivacyService({ clock, codes, sessions, limiter, mailer, dataExport, erasure });
+  const dataRequests = createDataRequests({ db, clock, audit, dataExport, erasure, deadlineDays: (m) => buying.onDelivery.privacyRequestDays(m) });
+  const customerViews = createCustomerViews({ db, clock });
   return {
     ...deps,
     media,
@@ -146,6 +157,11 @@ export function createServices(deps: Deps) {
     returns,
     orderMoney: createOrderMoneyService({ db }),
     help,
+    dataExport,
+    erasure,
+    privacy,
+    dataRequests,
+    customerViews,
     async health(): Promise<{ database: boolean }> {
       try {
         await db.execute(sql`select 1`);

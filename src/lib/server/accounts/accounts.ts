@@ -6,7 +6,8 @@ import { AppError, Conflict, Invalid, NotFound, RateLimited, Unauthorized } from
 import { message } from '@/lib/domain/messages';
 import { processAvatar } from './avatars';
 import { CodeEntryPaused, WrongCode, type CodePurpose, type CodeService, type GuessCap } from './codes';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { anonymousEmail, ERASED_FIRST_NAME, ERASED_LAST_NAME } from '@/lib/domain/privacy';
 import { users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
@@ -313,7 +314,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     async forgotPassword(email: string, ip: string | null): Promise<void> {
       await checkProbes(ip);
       const user = await findByEmail(email);
-      if (!user) {
+      if (!user || user.erasedAt) {
         await countProbe(ip);
         throw new NotFound(MESSAGES.emailNotFound);
       }
@@ -325,7 +326,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
     async resetPassword(email: string, otp: string, newPassword: string, ip: string | null): Promise<void> {
       await consumeCode(email, 'reset', otp, ip);
       const user = await findByEmail(email);
-      if (!user) throw new Invalid(message('otp-expired'));
+      if (!user || user.erasedAt) throw new Invalid(message('otp-expired'));
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(newPassword), verifiedAt: user.verifiedAt ?? clock() })
@@ -404,3 +405,25 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
   };
 }
 export type AccountService = ReturnType<typeof createAccountService>;
+
+/**
+ * Erases the person from an account (its deletion): name, e-mail, phone, picture and password go,
+ * and the row stays only as the anonymous id the kept orders, payments and ledgers point to. No
+ * password matches it and its e-mail is undeliverable, so nobody signs in to it again; the old
+ * e-mail is free to register anew.
+ */
+export async function eraseAccountRow(tx: Db | Tx, userId: string, at: Date): Promise<void> {
+  await tx
+    .update(users)
+    .set({
+      firstName: ERASED_FIRST_NAME,
+      lastName: ERASED_LAST_NAME,
+      email: anonymousEmail(userId),
+      passwordHash: '!erased',
+      phoneNumber: '',
+      imageHash: null,
+      textUpdates: false,
+      erasedAt: at,
+    })
+    .where(eq(users.id, userId));
+}

@@ -124,3 +124,8 @@ export function createAddressService({ db, clock }: { db: Db; clock: () => Date 
   };
 }
 export type AddressService = ReturnType<typeof createAddressService>;
+
+/** An account's deletion deletes its address book. */
+export async function eraseAddressesOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(addresses).where(eq(addresses.userId, userId));
+}

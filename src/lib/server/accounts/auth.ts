@@ -4,7 +4,7 @@ import { Forbidden, Unauthorized } from '@/lib/domain/errors';
 import { localRedirectPath } from '@/lib/domain/redirects';
 import { message } from '@/lib/domain/messages';
 import { foundOr404, notAllowedPage, toResponse } from '@/lib/server/infra/error-pages';
-import { SESSION_COOKIE, SESSION_TTL_DAYS, type SessionUser } from './sessions';
+import { SESSION_COOKIE, SESSION_TTL_DAYS, type ActiveSession, type SessionUser } from './sessions';
 
 export type { SessionUser };
 
@@ -13,6 +13,13 @@ export function requireUser(locals: App.Locals, text?: string): SessionUser {
   const user = locals.session?.user;
   if (!user) throw new Unauthorized(text ?? message('session-expired'));
   return user;
+}
+
+/** The signed-in session of this request (who, since when, proved when); 401 without one. */
+export function requireSession(locals: App.Locals): ActiveSession {
+  const session = locals.session;
+  if (!session) throw new Unauthorized(message('session-expired'));
+  return session;
 }
 
 /**

@@ -2,12 +2,12 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Invalid, RateLimited } from '@/lib/domain/errors';
 import { fill, MESSAGES } from '@/lib/domain/messages';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { oneTimeCodes } from '@/lib/server/infra/db/schema';
 import { describeWait, LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 
-/** verify-phone: a code texted to a shopper's mobile number (accounts/phone-verification.ts). */
-export type CodePurpose = 'verify' | 'reset' | 'staff-device' | 'verify-phone';
+/** verify-phone: a code texted to a shopper's mobile number (accounts/phone-verification.ts); confirm: a signed-in holder proving the e-mail again (privacy). */
+export type CodePurpose = 'verify' | 'reset' | 'staff-device' | 'verify-phone' | 'confirm';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
@@ -193,3 +193,8 @@ export function createCodeService({ db, clock, limiter }: { db: Db; clock: () =>
   };
 }
 export type CodeService = ReturnType<typeof createCodeService>;
+
+/** An account's deletion drops every code sent to its e-mail or texted to its phone. */
+export async function eraseCodesOf(tx: Db | Tx, email: string, phone: string): Promise<void> {
+  await tx.delete(oneTimeCodes).where(phone ? or(eq(oneTimeCodes.email, email), eq(oneTimeCodes.phone, phone)) : eq(oneTimeCodes.email, email));
+}

@@ -4,7 +4,7 @@ import { message } from '@/lib/domain/messages';
 import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { favourites, productImages, products } from '@/lib/server/infra/db/schema';
 import { productPricesIn } from '@/lib/server/catalogue/prices';
 import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
@@ -83,3 +83,8 @@ export function createFavouriteService({ db, memo, pageCache }: { db: Db; memo?:
   };
 }
 export type FavouriteService = ReturnType<typeof createFavouriteService>;
+
+/** An account's deletion deletes its favourites. */
+export async function eraseFavouritesOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(favourites).where(eq(favourites.userId, userId));
+}

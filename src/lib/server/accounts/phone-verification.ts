@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { AppError, Conflict, Invalid, Unauthorized } from '@/lib/domain/errors';
 import { message, phoneCodeText } from '@/lib/domain/messages';
 import { normalisePhone } from '@/lib/domain/phone';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
@@ -101,3 +101,8 @@ export function createPhoneVerification({ db, codes, limiter, sender, log }: { d
   };
 }
 export type PhoneVerification = ReturnType<typeof createPhoneVerification>;
+
+/** An account's deletion forgets the number it proved. */
+export async function forgetVerifiedNumber(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.update(users).set({ phoneVerifiedNumber: null }).where(eq(users.id, userId));
+}

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import { sessions, users } from '@/lib/server/infra/db/schema';
 
@@ -13,6 +13,9 @@ export interface ActiveSession {
   tokenHash: string;
   /** A staff sign-in confirmed from a known browser or with an e-mailed code (back office step-up). */
   staffVerified: boolean;
+  /** When the session signed in, and when its holder last proved the e-mail with a code in it. */
+  createdAt: Date;
+  confirmedAt: Date | null;
 }
 
 /** Shown sessions kept per app server, and for how long at most (an invalidation missed, an expiry). */
@@ -57,13 +60,13 @@ export function createSessionService({
     if (!token || token.length > 200) return null;
     const tokenHash = hashToken(token);
     const rows = await db
-      .select({ user: users, staffVerifiedAt: sessions.staffVerifiedAt })
+      .select({ user: users, staffVerifiedAt: sessions.staffVerifiedAt, createdAt: sessions.createdAt, confirmedAt: sessions.confirmedAt })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, clock())))
       .limit(1);
     const row = rows[0];
-    return row ? { user: row.user, tokenHash, staffVerified: row.staffVerifiedAt !== null } : null;
+    return row ? { user: row.user, tokenHash, staffVerified: row.staffVerifiedAt !== null, createdAt: row.createdAt, confirmedAt: row.confirmedAt } : null;
   }
 
   return {
@@ -98,6 +101,11 @@ export function createSessionService({
       await db.update(sessions).set({ staffVerifiedAt: clock() }).where(eq(sessions.tokenHash, tokenHash));
     },
 
+    /** Records that the session's holder just proved the account's e-mail with a code. */
+    async confirmIdentity(tokenHash: string): Promise<void> {
+      await db.update(sessions).set({ confirmedAt: clock() }).where(eq(sessions.tokenHash, tokenHash));
+    },
+
     /** Drops staff confirmation from every session of a user (role revoked). */
     async dropStaff(userId: string): Promise<void> {
       await db.update(sessions).set({ staffVerifiedAt: null }).where(eq(sessions.userId, userId));
@@ -130,4 +138,9 @@ export function tokenFromRequest(request: Request, cookieValue: string | undefin
   const auth = request.headers.get('authorization');
   if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim() || undefined;
   return cookieValue;
+}
+
+/** An account's deletion ends all its sessions (the shown ones are forgotten by the caller, after the commit). */
+export async function endSessionsOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
 }

@@ -4,7 +4,7 @@ import { HELP_STATUS_LABELS, HELP_TOPIC_LABELS, type HelpStatus, type HelpTopic 
 import { Conflict, NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
 import type { PageAt } from '@/lib/domain/paging';
 import { helpMessages, helpRequests, orders, users } from '@/lib/server/infra/db/schema';
@@ -165,3 +165,8 @@ export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mai
   };
 }
 export type HelpService = ReturnType<typeof createHelpService>;
+
+/** An account's deletion deletes its help requests and their threads (what the shopper wrote, and the answers naming them). */
+export async function eraseHelpOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(helpRequests).where(eq(helpRequests.userId, userId));
+}

@@ -217,3 +217,18 @@ export function createStoreCreditService({ db, clock, audit, mailer, log, siteUr
   };
 }
 export type StoreCreditService = ReturnType<typeof createStoreCreditService>;
+
+/**
+ * An account's deletion: the credit left in each currency is given up, written as a ledger row
+ * (the ledger is kept, and still adds up to the balance, now 0). Under the balances' row locks.
+ */
+export async function forfeitCreditOf(tx: Db | Tx, userId: string, at: Date): Promise<void> {
+  const left = await tx
+    .select({ currency: storeCreditBalances.currency, balanceMinor: storeCreditBalances.balanceMinor })
+    .from(storeCreditBalances)
+    .where(eq(storeCreditBalances.userId, userId))
+    .for('update');
+  for (const b of left) {
+    if (b.balanceMinor > 0) await applyCreditMove(tx, { userId, currency: b.currency, deltaMinor: -b.balanceMinor, kind: 'forfeit', reason: 'Account deleted' }, at);
+  }
+}

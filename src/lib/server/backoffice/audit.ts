@@ -1,6 +1,6 @@
 import { pageOf, type Page } from '@/lib/server/infra/db/paging';
 import type { PageAt } from '@/lib/domain/paging';
-import { count } from 'drizzle-orm';
+import { count, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { auditLog } from '@/lib/server/infra/db/schema';
 
@@ -58,3 +58,20 @@ export function createAuditLog({ db, clock }: { db: Db; clock: () => Date }) {
   };
 }
 export type AuditLog = ReturnType<typeof createAuditLog>;
+
+/**
+ * An account's deletion: the person's e-mail, phone and name are replaced by "[erased]" wherever
+ * the audit log wrote them (a staff change's summary, the record it names); who did what stays.
+ */
+export async function scrubAuditOf(tx: Db | Tx, identifiers: string[]): Promise<void> {
+  for (const id of identifiers.filter((s) => s.length >= 3)) {
+    await tx
+      .update(auditLog)
+      .set({
+        details: sql`replace(${auditLog.details}::text, ${id}::text, '[erased]')::jsonb`,
+        entityId: sql`replace(${auditLog.entityId}, ${id}::text, '[erased]')`,
+        actorEmail: sql`replace(${auditLog.actorEmail}, ${id}::text, '[erased]')`,
+      })
+      .where(or(sql`strpos(${auditLog.details}::text, ${id}::text) > 0`, sql`strpos(coalesce(${auditLog.entityId}, ''), ${id}::text) > 0`, sql`strpos(${auditLog.actorEmail}, ${id}::text) > 0`));
+  }
+}

@@ -174,3 +174,8 @@ export function createStaffService(deps: {
   };
 }
 export type StaffService = ReturnType<typeof createStaffService>;
+
+/** An account's deletion forgets the browsers it confirmed. */
+export async function eraseDevicesOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(staffDevices).where(eq(staffDevices.userId, userId));
+}

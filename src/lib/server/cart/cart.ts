@@ -442,3 +442,8 @@ export function createCartService({
   };
 }
 export type CartService = ReturnType<typeof createCartService>;
+
+/** An account's deletion deletes its cart (its lines go with it). */
+export async function eraseCartOf(tx: Db | Tx, userId: string): Promise<void> {
+  await tx.delete(carts).where(eq(carts.userId, userId));
+}

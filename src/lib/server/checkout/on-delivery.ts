@@ -17,6 +17,7 @@ import {
 import { parseWith } from '@/lib/server/infra/http';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { marketSettings, users } from '@/lib/server/infra/db/schema';
+import { DEFAULT_PRIVACY_REQUEST_DAYS } from '@/lib/domain/privacy';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 
 /**
@@ -97,6 +98,25 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
           .onConflictDoUpdate({ target: marketSettings.market, set: values });
         await audit?.record(actor, { action: 'market.pay-on-delivery', entity: 'market', entityId: market, details: { before, after: next } }, tx);
         return next;
+      });
+    },
+
+    /** Days the store has to answer a data request made by mail or phone in `market`. */
+    async privacyRequestDays(market: MarketCode): Promise<number> {
+      const [row] = await db.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
+      return row?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS;
+    },
+
+    /** Staff set those days for a market (a market without a row gets the default pay-on-delivery rules with it); audited. */
+    async setPrivacyRequestDays(actor: Actor, market: MarketCode, days: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const r = await rules(market, tx);
+        const [before] = await tx.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
+        await tx
+          .insert(marketSettings)
+          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, privacyRequestDays: days, updatedAt: clock() })
+          .onConflictDoUpdate({ target: marketSettings.market, set: { privacyRequestDays: days, updatedAt: clock() } });
+        await audit?.record(actor, { action: 'market.privacy-request-days', entity: 'market', entityId: market, details: { before: before?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS, after: days } }, tx);
       });
     },
 

@@ -122,12 +122,16 @@ export function cartNoticeParams(cart: { notice?: string | undefined }): Record<
 
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 
-/** Like endpoint(), but answers plain form posts with redirects (see above). */
-export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult>, options: FormOptions = {}) {
+/**
+ * Like endpoint(), but answers plain form posts with redirects (see above). A handler may answer a
+ * Response of its own instead (a file to download), which goes out as it is to forms and scripts alike.
+ */
+export function formEndpoint(handler: (ctx: APIContext) => Promise<FormResult | Response>, options: FormOptions = {}) {
   return async (ctx: APIContext): Promise<Response> => {
     const page = wantsPage(ctx.request);
     try {
       const result = await handler(ctx);
+      if (result instanceof Response) return result;
       if (!page) return json(result.body, { status: result.status ?? 200 });
       if (result.location) return redirect(result.location);
       const notice = linkMessage(ctx, result.body.message, 'done');

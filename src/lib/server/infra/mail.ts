@@ -1,7 +1,7 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, ilike, or } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { Config } from './config';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { mailOutbox } from '@/lib/server/infra/db/schema';
 import type { Logger } from './log';
 import { escapeHtml } from '@/lib/domain/html';
@@ -73,3 +73,16 @@ export function mailHtml(title: string, bodyHtml: string): string {
 }
 
 export { escapeHtml };
+
+/** A 4-digit code as the code mails show it: large, spaced, bold (mail clients know no CSS variables). */
+export function codeHtml(code: string): string {
+  return `<p style="font-size:32px;letter-spacing:10px;font-weight:bold;margin:16px 0">${escapeHtml(code)}</p>`;
+}
+
+/** An account's deletion deletes the kept mails sent to its e-mail, or naming it (a staff copy). */
+export async function eraseMailsOf(tx: Db | Tx, email: string): Promise<void> {
+  const named = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  await tx
+    .delete(mailOutbox)
+    .where(or(eq(mailOutbox.to, email), ilike(mailOutbox.subject, named), ilike(mailOutbox.text, named), ilike(mailOutbox.html, named)));
+}

@@ -1,8 +1,8 @@
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, like, lte, or, sql } from 'drizzle-orm';
 import { AVATAR_CHANGES_PER_DAY } from '@/lib/domain/account-rules';
 import { RateLimited } from '@/lib/domain/errors';
 import { fill } from '@/lib/domain/messages';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { rateLimits } from '@/lib/server/infra/db/schema';
 
 export interface Limit {
@@ -158,3 +158,9 @@ export function createRateLimiter({ db, clock }: { db: Db; clock: () => Date }) 
   };
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** An account's deletion drops the counters keyed by its e-mail or id (their keys name the person). */
+export async function eraseCountersOf(tx: Db | Tx, email: string, userId: string): Promise<void> {
+  const within = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  await tx.delete(rateLimits).where(or(like(rateLimits.key, within(email)), like(rateLimits.key, within(userId))));
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { RateLimited } from '@/lib/domain/errors';
 import { fill } from '@/lib/domain/messages';
@@ -366,3 +366,12 @@ export function createNewsletterService(deps: NewsletterDeps) {
   }
 }
 export type NewsletterService = ReturnType<typeof createNewsletterService>;
+
+/**
+ * An account's deletion ends the newsletter subscription of its e-mail and forgets the consent
+ * and its history (an address with no subscription gets no newsletter).
+ */
+export async function eraseSubscriptionOf(tx: Db | Tx, email: string): Promise<void> {
+  await tx.delete(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, email));
+  await tx.delete(newsletterConsentEvents).where(eq(newsletterConsentEvents.email, email));
+}

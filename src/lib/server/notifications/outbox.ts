@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Db } from '@/lib/server/infra/db/client';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { textOutbox } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import type { TextSender } from './port';
@@ -33,3 +33,8 @@ export function createTextOutboxReader({ db }: { db: Db }) {
   };
 }
 export type TextOutboxReader = ReturnType<typeof createTextOutboxReader>;
+
+/** An account's deletion deletes the kept texts sent to its phone. */
+export async function eraseTextsTo(tx: Db | Tx, phone: string): Promise<void> {
+  if (phone) await tx.delete(textOutbox).where(eq(textOutbox.to, phone));
+}

@@ -747,3 +747,18 @@ export function csvCell(v: unknown): string {
   return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 export type OrderService = ReturnType<typeof createOrderService>;
+
+/**
+ * An account's deletion: its orders stay whole for the books (lines, totals, money, events), with
+ * a delivery's address cut to city and state (cutAddress); a pickup's address is the boutique's.
+ */
+export async function anonymiseOrdersOf(tx: Db | Tx, userId: string, erasedName: string): Promise<void> {
+  await tx
+    .update(orders)
+    .set({
+      deliveryAddress: sql`jsonb_build_object(
+        'id', '', 'name', ${erasedName}::text, 'address', '', 'zipCode', '',
+        'country', ${orders.deliveryAddress}->'country', 'state', ${orders.deliveryAddress}->'state', 'city', ${orders.deliveryAddress}->'city')`,
+    })
+    .where(and(eq(orders.userId, userId), eq(orders.deliveryOption, 'delivery')));
+}

@@ -949,3 +949,19 @@ export function createPaymentService(deps: {
   return service;
 }
 export type PaymentService = ReturnType<typeof createPaymentService>;
+
+/**
+ * An account's deletion: its payments keep their amounts and references for the books, with the
+ * anonymous address for the e-mail and a delivery's ship-to cut to city and state (cutAddress).
+ */
+export async function anonymisePaymentsOf(tx: Db | Tx, userId: string, anonymous: string, erasedName: string): Promise<void> {
+  await tx.update(payments).set({ email: anonymous }).where(eq(payments.userId, userId));
+  await tx
+    .update(payments)
+    .set({
+      snapshot: sql`jsonb_set(${payments.snapshot}, '{shipTo}', jsonb_build_object(
+        'id', '', 'name', ${erasedName}::text, 'address', '', 'zipCode', '',
+        'country', ${payments.snapshot}->'shipTo'->'country', 'state', ${payments.snapshot}->'shipTo'->'state', 'city', ${payments.snapshot}->'shipTo'->'city'))`,
+    })
+    .where(and(eq(payments.userId, userId), eq(payments.purpose, 'checkout'), sql`${payments.snapshot}->>'deliveryOption' = 'delivery'`));
+}

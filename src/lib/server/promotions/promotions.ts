@@ -655,3 +655,8 @@ export function createPromotionService(deps: { db: Db; clock: () => Date; audit?
   };
 }
 export type PromotionService = ReturnType<typeof createPromotionService>;
+
+/** An account's deletion: codes issued to its e-mail stay bound to its anonymous address (usable by nobody else). */
+export async function unbindCodesFrom(tx: Db | Tx, email: string, anonymous: string): Promise<void> {
+  await tx.update(promotionCodes).set({ email: anonymous }).where(eq(promotionCodes.email, email));
+}

@@ -218,6 +218,11 @@ export const users = pgTable('users', {
   phoneVerifiedNumber: text('phone_verified_number'),
   /** Pay-on-delivery orders refused at the door since staff last lifted the block (pay on delivery stops at MAX_REFUSED_DELIVERIES). */
   refusedDeliveries: integer('refused_deliveries').notNull().default(0),
+  /**
+   * When the account was deleted: the person is erased (name, e-mail, phone, picture) and the row
+   * stays only as the anonymous id the kept orders, payments and ledgers point to.
+   */
+  erasedAt: timestamp('erased_at', { withTimezone: true }),
 },
   (t) => [
     // The back office's customers list, newest first.
@@ -244,6 +249,8 @@ export const sessions = pgTable(
     /** Set once a staff sign-in is confirmed from a known browser or with an e-mailed code; staff rights need it. */
     staffVerifiedAt: timestamp('staff_verified_at', { withTimezone: true }),
     // ---- end back office
+    /** When the account's e-mail was last proved with a code in this session (a data download, an account deletion, a staff data request). */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -253,7 +260,7 @@ export const oneTimeCodes = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device', 'verify-phone'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device', 'verify-phone', 'confirm'] }).notNull(),
     /** verify-phone: the E.164 number the code was texted to (the one it proves). */
     phone: text('phone'),
     codeHash: text('code_hash').notNull(),
@@ -791,11 +798,14 @@ export const marketSettings = pgTable(
     podCapMinor: money('pod_cap_minor'),
     podCeilingMinor: money('pod_ceiling_minor'),
     podDepositPercent: integer('pod_deposit_percent').notNull(),
+    /** Days the store has to answer a shopper's data request (a copy, an erasure) made by mail or phone. */
+    privacyRequestDays: integer('privacy_request_days').notNull().default(30),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('market_settings_cap_below_ceiling', sql`${t.podCapMinor} >= 0 and ${t.podCapMinor} <= ${t.podCeilingMinor}`),
     check('market_settings_deposit_share', sql`${t.podDepositPercent} between 1 and 100`),
+    check('market_settings_privacy_days', sql`${t.privacyRequestDays} between 1 and 90`),
   ],
 );
 
@@ -1043,4 +1053,49 @@ export const searchLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('search_log_created_idx').on(t.createdAt)],
+);
+
+// ---------------------------------------------------------------- privacy
+
+/**
+ * A shopper's request for a copy of their data or for their account's deletion that came by mail
+ * or phone, recorded by staff with its deadline (the market's privacy_request_days). Written only by
+ * privacy/requests.ts.
+ */
+export const dataRequests = pgTable(
+  'data_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The account it concerns (its anonymous id once erased). */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind', { enum: ['export', 'erasure'] }).notNull(),
+    channel: text('channel', { enum: ['mail', 'phone'] }).notNull(),
+    market: text('market', { enum: MARKET_CODES }).notNull(),
+    note: text('note').notNull().default(''),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['open', 'done'] }).notNull().default('open'),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    recordedBy: uuid('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+    doneBy: uuid('done_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('data_requests_open_idx').on(t.status, t.dueAt), index('data_requests_user_idx').on(t.userId)],
+);
+
+/** Each time staff opened a customer's record in the back office: owners read it for breach questions. Written only by privacy/views.ts. */
+export const customerViews = pgTable(
+  'customer_views',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => users.id),
+    staffId: uuid('staff_id').references(() => users.id, { onDelete: 'set null' }),
+    staffEmail: text('staff_email').notNull(),
+    viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('customer_views_customer_idx').on(t.customerId, t.viewedAt)],
 );
