@@ -5,6 +5,32 @@ import react from '@astrojs/react';
 import { storeServer } from './src/server/integration';
 import { MAX_BODY_BYTES } from './src/server/http-policy';
 
+/**
+ * The browser's scripts in a few chunks that load together, instead of a chunk per shared module:
+ * on a phone every request is a round trip. Pages still fetch only what they run: the toaster and
+ * Swiper stay chunks of their own, imported when needed, and pages without islands load no React.
+ * - `store`: the plain client modules the chrome (src/layouts/chrome.ts) and the home page's
+ *   scripts share, what they import, and the bundler's runtime. Every page loads the chrome, so
+ *   every page loads this.
+ * - `react`: React, its DOM client, Astro's renderer and the components islands share. Every
+ *   island needs all of it; pages without islands load none of it.
+ * Each group takes what its modules import too; `store` chooses first, so `react` never holds a
+ * module a page without islands needs.
+ * @type {import('rolldown').CodeSplittingGroup[]}
+ */
+const clientChunks = [
+  {
+    name: 'store',
+    priority: 2,
+    test: /src[\\/]lib[\\/]client[\\/](api|form-send|image-fallback|navigate|pictures|product-card|session|stores|toast)\.ts$|vite[\\/]preload-helper|rolldown[\\/]runtime/,
+  },
+  {
+    name: 'react',
+    priority: 1,
+    test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react|@nanostores[\\/]react)[\\/]|src[\\/]components[\\/]\w+\.tsx$|src[\\/]lib[\\/]client[\\/](forms|pending-email)\.ts$/,
+  },
+];
+
 export default defineConfig({
   output: 'server',
   // Middleware mode: src/server/entry.ts is the HTTP server (static files, compression) around it.
@@ -39,6 +65,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   server: { port: 4321, host: true },
   vite: {
+    environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunks } } } } } },
     ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer'] },
   },
 });
