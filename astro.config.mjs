@@ -7,13 +7,16 @@ import { MAX_BODY_BYTES } from './src/server/http-policy';
 
 /**
  * The browser's scripts in a few chunks that load together, instead of a chunk per shared module:
- * on a phone every request is a round trip. Pages still fetch only what they run: the toaster and
- * Swiper stay chunks of their own, imported when needed, and pages without islands load no React.
+ * on a phone every request is a round trip. Pages still fetch only what they run: Swiper stays a
+ * chunk of its own, imported when the banner turns, and pages without islands load no React.
  * - `store`: the plain client modules the chrome (src/layouts/chrome.ts) and the home page's
  *   scripts share, what they import, and the bundler's runtime. Every page loads the chrome, so
  *   every page loads this.
- * - `react`: React, its DOM client, Astro's renderer and the components islands share. Every
- *   island needs all of it; pages without islands load none of it.
+ * - `react`: React, its DOM client, Astro's renderer, the components islands share and the toaster
+ *   (src/lib/client/toaster-root.ts, 1.7 KB, which src/lib/client/toast.ts imports with a page's
+ *   first toast). Islands need all of it but the toaster, small enough to come along rather than
+ *   cost a request of its own; pages without islands load the chunk with their first toast, as
+ *   the toaster needs React anyway.
  * Each group takes what its modules import too; `store` chooses first, so `react` never holds a
  * module a page without islands needs.
  * @type {import('rolldown').CodeSplittingGroup[]}
@@ -27,7 +30,7 @@ const clientChunks = [
   {
     name: 'react',
     priority: 1,
-    test: /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react|@nanostores[\\/]react)[\\/]|src[\\/]components[\\/]\w+\.tsx$|src[\\/]lib[\\/]client[\\/](forms|pending-email)\.ts$/,
+    test: /node_modules[\\/](react|react-dom|react-hot-toast|scheduler|@astrojs[\\/]react|@nanostores[\\/]react)[\\/]|src[\\/]components[\\/]\w+\.tsx$|src[\\/]lib[\\/]client[\\/](forms|pending-email|toaster-root)\.ts$/,
   },
 ];
 
