@@ -153,20 +153,6 @@ test.describe('home', () => {
     await expect(more).toHaveCount(0);
   });
 
-  test('the product rows make no list call until the shopper asks for more', async ({ page }) => {
-    const listCalls: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes('/api/v1/products/organised/')) listCalls.push(new URL(r.url()).pathname);
-    });
-    await page.goto('/');
-    await enhanced(page, '#latest-collections');
-    await page.locator('#best-sellers').scrollIntoViewIfNeeded();
-    await page.waitForLoadState('networkidle');
-    expect(listCalls).toEqual([]);
-    await latest(page).getByRole('button', { name: 'Discover More' }).click();
-    await expect.poll(() => listCalls).toEqual(['/api/v1/products/organised/latest']);
-  });
-
   test('placeholder cards fill the visible count while the list loads', async ({ page }) => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -191,11 +177,9 @@ test.describe('home', () => {
     await page.route('**/api/v1/products/organised/best-sellers', (route) => route.abort('failed'));
     await page.goto('/');
     await enhanced(page, '#latest-collections');
-    await latest(page).getByRole('button', { name: 'Discover More' }).click();
     await expect(page.getByText('Failed to fetch latest products')).toBeVisible();
     await expect(cards(latest(page))).toHaveCount(0);
     await enhanced(page, '#best-sellers');
-    await bestSellers(page).getByRole('button', { name: 'Discover More' }).click();
     await expect(page.getByText('An error occurred while fetching best sellers')).toBeVisible();
     await expect(cards(bestSellers(page))).toHaveCount(0);
   });

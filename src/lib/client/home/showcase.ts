@@ -1,7 +1,7 @@
 /**
  * The home page's product rows (src/components/home/ProductShowcase.astro), plain TypeScript with
- * no framework: 'Discover More' makes the spec's list call the first time and reveals `step` more
- * (placeholder cards while the list loads); a failed list is left empty with the spec's toast.
+ * no framework: the spec's list call once a row is in view, 'Discover More' revealing `step` more
+ * (placeholder cards while the list loads), a failed list left empty with the spec's toast.
  */
 import { api, NetworkError } from '../api';
 import { productCardElement, productCardSkeleton, type CardProduct } from '../product-card';
@@ -73,8 +73,13 @@ function enhance(section: HTMLElement): void {
     void load();
     render();
   });
-  // No list call before the first 'Discover More': the server drew the first `step` cards, and the
-  // list (a round trip and several KB on a 2G phone) is needed only to show more.
+  // As Astro's client:visible: the list call runs once the section comes into view.
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    seen.disconnect();
+    void load();
+  });
+  seen.observe(section);
   section.dataset.enhanced = '';
 }
 
