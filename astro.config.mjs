@@ -5,6 +5,38 @@ import react from '@astrojs/react';
 import { storeServer } from './src/server/integration';
 import { MAX_BODY_BYTES } from './src/server/http-policy';
 
+/**
+ * The browser's scripts in a few chunks that load together, instead of a chunk per shared module:
+ * on a phone every request is a round trip. Pages still fetch only what they run: Swiper stays a
+ * chunk of its own, imported when the banner turns, and pages without islands load no React.
+ * - `store`: the plain client modules the chrome (src/layouts/chrome.ts) and the home page's
+ *   scripts share, what they import, and the bundler's runtime. Every page loads the chrome, so
+ *   every page loads this.
+ * - `react`: React, its DOM client, Astro's renderer, the components islands share and the toaster
+ *   (src/lib/client/toaster-root.ts, 1.7 KB, which src/lib/client/toast.ts imports with a page's
+ *   first toast). Islands need all of it but the toaster, small enough to come along rather than
+ *   cost a request of its own; pages without islands load the chunk with their first toast, as
+ *   the toaster needs React anyway.
+ * Each group takes what its modules import too; `store` chooses first, so `react` never holds a
+ * module a page without islands needs.
+ * @type {import('rolldown').CodeSplittingGroup[]}
+ */
+/** Stylesheets below this size (raw bytes) are written into the page instead of linked. */
+const CSS_INLINE_BYTES = 8192;
+
+const clientChunks = [
+  {
+    name: 'store',
+    priority: 2,
+    test: /src[\\/]lib[\\/]client[\\/](api|form-send|image-fallback|navigate|pictures|product-card|session|stores|toast)\.ts$|vite[\\/]preload-helper|rolldown[\\/]runtime/,
+  },
+  {
+    name: 'react',
+    priority: 1,
+    test: /node_modules[\\/](react|react-dom|react-hot-toast|scheduler|@astrojs[\\/]react|@nanostores[\\/]react)[\\/]|src[\\/]components[\\/]\w+\.tsx$|src[\\/]lib[\\/]client[\\/](forms|pending-email|toaster-root)\.ts$/,
+  },
+];
+
 export default defineConfig({
   output: 'server',
   // Middleware mode: src/server/entry.ts is the HTTP server (static files, compression) around it.
@@ -39,6 +71,10 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   server: { port: 4321, host: true },
   vite: {
+    environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunks } } } } } },
+    // A page's own small stylesheet (the product page's, the cart and checkout's) goes in its HTML:
+    // one round trip fewer on a phone for a kilobyte or two; the shared Layout sheet stays a cached file.
+    build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length < CSS_INLINE_BYTES : undefined) },
     ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer'] },
   },
 });

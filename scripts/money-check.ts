@@ -1,5 +1,5 @@
 /**
- * `npm run money:check`: proves the money of every order adds up (ADR 0019): charged + credit used +
+ * `npm run money:check`: proves the money of every order adds up (ADR 0021): charged + credit used +
  * collected (or still due) = the order's total; refunded + credited back <= what was taken; every
  * store-credit balance equals its ledger; every variant's stock equals its ledger. Reads the
  * database the server uses (DATABASE_URL, or PGlite in DATA_DIR). Exits 1 naming each difference.

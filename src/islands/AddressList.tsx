@@ -55,6 +55,7 @@ export default function AddressList({ userId, initial, csrf }: Props) {
     setBusyId(id);
     await sendAndShow(() => api(`/address/edit/${id}`, { method: 'PATCH', body: { active: true } }), {
       failed: TOASTS['address-default-failed'],
+      toastId: 'address-default',
       onSuccess: () => ({ toast: 'Default address updated!' }),
       onFailure: () => setList(before),
     });

@@ -79,6 +79,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
       () => api(path, { method: 'PATCH', body: { productId: item.productId, color: item.color, size: item.size, quantity } }),
       {
         failed: 'Failed to update quantity',
+        toastId: `cart-line:${key}`,
         onSuccess: (body) => {
           fromServer(body.data);
           return { toast: null };
@@ -97,6 +98,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
       () => api('/cart/remove-product', { method: 'DELETE', body: { productId: item.productId, color: item.color, size: item.size } }),
       {
         failed: TOASTS['cart-remove-failed'],
+        toastId: `cart-line:${key}`,
         onSuccess: (body) => {
           fromServer(body.data);
           return { toast: 'Item removed' };

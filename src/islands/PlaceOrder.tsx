@@ -61,6 +61,9 @@ function newAttemptKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Paying and placing the order is one action to the shopper: each of its toasts replaces the last. */
+const PLACE_ORDER_TOAST = 'place-order';
+
 /** Spec: the payment reference is held in session storage. */
 const REFERENCE_KEY = 'ml:paymentReference';
 
@@ -120,14 +123,14 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   const [placedNext, setPlacedNext] = useState<string | null>(null);
   useEffect(() => {
     if (!placedNext) return;
-    toast.success(TOASTS['order-placed']);
+    toast.success(TOASTS['order-placed'], { id: PLACE_ORDER_TOAST });
     navigateAfterToast(placedNext);
   }, [placedNext]);
   // The server's answer on the way back (placed or refused) is toasted once the page has
   // re-rendered without the inline message a page without scripts shows in the same words.
   const [refusal, setRefusal] = useState<{ text: string } | null>(null);
   useEffect(() => {
-    if (refusal) toast.error(refusal.text);
+    if (refusal) toast.error(refusal.text, { id: PLACE_ORDER_TOAST });
   }, [refusal]);
   const [option, setOption] = useState<DeliveryOption>(initialCart.deliveryOption);
   const [speed, setSpeed] = useState<DeliverySpeedId>(initialCart.deliverySpeed);
@@ -173,7 +176,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
 
   async function placeOrder(paymentReference: string | null) {
     if (!paymentReference) {
-      toast.error(TOASTS['payment-not-found']);
+      toast.error(TOASTS['payment-not-found'], { id: PLACE_ORDER_TOAST });
       return;
     }
     setBusy(true);
@@ -181,6 +184,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
       () => api('/orders/place-order', { method: 'POST', body: { cartId: $cartId.get() ?? cart.id, paymentReference } }),
       {
         failed: 'Error placing order.',
+        toastId: PLACE_ORDER_TOAST,
         onSuccess: ({ data }) => {
           forgetReference();
           cartEmptied();
@@ -237,6 +241,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
       () => api(`/cart/delivery-option/${encodeURIComponent(cart.id)}`, { method: 'PUT', body: { deliveryOption: next, deliverySpeed: nextSpeed } }),
       {
         failed: TOASTS['delivery-update-failed'],
+        toastId: 'delivery-option',
         onSuccess: ({ data }) => {
           setCart((c) => ({ ...c, deliveryOption: next, deliverySpeed: nextSpeed, deliveryFee: data.deliveryFee, total: data.totalFee, subtotal: data.subtotal }));
           return { toast: null };
@@ -262,6 +267,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         }),
       {
         failed: 'Failed to initialize payment.',
+        toastId: PLACE_ORDER_TOAST,
         unreachable: TOASTS['payment-init-error'],
         succeeded: ({ ok, body }) => ok && body.status === 'success' && Boolean(body.data),
         onSuccess: ({ data }) => {

@@ -1,12 +1,11 @@
 /**
  * The chrome's behaviour in plain TypeScript (no React, so content pages stay tiny):
- * the toaster, session sync, cart badge, side menu, profile menu, search toggle and logout.
+ * session sync, cart badge, side menu, profile menu, search toggle and logout.
  * Everything here enhances server-rendered HTML that already works without it.
  */
 import { bindImageFallback } from '@/lib/client/image-fallback';
 import { api } from '@/lib/client/api';
 import { logout } from '@/lib/client/session';
-import { mountToaster } from '@/lib/client/toaster';
 import { $cartCount, $profile, cartChanged, cartCounted, signedIn, signedOut, type Profile } from '@/lib/client/stores';
 
 const MENU_REOPEN_KEY = 'ml:menu-reopen';
@@ -226,7 +225,6 @@ function bindLogout(): void {
   }
 }
 
-mountToaster();
 bindImageFallback();
 syncSession();
 bindCartBadge();

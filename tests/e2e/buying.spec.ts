@@ -114,6 +114,10 @@ test('buy two variants with delivery, pay, and follow the order', async ({ page,
   await page.waitForURL(/\/order-details\/[^?]+\?placed=1$/);
   await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
   await expect(page.locator('[data-payment-state]')).toHaveText('Paid');
+  // One word for the order's status and one for its payment, each under its own label.
+  const fact = (term: string) => page.locator(`.order-facts > div:has(> dt:text-is("${term}")) > dd`);
+  await expect(fact('Status')).toHaveText('pending');
+  await expect(fact('Payment')).toHaveText('Paid');
   await page.screenshot({ path: info.outputPath('thank-you.png'), fullPage: true });
   await page.goto('/order-history');
   await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
@@ -241,6 +245,27 @@ test('the return from the payment page places the order once: on the server, the
   await expect(page.locator('.order-card')).toHaveCount(1);
   expect(placeOrderCalls).toEqual([]);
   expect(await page.evaluate(() => sessionStorage.getItem('ml:paymentReference'))).toBeNull();
+});
+
+test('ADD TO CART without a size, then with one: the success replaces the error toast', async ({ page, request }, info) => {
+  const email = await newShopper(request, false);
+  await login(page, email);
+  const [v] = await pickVariants(request, { sized: true, count: 1, skip: skipFor(info.project.name, 10), minStock: 1 });
+  await page.goto(`/product/${v!.productId}`);
+  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  const sizeToast = page.getByRole('status').filter({ hasText: 'Please select a size' });
+
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(sizeToast).toHaveCount(1);
+
+  await page.getByRole('radio', { name: v!.size!, exact: true }).check();
+  if (v!.color) await page.getByRole('radio', { name: v!.color, exact: true }).check();
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Product added to cart successfully!' })).toBeVisible();
+  // At once, not after the error's 5 s: the success took the error's place.
+  expect(await sizeToast.count()).toBe(0);
+  expect(await page.getByRole('status').filter({ hasText: /Please select a size|Product added/ }).count()).toBe(1);
+  await page.screenshot({ path: info.outputPath(`toast-product-${info.project.name}.png`), animations: 'disabled' });
 });
 
 test('favourites: heart on a card, listed per shopper, removed again', async ({ page, request }) => {

@@ -123,6 +123,7 @@ for (const js of [true, false]) {
       // The address is in South Africa: checkout in Nigeria says so; pickup in Lagos is fine.
       await page.getByRole('link', { name: 'PROCEED TO CHECKOUT' }).click();
       await expect(page.locator('[data-market-mismatch]')).toContainText('Your delivery address is in South Africa');
+      await expect(page.locator('[data-market-mismatch]')).toContainText('We deliver Nigeria orders only to Nigeria');
       await expect(page.getByRole('button', { name: 'Shop in South Africa (R ZAR)' })).toBeVisible();
       await page.getByRole('radio', { name: 'Pickup' }).check();
       if (!js) await page.getByRole('button', { name: 'Update total' }).click();

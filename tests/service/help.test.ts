@@ -33,6 +33,21 @@ for (const driver of DRIVERS) {
       expect(mail?.text).toContain('It leaves our Lagos atelier today.');
     });
 
+    it('a new request is acknowledged by mail with its reference', async () => {
+      const shopper = await podShopper(ctx.services);
+      const v = await podVariant(ctx.services, 'NG', 3, 2);
+      const order = await placePodOrder(ctx.services, { userId: shopper.id, email: shopper.email, variantId: v.id });
+      const asked = await ctx.services.help.ask(shopper.id, order.id, { topic: 'item', message: 'The clasp is loose.\nCan you help?' });
+      expect(asked.reference).toMatch(/^HL-[0-9A-F]{8}$/);
+      expect(asked.reference).toBe(`HL-${asked.id.replace(/-/g, '').slice(0, 8).toUpperCase()}`);
+      const [mail] = await ctx.services.outbox.list(shopper.email, 1);
+      expect(mail?.subject).toBe(`We have your question about order ${order.trackingNumber} (${asked.reference})`);
+      expect(mail?.text).toContain(`Your reference is ${asked.reference}`);
+      expect(mail?.text).toContain('A problem with an item:\nThe clasp is loose.\nCan you help?');
+      expect(mail?.text).toContain(`/order-details/${order.id}#help`);
+      expect(mail?.html).toContain('The clasp is loose.<br />Can you help?');
+    });
+
     it("someone else's order reads as not found, and a few open requests at a time", async () => {
       const shopper = await podShopper(ctx.services);
       const other = await podShopper(ctx.services);

@@ -8,6 +8,7 @@ vi.mock('@/lib/client/toast', () => ({
     success: (text: string) => void toasts.success.push(text),
     error: (text: string) => void toasts.error.push(text),
   },
+  toastsShown: () => Promise.resolve(),
 }));
 
 const { sendAndShow } = await import('@/lib/client/forms');

@@ -34,6 +34,8 @@ export interface Outcome<B = any> {
   refusal?: (result: ApiResult<B>) => string | null | undefined;
   /** Refused or unanswered: undo what was shown ahead of the answer. */
   onFailure?: () => void;
+  /** The action its toasts are about: each replaces the last one of the same action (toast.ts). */
+  toastId?: string;
 }
 
 export type Sent = 'navigating' | 'succeeded' | 'failed';
@@ -47,7 +49,7 @@ export async function sendAndShow<B = any>(send: () => Promise<ApiResult<B>>, ou
     result = await send();
     if ((outcome.succeeded ?? defaultSucceeded)(result)) {
       const { toast: text = messageOf(result), next } = outcome.onSuccess?.(result.body) ?? {};
-      if (text) toast.success(text);
+      if (text) toast.success(text, { id: outcome.toastId });
       if (next === undefined) return 'succeeded';
       if (text) navigateAfterToast(next);
       else window.location.assign(next);
@@ -56,14 +58,22 @@ export async function sendAndShow<B = any>(send: () => Promise<ApiResult<B>>, ou
   } catch (err) {
     outcome.onFailure?.();
     const text = outcome.unreachable ?? outcome.failed;
-    toast.error(typeof text === 'function' ? text(err) : text);
+    toast.error(typeof text === 'function' ? text(err) : text, { id: outcome.toastId });
     return 'failed';
   }
   outcome.onFailure?.();
   const refusal = outcome.refusal?.(result);
   const text = refusal === undefined ? messageOf(result) || outcome.failed : refusal;
-  if (text) toast.error(text);
+  if (text) toast.error(text, { id: outcome.toastId });
   return 'failed';
+}
+
+/**
+ * A form's toasts are about its action (the address it posts to, without the query): "Please
+ * select a size" and then "Product added to cart successfully!" are one toast, replaced.
+ */
+export function actionToastId(action: string): string {
+  return `form:${action.split(/[?#]/, 1)[0]}`;
 }
 
 /** The server's own message, when its answer has one. */
@@ -102,12 +112,14 @@ export function formValues(form: HTMLFormElement, submitter?: HTMLElement | null
  */
 export async function submitForm<B = any>(form: HTMLFormElement, submitter: HTMLElement | null | undefined, options: FormSubmitOptions<B>, busy: (on: boolean) => void): Promise<Sent | 'checked'> {
   const values = formValues(form, submitter);
+  const action = submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? '';
+  const toastId = options.toastId ?? actionToastId(action);
   const problem = options.check?.(values, form);
   if (problem) {
-    toast.error(problem);
+    toast.error(problem, { id: toastId });
     return 'checked';
   }
-  const path = options.path ?? submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? '';
+  const path = options.path ?? action;
   const body = options.body ? options.body(values, form) : values;
   busy(true);
   const sent = await sendAndShow<B>(
@@ -119,6 +131,7 @@ export async function submitForm<B = any>(form: HTMLFormElement, submitter: HTML
       }),
     {
       ...options,
+      toastId,
       onSuccess: options.onSuccess && ((b) => options.onSuccess!(b, values, form)),
       refusal: options.refusal && ((r) => options.refusal!(r, values)),
     },

@@ -1,5 +1,5 @@
 import { persistentJSON } from '@nanostores/persistent';
-import { atom, computed } from 'nanostores';
+import { computed } from 'nanostores';
 
 /**
  * State shared by islands and the header script. Persistent stores hold only
@@ -29,24 +29,6 @@ export const $cartId = persistentJSON<string | null>('ml:cartId', null);
 export const $cartCount = persistentJSON<number>('ml:cartCount', 0);
 
 export const $loggedIn = computed($profile, (p) => p !== null);
-
-export interface Toast {
-  id: string;
-  kind: 'success' | 'error';
-  text: string;
-}
-/** The toasts on screen, oldest first: raised by toast.ts, shown by the toaster (toaster.ts). */
-export const $toasts = atom<readonly Toast[]>([]);
-
-/** A toast was raised (one with the same id is replaced: its text moves to the end). */
-export function toastRaised(raised: Toast): void {
-  $toasts.set([...$toasts.get().filter((t) => t.id !== raised.id), raised]);
-}
-
-/** A toast's time is up. */
-export function toastDismissed(id: string): void {
-  if ($toasts.get().some((t) => t.id === id)) $toasts.set($toasts.get().filter((t) => t.id !== id));
-}
 
 /** Someone signed in, or their profile changed (unchanged profiles notify nobody). */
 export function signedIn(profile: Profile): void {

@@ -1,33 +1,35 @@
 /**
  * The one way to show a toast, from islands and plain scripts alike: `toast.success(text)` or
- * `toast.error(text)`. No framework: the toasts live in a store (stores.ts) and the toaster
- * (toaster.ts, mounted by the layout's chrome script on every page) shows them, so a page
- * without React has toasts too.
+ * `toast.error(text)`. The toaster (react-hot-toast, toaster-root.tsx) is imported with the first
+ * toast a page raises, so no page pays for React or the library before then; toasts raised while
+ * it loads are shown in the order they were raised.
+ *
+ * `id` names the action a toast is about (a form's action, "place-order"): a later toast with the
+ * same id replaces it, so a success clears an earlier error about the same action and a repeated
+ * error does not stack.
  */
-import { toastDismissed, toastRaised, type Toast } from './stores';
+type Toaster = typeof import('./toaster-root');
 
-/** Spec: toasts close by themselves after 5000 ms. */
-export const TOAST_DURATION_MS = 5000;
+let toaster: Promise<Toaster> | undefined;
 
-let raisedCount = 0;
-const closing = new Map<string, ReturnType<typeof setTimeout>>();
-
-/** `id` names a toast that a later one replaces instead of stacking (e.g. the cart's notice). */
-function raise(kind: Toast['kind'], text: string, options: { id?: string } = {}): string {
-  const id = options.id ?? `toast-${++raisedCount}`;
-  clearTimeout(closing.get(id));
-  toastRaised({ id, kind, text });
-  closing.set(
-    id,
-    setTimeout(() => {
-      closing.delete(id);
-      toastDismissed(id);
-    }, TOAST_DURATION_MS),
+function raise(kind: 'success' | 'error', text: string, options: { id?: string } = {}): void {
+  toaster ??= import('./toaster-root');
+  toaster.then(
+    (t) => t.show(kind, text, options.id),
+    (err: unknown) => {
+      // Offline or a stale deployment: the next toast tries again.
+      toaster = undefined;
+      console.error('Toaster unavailable', err);
+    },
   );
-  return id;
 }
 
 export const toast = {
   success: (text: string, options?: { id?: string }) => raise('success', text, options),
   error: (text: string, options?: { id?: string }) => raise('error', text, options),
 };
+
+/** Settles once every toast raised so far is on screen (at once when none was): a page leaves only after. */
+export function toastsShown(): Promise<void> {
+  return toaster ? toaster.then(() => undefined, () => undefined) : Promise.resolve();
+}

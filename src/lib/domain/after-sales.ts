@@ -235,6 +235,11 @@ export const HELP_STATUS_LABELS: Record<HelpStatus, string> = { open: 'Waiting f
 
 export const HELP_MESSAGE_MAX = 2000;
 
+/** The reference a shopper and staff quote for a help request: "HL-" and the first 8 hex digits of its id. */
+export function helpReference(id: string): string {
+  return `HL-${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+}
+
 /** wa.me link with a prefilled text about the order (SUPPORT_WHATSAPP is an E.164 number). */
 export function whatsappLink(number: string, trackingNumber: string): string {
   const digits = number.replace(/\D/g, '');

@@ -1,5 +1,5 @@
 /**
- * The money of an order, as one account (ADR 0019): every amount that came in for it or went back
+ * The money of an order, as one account (ADR 0021): every amount that came in for it or went back
  * is a row with a kind and a signed amount in minor units (in: positive; back: negative). What an
  * order may still give back is read from these rows. No I/O.
  */

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
-import { HELP_STATUS_LABELS, HELP_TOPIC_LABELS, type HelpStatus, type HelpTopic } from '@/lib/domain/after-sales';
+import { HELP_STATUS_LABELS, HELP_TOPIC_LABELS, helpReference, type HelpStatus, type HelpTopic } from '@/lib/domain/after-sales';
 import { Conflict, NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
@@ -17,6 +17,8 @@ export const MAX_OPEN_HELP_REQUESTS = 3;
 
 export interface HelpThread {
   id: string;
+  /** What the shopper quotes (helpReference), in the acknowledgement mail and on the order page. */
+  reference: string;
   orderId: string;
   topic: HelpTopic;
   topicLabel: string;
@@ -45,6 +47,7 @@ export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mai
       .orderBy(asc(helpMessages.createdAt), asc(helpMessages.id));
     return rows.map((r) => ({
       id: r.id,
+      reference: helpReference(r.id),
       orderId: r.orderId,
       topic: r.topic,
       topicLabel: HELP_TOPIC_LABELS[r.topic],
@@ -58,15 +61,43 @@ export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mai
 
   async function ownOrder(userId: string, orderId: string) {
     if (!UUID.test(orderId)) throw new NotFound(message('order-not-found'));
-    const [order] = await db.select({ userId: orders.userId, trackingNumber: orders.trackingNumber }).from(orders).where(eq(orders.id, orderId)).limit(1);
+    const [order] = await db
+      .select({ userId: orders.userId, trackingNumber: orders.trackingNumber, email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(eq(orders.id, orderId))
+      .limit(1);
     if (!order || order.userId !== userId) throw new NotFound(message('order-not-found'));
     return order;
+  }
+
+  /** The shopper's receipt for a new request: its reference, what they asked, where the answer will be. A failed mail never fails the request. */
+  async function acknowledge(order: { email: string; firstName: string; lastName: string; trackingNumber: string }, thread: HelpThread): Promise<void> {
+    const name = `${order.firstName} ${order.lastName}`.trim();
+    const subject = `We have your question about order ${order.trackingNumber} (${thread.reference})`;
+    const intro = `Thank you for writing to us about order ${order.trackingNumber}. Your reference is ${thread.reference}: please quote it if you write to us again.`;
+    const answer = 'We will answer by e-mail, and the conversation is on your order page:';
+    const asked = thread.messages[0]?.body ?? '';
+    const link = new URL(`/order-details/${thread.orderId}#help`, deps.siteUrl).toString();
+    try {
+      await deps.mailer.send({
+        to: order.email,
+        subject,
+        text: `Hello ${name},\n\n${intro}\n\n${thread.topicLabel}:\n${asked}\n\n${answer} ${link}\n\n${STORE_NAME}\n`,
+        html: mailHtml(
+          subject,
+          `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(intro)}</p><p><strong>${escapeHtml(thread.topicLabel)}</strong><br />${escapeHtml(asked).replace(/\n/g, '<br />')}</p><p>${escapeHtml(answer)} <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+        ),
+      });
+    } catch (err) {
+      deps.log.error('help acknowledgement mail failed', { err, requestId: thread.id });
+    }
   }
 
   return {
     /** A new request about the shopper's own order (a few open at a time). */
     async ask(userId: string, orderId: string, input: { topic: HelpTopic; message: string }): Promise<HelpThread> {
-      await ownOrder(userId, orderId);
+      const order = await ownOrder(userId, orderId);
       const id = await db.transaction(async (tx) => {
         // The order's row lock keeps two requests sent at once within the limit.
         await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update');
@@ -76,7 +107,9 @@ export function createHelpService(deps: { db: Db; clock: () => Date; mailer: Mai
         await tx.insert(helpMessages).values({ requestId: row!.id, fromStaff: false, authorId: userId, body: input.message, createdAt: clock() });
         return row!.id;
       });
-      return (await threads(eq(helpRequests.id, id)))[0]!;
+      const thread = (await threads(eq(helpRequests.id, id)))[0]!;
+      await acknowledge(order, thread);
+      return thread;
     },
 
     /** The shopper's requests about one of their orders, with their messages. */

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/lib/server/infra/db/client';
 
 /**
- * The money check (`npm run money:check`, ADR 0019): reads the whole database and proves that every
+ * The money check (`npm run money:check`, ADR 0021): reads the whole database and proves that every
  * order's account adds up, that nothing gave back more than it took, that every store-credit balance
  * is its ledger and every variant's stock is its ledger. Reads only; each difference is named.
  */

@@ -8,7 +8,7 @@ import { orderMoney, orders } from '@/lib/server/infra/db/schema';
 import type { RefundLedger } from '@/lib/server/payments/service';
 
 /**
- * The money of an order (ADR 0019): the one writer of `order_money`. Every amount that comes in
+ * The money of an order (ADR 0021): the one writer of `order_money`. Every amount that comes in
  * for an order or goes back is a row written in the caller's transaction, the one that moves the
  * money; what an order may still give back is read from its rows under the order's row lock, so a
  * return, a line refund and an amount refund together never give back more than was taken.

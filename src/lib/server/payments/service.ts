@@ -317,7 +317,7 @@ export function createPaymentService(deps: {
   holds?: PaymentHolds | undefined;
   /** Exchange differences; without it, such payments cannot be fulfilled. */
   differences?: DifferenceFulfilment | undefined;
-  /** The order's money account, told of every refund (ADR 0019). */
+  /** The order's money account, told of every refund (ADR 0021). */
   refundLedger?: RefundLedger | undefined;
 }) {
   const { db, provider, fulfilment, log, clock } = deps;

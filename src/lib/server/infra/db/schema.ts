@@ -545,7 +545,7 @@ export const orderItems = pgTable(
 );
 
 /**
- * The money of an order, one row per amount that came in or went back (ADR 0019): charged online,
+ * The money of an order, one row per amount that came in or went back (ADR 0021): charged online,
  * collected at the door, store credit used, an exchange difference paid (positive); refunded to a
  * payment, a released refund claim (positive), credited, transferred (negative). Written in the
  * transaction that moves the money, only by orders/order-money.ts; what an order may still give back
