@@ -187,7 +187,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     const price = productPricesIn(db, market);
     const [rows, imageRows, variantRows] = await Promise.all([
       db
-        .select({ ...productColumns(price), markets: productMarketsSql })
+        .select({ ...productColumns(price), markets: productMarketsSql, subCategorySlug: categories.slug, categorySlug: parent.slug })
         .from(products)
         .innerJoin(price, eq(price.productId, products.id))
         .innerJoin(categories, eq(categories.id, products.categoryId))
@@ -202,7 +202,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
         .orderBy(asc(productImages.position)),
       db
         // Only the variants sold in the market, each at its own price there.
-        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor })
+        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor, sku: variants.sku })
         .from(variants)
         .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .leftJoin(sizes, eq(sizes.id, variants.sizeId))
@@ -221,11 +221,12 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
         imageRows.map((i) => i.hash),
         variantRows,
       ),
-      variants: variantRows.map(({ id: vid, size, color, stock, priceMinor }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor) })),
+      variants: variantRows.map(({ id: vid, size, color, stock, priceMinor, sku }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor), sku })),
       imageAlts: imageRows.map((a) => a.alt),
       imageColors: imageRows.map((a) => a.color),
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
       markets: row.markets.filter((m) => m in MARKETS),
+      categorySlugs: [row.categorySlug, row.subCategorySlug],
     };
   }
 

@@ -1,0 +1,223 @@
+/**
+ * The shopping feeds (/feeds/google-NG.xml, /feeds/meta-ZA.csv, …): every variant sold in a market,
+ * read a thousand products at a time and written as it is read, so the first bytes leave while
+ * the rest is still in the database.
+ *
+ * A finished feed is kept gzipped in memory with its ETag (a hash of its text, the same on every
+ * app server) and answered from there, with a 304 to a client that holds it. It is dropped by the
+ * same invalidations as the catalogue pages (a product, a listing, the menu; on every app server
+ * through the cache bus), so a price or stock change reaches the next fetch of the feed as it
+ * reaches the next view of the page. A feed being built is awaited by the requests that come
+ * meanwhile, never built twice at once.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { createGunzip, createGzip } from 'node:zlib';
+import { aliasedTable, and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { feedItems, googleHead, googleItem, googleShipping, GOOGLE_TAIL, META_HEAD, metaRow, type FeedFormat, type FeedProduct } from '@/lib/domain/feeds';
+import { imageUrl } from '@/lib/domain/images';
+import { parseMarket, type MarketCode } from '@/lib/domain/markets';
+import { toMajor } from '@/lib/domain/money';
+import type { Db } from '@/lib/server/infra/db/client';
+import { categories, colors, productFromPrices, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { accepts, matchesEtag, processPageCache, type PageCacheStore } from '@/lib/server/infra/page-cache';
+
+const parent = aliasedTable(categories, 'parent');
+/** Products read per round trip: about 7,000 variants, a few MB of text. */
+const PAGE = 1000;
+/** Shopping catalogues take large pictures (Merchant Center: at least 800 px for apparel is best). */
+const FEED_IMAGE_WIDTH = 1280;
+
+export const FEED_TYPES: Record<FeedFormat, string> = {
+  google: 'application/xml; charset=utf-8',
+  meta: 'text/csv; charset=utf-8',
+};
+
+interface FeedEntry {
+  gzip: Buffer;
+  etag: string;
+  builtAt: Date;
+}
+
+/** Whether an invalidation can change a feed: a product, the listings or the menu (not a shopper's cart count or session). */
+function touchesCatalogue(tags: readonly string[] | 'all'): boolean {
+  return tags === 'all' || tags.some((t) => t === 'listing' || t === 'nav' || t.startsWith('product:'));
+}
+
+export function createFeedService({ db, site, keep = true, pages = processPageCache() }: { db: Db; site: string; keep?: boolean; pages?: PageCacheStore }) {
+  const stored = new Map<string, FeedEntry>();
+  const building = new Map<string, Promise<FeedEntry>>();
+  pages.onInvalidate((tags) => {
+    if (touchesCatalogue(tags)) stored.clear();
+  });
+
+  /** One page of products sold in the market after `afterId`, with their variants there and their images. */
+  async function readPage(market: MarketCode, afterId: number): Promise<FeedProduct[]> {
+    const rows = await db
+      .select({
+        id: products.id,
+        name: products.name,
+        description: products.description,
+        sub: categories.name,
+        subSlug: categories.slug,
+        parent: parent.name,
+        parentSlug: parent.slug,
+      })
+      .from(products)
+      .innerJoin(productFromPrices, and(eq(productFromPrices.productId, products.id), eq(productFromPrices.market, market)))
+      .innerJoin(categories, eq(categories.id, products.categoryId))
+      .innerJoin(parent, eq(parent.id, categories.parentId))
+      .where(and(eq(products.active, true), gt(products.id, afterId)))
+      .orderBy(asc(products.id))
+      .limit(PAGE);
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [variantRows, imageRows] = await Promise.all([
+      db
+        .select({ productId: variants.productId, id: variants.id, sku: variants.sku, size: sizes.name, color: colors.name, stock: variants.stock, priceMinor: variantPrices.priceMinor })
+        .from(variants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+        .leftJoin(sizes, eq(sizes.id, variants.sizeId))
+        .leftJoin(colors, eq(colors.id, variants.colorId))
+        .where(inArray(variants.productId, ids))
+        .orderBy(asc(variants.productId), asc(sizes.position), asc(colors.name)),
+      db
+        .select({ productId: productImages.productId, hash: productImages.mediaHash, color: colors.name })
+        .from(productImages)
+        .leftJoin(colors, eq(colors.id, productImages.colorId))
+        .where(inArray(productImages.productId, ids))
+        .orderBy(asc(productImages.productId), asc(productImages.position)),
+    ]);
+    const byId = new Map<number, FeedProduct>(
+      rows.map((r) => [r.id, { id: r.id, name: r.name, description: r.description, categoryNames: [r.parent, r.sub], categorySlugs: [r.parentSlug, r.subSlug], images: [], variants: [] }]),
+    );
+    for (const v of variantRows) byId.get(v.productId)?.variants.push({ id: v.id, sku: v.sku, size: v.size, color: v.color, stock: v.stock, price: toMajor(v.priceMinor) });
+    for (const i of imageRows) byId.get(i.productId)?.images.push({ url: new URL(imageUrl(i.hash, FEED_IMAGE_WIDTH), site).toString(), color: i.color });
+    return [...byId.values()];
+  }
+
+  /** The feed's text, a page of products at a time. */
+  async function* text(format: FeedFormat, market: MarketCode): AsyncGenerator<string> {
+    const shipping = googleShipping(market);
+    yield format === 'google' ? googleHead(market, site) : META_HEAD;
+    let after = 0;
+    for (;;) {
+      const page = await readPage(market, after);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      let chunk = '';
+      for (const p of page) for (const item of feedItems(p, market, site)) chunk += format === 'google' ? googleItem(item, shipping) : metaRow(item);
+      yield chunk;
+    }
+    if (format === 'google') yield GOOGLE_TAIL;
+  }
+
+  /**
+   * Writes the feed's text to `out` (when given) as it is read, and gzips and hashes it for the
+   * store; the entry is kept unless the catalogue changed while it was read.
+   */
+  async function build(key: string, format: FeedFormat, market: MarketCode, out?: (chunk: string) => Promise<void>): Promise<FeedEntry> {
+    const generation = pages.generation;
+    const hash = createHash('sha1');
+    const gzip = createGzip({ level: 6 });
+    const parts: Buffer[] = [];
+    gzip.on('data', (b: Buffer) => parts.push(b));
+    const done = new Promise<void>((resolve, reject) => {
+      gzip.on('end', resolve);
+      gzip.on('error', reject);
+    });
+    for await (const chunk of text(format, market)) {
+      hash.update(chunk);
+      await out?.(chunk);
+      if (!gzip.write(chunk)) await new Promise((r) => gzip.once('drain', r));
+    }
+    gzip.end();
+    await done;
+    const entry = { gzip: Buffer.concat(parts), etag: `"${hash.digest('base64url').slice(0, 22)}"`, builtAt: new Date() };
+    if (keep && pages.generation === generation) stored.set(key, entry);
+    return entry;
+  }
+
+  /** The stored feed, or the one being built, or a new build. */
+  function entryFor(key: string, format: FeedFormat, market: MarketCode): Promise<FeedEntry> {
+    const have = stored.get(key);
+    if (have) return Promise.resolve(have);
+    let pending = building.get(key);
+    if (!pending) {
+      pending = build(key, format, market).finally(() => building.delete(key));
+      building.set(key, pending);
+    }
+    return pending;
+  }
+
+  function fromEntry(request: Request, format: FeedFormat, entry: FeedEntry, headOnly: boolean): Response {
+    const headers: Record<string, string> = {
+      'content-type': FEED_TYPES[format],
+      'cache-control': 'no-cache',
+      etag: entry.etag,
+      'last-modified': entry.builtAt.toUTCString(),
+      vary: 'Accept-Encoding',
+    };
+    if (matchesEtag(request, entry.etag)) return new Response(null, { status: 304, headers });
+    if (headOnly) return new Response(null, { status: 200, headers });
+    // Catalogue crawlers take gzip; anyone else gets the text unpacked as it is sent.
+    if (accepts(request, 'gzip')) return new Response(new Uint8Array(entry.gzip), { status: 200, headers: { ...headers, 'content-encoding': 'gzip', 'content-length': String(entry.gzip.length) } });
+    return new Response(Readable.toWeb(Readable.from([entry.gzip]).pipe(createGunzip())) as ReadableStream<Uint8Array>, { status: 200, headers });
+  }
+
+  return {
+    /**
+     * The answer to GET or HEAD of a feed. A feed neither stored nor being built is streamed to
+     * an unconditional GET as it is read (and stored); a conditional one waits for the whole feed,
+     * whose ETag it needs.
+     */
+    async respond(request: Request, format: FeedFormat, market: MarketCode): Promise<Response> {
+      const key = `${format}:${market}`;
+      const headOnly = request.method === 'HEAD';
+      if (stored.has(key) || building.has(key) || headOnly || request.headers.has('if-none-match')) {
+        return fromEntry(request, format, await entryFor(key, format, market), headOnly);
+      }
+      const encoder = new TextEncoder();
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      // The reading waits for a slow client (a few pages queued at most); one that leaves stops
+      // being written to, and the feed is still finished for the store.
+      let wake: (() => void) | null = null;
+      let gone = false;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start: (c) => void (controller = c),
+          pull: () => {
+            wake?.();
+            wake = null;
+          },
+          cancel: () => {
+            gone = true;
+            wake?.();
+          },
+        },
+        { highWaterMark: 4 },
+      );
+      const send = async (chunk: string) => {
+        if (gone) return;
+        controller.enqueue(encoder.encode(chunk));
+        while (!gone && (controller.desiredSize ?? 1) <= 0) await new Promise<void>((r) => (wake = r));
+      };
+      const pending = build(key, format, market, send).finally(() => building.delete(key));
+      building.set(key, pending);
+      pending.then(
+        () => !gone && controller.close(),
+        (err: unknown) => !gone && controller.error(err),
+      );
+      return new Response(body, { status: 200, headers: { 'content-type': FEED_TYPES[format], 'cache-control': 'no-cache' } });
+    },
+  };
+}
+export type FeedService = ReturnType<typeof createFeedService>;
+
+/** `google-NG.xml` -> the Google feed of Nigeria; null for any other name. */
+export function parseFeedFile(file: string | undefined): { format: FeedFormat; market: MarketCode } | null {
+  const m = /^(google|meta)-([A-Z]{2})\.(xml|csv)$/.exec(file ?? '');
+  const market = m && parseMarket(m[2]);
+  if (!m || !market || (m[1] === 'google') !== (m[3] === 'xml')) return null;
+  return { format: m[1] as FeedFormat, market };
+}
