@@ -26,6 +26,8 @@ const parent = aliasedTable(categories, 'parent');
 /** Width used for the plain image URLs in API responses; pages build srcsets from the hash. */
 const API_IMAGE_WIDTH = 640;
 const BANNER_WIDTH = 1280;
+/** The pictures the sitemap offers image search: large ones. */
+const SITEMAP_IMAGE_WIDTH = 1280;
 /** Pages of products kept in memory (each up to 100 products). */
 const LISTS_KEPT = 400;
 
@@ -457,17 +459,24 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
       return row ? categoryDto(row) : null;
     },
 
-    /** Every product id (with the markets it is sold in) and category id, for the sitemap. */
-    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[] }[]; categories: { id: number; parentId: number | null }[] }> {
-      const [p, c] = await Promise.all([
+    /** Every product id (with the markets it is sold in and its pictures) and category id, for the sitemap. */
+    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[]; images: string[] }[]; categories: { id: number; parentId: number | null }[] }> {
+      const [p, c, i] = await Promise.all([
         db
           .select({ id: products.id, updated: products.createdAt, markets: productMarketsSql })
           .from(products)
           .where(eq(products.active, true))
           .orderBy(asc(products.id)),
         db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
+        db.select({ productId: productImages.productId, hash: productImages.mediaHash }).from(productImages).orderBy(asc(productImages.productId), asc(productImages.position)),
       ]);
-      return { products: p.filter((row) => row.markets.length > 0), categories: c };
+      const images = new Map<number, string[]>();
+      for (const r of i) {
+        const list = images.get(r.productId) ?? [];
+        list.push(imageUrl(r.hash, SITEMAP_IMAGE_WIDTH));
+        images.set(r.productId, list);
+      }
+      return { products: p.filter((row) => row.markets.length > 0).map((row) => ({ ...row, images: images.get(row.id) ?? [] })), categories: c };
     },
   };
 }
