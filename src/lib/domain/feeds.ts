@@ -71,8 +71,22 @@ export function feedItems(p: FeedProduct, market: MarketCode, site: string): Fee
   });
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const tag = (name: string, value: string | number | null) => (value === null || value === '' ? '' : `<${name}>${xml(String(value))}</${name}>`);
+const XML_SPECIAL = /[&<>"]/;
+const xml = (s: string) => (XML_SPECIAL.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s);
+/**
+ * The variants of a product follow one another and repeat its description, pictures and
+ * category: each element remembers its last value's markup, so 50,000 products' feed escapes each
+ * once, not once per variant.
+ */
+const lastTag = new Map<string, { value: string | number; markup: string }>();
+function tag(name: string, value: string | number | null): string {
+  if (value === null || value === '') return '';
+  const last = lastTag.get(name);
+  if (last && last.value === value) return last.markup;
+  const markup = `<${name}>${xml(String(value))}</${name}>`;
+  lastTag.set(name, { value, markup });
+  return markup;
+}
 
 /** The market's shipping once, as every Google item repeats it (g:shipping per delivery speed). */
 export function googleShipping(market: MarketCode): string {
