@@ -295,66 +295,64 @@ async function readGoogleFeed(url: string, market: MarketCode, origin: string): 
   };
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
+    let from = 0;
     let end: number;
-    while ((end = buffer.indexOf('</item>')) >= 0) {
-      const start = buffer.indexOf('<item>');
-      item(buffer.slice(start, end));
-      buffer = buffer.slice(end + 7);
+    while ((end = buffer.indexOf('</item>', from)) >= 0) {
+      item(buffer.slice(buffer.indexOf('<item>', from), end));
+      from = end + 7;
     }
+    buffer = buffer.slice(from);
   }
   // Variants of a product share its group; a product of one variant carries it too.
   for (const r of rows) report('gfeed.item_group_id', !!r.group, r.id);
   return rows;
 }
 
-/** Streams a Meta catalogue CSV (quoted fields may hold commas and line breaks), checking every row. */
+/** One CSV record (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks). */
+function csvCells(record: string): string[] {
+  const cells: string[] = [];
+  for (const m of record.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)) {
+    const raw = m[1]!;
+    cells.push(raw.startsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw);
+    if (m[2] === '') break;
+  }
+  return cells;
+}
+
+/** Streams a Meta catalogue CSV, checking every row. */
 async function readMetaFeed(url: string, market: MarketCode): Promise<FeedRow[]> {
   const res = await fetch(url);
   const decoder = new TextDecoder();
   const rows: FeedRow[] = [];
   let header: string[] | null = null;
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  let afterQuote = false;
-  const finishRecord = () => {
-    record.push(field);
-    field = '';
-    if (!header) header = record;
-    else if (record.length > 1 || record[0] !== '') {
-      const r = Object.fromEntries(header.map((h, i) => [h, record[i] ?? '']));
-      const where = `${url.replace(/^https?:\/\/[^/]+/, '')} ${r.id || '(no id)'}`;
-      report('mfeed.required', ['id', 'title', 'description', 'availability', 'condition', 'price', 'link', 'image_link', 'brand'].every((k) => !!r[k]), where);
-      report('mfeed.availability', ['in stock', 'out of stock', 'preorder', 'available for order', 'discontinued'].includes(r.availability!), where);
-      report('mfeed.price', new RegExp(`^\\d+(\\.\\d{1,2})? ${MARKETS[market].currency}$`).test(r.price!), where);
-      rows.push({ id: r.id!, group: r.item_group_id!, price: r.price!, availability: r.availability!, link: r.link! });
-    }
-    record = [];
+  let rest = '';
+  let open: string | null = null; // a record whose quoted field goes on past a line break
+  const record = (text: string) => {
+    const cells = csvCells(text);
+    if (!header) return void (header = cells);
+    const r = Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']));
+    const where = `${url.replace(/^https?:\/\/[^/]+/, '')} ${r.id || '(no id)'}`;
+    report('mfeed.required', ['id', 'title', 'description', 'availability', 'condition', 'price', 'link', 'image_link', 'brand'].every((k) => !!r[k]), where);
+    report('mfeed.availability', ['in stock', 'out of stock', 'preorder', 'available for order', 'discontinued'].includes(r.availability!), where);
+    report('mfeed.price', new RegExp(`^\\d+(\\.\\d{1,2})? ${MARKETS[market].currency}$`).test(r.price!), where);
+    rows.push({ id: r.id!, group: r.item_group_id!, price: r.price!, availability: r.availability!, link: r.link! });
   };
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    const text = decoder.decode(chunk, { stream: true });
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      if (quoted) {
-        if (c === '"') {
-          quoted = false;
-          afterQuote = true;
-        } else field += c;
-      } else if (c === '"') {
-        if (afterQuote) field += '"';
-        quoted = true;
-        afterQuote = false;
-      } else {
-        afterQuote = false;
-        if (c === ',') {
-          record.push(field);
-          field = '';
-        } else if (c === '\n') finishRecord();
-        else if (c !== '\r') field += c;
+  const lines = (text: string, final: boolean) => {
+    const parts = (rest + text).split('\n');
+    rest = final ? '' : parts.pop()!;
+    for (const line of parts) {
+      if (line === '' && open === null) continue;
+      const text = open === null ? line : `${open}\n${line}`;
+      // An odd number of quotes: the record is not finished on this line.
+      if ((text.split('"').length - 1) % 2 === 1) open = text;
+      else {
+        open = null;
+        record(text.replace(/\r$/, ''));
       }
     }
-  }
-  if (field || record.length) finishRecord();
+  };
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) lines(decoder.decode(chunk, { stream: true }), false);
+  lines(decoder.decode(), true);
   return rows;
 }
 
