@@ -69,6 +69,8 @@ function jsonLdOf(html: string): Json[] {
   return out;
 }
 
+/** A copy of a string read out of a feed: a slice would keep the whole chunk it came from (hundreds of MB at 50,000 products) alive. */
+const own = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 const PRICE = /^\d+(\.\d{1,2})?$/;
@@ -276,7 +278,7 @@ async function readGoogleFeed(url: string, market: MarketCode, origin: string): 
     const id = one('g:id');
     const where = `${url.slice(origin.length)} ${id || '(no id)'}`;
     report('gfeed.id', !!id && id.length <= 50 && !ids.has(id), where);
-    ids.add(id);
+    ids.add(own(id));
     report('gfeed.title', !!one('title') && one('title').length <= 150, where);
     report('gfeed.description', !!one('description') && one('description').length <= 5000, where);
     report('gfeed.link', one('link').startsWith(`${origin}/`), where);
@@ -291,7 +293,7 @@ async function readGoogleFeed(url: string, market: MarketCode, origin: string): 
     report('gfeed.size', !new URL(one('link') || origin).searchParams.has('size') || !!one('g:size'), where);
     report('gfeed.google_product_category', /^\d+$/.test(one('g:google_product_category')), where);
     report('gfeed.shipping', (fields.get('g:country') ?? []).includes(market) && (fields.get('g:service') ?? []).length > 0, where);
-    rows.push({ id, group: one('g:item_group_id'), price: one('g:price'), availability: one('g:availability'), link: one('link') });
+    rows.push({ id: own(id), group: own(one('g:item_group_id')), price: own(one('g:price')), availability: own(one('g:availability')), link: own(one('link')) });
   };
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
@@ -335,7 +337,7 @@ async function readMetaFeed(url: string, market: MarketCode): Promise<FeedRow[]>
     report('mfeed.required', ['id', 'title', 'description', 'availability', 'condition', 'price', 'link', 'image_link', 'brand'].every((k) => !!r[k]), where);
     report('mfeed.availability', ['in stock', 'out of stock', 'preorder', 'available for order', 'discontinued'].includes(r.availability!), where);
     report('mfeed.price', new RegExp(`^\\d+(\\.\\d{1,2})? ${MARKETS[market].currency}$`).test(r.price!), where);
-    rows.push({ id: r.id!, group: r.item_group_id!, price: r.price!, availability: r.availability!, link: r.link! });
+    rows.push({ id: own(r.id!), group: own(r.item_group_id!), price: own(r.price!), availability: own(r.availability!), link: own(r.link!) });
   };
   const lines = (text: string, final: boolean) => {
     const parts = (rest + text).split('\n');
