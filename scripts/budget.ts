@@ -21,7 +21,7 @@ import { debianChromium } from '../tests/support/playwright-common';
 import { startServer } from '../tests/support/server';
 
 /**
- * The whole purchase path, cold, on the wire (issue 22.4): 196.9 KB on 2026-11-26, the build fails
+ * The whole purchase path, cold, on the wire (issue 22.4): 196.9 KB on 2026-11-26, 198.4 KB once product and home pages carried merchant-listing structured data (ADR 0023); the build fails
  * above it. React (62 KB, for the sign-in, product, cart and checkout islands) is the largest part.
  * The banner's Swiper (~23 KB) is not on the path: it is fetched when the shopper reaches for the
  * banner or its first turn falls due (src/lib/client/hero-banner.ts); the home route's JavaScript
