@@ -1,18 +1,20 @@
 /**
  * The shopping feeds (/feeds/google-NG.xml, /feeds/meta-ZA.csv, …): every variant sold in a market,
- * read two thousand products at a time and written as it is read, so the first bytes leave while
+ * read a thousand products at a time and written as it is read, so the first bytes leave while
  * the rest is still in the database.
  *
- * A finished feed is kept gzipped in memory with its ETag (a hash of the gzipped bytes: the same build
- * gzips the same text alike on every app server) and answered from there, with a 304 to a client that holds it. It is dropped by the
- * same invalidations as the catalogue pages (a product, a listing, the menu; on every app server
- * through the cache bus), so a price or stock change reaches the next fetch of the feed as it
- * reaches the next view of the page. A feed being built is awaited by the requests that come
- * meanwhile, never built twice at once.
+ * A finished feed is kept gzipped in memory, one gzip file made of a segment per page of products
+ * (./infra/gzip-segments.ts), with its ETag (a hash of the gzipped bytes: the same build gzips the
+ * same text alike on every app server), and answered from there, with a 304 to a client that holds
+ * it. It follows the same invalidations as the catalogue pages, on every app server through the
+ * cache bus: a product's change marks its segment, which the next fetch reads again (a page of
+ * products, not the catalogue), and a change of the categories drops the feed. So a price or stock
+ * change reaches the next fetch of the feed as it reaches the next view of the page. A feed being
+ * built or refreshed is awaited by the requests that come meanwhile, never built twice at once.
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { aliasedTable, and, asc, eq, gt, lte } from 'drizzle-orm';
 import { feedItems, googleHead, googleItem, googleShipping, GOOGLE_TAIL, META_HEAD, metaRow, type FeedFormat, type FeedProduct } from '@/lib/domain/feeds';
 import { imageUrl } from '@/lib/domain/images';
@@ -20,11 +22,12 @@ import { parseMarket, type MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
 import { categories, colors, productFromPrices, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { compressSegment, joinGzip, type GzipSegment } from '@/lib/server/infra/gzip-segments';
 import { accepts, matchesEtag, processPageCache, type PageCacheStore } from '@/lib/server/infra/page-cache';
 
 const parent = aliasedTable(categories, 'parent');
-/** Products read per round trip: about 15,000 variants, some 25 MB of text. */
-const PAGE = 2000;
+/** Products read per round trip, and per segment of a kept feed: about 7,000 variants, some 13 MB of text. */
+const PAGE = 1000;
 /** Shopping catalogues take large pictures (Merchant Center: at least 800 px for apparel is best). */
 const FEED_IMAGE_WIDTH = 1280;
 
@@ -33,7 +36,18 @@ export const FEED_TYPES: Record<FeedFormat, string> = {
   meta: 'text/csv; charset=utf-8',
 };
 
+/** A page of products' items: the products with ids in (after, last]; the last segment's `last` is null (to the end). */
+interface BodySegment extends GzipSegment {
+  after: number;
+  last: number | null;
+}
+
 interface FeedEntry {
+  head: GzipSegment;
+  body: BodySegment[];
+  tail: GzipSegment;
+  /** Body segments whose products changed since they were read. */
+  stale: Set<number>;
   gzip: Buffer;
   etag: string;
   builtAt: Date;
@@ -48,11 +62,25 @@ export function createFeedService({ db, site, keep = true, pages = processPageCa
   const stored = new Map<string, FeedEntry>();
   const building = new Map<string, Promise<FeedEntry>>();
   pages.onInvalidate((tags) => {
-    if (touchesCatalogue(tags)) stored.clear();
+    if (!touchesCatalogue(tags)) return;
+    // A product's change (its price, stock, pictures, whether it is sold) carries its tag: only
+    // its segment is read again. A change of the categories or a listing without a product named
+    // may touch any item: the feed is read again whole.
+    const ids = tags === 'all' ? [] : tags.filter((t) => t.startsWith('product:')).map((t) => Number(t.slice('product:'.length)));
+    if (tags === 'all' || tags.includes('nav') || ids.length === 0) return stored.clear();
+    for (const entry of stored.values()) {
+      for (const id of ids) {
+        const i = entry.body.findIndex((seg) => id > seg.after && (seg.last === null || id <= seg.last));
+        if (i >= 0) entry.stale.add(i);
+      }
+    }
   });
 
-  /** One page of products sold in the market after `afterId`, with their variants there and their images. */
-  async function readPage(market: MarketCode, afterId: number): Promise<FeedProduct[]> {
+  /**
+   * The products sold in the market with ids after `afterId` (up to `lastId` when given, else the
+   * next PAGE of them), with their variants there and their images.
+   */
+  async function readPage(market: MarketCode, afterId: number, lastId?: number | null): Promise<FeedProduct[]> {
     const rows = await db
       .select({
         id: products.id,
@@ -67,9 +95,9 @@ export function createFeedService({ db, site, keep = true, pages = processPageCa
       .innerJoin(productFromPrices, and(eq(productFromPrices.productId, products.id), eq(productFromPrices.market, market)))
       .innerJoin(categories, eq(categories.id, products.categoryId))
       .innerJoin(parent, eq(parent.id, categories.parentId))
-      .where(and(eq(products.active, true), gt(products.id, afterId)))
+      .where(and(eq(products.active, true), gt(products.id, afterId), lastId ? lte(products.id, lastId) : undefined))
       .orderBy(asc(products.id))
-      .limit(PAGE);
+      .limit(lastId === undefined ? PAGE : Number.MAX_SAFE_INTEGER);
     if (rows.length === 0) return [];
     // The page's id range, read through the indexes that lead with product_id (a list of ids made the planner scan the table).
     const inRange = <T extends typeof variants.productId | typeof productImages.productId>(col: T) => and(gt(col, afterId), lte(col, rows[rows.length - 1]!.id));
@@ -97,55 +125,78 @@ export function createFeedService({ db, site, keep = true, pages = processPageCa
     return [...byId.values()];
   }
 
-  /** The feed's text, a page of products at a time (the next page is read while this one is written). */
-  async function* text(format: FeedFormat, market: MarketCode): AsyncGenerator<Buffer> {
+  const itemsText = (format: FeedFormat, market: MarketCode, page: FeedProduct[]): Buffer => {
     const shipping = googleShipping(market);
-    yield Buffer.from(format === 'google' ? googleHead(market, site) : META_HEAD);
+    const parts: string[] = [];
+    for (const p of page) for (const item of feedItems(p, market, site)) parts.push(format === 'google' ? googleItem(item, shipping) : metaRow(item));
+    return Buffer.from(parts.join(''));
+  };
+
+  /**
+   * Reads the whole feed a page of products at a time (the next page is read while one is
+   * written), writing its text to `out` (when given) as it goes, and compresses each page as a
+   * segment of its own; kept unless the catalogue changed while it was read.
+   */
+  async function build(key: string, format: FeedFormat, market: MarketCode, out?: (chunk: Uint8Array) => Promise<void>): Promise<FeedEntry> {
+    const generation = pages.generation;
+    const piece = async (text: Buffer) => {
+      await out?.(text);
+      return compressSegment(text);
+    };
+    const head = await piece(Buffer.from(format === 'google' ? googleHead(market, site) : META_HEAD));
+    const body: BodySegment[] = [];
+    let after = 0;
     let next = readPage(market, 0);
     for (;;) {
       const page = await next;
       if (page.length === 0) break;
-      next = readPage(market, page[page.length - 1]!.id);
-      const parts: string[] = [];
-      for (const p of page) for (const item of feedItems(p, market, site)) parts.push(format === 'google' ? googleItem(item, shipping) : metaRow(item));
-      yield Buffer.from(parts.join(''));
+      const last = page[page.length - 1]!.id;
+      next = readPage(market, last);
+      body.push({ after, last, ...(await piece(itemsText(format, market, page))) });
+      after = last;
     }
-    if (format === 'google') yield Buffer.from(GOOGLE_TAIL);
-  }
-
-  /**
-   * Writes the feed's text to `out` (when given) as it is read, and gzips and hashes it for the
-   * store; the entry is kept unless the catalogue changed while it was read.
-   */
-  async function build(key: string, format: FeedFormat, market: MarketCode, out?: (chunk: Uint8Array) => Promise<void>): Promise<FeedEntry> {
-    const generation = pages.generation;
-    const gzip = createGzip({ level: 6 });
-    const parts: Buffer[] = [];
-    gzip.on('data', (b: Buffer) => parts.push(b));
-    const done = new Promise<void>((resolve, reject) => {
-      gzip.on('end', resolve);
-      gzip.on('error', reject);
-    });
-    for await (const chunk of text(format, market)) {
-      await out?.(chunk);
-      if (!gzip.write(chunk)) await new Promise((r) => gzip.once('drain', r));
-    }
-    gzip.end();
-    await done;
-    const gzipped = Buffer.concat(parts);
-    // Hashed once gzipped (a fiftieth of the text): the same build gzips the same text alike on every app server.
-    const entry = { gzip: gzipped, etag: `"${createHash('sha1').update(gzipped).digest('base64url').slice(0, 22)}"`, builtAt: new Date() };
+    // The last segment runs to the end: products added later fall into it.
+    if (body.length) body[body.length - 1]!.last = null;
+    else body.push({ after: 0, last: null, ...(await compressSegment(Buffer.alloc(0))) });
+    const tail = await piece(Buffer.from(format === 'google' ? GOOGLE_TAIL : ''));
+    const entry: FeedEntry = { head, body, tail, stale: new Set(), gzip: Buffer.alloc(0), etag: '', builtAt: new Date() };
+    assemble(entry);
     if (keep && pages.generation === generation) stored.set(key, entry);
     return entry;
   }
 
-  /** The stored feed, or the one being built, or a new build. */
+  /** The segments as one gzip file, with its ETag: a hash of the gzipped bytes (the same build compresses the same text alike on every app server). */
+  function assemble(entry: FeedEntry): void {
+    entry.gzip = joinGzip([entry.head, ...entry.body, entry.tail]);
+    entry.etag = `"${createHash('sha1').update(entry.gzip).digest('base64url').slice(0, 22)}"`;
+    entry.builtAt = new Date();
+  }
+
+  /** Reads again the segments whose products changed (marked while it runs: done again after). */
+  async function refresh(key: string, entry: FeedEntry, format: FeedFormat, market: MarketCode): Promise<FeedEntry> {
+    while (entry.stale.size && stored.get(key) === entry) {
+      const todo = [...entry.stale];
+      entry.stale.clear();
+      await Promise.all(
+        todo.map(async (i) => {
+          const seg = entry.body[i]!;
+          const fresh = await compressSegment(itemsText(format, market, await readPage(market, seg.after, seg.last)));
+          entry.body[i] = { after: seg.after, last: seg.last, ...fresh };
+        }),
+      );
+      assemble(entry);
+    }
+    // Dropped whole meanwhile (the categories changed): read it all again.
+    return stored.get(key) === entry ? entry : build(key, format, market);
+  }
+
+  /** The stored feed (its changed segments read again), or the one being built, or a new build. */
   function entryFor(key: string, format: FeedFormat, market: MarketCode): Promise<FeedEntry> {
     const have = stored.get(key);
-    if (have) return Promise.resolve(have);
+    if (have && have.stale.size === 0) return Promise.resolve(have);
     let pending = building.get(key);
     if (!pending) {
-      pending = build(key, format, market).finally(() => building.delete(key));
+      pending = (have ? refresh(key, have, format, market) : build(key, format, market)).finally(() => building.delete(key));
       building.set(key, pending);
     }
     return pending;
