@@ -22,7 +22,7 @@ const MAIN_WIDTHS: readonly ImageWidth[] = [320, 480, 640, 960, 1280];
 const THUMB_WIDTHS: readonly ImageWidth[] = [160, 320];
 
 /** A variant with its price already formatted in the market's currency. */
-export type PurchaseVariant = VariantDto & { priceText: string };
+export type PurchaseVariant = Omit<VariantDto, 'sku'> & { priceText: string };
 
 /** What the island needs of a product; the page builds it from ProductDetailDto. */
 export interface PurchaseProduct {
@@ -47,6 +47,8 @@ export interface ProductPurchaseProps {
   csrf?: string | null;
   /** The colour asked for in the page's address (?color=, the colour links work without scripts). */
   initialColor?: string | null;
+  /** The size a `?size=` URL names (with `?color=`, one variant: the one its listing links to). */
+  initialSize?: string | null;
   /** Rendered beside the name (e.g. the favourite button). */
   children?: ReactNode;
   /** The "Size guide" under the sizes (the page's named slot: static HTML, no script). */
@@ -62,13 +64,17 @@ const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
  * are radio inputs of a real form posting to the add-to-cart endpoint, which works without
  * scripts (303 to /cart); once hydrated the island sends it with fetch and shows the toasts.
  */
-export default function ProductPurchase({ product, csrf, initialColor, children, sizeGuide }: ProductPurchaseProps) {
+export default function ProductPurchase({ product, csrf, initialColor, initialSize, children, sizeGuide }: ProductPurchaseProps) {
   const [imageIndex, setImageIndex] = useState(0);
   // Sizes are chosen, never assumed: with more than one, none is ticked until the shopper picks one.
   const sizeCount = new Set(product.variants.map((v) => v.size).filter(Boolean)).size;
   const [choice, setChoice] = useState<VariantChoice>(() => {
     const inColour = product.variants.filter((v) => v.color === initialColor);
-    const first = firstInStock(inColour.length ? inColour : product.variants);
+    const candidates = inColour.length ? inColour : product.variants;
+    const ofSize = candidates.filter((v) => v.size === initialSize);
+    // A size asked for by the URL is chosen, even sold out: the page then says so.
+    if (initialSize && ofSize.length) return firstInStock(ofSize);
+    const first = firstInStock(candidates);
     return sizeCount > 1 ? { ...first, size: null } : first;
   });
   const sizeMissing = sizeCount > 1 && choice.size === null;

@@ -167,13 +167,14 @@ const SPECS: Record<string, Spec> = {
   'robots.txt.ts': {},
   'metrics.ts': {},
   'sitemap.xml.ts': {},
+  'feeds/[file].ts': { segments: () => ({ file: 'meta-ZA.csv' }) },
   'media/[hash]/index.ts': { segments: () => ({ hash: '0123456789abcdef0123456789abcdef' }) },
   // Pages that read their URL (path segments, query) or take a form post.
   'pay/simulated/[reference].astro': { segments: () => ({ reference: 'ML-NO-SUCH' }), body: () => ({ outcome: 'pay' }) },
   'collection.astro': {
     query: (ids) => ({ categoryId: ids.categoryId, color: '1', size: '1', subCategory: '1', colorId: '1', sizeId: '1', subCategoryId: '1', q: 'silk', sort: 'low-high', page: '1', limit: '10', ...pageMessages }),
   },
-  'product/[productId].astro': { segments: (ids) => ({ productId: ids.productId }), query: () => ({ market: 'ZA', color: 'Gold', ...pageMessages }) },
+  'product/[productId].astro': { segments: (ids) => ({ productId: ids.productId }), query: () => ({ market: 'ZA', color: 'Gold', size: 'EU 38', ...pageMessages }) },
   'order-details/[orderId]/index.astro': { segments: () => ({ orderId: nilUuid }), query: () => ({ reference: 'ML-NO-SUCH' }) },
   'order-details/[orderId]/return.astro': { segments: () => ({ orderId: nilUuid }) },
   'order-history.astro': { query: () => ({ status: 'pending' }) },

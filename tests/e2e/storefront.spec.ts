@@ -445,23 +445,25 @@ test.describe('product page', () => {
     await expect(page.locator('[data-cart-link]')).toHaveAttribute('aria-label', after === 1 ? 'Cart, 1 item' : `Cart, ${after} items`);
   });
 
-  test('JSON-LD has a Product with an Offer and a BreadcrumbList', async ({ page }) => {
+  test('JSON-LD has a ProductGroup with an Offer per variant and a BreadcrumbList', async ({ page }) => {
     const id = await firstProductId(page);
     await page.goto(`/product/${id}`);
     const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
     const data = blocks.map((b) => JSON.parse(b));
-    const product = data.find((d) => d['@type'] === 'Product');
-    expect(product).toBeTruthy();
-    // One price is an Offer; variants at different prices are an AggregateOffer with the range.
-    if (product.offers['@type'] === 'AggregateOffer') {
-      expect(Number(product.offers.lowPrice)).toBeGreaterThan(0);
-      expect(Number(product.offers.highPrice)).toBeGreaterThan(Number(product.offers.lowPrice));
-    } else {
-      expect(product.offers['@type']).toBe('Offer');
-      expect(Number(product.offers.price)).toBeGreaterThan(0);
+    const group = data.find((d) => d['@type'] === 'ProductGroup');
+    expect(group).toMatchObject({ productGroupID: String(id) });
+    const detail = (await (await page.request.get(`/api/v1/products/${id}`)).json()).data;
+    // One Product per variant sold here, each with its own Offer at its own price.
+    expect(group.hasVariant).toHaveLength(detail.variants.length);
+    for (const variant of group.hasVariant) {
+      expect(variant['@type']).toBe('Product');
+      expect(variant.offers['@type']).toBe('Offer');
+      expect(Number(variant.offers.price)).toBeGreaterThan(0);
+      expect(variant.offers.priceCurrency).toBe('NGN');
+      expect(variant.offers.availability).toMatch(/^https:\/\/schema\.org\/(InStock|OutOfStock)$/);
+      expect(variant.offers.hasMerchantReturnPolicy.merchantReturnDays).toBe(3);
+      expect(variant.offers.shippingDetails.length).toBeGreaterThan(0);
     }
-    expect(product.offers.priceCurrency).toBe('NGN');
-    expect(product.offers.availability).toMatch(/^https:\/\/schema\.org\/(InStock|OutOfStock)$/);
     const crumbs = data.find((d) => d['@type'] === 'BreadcrumbList');
     expect(crumbs.itemListElement.length).toBe(4);
     expect(crumbs.itemListElement[3].item).toContain(`/product/${id}`);
@@ -535,6 +537,8 @@ test.describe('content pages and search engines', () => {
     for (const p of ['/', '/about', '/privacy', '/contact', `/product/${id}`, `/collection?categoryId=${parents[0]!.id}`]) expect(paths).toContain(p);
     const products = (await (await page.request.get('/api/v1/products?limit=1')).json()).data.totalDocs as number;
     expect(paths.filter((p) => p.startsWith('/product/')).length).toBe(products);
+    // Each product's pictures, for image search.
+    expect(xml).toMatch(new RegExp(`<loc>[^<]*/product/${id}</loc>.*?<image:image><image:loc>[^<]+/media/`));
 
     const robots = await (await page.request.get('/robots.txt')).text();
     expect(robots).toMatch(/^User-agent: \*/m);

@@ -36,7 +36,7 @@ describe('toggleParam', () => {
 });
 
 describe('variant choice', () => {
-  const variants: Omit<VariantDto, 'price'>[] = [
+  const variants: Omit<VariantDto, 'price' | 'sku'>[] = [
     { id: 1, size: 'S', color: 'Black', stock: 0 },
     { id: 2, size: 'S', color: 'Ivory', stock: 0 },
     { id: 3, size: 'M', color: 'Black', stock: 0 },

@@ -32,6 +32,8 @@ export interface VariantDto {
   stock: number;
   /** This variant's price in the market (major units); the product's `price` is the lowest. */
   price: number;
+  /** The stock keeping unit staff gave it (null: none yet; listings make one from the ids). */
+  sku: string | null;
 }
 
 export interface ProductDetailDto extends ProductDto {
@@ -42,6 +44,8 @@ export interface ProductDetailDto extends ProductDto {
   colors: { name: string; hex: string }[];
   /** The markets the product is sold in (has a price in): its hreflang alternates. */
   markets: MarketCode[];
+  /** The parent category's slug, then the sub-category's (what shopping catalogues map). */
+  categorySlugs: [string, string];
 }
 
 export interface NamedRef {

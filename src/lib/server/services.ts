@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { createAccountService } from '@/lib/server/accounts/accounts';
 import { createAddressService } from '@/lib/server/accounts/addresses';
+import { createFeedService } from './catalogue/feeds';
 import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
 import { createSearch } from '@/lib/server/catalogue/search';
 import { createCodeService } from '@/lib/server/accounts/codes';
@@ -80,6 +81,8 @@ export function createServices(deps: Deps) {
   // Search: full text and trigram matching, shared by the collection page and the catalogue API.
   const search = createSearch({ db, log: deps.log });
   const catalogue = createCatalogueService({ db, memo: readMemo, search });
+  // Shopping feeds, kept while the catalogue pages are (dropped by the same invalidations).
+  const feeds = createFeedService({ db, site: deps.config.PUBLIC_SITE_URL, keep: deps.config.PAGE_CACHE_SECONDS > 0 });
   // ---- back office
   const audit = createAuditLog({ db, clock });
   const stock = createStockService({ db, clock, pageCache, audit });
@@ -132,6 +135,7 @@ export function createServices(deps: Deps) {
     media,
     sessions,
     catalogue,
+    feeds,
     search,
     catalogueAdmin,
     pageCache,

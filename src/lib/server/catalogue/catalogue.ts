@@ -26,6 +26,8 @@ const parent = aliasedTable(categories, 'parent');
 /** Width used for the plain image URLs in API responses; pages build srcsets from the hash. */
 const API_IMAGE_WIDTH = 640;
 const BANNER_WIDTH = 1280;
+/** The pictures the sitemap offers image search: large ones. */
+const SITEMAP_IMAGE_WIDTH = 1280;
 /** Pages of products kept in memory (each up to 100 products). */
 const LISTS_KEPT = 400;
 
@@ -187,7 +189,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     const price = productPricesIn(db, market);
     const [rows, imageRows, variantRows] = await Promise.all([
       db
-        .select({ ...productColumns(price), markets: productMarketsSql })
+        .select({ ...productColumns(price), markets: productMarketsSql, subCategorySlug: categories.slug, categorySlug: parent.slug })
         .from(products)
         .innerJoin(price, eq(price.productId, products.id))
         .innerJoin(categories, eq(categories.id, products.categoryId))
@@ -202,7 +204,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
         .orderBy(asc(productImages.position)),
       db
         // Only the variants sold in the market, each at its own price there.
-        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor })
+        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor, sku: variants.sku })
         .from(variants)
         .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .leftJoin(sizes, eq(sizes.id, variants.sizeId))
@@ -221,11 +223,12 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
         imageRows.map((i) => i.hash),
         variantRows,
       ),
-      variants: variantRows.map(({ id: vid, size, color, stock, priceMinor }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor) })),
+      variants: variantRows.map(({ id: vid, size, color, stock, priceMinor, sku }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor), sku })),
       imageAlts: imageRows.map((a) => a.alt),
       imageColors: imageRows.map((a) => a.color),
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
       markets: row.markets.filter((m) => m in MARKETS),
+      categorySlugs: [row.categorySlug, row.subCategorySlug],
     };
   }
 
@@ -456,17 +459,24 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
       return row ? categoryDto(row) : null;
     },
 
-    /** Every product id (with the markets it is sold in) and category id, for the sitemap. */
-    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[] }[]; categories: { id: number; parentId: number | null }[] }> {
-      const [p, c] = await Promise.all([
+    /** Every product id (with the markets it is sold in and its pictures) and category id, for the sitemap. */
+    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[]; images: string[] }[]; categories: { id: number; parentId: number | null }[] }> {
+      const [p, c, i] = await Promise.all([
         db
           .select({ id: products.id, updated: products.createdAt, markets: productMarketsSql })
           .from(products)
           .where(eq(products.active, true))
           .orderBy(asc(products.id)),
         db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
+        db.select({ productId: productImages.productId, hash: productImages.mediaHash }).from(productImages).orderBy(asc(productImages.productId), asc(productImages.position)),
       ]);
-      return { products: p.filter((row) => row.markets.length > 0), categories: c };
+      const images = new Map<number, string[]>();
+      for (const r of i) {
+        const list = images.get(r.productId) ?? [];
+        list.push(imageUrl(r.hash, SITEMAP_IMAGE_WIDTH));
+        images.set(r.productId, list);
+      }
+      return { products: p.filter((row) => row.markets.length > 0).map((row) => ({ ...row, images: images.get(row.id) ?? [] })), categories: c };
     },
   };
 }
