@@ -16,7 +16,7 @@ import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } fr
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { DELIVERY_SPEEDS, deliveryFeeMinor, estimatedDelivery, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { cartItems, carts, colors, payments, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { ShippingService } from './shipping';
@@ -442,3 +442,21 @@ export function createCartService({
   };
 }
 export type CartService = ReturnType<typeof createCartService>;
+
+/**
+ * Retention: deletes carts (and their lines) nobody has touched since `cutoff`: neither the cart
+ * nor a line changed since, and no payment of it still open. Answers how many carts went.
+ */
+export async function purgeCartsUntouchedSince(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db
+    .delete(carts)
+    .where(
+      and(
+        sql`${carts.updatedAt} < ${cutoff.toISOString()}::timestamptz`,
+        sql`not exists (select 1 from ${cartItems} where ${cartItems.cartId} = ${carts.id} and ${cartItems.createdAt} >= ${cutoff.toISOString()}::timestamptz)`,
+        sql`not exists (select 1 from ${payments} where ${payments.cartId} = ${carts.id} and ${payments.status} in ('initialized', 'pending', 'paid'))`,
+      ),
+    )
+    .returning({ id: carts.id });
+  return gone.length;
+}

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, lt } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { Config } from './config';
 import type { Db } from '@/lib/server/infra/db/client';
@@ -73,3 +73,9 @@ export function mailHtml(title: string, bodyHtml: string): string {
 }
 
 export { escapeHtml };
+
+/** Retention: deletes the outbox's mails written before `cutoff`; answers how many. */
+export async function purgeMailOutboxBefore(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff)).returning({ id: mailOutbox.id });
+  return gone.length;
+}

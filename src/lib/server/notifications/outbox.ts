@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '@/lib/server/infra/db/client';
 import { textOutbox } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
@@ -33,3 +33,9 @@ export function createTextOutboxReader({ db }: { db: Db }) {
   };
 }
 export type TextOutboxReader = ReturnType<typeof createTextOutboxReader>;
+
+/** Retention: deletes the outbox's texts written before `cutoff`; answers how many. */
+export async function purgeTextOutboxBefore(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db.delete(textOutbox).where(lt(textOutbox.createdAt, cutoff)).returning({ id: textOutbox.id });
+  return gone.length;
+}
