@@ -32,7 +32,7 @@ describe('db:move from PGlite to PostgreSQL', () => {
     const dataDir = newDataDir();
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const local = await openDatabase({ dataDir });
-    const [p] = (await local.db.execute(sql`select count(*)::int as n from products`)).rows as { n: number }[];
+    const [p] = (await local.db.execute(sql`select count(*)::int as n from products`) as unknown as { rows: { n: number }[] }).rows;
     await growStore(local.db, { products: Number(p!.n), customers: 500, orders: 5000 });
     await local.close();
     const target = await createFreshDatabase('store_move');

@@ -174,7 +174,7 @@ async function* tableRows(tx: Tx, t: TableInfo): AsyncGenerator<(string | null)[
       const keyCols = sql`(${list(t.key)})`;
       const from = after
         ? sql`where ${keyCols} > (${sql.join(
-            t.key.map((k, i) => sql`${after![i]}::${sql.raw(t.types[keyIndex[i]!]!)}`),
+            t.key.map((_, i) => sql`${after![i]}::${sql.raw(t.types[keyIndex[i]!]!)}`),
             sql`, `,
           )})`
         : sql``;
