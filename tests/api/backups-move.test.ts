@@ -86,6 +86,11 @@ describe('scheduled backups', () => {
     const deadline = Date.now() + 120_000;
     while (finished().length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(finished().length).toBeGreaterThanOrEqual(1);
+    // /metrics reports the last backup: its size and when it finished.
+    const scraped = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const bytes = /store_backup_last\{result="success",measure="bytes"\} (\d+)/.exec(scraped);
+    expect(Number(bytes?.[1])).toBeGreaterThan(1000);
+    expect(scraped).toMatch(/store_backup_last\{result="success",measure="finished_timestamp_seconds"\} \d+/);
     while (!partial() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     expect(partial()).toBe(true);
     const whole = finished();
