@@ -2,23 +2,13 @@
  * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset [--products 50000]]`.
  * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
  */
-import { ConfigError, getConfig } from '@/lib/server/infra/config';
-import { openDatabase } from '@/lib/server/infra/db/client';
 import { resetDatabase, seed, seedIfEmpty } from '@/lib/server/infra/db/seed';
-import { createLogger } from '@/lib/server/infra/log';
 import { createServices } from '@/lib/server/services';
+import { openStoreDatabase } from './store-database';
 
 const [command, ...flags] = process.argv.slice(2);
-let config: ReturnType<typeof getConfig>;
-try {
-  config = getConfig();
-} catch (err) {
-  // A bad variable stops start-up with a message that names it, not a stack trace.
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-}
-const log = createLogger(config.LOG_LEVEL);
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+// A bad variable stops start-up with a message that names it, not a stack trace.
+const { config, log, database } = await openStoreDatabase();
 const services = createServices({ config, db: database.db, clock: () => new Date(), log });
 try {
   if (command === 'migrate') {

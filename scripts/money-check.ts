@@ -4,18 +4,10 @@
  * store-credit balance equals its ledger; every variant's stock equals its ledger. Reads the
  * database the server uses (DATABASE_URL, or PGlite in DATA_DIR). Exits 1 naming each difference.
  */
-import { ConfigError, getConfig } from '@/lib/server/infra/config';
-import { openDatabase } from '@/lib/server/infra/db/client';
 import { checkMoney } from '@/lib/server/orders/money-check';
+import { openStoreDatabase } from './store-database';
 
-let config: ReturnType<typeof getConfig>;
-try {
-  config = getConfig();
-} catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-}
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const { database } = await openStoreDatabase();
 try {
   const result = await checkMoney(database.db);
   const { orders, orderMoneyRows, creditBalances, variants } = result.counts;

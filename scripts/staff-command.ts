@@ -4,21 +4,11 @@
  * and exits 1, anything else is a crash.
  */
 import { AppError } from '@/lib/domain/errors';
-import { ConfigError, getConfig } from '@/lib/server/infra/config';
-import { openDatabase } from '@/lib/server/infra/db/client';
-import { createLogger } from '@/lib/server/infra/log';
 import { createServices, openCacheBus, type Services } from '@/lib/server/services';
+import { openStoreDatabase } from './store-database';
 
 export async function runStaffCommand(work: (services: Services) => Promise<void>): Promise<void> {
-  let config: ReturnType<typeof getConfig>;
-  try {
-    config = getConfig();
-  } catch (err) {
-    console.error(err instanceof ConfigError ? err.message : err);
-    process.exit(1);
-  }
-  const log = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const { config, log, database } = await openStoreDatabase({ quiet: true });
   const pageCache = await openCacheBus(config, log);
   const services = createServices({ config, db: database.db, clock: () => new Date(), log, pageCache });
   try {

@@ -2,6 +2,7 @@ import type { APIRoute } from 'astro';
 import { addressInList, forwardedByUntrustedProxy } from '@/lib/domain/client-address';
 import { passwordQueue } from '@/lib/server/accounts/passwords';
 import { processPageCache } from '@/lib/server/infra/page-cache';
+import { lastBackups } from '@/lib/server/infra/backups';
 import { metrics } from '@/lib/server/infra/metrics';
 import { getRuntime } from '@/lib/server/services';
 
@@ -33,5 +34,13 @@ export const GET: APIRoute = async ({ locals, request }) => {
   for (const r of counts.payments) m.payments.set({ state: r.state, provider: r.provider }, r.n);
   m.orders.reset();
   for (const r of counts.orders) m.orders.set({ market: r.market, status: r.status }, r.n);
+  m.backup.reset();
+  const backups = await lastBackups(services.db);
+  for (const [result, run] of [['success', backups.success], ['failure', backups.failure]] as const) {
+    if (!run) continue;
+    m.backup.set({ result, measure: 'finished_timestamp_seconds' }, run.finishedAt.getTime() / 1000);
+    m.backup.set({ result, measure: 'bytes' }, run.bytes ?? 0);
+    m.backup.set({ result, measure: 'duration_seconds' }, run.ms / 1000);
+  }
   return new Response(await m.registry.metrics(), { headers: { 'content-type': m.registry.contentType, 'cache-control': 'no-store' } });
 };

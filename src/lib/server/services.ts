@@ -6,7 +6,9 @@ import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
 import { createSearch } from '@/lib/server/catalogue/search';
 import { createCodeService } from '@/lib/server/accounts/codes';
 import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
+import { startBackups } from '@/lib/server/infra/backups';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
+import { startRetention } from '@/lib/server/infra/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { startSimulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { getConfig, type Config } from '@/lib/server/infra/config';
@@ -219,6 +221,10 @@ async function boot(): Promise<Runtime> {
   // Searches still queued for the report are written before the database closes.
   installShutdown(database, cacheBus, log, () => services.search.flush());
   startHousekeeping(services);
+  // Once a day: outboxes, old carts and the search log past their periods (never the books).
+  startRetention(services);
+  // BACKUP_EVERY_HOURS: a backup into BACKUP_DIR, one server at a time.
+  startBackups({ database, clock: services.clock, log, config });
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
   // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.

@@ -16,7 +16,7 @@ import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } fr
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { DELIVERY_SPEEDS, deliveryFeeMinor, estimatedDelivery, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { cartItems, carts, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { cartItems, carts, colors, payments, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { ShippingService } from './shipping';
@@ -446,4 +446,22 @@ export type CartService = ReturnType<typeof createCartService>;
 /** An account's deletion deletes its cart (its lines go with it). */
 export async function eraseCartOf(tx: Db | Tx, userId: string): Promise<void> {
   await tx.delete(carts).where(eq(carts.userId, userId));
+}
+
+/**
+ * Retention: deletes carts (and their lines) nobody has touched since `cutoff`: neither the cart
+ * nor a line changed since, and no payment of it still open. Answers how many carts went.
+ */
+export async function purgeCartsUntouchedSince(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db
+    .delete(carts)
+    .where(
+      and(
+        sql`${carts.updatedAt} < ${cutoff.toISOString()}::timestamptz`,
+        sql`not exists (select 1 from ${cartItems} where ${cartItems.cartId} = ${carts.id} and ${cartItems.createdAt} >= ${cutoff.toISOString()}::timestamptz)`,
+        sql`not exists (select 1 from ${payments} where ${payments.cartId} = ${carts.id} and ${payments.status} in ('initialized', 'pending', 'paid'))`,
+      ),
+    )
+    .returning({ id: carts.id });
+  return gone.length;
 }

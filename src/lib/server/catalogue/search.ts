@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { MarketCode } from '@/lib/domain/markets';
 import { searchWords } from '@/lib/domain/search';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
@@ -151,3 +151,9 @@ export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
   };
 }
 export type SearchService = ReturnType<typeof createSearch>;
+
+/** Retention: deletes what shoppers searched for before `cutoff` (the report's log); answers how many. */
+export async function purgeSearchLogBefore(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db.delete(searchLog).where(lt(searchLog.createdAt, cutoff)).returning({ id: searchLog.id });
+  return gone.length;
+}

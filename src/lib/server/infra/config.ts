@@ -84,6 +84,18 @@ const configSchema = z
     PAYMENTS_ABANDON_AFTER_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(720).default(24)),
     /** The simulated provider confirms a bank transfer the shopper says was sent this long after (its "webhook"). */
     SIMULATED_TRANSFER_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5_000)),
+    /** Scheduled backups inside the store: every this many hours (unset or 0: none; `npm run backup` still works). */
+    BACKUP_EVERY_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(24 * 31).default(0)),
+    /** Where backups are written (scheduled ones and `npm run backup`), on the machine that takes them. */
+    BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().default('./backups')),
+    /** Scheduled backups kept in BACKUP_DIR; older ones are deleted after each new one. */
+    BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(14)),
+    /** Retention: mails and texts in the outboxes are deleted this many days after they were written. */
+    RETENTION_OUTBOX_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(36_500).default(90)),
+    /** Retention: a cart nobody has touched for this many days is deleted with its lines. */
+    RETENTION_CART_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(36_500).default(180)),
+    /** Retention: what shoppers searched for (the search report's log) is deleted after this many days. */
+    RETENTION_SEARCH_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(36_500).default(365)),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
   .superRefine((c, ctx) => {

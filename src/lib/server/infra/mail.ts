@@ -1,4 +1,4 @@
-import { desc, eq, ilike, or } from 'drizzle-orm';
+import { desc, eq, ilike, lt, or } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { Config } from './config';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
@@ -85,4 +85,10 @@ export async function eraseMailsOf(tx: Db | Tx, email: string): Promise<void> {
   await tx
     .delete(mailOutbox)
     .where(or(eq(mailOutbox.to, email), ilike(mailOutbox.subject, named), ilike(mailOutbox.text, named), ilike(mailOutbox.html, named)));
+}
+
+/** Retention: deletes the outbox's mails written before `cutoff`; answers how many. */
+export async function purgeMailOutboxBefore(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db.delete(mailOutbox).where(lt(mailOutbox.createdAt, cutoff)).returning({ id: mailOutbox.id });
+  return gone.length;
 }

@@ -49,6 +49,12 @@ function createMetrics() {
       labelNames: ['state', 'provider'] as const,
       registers: [registry],
     }),
+    backup: new Gauge({
+      name: 'store_backup_last',
+      help: 'The last scheduled backup, by any app server: when it finished (unix seconds), its size in bytes and how long it took (seconds), for result="success" and result="failure" (size 0).',
+      labelNames: ['result', 'measure'] as const,
+      registers: [registry],
+    }),
     orders: new Gauge({
       name: 'store_orders',
       help: 'Orders by market and status.',

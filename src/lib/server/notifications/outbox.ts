@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { textOutbox } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
@@ -37,4 +37,10 @@ export type TextOutboxReader = ReturnType<typeof createTextOutboxReader>;
 /** An account's deletion deletes the kept texts sent to its phone. */
 export async function eraseTextsTo(tx: Db | Tx, phone: string): Promise<void> {
   if (phone) await tx.delete(textOutbox).where(eq(textOutbox.to, phone));
+}
+
+/** Retention: deletes the outbox's texts written before `cutoff`; answers how many. */
+export async function purgeTextOutboxBefore(db: Db, cutoff: Date): Promise<number> {
+  const gone = await db.delete(textOutbox).where(lt(textOutbox.createdAt, cutoff)).returning({ id: textOutbox.id });
+  return gone.length;
 }

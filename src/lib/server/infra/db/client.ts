@@ -1,5 +1,8 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { pgliteExtensions } from './pglite-extensions';
 import * as schema from './schema';
@@ -81,4 +84,38 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     await run(db as never, { migrationsFolder });
   }
   return { db, driver: 'pglite', close: () => client.close() };
+}
+
+/** The hashes of the migrations in the source tree, oldest first (drizzle records the same hashes). */
+export function knownMigrations(): string[] {
+  return readMigrationFiles({ migrationsFolder }).map((m) => m.hash);
+}
+
+/**
+ * Applies the source tree's migrations, or only the first `upTo` of them (a restore builds the
+ * schema its backup was taken at, loads it, then migrates the rest of the way).
+ */
+export async function migrateDatabase(database: Database, upTo?: number): Promise<void> {
+  let folder = migrationsFolder;
+  let scratch: string | undefined;
+  if (upTo !== undefined) {
+    scratch = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    cpSync(migrationsFolder, scratch, { recursive: true });
+    const journalFile = path.join(scratch, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: unknown[] };
+    journal.entries = journal.entries.slice(0, upTo);
+    writeFileSync(journalFile, JSON.stringify(journal));
+    folder = scratch;
+  }
+  try {
+    if (database.driver === 'pg') {
+      const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+      await migrate(database.db as never, { migrationsFolder: folder });
+    } else {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      await migrate(database.db as never, { migrationsFolder: folder });
+    }
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
 }
