@@ -384,7 +384,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
           )}
           {!cart.deliveryAddress && (
             <p className="po-hint">
-              To have your order delivered, <a href="/add-address">add a shipping address</a> and make it your default.
+              To have your order delivered, <a href="/add-address?next=%2Fplace-order">add a shipping address</a> and make it your default.
             </p>
           )}
           <ul className="po-items" aria-label="Items">

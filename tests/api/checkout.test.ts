@@ -43,7 +43,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(res.body.data.reference).toMatch(/^ML-/);
       expect(res.body.data.authorization_url).toBe(`${server.baseUrl}/pay/simulated/${res.body.data.reference}`);
       expect(res.body.data.amount).toBeCloseTo(cart.total, 2);
-      expect(cart.total).toBeCloseTo(bag.price * 2 + shoe.price + 5000, 2);
+      expect(cart.total).toBeCloseTo(bag.price * 2 + shoe.price + 10000, 2);
       // the payment page shows the server's amount
       const page = await (await fetch(res.body.data.authorization_url)).text();
       expect(page).toContain('Decline');
@@ -93,7 +93,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(placed.body).toMatchObject({ status: true, message: 'Order placed successfully!' });
       const order = placed.body.data;
       expect(order.trackingNumber).toMatch(/^ML-[A-Z2-7]{8}$/);
-      expect(order).toMatchObject({ status: 'pending', deliveryOption: 'delivery', itemCount: 3, deliveryFee: 5000 });
+      expect(order).toMatchObject({ status: 'pending', deliveryOption: 'delivery', itemCount: 3, deliveryFee: 10000 });
       expect(order.total).toBeCloseTo(cart.total, 2);
       expect(order.deliveryAddress).toMatchObject({ address: '14 Bourdillon Road' });
       // repeated calls give the same order

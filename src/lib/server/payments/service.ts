@@ -36,6 +36,8 @@ export const paymentSnapshotSchema = z.object({
     city: z.string(),
     address: z.string(),
     zipCode: z.string(),
+    landmark: z.string().optional(),
+    deliveryPhone: z.string().optional(),
   }),
   lines: z.array(
     z.object({
