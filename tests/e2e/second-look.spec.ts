@@ -7,7 +7,6 @@ import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
  * and keep the panel open, and an address added from checkout that comes back to checkout.
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
 
 interface Card {
   id: number;
@@ -51,6 +50,7 @@ async function addToCart(playwright: { request: { newContext(o: { baseURL?: stri
 for (const js of [true, false]) {
   test.describe(js ? 'with JavaScript' : 'without JavaScript', () => {
     test.use({ javaScriptEnabled: js });
+    test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
 
     test('a card whose variants differ says "From" and opens the product on the variant it priced', async ({ page, request }, info) => {
       const product = await pricedFromProduct(request);
@@ -137,3 +137,39 @@ for (const js of [true, false]) {
     });
   });
 }
+
+test.describe('at 1366 px', () => {
+  test.use({ viewport: { width: 1366, height: 900 } });
+  test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'a desktop suite'));
+
+  test('the "From" card, the cart\'s delivery line, the address form and the waiting page', async ({ page, request, playwright }, info) => {
+    const shot = (name: string) => page.screenshot({ path: info.outputPath(`${name}-1366.png`), animations: 'disabled' });
+    const product = await pricedFromProduct(request);
+    const email = await newShopper(request, false, 'second');
+    await page.goto('/collection');
+    const card = page.locator(`.card[data-product-id="${product.id}"]`);
+    await expect(card.locator('.card-price')).toHaveText(/^From ₦/);
+    await card.scrollIntoViewIfNeeded();
+    await shot('cards-from');
+
+    await signIn(page, email);
+    await addToCart(playwright, info.project.use.baseURL, email);
+    await page.goto('/cart');
+    await expect(page.getByTestId('shipping-fee')).toHaveText('Delivery from ₦5,000');
+    await shot('cart-fee');
+
+    await page.goto('/add-address?next=%2Fplace-order');
+    await expect(page.getByLabel('Landmark or directions')).toBeVisible();
+    await shot('address-form');
+
+    // Pickup (no address): pay by bank transfer and come back waiting for it.
+    await page.goto('/place-order');
+    await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+    await expect(page).toHaveURL(/\/pay\/simulated\//);
+    await page.getByRole('navigation', { name: 'Pay with' }).getByRole('link', { name: 'Bank transfer' }).click();
+    await page.getByRole('form', { name: 'Bank transfer' }).getByRole('button', { name: 'I have sent the money' }).click();
+    await expect(page.getByRole('heading', { name: 'Waiting for your transfer' })).toBeVisible();
+    await shot('transfer-waiting');
+    await expect(page).toHaveURL(/\/order-details\/[^/?]+\?placed=1/, { timeout: 30_000 });
+  });
+});

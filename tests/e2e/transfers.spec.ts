@@ -70,7 +70,7 @@ for (const js of [true, false]) {
       await expect(page.getByRole('status').filter({ hasText: 'Waiting for your transfer' })).toContainText('once the bank confirms');
       await expect(page.getByRole('alert')).toHaveCount(0);
       await expect(page.getByText(/Error placing order/)).toHaveCount(0);
-      await page.screenshot({ path: info.outputPath(`transfer-waiting-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
+      await page.screenshot({ path: info.outputPath(`transfer-waiting-${js ? 'js' : 'nojs'}.png`), animations: 'disabled' });
       expect(await cartCount(request, shopper)).toBe(1);
 
       // A reload of checkout while the transfer is on its way shows that payment, never an empty checkout.
