@@ -301,7 +301,7 @@ test.describe('collection', () => {
     await page.goto(`/collection?categoryId=${bags.id}&subCategory=${sub.id}`);
     const card = page.locator('article.card').first();
     await expect(card.locator('.card-id')).toHaveText(/^Ref. \d+$/);
-    await expect(card.locator('.card-price')).toHaveText(/^₦[\d,]+/);
+    await expect(card.locator('.card-price')).toHaveText(/^(From )?₦[\d,]+/);
     const ids = await page.locator('article.card').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-product-id'))));
     for (const id of ids.slice(0, 5)) {
       const product = (await (await page.request.get(`/api/v1/products/${id}`)).json()).data;
