@@ -43,7 +43,7 @@ export interface Waiting {
 const WAITING_POLL_MS = 3000;
 
 /**
- * "Waiting for your transfer", which looks for the order every few seconds and goes to its
+ * The view of a transfer on its way, which looks for the order every few seconds and goes to its
  * thank-you page once the transfer is confirmed; "Check again" is a plain GET of the same view
  * (also the way without scripts, with the page's refresh).
  */

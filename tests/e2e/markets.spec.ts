@@ -98,7 +98,7 @@ for (const js of [true, false]) {
 
       await addToCart(page, js, first!);
       await page.goto('/cart');
-      const fee = 120; // delivery within South Africa, R120
+      const fee = 180; // Standard delivery within South Africa, R180
       await expect(page.getByRole('complementary', { name: 'Cart total' })).toContainText(zar(fee));
       await expect(page.getByTestId('cart-total')).toHaveText(zar(first!.zaPrice + fee));
 

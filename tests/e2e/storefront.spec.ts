@@ -283,7 +283,9 @@ test.describe('collection', () => {
       const chip = page.locator(`a[data-filter="${param}"]`).first();
       const value = await chip.getAttribute('data-value');
       await chip.click();
-      await expect(page).toHaveURL(new RegExp(`[?&]${param}=${value}(&|$)`));
+      // the tap lands on the listing (#products) with the panel open
+      await expect(page).toHaveURL(new RegExp(`[?&]${param}=${value}(&|#|$)`));
+      await expect(page.locator('details#filters')).toHaveAttribute('open', '');
       await expect(page).toHaveURL(new RegExp(`categoryId=${clothing.id}`));
       await openFilters(page);
       const active = page.locator(`a[data-filter="${param}"][data-value="${value}"]`);

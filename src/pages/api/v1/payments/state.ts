@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { endpoint, json, readQuery } from '@/lib/server/infra/http';
-import { keyParam } from '@/lib/domain/validation';
+import { keyParam, text } from '@/lib/domain/validation';
+import { message } from '@/lib/domain/messages';
 
-const querySchema = z.object({ reference: keyParam('Payment reference not found.').pipe(z.string().min(1, 'Payment reference not found.')) });
+const querySchema = z.object({ reference: keyParam(message('payment-not-found')).pipe(text('reference', 100).min(1, message('payment-not-found'))) });
 
 /**
  * Where the shopper's checkout payment stands: `waiting` (a transfer the provider has not
