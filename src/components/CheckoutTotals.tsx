@@ -1,5 +1,6 @@
 import type { CartDto } from '@/lib/domain/cart';
-import { formatMoney } from '@/lib/domain/money';
+import { formatMoney, toMajor } from '@/lib/domain/money';
+import { freeExpressFromMinor, lowestDeliveryFeeMinor } from '@/lib/domain/shipping';
 import type { ReactNode } from 'react';
 
 interface Props {
@@ -14,6 +15,11 @@ interface Props {
   children?: ReactNode;
   /** The discount code's controls (field and Apply, or Remove for the applied code). */
   discountControls?: ReactNode;
+  /**
+   * The cart's view of delivery before checkout: with no address to deliver to yet it says what
+   * delivery costs at least, and it names the market's free-express threshold.
+   */
+  deliveryOutlook?: { addressKnown: boolean };
 }
 
 /**
@@ -21,8 +27,10 @@ interface Props {
  * applied) / Shipping Fee / Total (spec: pickup shows 'Free shipping'), then the discount code's
  * controls and the way on.
  */
-export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls }: Props) {
+export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls, deliveryOutlook }: Props) {
   const money = (n: number) => formatMoney(n, currency);
+  const freeExpressFrom = deliveryOutlook ? freeExpressFromMinor(currency) : null;
+  const fee = deliveryOutlook && !deliveryOutlook.addressKnown ? `Delivery from ${money(toMajor(lowestDeliveryFeeMinor(currency)))}` : pickup || deliveryFee === 0 ? 'Free shipping' : money(deliveryFee);
   return (
     <aside className="buy-summary" aria-label={label}>
       <dl>
@@ -40,13 +48,18 @@ export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total,
         )}
         <div>
           <dt>Shipping Fee</dt>
-          <dd>{pickup ? 'Free shipping' : money(deliveryFee)}</dd>
+          <dd data-testid="shipping-fee">{fee}</dd>
         </div>
         <div className="buy-total">
           <dt>Total</dt>
           <dd data-testid={totalTestId}>{money(total)}</dd>
         </div>
       </dl>
+      {freeExpressFrom !== null && (
+        <p className="buy-note" data-testid="free-express">
+          Free express delivery above {money(toMajor(freeExpressFrom))}
+        </p>
+      )}
       {discountControls}
       {children}
     </aside>

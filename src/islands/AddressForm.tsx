@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { COUNTRIES, COUNTRY_NAMES, STATES, type Country } from '@/lib/domain/geo';
+import { COUNTRIES, COUNTRY_NAMES, STATES, ZIP_REQUIRED, type Country } from '@/lib/domain/geo';
 import { useFormSubmit } from '@/lib/client/forms';
 import type { AddressView } from './AddressList';
 import CsrfInput from '@/components/CsrfInput';
@@ -15,10 +15,17 @@ interface Props {
   address?: AddressView;
   /** The first address always becomes the default. */
   firstAddress?: boolean;
+  /** The account's phone: a new address's "Phone for delivery" until the shopper changes it. */
+  accountPhone?: string;
+  /**
+   * A local path to go on to once saved (checkout), instead of the address book; the new address
+   * then becomes the default, which is the address checkout delivers to.
+   */
+  next?: string | null;
 }
 
 /** New Address / Edit Address. The 'State or Province' list follows the country and is cleared when it changes. */
-export default function AddressForm({ userId, address, firstAddress = false, csrf }: Props) {
+export default function AddressForm({ userId, address, firstAddress = false, csrf, accountPhone = '', next = null }: Props) {
   const editing = Boolean(address);
   const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
   const [state, setState] = useState(address?.state ?? '');
@@ -37,16 +44,18 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
       city: values.city ?? '',
       address: values.address ?? '',
       zipCode: values.zipCode ?? '',
+      landmark: values.landmark ?? '',
+      deliveryPhone: values.deliveryPhone ?? '',
       active: values.active === 'on',
     }),
-    onSuccess: () => ({ next: '/address-history' }),
+    onSuccess: () => ({ next: next ?? '/address-history' }),
   });
 
   return (
     <form
       className="acct-form"
       method="post"
-      action={editing ? `/api/v1/address/edit/${address!.id}` : '/api/v1/address/create'}
+      action={editing ? `/api/v1/address/edit/${address!.id}` : `/api/v1/address/create${next ? `?next=${encodeURIComponent(next)}` : ''}`}
       onSubmit={onSubmit}
     >
       <CsrfInput token={csrf} />
@@ -91,14 +100,41 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
       </div>
       <div className="acct-row">
         <Field id="addr-city" label="City" name="city" autoComplete="address-level2" required maxLength={80} defaultValue={address?.city} />
-        <Field id="addr-zip" label="Zip Code" name="zipCode" autoComplete="postal-code" required maxLength={12} defaultValue={address?.zipCode} />
+        <Field
+          id="addr-zip"
+          label="Zip Code"
+          name="zipCode"
+          autoComplete="postal-code"
+          required={hydrated && ZIP_REQUIRED[country]}
+          hint={hydrated ? (ZIP_REQUIRED[country] ? undefined : `Optional in ${COUNTRY_NAMES[country]}`) : 'Optional in Nigeria, required in South Africa'}
+          maxLength={12}
+          defaultValue={address?.zipCode}
+        />
       </div>
       <Field id="addr-street" label="Address" name="address" autoComplete="street-address" required maxLength={200} defaultValue={address?.address} />
+      <Field
+        id="addr-landmark"
+        label="Landmark or directions"
+        name="landmark"
+        hint="Optional: what the courier should look for"
+        maxLength={200}
+        defaultValue={address?.landmark}
+      />
+      <Field
+        id="addr-phone"
+        label="Phone for delivery"
+        name="deliveryPhone"
+        type="tel"
+        autoComplete="tel"
+        hint="Optional: the number the courier calls"
+        maxLength={20}
+        defaultValue={address ? address.deliveryPhone : accountPhone}
+      />
       <label className="acct-check">
         <input
           type="checkbox"
           name="active"
-          defaultChecked={address?.active ?? firstAddress}
+          defaultChecked={address?.active ?? (firstAddress || next !== null)}
           disabled={firstAddress || address?.active}
         />
         <span>{firstAddress ? 'Default address (your first address is the default)' : 'Set as default address'}</span>

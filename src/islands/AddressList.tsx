@@ -14,6 +14,8 @@ export interface AddressView {
   city: string;
   address: string;
   zipCode: string;
+  landmark?: string;
+  deliveryPhone?: string;
   active: boolean;
 }
 

@@ -225,6 +225,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
           label="Cart total"
           totals={cart}
           pickup={cart.deliveryOption === 'pickup'}
+          deliveryOutlook={{ addressKnown: cart.deliveryAddress !== null }}
           totalTestId="cart-total"
           discountControls={<DiscountFields form="cart-discount" back="/cart" cart={cart} idPrefix="cart" />}
         >

@@ -28,9 +28,66 @@ export interface ReturnOutcome {
   placed?: { id: string; trackingNumber: string };
   error?: string;
   /** The payment is pending (a bank transfer on its way): the order appears once the provider confirms it. */
-  waiting?: { amount: string };
+  waiting?: Waiting;
   /** The server ran fulfil(reference) for this return: the island shows the outcome and does not place the order again. */
   answered: boolean;
+}
+
+/** A payment waiting for its money: the amount as shown and its reference (to ask whether it arrived). */
+export interface Waiting {
+  amount: string;
+  reference: string;
+}
+
+/** How often the waiting view asks whether the transfer arrived. */
+const WAITING_POLL_MS = 3000;
+
+/**
+ * The view of a transfer on its way, which looks for the order every few seconds and goes to its
+ * thank-you page once the transfer is confirmed; "Check again" is a plain GET of the same view
+ * (also the way without scripts, with the page's refresh).
+ */
+function WaitingForTransfer({ waiting }: { waiting: Waiting }) {
+  useEffect(() => {
+    let stopped = false;
+    const timer = window.setInterval(async () => {
+      try {
+        const { body } = await api<{ data?: { state?: string; orderId?: string } }>(`/payments/state?reference=${encodeURIComponent(waiting.reference)}`);
+        if (!stopped && body.data?.state === 'placed' && body.data.orderId) {
+          stopped = true;
+          window.clearInterval(timer);
+          cartEmptied();
+          window.location.assign(`/order-details/${encodeURIComponent(body.data.orderId)}?placed=1&notice=order-placed`);
+        }
+      } catch {
+        // offline for a moment: the next tick asks again
+      }
+    }, WAITING_POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [waiting.reference]);
+  return (
+    <div className="po-placed" role="status" data-testid="transfer-waiting">
+      <h2 className="po-placed-title">{TOASTS['transfer-waiting']}</h2>
+      <p>
+        Amount <strong>{waiting.amount}</strong>
+      </p>
+      <p>{TOASTS['transfer-waiting-note']}</p>
+      <div className="po-placed-links">
+        <form method="get" action="/place-order">
+          <input type="hidden" name="waiting" value={waiting.reference} />
+          <button className="btn" type="submit">
+            Check again
+          </button>
+        </form>
+        <a className="btn btn-outline" href="/order-history">
+          Orders
+        </a>
+      </div>
+    </div>
+  );
 }
 
 /** Pay on delivery for this shopper in this market: the rules, the account's standing, and the text of each refusal. */
@@ -194,7 +251,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         refusal: ({ body }) => {
           // A transfer on its way is not a failure: the cart stays, and the page says what happens next.
           if (body?.paymentStatus === 'pending') {
-            setWaiting({ amount: money(cart.total) });
+            setWaiting({ amount: money(cart.total), reference: paymentReference });
             return null;
           }
           cartIdForgotten();
@@ -292,22 +349,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     else void pay();
   }
 
-  if (waiting) {
-    return (
-      <div className="po-placed" role="status">
-        <h2 className="po-placed-title">{TOASTS['transfer-waiting']}</h2>
-        <p>
-          Amount <strong>{waiting.amount}</strong>
-        </p>
-        <p>{TOASTS['transfer-waiting-note']}</p>
-        <div className="po-placed-links">
-          <a className="btn" href="/order-history">
-            Orders
-          </a>
-        </div>
-      </div>
-    );
-  }
+  if (waiting) return <WaitingForTransfer waiting={waiting} />;
 
   if (outcome?.placed && !hydrated) {
     return (
@@ -390,7 +432,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
           )}
           {!cart.deliveryAddress && (
             <p className="po-hint">
-              To have your order delivered, <a href="/add-address">add a shipping address</a> and make it your default.
+              To have your order delivered, <a href="/add-address?next=%2Fplace-order">add a shipping address</a> and make it your default.
             </p>
           )}
           <ul className="po-items" aria-label="Items">

@@ -41,7 +41,8 @@ for (const driver of ['pglite', 'pg'] as const) {
       let all = await list(a);
       expect(all).toHaveLength(2);
       expect(all.filter((x) => x.active).map((x) => x.city)).toEqual(['Ikeja']);
-      for (const x of all) expect(Object.keys(x).sort()).toEqual(['active', 'address', 'city', 'country', 'id', 'name', 'state', 'zipCode']);
+      // the spec's fields, plus the courier's two optional ones
+      for (const x of all) expect(Object.keys(x).sort()).toEqual(['active', 'address', 'city', 'country', 'deliveryPhone', 'id', 'landmark', 'name', 'state', 'zipCode']);
 
       const third = await c.call('POST', '/address/create', { body: { ...capeTown, active: true }, token: a.token });
       expect(third.body.data.active).toBe(true);
@@ -51,7 +52,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     });
 
     it('validates every field and that the state belongs to the country', async () => {
-      for (const field of Object.keys(lagos)) {
+      for (const field of Object.keys(lagos).filter((f) => f !== 'zipCode')) {
         const res = await c.call('POST', '/address/create', { body: { ...lagos, [field]: '' }, token: a.token });
         expect(res.status, field).toBe(400);
         expect(res.body.status).toBe(false);
@@ -64,6 +65,27 @@ for (const driver of ['pglite', 'pg'] as const) {
       const wrongCountry = await c.call('POST', '/address/create', { body: { ...lagos, country: 'ghana' }, token: a.token });
       expect(wrongCountry.status).toBe(400);
       expect((await list(a)).length).toBe(3);
+    });
+
+    it('takes no zip code in Nigeria but requires one in South Africa; keeps the courier\'s landmark and phone', async () => {
+      const { zipCode: _zip, ...lagosNoZip } = lagos;
+      const ng = await c.call('POST', '/address/create', { body: { ...lagosNoZip, landmark: 'Opposite the blue mosque', deliveryPhone: '+234 803 123 4567' }, token: b.token });
+      expect(ng.status).toBe(201);
+      expect(ng.body.data).toMatchObject({ zipCode: '', landmark: 'Opposite the blue mosque', deliveryPhone: '+234 803 123 4567' });
+      const ngEmpty = await c.call('POST', '/address/create', { body: { ...lagos, zipCode: '' }, token: b.token });
+      expect(ngEmpty.status).toBe(201);
+      expect(ngEmpty.body.data).toMatchObject({ zipCode: '', landmark: '', deliveryPhone: '' });
+      for (const zipCode of ['', undefined]) {
+        const za = await c.call('POST', '/address/create', { body: { ...capeTown, zipCode }, token: b.token });
+        expect(za.status, String(zipCode)).toBe(400);
+        expect(za.body.message).toBe('Zip code is required');
+      }
+      const badPhone = await c.call('POST', '/address/create', { body: { ...lagos, deliveryPhone: 'call me' }, token: b.token });
+      expect(badPhone.status).toBe(400);
+      const long = await c.call('POST', '/address/create', { body: { ...lagos, landmark: 'x'.repeat(201) }, token: b.token });
+      expect(long.status).toBe(400);
+      expect((await list(b)).map((x) => x.zipCode)).toEqual(['', '']);
+      for (const x of await list(b)) await c.call('DELETE', `/address/delete/${x.id}`, { token: b.token });
     });
 
     it('edits fields, makes another the default with active:true, never leaves zero defaults', async () => {

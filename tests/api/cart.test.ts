@@ -99,8 +99,10 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(cart.deliveryOption).toBe('delivery');
       expect(cart.deliveryAddress).toMatchObject({ city: 'Ikoyi', country: 'nigeria' });
       expect(cart.pickupAddress).toMatchObject({ city: 'Ikoyi', name: 'Maison Luxe Ikoyi' });
-      expect(cart.deliveryFee).toBe(5000);
-      expect(cart.total).toBeCloseTo(cart.subtotal + 5000, 2);
+      // Standard until the shopper chooses a speed
+      expect(cart.deliverySpeed).toBe('standard');
+      expect(cart.deliveryFee).toBe(10000);
+      expect(cart.total).toBeCloseTo(cart.subtotal + 10000, 2);
     });
 
     it('requires size and colour only where the product has them', async () => {
@@ -162,20 +164,22 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(pickup.body.data).toMatchObject({ deliveryFee: 0, totalFee: cart.subtotal });
       expect((await api.cart(demo.token, demo.id)).deliveryOption).toBe('pickup');
       const delivery = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery' } });
-      expect(delivery.body.data.deliveryFee).toBe(5000);
-      expect(delivery.body.data.totalFee).toBeCloseTo(cart.subtotal + 5000, 2);
+      expect(delivery.body.data.deliveryFee).toBe(10000);
+      expect(delivery.body.data.totalFee).toBeCloseTo(cart.subtotal + 10000, 2);
       const bad = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'drone' } });
       expect(bad.status).toBe(400);
       // The speeds the store advertises are real choices: each with its fee and estimated dates.
-      expect(cart.deliverySpeed).toBe('economy');
-      expect(cart.deliverySpeeds.map((s: { name: string; fee: number }) => [s.name, s.fee])).toEqual([['Express', 15000], ['Standard', 10000], ['Economy', 5000]]);
+      expect(cart.deliverySpeed).toBe('standard');
+      // Express is free from the market's threshold (₦2,500,000), in the offer and in the charge alike
+      const expressFee = cart.subtotal >= 2_500_000 ? 0 : 15000;
+      expect(cart.deliverySpeeds.map((s: { name: string; fee: number }) => [s.name, s.fee])).toEqual([['Express', expressFee], ['Standard', 10000], ['Economy', 5000]]);
       expect(cart.deliverySpeeds[0].estimate).toMatch(/^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} – [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}$/);
       const express = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'express' } });
-      expect(express.body.data).toMatchObject({ deliverySpeed: 'express', deliveryFee: 15000 });
-      expect((await api.cart(demo.token, demo.id)).total).toBeCloseTo(cart.subtotal + 15000, 2);
+      expect(express.body.data).toMatchObject({ deliverySpeed: 'express', deliveryFee: expressFee });
+      expect((await api.cart(demo.token, demo.id)).total).toBeCloseTo(cart.subtotal + expressFee, 2);
       const teleport = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'teleport' } });
       expect(teleport.status).toBe(400);
-      await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'economy' } });
+      await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', deliverySpeed: 'standard' } });
       // a shopper without a default address gets pickup by default and cannot choose delivery
       const otherCart = await api.cart(other.token, other.id);
       expect(otherCart.deliveryOption).toBe('pickup');

@@ -43,7 +43,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(res.body.data.reference).toMatch(/^ML-/);
       expect(res.body.data.authorization_url).toBe(`${server.baseUrl}/pay/simulated/${res.body.data.reference}`);
       expect(res.body.data.amount).toBeCloseTo(cart.total, 2);
-      expect(cart.total).toBeCloseTo(bag.price * 2 + shoe.price + 5000, 2);
+      expect(cart.total).toBeCloseTo(bag.price * 2 + shoe.price + 10000, 2);
       // the payment page shows the server's amount
       const page = await (await fetch(res.body.data.authorization_url)).text();
       expect(page).toContain('Decline');
@@ -93,7 +93,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(placed.body).toMatchObject({ status: true, message: 'Order placed successfully!' });
       const order = placed.body.data;
       expect(order.trackingNumber).toMatch(/^ML-[A-Z2-7]{8}$/);
-      expect(order).toMatchObject({ status: 'pending', deliveryOption: 'delivery', itemCount: 3, deliveryFee: 5000 });
+      expect(order).toMatchObject({ status: 'pending', deliveryOption: 'delivery', itemCount: 3, deliveryFee: 10000 });
       expect(order.total).toBeCloseTo(cart.total, 2);
       expect(order.deliveryAddress).toMatchObject({ address: '14 Bourdillon Road' });
       // repeated calls give the same order
@@ -146,6 +146,27 @@ for (const driver of ['pglite', 'pg'] as const) {
       const res = await initiate(other.token);
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/out of stock/);
+    });
+
+    it('charges Express nothing at home from the market\'s threshold, as the cart offered, and keeps the courier\'s details on the order', async () => {
+      const shopper = await api.verifiedUser('express');
+      const home = { name: 'Ada Obi', country: 'nigeria', state: 'Lagos', city: 'Ikeja', address: '12 Allen Avenue', landmark: 'Behind the bank', deliveryPhone: '+234 803 000 0000' };
+      expect((await api.call('POST', '/address/create', { token: shopper.token, body: home })).status).toBe(201);
+      const dear = (await api.variants({ minStock: 2, sized: false, count: 10 })).sort((a, b) => b.price - a.price)[0]!;
+      await api.add(shopper.token, dear, Math.min(10, dear.stock, Math.ceil(2_500_000 / dear.price)));
+      let cart = await api.cart(shopper.token, shopper.id);
+      expect(cart.deliverySpeed).toBe('standard');
+      const express = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: shopper.token, body: { deliveryOption: 'delivery', deliverySpeed: 'express' } });
+      const above = cart.subtotal >= 2_500_000;
+      expect(express.body.data.deliveryFee).toBe(above ? 0 : 15000);
+      cart = await api.cart(shopper.token, shopper.id);
+      expect(cart.deliverySpeeds.find((s: { id: string }) => s.id === 'express').fee).toBe(above ? 0 : 15000);
+      const { body } = await initiate(shopper.token);
+      expect(body.data.amount).toBeCloseTo(cart.subtotal + (above ? 0 : 15000), 2);
+      await api.answerSimulated(body.data.reference, 'pay');
+      const placed = await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: body.data.reference } });
+      expect(placed.body.data).toMatchObject({ deliveryFee: above ? 0 : 15000, deliveryAddress: { landmark: 'Behind the bank', deliveryPhone: '+234 803 000 0000', zipCode: '' } });
+      expect(above, `a cart of ${cart.subtotal} should reach the threshold`).toBe(true);
     });
   });
 }

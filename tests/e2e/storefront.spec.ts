@@ -283,7 +283,9 @@ test.describe('collection', () => {
       const chip = page.locator(`a[data-filter="${param}"]`).first();
       const value = await chip.getAttribute('data-value');
       await chip.click();
-      await expect(page).toHaveURL(new RegExp(`[?&]${param}=${value}(&|$)`));
+      // the tap lands on the listing (#products) with the panel open
+      await expect(page).toHaveURL(new RegExp(`[?&]${param}=${value}(&|#|$)`));
+      await expect(page.locator('details#filters')).toHaveAttribute('open', '');
       await expect(page).toHaveURL(new RegExp(`categoryId=${clothing.id}`));
       await openFilters(page);
       const active = page.locator(`a[data-filter="${param}"][data-value="${value}"]`);
@@ -301,7 +303,7 @@ test.describe('collection', () => {
     await page.goto(`/collection?categoryId=${bags.id}&subCategory=${sub.id}`);
     const card = page.locator('article.card').first();
     await expect(card.locator('.card-id')).toHaveText(/^Ref. \d+$/);
-    await expect(card.locator('.card-price')).toHaveText(/^₦[\d,]+/);
+    await expect(card.locator('.card-price')).toHaveText(/^(From )?₦[\d,]+/);
     const ids = await page.locator('article.card').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-product-id'))));
     for (const id of ids.slice(0, 5)) {
       const product = (await (await page.request.get(`/api/v1/products/${id}`)).json()).data;

@@ -70,10 +70,25 @@ for (const js of [true, false]) {
       await expect(page.getByRole('status').filter({ hasText: 'Waiting for your transfer' })).toContainText('once the bank confirms');
       await expect(page.getByRole('alert')).toHaveCount(0);
       await expect(page.getByText(/Error placing order/)).toHaveCount(0);
-      await page.screenshot({ path: info.outputPath(`transfer-waiting-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
+      await page.screenshot({ path: info.outputPath(`transfer-waiting-${js ? 'js' : 'nojs'}.png`), animations: 'disabled' });
       expect(await cartCount(request, shopper)).toBe(1);
 
-      // The confirmation arrives a little later: the order appears (reload until it does), and is mailed.
+      // A reload of checkout while the transfer is on its way shows that payment, never an empty checkout.
+      await page.goto('/place-order');
+      await expect(page.getByRole('heading', { name: 'Waiting for your transfer' })).toBeVisible();
+      await expect(page.getByRole('status').filter({ hasText: 'Waiting for your transfer' })).toContainText(amount);
+      await expect(page.getByRole('button', { name: 'Check again' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'PAY & PLACE ORDER' })).toHaveCount(0);
+      if (!js) {
+        // Without scripts, "Check again" is a plain request of the same view.
+        await page.getByRole('button', { name: 'Check again' }).click();
+        await expect(page).toHaveURL(/\/place-order\?waiting=|\/order-details\//);
+      }
+
+      // The confirmation arrives a little later: the waiting page moves on to the order's thank-you page
+      // by itself (asking every few seconds with scripts, refreshing without), and the order is mailed.
+      await expect(page).toHaveURL(/\/order-details\/[^/?]+\?placed=1/, { timeout: 30_000 });
+      await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
       await page.goto('/order-history');
       await expect(async () => {
         await page.reload();

@@ -12,6 +12,10 @@ import {
 import {
   defaultDeliveryOption,
   deliveryFeeMinor,
+  DEFAULT_DELIVERY_SPEED,
+  FREE_EXPRESS_FROM_MINOR,
+  freeExpressFromMinor,
+  lowestDeliveryFeeMinor,
   deliverySpeed,
   DELIVERY_SPEEDS,
   estimatedDelivery,
@@ -75,8 +79,8 @@ describe('cart rules', () => {
 describe('shipping rules', () => {
   it('charges delivery by country and nothing for pickup', () => {
     expect(deliveryFeeMinor('pickup', 'NGN', 'nigeria')).toBe(0);
-    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria')).toBe(500_000);
-    expect(deliveryFeeMinor('delivery', 'NGN', 'south_africa')).toBeGreaterThan(500_000);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria')).toBe(1_000_000);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'south_africa')).toBeGreaterThan(1_000_000);
     expect(deliveryFeeMinor('delivery', 'NGN', null)).toBeNull();
   });
 
@@ -100,11 +104,26 @@ describe('shipping rules', () => {
     expect(standard!.feeMinor.NGN).toBeGreaterThan(economy!.feeMinor.NGN);
   });
 
-  it('charges the chosen speed, Economy when none was chosen', () => {
+  it('charges the chosen speed, Standard when none was chosen', () => {
+    expect(DEFAULT_DELIVERY_SPEED).toBe('standard');
     expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria', 'express')).toBe(1_500_000);
-    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa', 'standard')).toBe(18_000);
-    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa')).toBe(12_000);
+    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa', 'economy')).toBe(12_000);
+    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa')).toBe(18_000);
     expect(deliveryFeeMinor('pickup', 'ZAR', 'south_africa', 'express')).toBe(0);
+  });
+
+  it('makes Express free at home from the market\'s threshold, and nothing else', () => {
+    const ng = FREE_EXPRESS_FROM_MINOR.NG!;
+    const za = FREE_EXPRESS_FROM_MINOR.ZA!;
+    expect(freeExpressFromMinor('NGN')).toBe(ng);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria', 'express', ng - 1)).toBe(1_500_000);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria', 'express', ng)).toBe(0);
+    expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria', 'standard', ng * 2)).toBe(1_000_000);
+    expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa', 'express', za)).toBe(0);
+    // abroad the speed and the surcharge are charged whatever the order's value
+    expect(deliveryFeeMinor('delivery', 'NGN', 'south_africa', 'express', ng)).toBeGreaterThan(1_500_000);
+    expect(lowestDeliveryFeeMinor('NGN')).toBe(500_000);
+    expect(lowestDeliveryFeeMinor('ZAR')).toBe(12_000);
   });
 
   it('estimates delivery in working days: an order on Friday 27 Nov 2026 skips the weekend', () => {

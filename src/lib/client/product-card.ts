@@ -3,11 +3,12 @@
  * showcases). The same markup and classes as src/components/ProductCard.astro, without the heart.
  */
 import type { ProductDto } from '@/lib/domain/catalogue';
+import { cardHref, cardPriceText } from '@/lib/domain/product-card';
 import { formatMoney } from '@/lib/domain/money';
 import { CARD_SIZES, CARD_WIDTHS, pictureSources } from './pictures';
 
 /** What a card shows. */
-export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images'>;
+export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images' | 'colorNames'> & Partial<Pick<ProductDto, 'priceFrom' | 'cardColor'>>;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
@@ -27,13 +28,13 @@ export function productCardElement(product: CardProduct, saveData = false): HTML
     { class: 'card', 'data-product-id': String(product.id) },
     element(
       'a',
-      { class: 'card-link', href: `/product/${product.id}` },
+      { class: 'card-link', href: cardHref(product) },
       element('div', { class: 'card-media' }, picture),
       element(
         'div',
         { class: 'card-body' },
         element('h3', { class: 'card-name', title: product.name }, product.name),
-        element('p', { class: 'card-price', 'data-price': String(product.price) }, formatMoney(product.price, product.currency)),
+        element('p', { class: 'card-price', 'data-price': String(product.price) }, cardPriceText(product, formatMoney(product.price, product.currency))),
       ),
     ),
     element('div', { class: 'card-actions' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
-import { COUNTRIES, DEFAULT_COUNTRY, isStateOf } from './geo';
+import { COUNTRIES, DEFAULT_COUNTRY, ZIP_REQUIRED, isStateOf } from './geo';
 import { message } from './messages';
 import { text } from './validation';
 
@@ -31,11 +31,13 @@ export const otpSchema = z
 
 export const countrySchema = z.enum(COUNTRIES, { error: message('country-invalid') });
 
+const PHONE_PATTERN = /^\+?[0-9][0-9 ()-]{5,18}[0-9]$/;
+
 export const phoneSchema = z
   .string({ error: message('phone-required') })
   .trim()
   .min(1, message('phone-required'))
-  .regex(/^\+?[0-9][0-9 ()-]{5,18}[0-9]$/, message('phone-invalid'));
+  .regex(PHONE_PATTERN, message('phone-invalid'));
 
 export const registerSchema = z.object({
   firstName: required('First name', 60),
@@ -109,15 +111,26 @@ const addressFields = {
   state: required('State or Province', 60),
   city: required('City', 80),
   address: required('Address', 200),
-  zipCode: required('Zip code', 12),
+  /** Many Nigerian addresses have no postcode in use: optional there, required where it is (ZIP_REQUIRED). */
+  zipCode: z.string({ error: 'Zip code is required' }).pipe(text('Zip code', 12)).optional().default(''),
+  /** For the courier: a landmark or directions, and the number to call at the door (both optional). */
+  landmark: z.string({ error: 'Landmark or directions is not valid' }).pipe(text('Landmark or directions', 200)).optional().default(''),
+  deliveryPhone: z
+    .string({ error: message('phone-invalid') })
+    .trim()
+    .refine((v) => v === '' || PHONE_PATTERN.test(v), message('phone-invalid'))
+    .optional()
+    .default(''),
 };
 
 const stateMatchesCountry = (v: { country: (typeof COUNTRIES)[number]; state: string }) => isStateOf(v.country, v.state);
 const stateMessage = { message: message('state-required'), path: ['state'] };
+const zipPresentWhereRequired = (v: { country: (typeof COUNTRIES)[number]; zipCode: string }) => !ZIP_REQUIRED[v.country] || v.zipCode !== '';
 
 export const addressInputSchema = z
   .object({ ...addressFields, active: z.boolean().optional(), userId: z.string().optional() })
-  .refine(stateMatchesCountry, stateMessage);
+  .refine(stateMatchesCountry, stateMessage)
+  .refine(zipPresentWhereRequired, { message: 'Zip code is required', path: ['zipCode'] });
 export type AddressInput = z.output<typeof addressInputSchema>;
 
 /** `{active: true}` alone (plus the optional userId) makes the address the default. */

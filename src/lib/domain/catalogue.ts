@@ -10,7 +10,12 @@ export interface ProductDto {
   id: number;
   name: string;
   slug: string;
+  /** The card's price: the lowest of the variants (in the filtered colour, on a colour-filtered list). */
   price: number;
+  /** Other variants (of that colour) cost more: the card says "From". */
+  priceFrom: boolean;
+  /** The colour `price` is for (the card's picture and link show it); null for a product without colours. */
+  cardColor: string | null;
   currency: CurrencyCode;
   description: string;
   /** Image URLs, first one displayed. */

@@ -4,6 +4,9 @@ export type Country = (typeof COUNTRIES)[number];
 /** Where a shopper lives when they have not said (the default market's country). */
 export const DEFAULT_COUNTRY: Country = 'nigeria';
 
+/** Whether an address there needs a postcode: South Africa's are in everyday use, Nigeria's are not. */
+export const ZIP_REQUIRED: Record<Country, boolean> = { nigeria: false, south_africa: true };
+
 export const COUNTRY_NAMES: Record<Country, string> = {
   nigeria: 'Nigeria',
   south_africa: 'South Africa',

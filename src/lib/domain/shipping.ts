@@ -24,7 +24,11 @@ export interface AddressDto {
   state: string;
   city: string;
   address: string;
+  /** '' where the country needs no postcode and none was given. */
   zipCode: string;
+  /** For the courier, when the shopper gave them (saved addresses; orders placed since they exist). */
+  landmark?: string;
+  deliveryPhone?: string;
 }
 
 /**
@@ -122,12 +126,37 @@ export function pickupLocationFor(country: Country | null | undefined): AddressD
   return PICKUP_LOCATIONS.find((l) => l.country === country) ?? PICKUP_LOCATIONS[0]!;
 }
 
-/** Delivery fee in minor units at a speed; null means delivery is impossible (no address). Pickup is free. */
-export function deliveryFeeMinor(option: DeliveryOption, currency: CurrencyCode, country: Country | null, speed: DeliverySpeedId = DEFAULT_DELIVERY_SPEED): number | null {
+/**
+ * Each market's order value (subtotal less discount, minor units) from which Express delivery at
+ * home costs nothing; null: Express is always charged. The cart announces it and checkout charges
+ * by it, both through `deliveryFeeMinor`.
+ */
+export const FREE_EXPRESS_FROM_MINOR: Record<MarketCode, number | null> = { NG: 250_000_000, ZA: 2_500_000 };
+
+/** The free-express threshold of the market whose currency this is (null when it has none). */
+export function freeExpressFromMinor(currency: CurrencyCode): number | null {
+  const code = (Object.keys(MARKETS) as MarketCode[]).find((c) => MARKETS[c].currency === currency);
+  return code ? FREE_EXPRESS_FROM_MINOR[code] : null;
+}
+
+/**
+ * Delivery fee in minor units at a speed for an order of `orderMinor` (subtotal less discount);
+ * null means delivery is impossible (no address). Pickup is free, and so is Express at home once
+ * the order reaches the market's threshold.
+ */
+export function deliveryFeeMinor(option: DeliveryOption, currency: CurrencyCode, country: Country | null, speed: DeliverySpeedId = DEFAULT_DELIVERY_SPEED, orderMinor = 0): number | null {
   if (option === 'pickup') return 0;
   if (!country) return null;
   const domestic = Object.values(MARKETS).some((m) => m.currency === currency && m.country === country);
-  return DELIVERY_SPEED_FEES[speed][currency] + (domestic ? 0 : CROSS_BORDER_SURCHARGE_MINOR[currency]);
+  if (!domestic) return DELIVERY_SPEED_FEES[speed][currency] + CROSS_BORDER_SURCHARGE_MINOR[currency];
+  const freeFrom = freeExpressFromMinor(currency);
+  if (speed === 'express' && freeFrom !== null && orderMinor >= freeFrom) return 0;
+  return DELIVERY_SPEED_FEES[speed][currency];
+}
+
+/** The least a delivery at home can cost in a currency (what the cart says before an address is known). */
+export function lowestDeliveryFeeMinor(currency: CurrencyCode): number {
+  return Math.min(...DELIVERY_SPEED_IDS.map((id) => DELIVERY_SPEED_FEES[id][currency]));
 }
 
 /** Delivery is the default when the shopper has a default address, else pickup. */
@@ -137,8 +166,8 @@ export function defaultDeliveryOption(hasDefaultAddress: boolean): DeliveryOptio
 
 export const DELIVERY_SPEED_IDS = ['express', 'standard', 'economy'] as const;
 export type DeliverySpeedId = (typeof DELIVERY_SPEED_IDS)[number];
-/** A cart that never chose a speed is delivered at this one (the least dear). */
-export const DEFAULT_DELIVERY_SPEED: DeliverySpeedId = 'economy';
+/** A cart that never chose a speed is delivered at this one: tracked and signed for, at a middle price. */
+export const DEFAULT_DELIVERY_SPEED: DeliverySpeedId = 'standard';
 
 const DELIVERY_SPEED_FEES: Record<DeliverySpeedId, Record<CurrencyCode, number>> = {
   express: { NGN: 1_500_000, ZAR: 25_000 },
@@ -205,6 +234,12 @@ const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric',
 export function estimatedDelivery(speed: DeliverySpeedId, from: Date): string {
   const { workingDays } = deliverySpeed(speed)!;
   return `${DAY.format(addWorkingDays(from, workingDays[0]))} – ${DAY.format(addWorkingDays(from, workingDays[1]))}`;
+}
+
+/** What the courier needs beyond the address: "Landmark or directions: …. Phone for delivery: …", or null. */
+export function deliveryDirections(a: Pick<AddressDto, 'landmark' | 'deliveryPhone'>): string | null {
+  const parts = [a.landmark ? `Landmark or directions: ${a.landmark}` : null, a.deliveryPhone ? `Phone for delivery: ${a.deliveryPhone}` : null].filter(Boolean);
+  return parts.length ? parts.join('. ') : null;
 }
 
 export function formatAddress(a: Pick<AddressDto, 'address' | 'city' | 'state' | 'zipCode' | 'country'>): string {

@@ -13,8 +13,23 @@ export interface AddressDto extends ShippingAddress {
 
 type Row = typeof addresses.$inferSelect;
 
+/** A saved address as the cart, checkout and orders carry it (the courier's details only when given). */
+export function shippingAddressOf(r: Row): ShippingAddress {
+  return {
+    id: r.id,
+    name: r.name,
+    country: r.country,
+    state: r.state,
+    city: r.city,
+    address: r.address,
+    zipCode: r.zipCode,
+    landmark: r.landmark ?? '',
+    deliveryPhone: r.deliveryPhone ?? '',
+  };
+}
+
 function toDto(r: Row): AddressDto {
-  return { id: r.id, name: r.name, country: r.country, state: r.state, city: r.city, address: r.address, zipCode: r.zipCode, active: r.active };
+  return { ...shippingAddressOf(r), active: r.active };
 }
 
 const ADDRESS_NOT_FOUND = 'Address not found';
@@ -49,6 +64,8 @@ export function createAddressService({ db, clock }: { db: Db; clock: () => Date 
     city: input.city,
     address: input.address,
     zipCode: input.zipCode,
+    landmark: input.landmark || null,
+    deliveryPhone: input.deliveryPhone || null,
   });
 
   return {

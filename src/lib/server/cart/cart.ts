@@ -176,7 +176,6 @@ export function createCartService({
     }
     const currency = MARKETS[market].currency;
     let priced = await lines(cart.id, market, tx);
-    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx, cart.deliverySpeed);
     // Money arithmetic refuses to mix currencies (src/lib/domain/money.ts).
     const subtotal = sumMoney(currency, priced.map((l) => timesMoney(money(l.unitPriceMinor, currency), l.quantity)));
     // The applied code is checked again on every pricing: a code that no longer applies comes off, and the shopper is told.
@@ -194,6 +193,7 @@ export function createCartService({
       }
     }
     const discountMinor = discount?.discountMinor ?? 0;
+    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx, cart.deliverySpeed, subtotal.minor - discountMinor);
     // Total = subtotal - discount + delivery; the discount is never more than the subtotal (the promotions service caps it).
     const total = addMoney(addMoney(subtotal, money(-discountMinor, currency)), money(quote.feeMinor, currency));
     return {
@@ -222,7 +222,7 @@ export function createCartService({
       id: s.id,
       name: s.name,
       days: s.days,
-      fee: toMajor(deliveryFeeMinor('delivery', p.currency, country, s.id) ?? s.feeMinor[p.currency]),
+      fee: toMajor(deliveryFeeMinor('delivery', p.currency, country, s.id, p.subtotalMinor - p.discountMinor) ?? s.feeMinor[p.currency]),
       estimate: estimatedDelivery(s.id, new Date()),
     }));
   }

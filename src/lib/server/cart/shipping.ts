@@ -3,6 +3,7 @@ import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { DEFAULT_DELIVERY_SPEED, defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { addresses } from '@/lib/server/infra/db/schema';
+import { shippingAddressOf } from '@/lib/server/accounts/addresses';
 
 export interface ShippingQuote {
   option: DeliveryOption;
@@ -22,7 +23,7 @@ export function createShippingService({ db }: { db: Db }) {
       .where(and(eq(addresses.userId, userId), eq(addresses.active, true)))
       .limit(1);
     if (!row) return null;
-    return { id: row.id, name: row.name, country: row.country, state: row.state, city: row.city, address: row.address, zipCode: row.zipCode };
+    return shippingAddressOf(row);
   }
 
   return {
@@ -30,15 +31,16 @@ export function createShippingService({ db }: { db: Db }) {
     /**
      * The fee and addresses for a chosen option and speed (or the defaults when none was chosen).
      * Delivery without a default address falls back to pickup: there is nowhere to deliver.
-     * The fee is in the market's currency and the pickup store is the market's.
+     * The fee is in the market's currency and the pickup store is the market's; `orderMinor`
+     * (subtotal less discount) decides whether Express is free.
      */
-    async quote(userId: string, chosen: DeliveryOption | null, market: MarketCode, tx: Db | Tx = db, chosenSpeed: DeliverySpeedId | null = null): Promise<ShippingQuote> {
+    async quote(userId: string, chosen: DeliveryOption | null, market: MarketCode, tx: Db | Tx = db, chosenSpeed: DeliverySpeedId | null = null, orderMinor = 0): Promise<ShippingQuote> {
       const deliveryAddress = await defaultAddress(userId, tx);
       const pickupAddress = pickupLocationForMarket(market);
       let option = chosen ?? defaultDeliveryOption(deliveryAddress !== null);
       if (option === 'delivery' && !deliveryAddress) option = 'pickup';
       const speed = chosenSpeed ?? DEFAULT_DELIVERY_SPEED;
-      const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null, speed) ?? 0;
+      const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null, speed, orderMinor) ?? 0;
       return { option, speed, feeMinor, deliveryAddress, pickupAddress };
     },
   };

@@ -72,11 +72,39 @@ interface VariantFacts {
   size: string | null;
   sizePos: number | null;
   color: string | null;
+  colorId: number | null;
   stock: number;
+  priceMinor: number;
 }
 
-/** A product row, its image hashes in order and its variants, as the API and pages show it. */
-function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], variantFacts: VariantFacts[]): ProductDto {
+interface ImageFacts {
+  hash: string;
+  /** The colour the image shows; null: every colour. */
+  color: string | null;
+}
+
+/**
+ * What a card shows of a product: the colour it prices (the cheapest variant's, or within the
+ * filtered colour), that price, whether others cost more ("From"), and the pictures with that
+ * colour's first, so the card, its price and the page it links to agree.
+ */
+function cardFacts(r: ProductRow, images: ImageFacts[], variantFacts: VariantFacts[], colorId: number | undefined) {
+  const inColour = colorId ? variantFacts.filter((v) => v.colorId === colorId) : variantFacts;
+  const priced = inColour.length ? inColour : variantFacts;
+  const cheapest = priced.reduce<VariantFacts | null>((low, v) => (!low || v.priceMinor < low.priceMinor ? v : low), null);
+  const color = cheapest?.color ?? null;
+  const ordered = color ? [...images.filter((i) => i.color === color), ...images.filter((i) => i.color !== color)] : images;
+  return {
+    priceMinor: cheapest?.priceMinor ?? r.priceMinor,
+    priceFrom: new Set(priced.map((v) => v.priceMinor)).size > 1,
+    color,
+    hashes: ordered.map((i) => i.hash),
+  };
+}
+
+/** A product row, its images in order and its variants, as the API and pages show it (`colorId`: a colour filter's). */
+function toProductDto(r: ProductRow, market: MarketCode, imageFacts: ImageFacts[], variantFacts: VariantFacts[], colorId?: number): ProductDto {
+  const card = cardFacts(r, imageFacts, variantFacts, colorId);
   const sizeNames = new Map<string, number>();
   const colorNames = new Set<string>();
   let stock = 0;
@@ -89,10 +117,12 @@ function toProductDto(r: ProductRow, market: MarketCode, imageHashes: string[], 
     id: r.id,
     name: r.name,
     slug: r.slug,
-    price: toMajor(r.priceMinor),
+    price: toMajor(card.priceMinor),
+    priceFrom: card.priceFrom,
+    cardColor: card.color,
     currency: MARKETS[market].currency,
     description: r.description,
-    images: imageHashes.map((hash) => imageUrl(hash, API_IMAGE_WIDTH)),
+    images: card.hashes.map((hash) => imageUrl(hash, API_IMAGE_WIDTH)),
     sizeNames: [...sizeNames.entries()].sort((a, b) => a[1] - b[1]).map(([n]) => n),
     colorNames: [...colorNames].sort(),
     categoryNames: [r.categoryName, r.subCategoryName],
@@ -115,13 +145,14 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
   const lists = memo?.shelf(LISTS_KEPT);
 
   /** Loads images and the names of the variants sold in the market for many products in two queries (no N+1). */
-  async function hydrate(rows: ProductRow[], market: MarketCode): Promise<ProductDto[]> {
+  async function hydrate(rows: ProductRow[], market: MarketCode, colorId?: number): Promise<ProductDto[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [imageRows, variantRows] = await Promise.all([
       db
-        .select({ productId: productImages.productId, hash: productImages.mediaHash })
+        .select({ productId: productImages.productId, hash: productImages.mediaHash, color: colors.name })
         .from(productImages)
+        .leftJoin(colors, eq(colors.id, productImages.colorId))
         .where(inArray(productImages.productId, ids))
         .orderBy(asc(productImages.productId), asc(productImages.position)),
       db
@@ -130,7 +161,9 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
           size: sizes.name,
           sizePos: sizes.position,
           color: colors.name,
+          colorId: variants.colorId,
           stock: variants.stock,
+          priceMinor: variantPrices.priceMinor,
         })
         .from(variants)
         .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
@@ -138,10 +171,10 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
         .leftJoin(colors, eq(colors.id, variants.colorId))
         .where(inArray(variants.productId, ids)),
     ]);
-    const images = new Map<number, string[]>();
+    const images = new Map<number, ImageFacts[]>();
     for (const r of imageRows) {
       const list = images.get(r.productId) ?? [];
-      list.push(r.hash);
+      list.push({ hash: r.hash, color: r.color });
       images.set(r.productId, list);
     }
     const byProduct = new Map<number, VariantFacts[]>();
@@ -150,7 +183,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
       list.push(v);
       byProduct.set(v.productId, list);
     }
-    return rows.map((r) => toProductDto(r, market, images.get(r.id) ?? [], byProduct.get(r.id) ?? []));
+    return rows.map((r) => toProductDto(r, market, images.get(r.id) ?? [], byProduct.get(r.id) ?? [], colorId));
   }
 
   /**
@@ -204,7 +237,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
         .orderBy(asc(productImages.position)),
       db
         // Only the variants sold in the market, each at its own price there.
-        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor, sku: variants.sku })
+        .select({ id: variants.id, size: sizes.name, sizePos: sizes.position, color: colors.name, colorId: variants.colorId, hex: colors.hex, stock: variants.stock, priceMinor: variantPrices.priceMinor, sku: variants.sku })
         .from(variants)
         .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
         .leftJoin(sizes, eq(sizes.id, variants.sizeId))
@@ -217,12 +250,9 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     const colorHex = new Map<string, string>();
     for (const v of variantRows) if (v.color && v.hex) colorHex.set(v.color, v.hex);
     return {
-      ...toProductDto(
-        row,
-        market,
-        imageRows.map((i) => i.hash),
-        variantRows,
-      ),
+      // The page keeps the images in staff's order (its gallery follows the chosen colour itself).
+      ...toProductDto(row, market, [], variantRows),
+      images: imageRows.map((i) => imageUrl(i.hash, API_IMAGE_WIDTH)),
       variants: variantRows.map(({ id: vid, size, color, stock, priceMinor, sku }) => ({ id: vid, size, color, stock, price: toMajor(priceMinor), sku })),
       imageAlts: imageRows.map((a) => a.alt),
       imageColors: imageRows.map((a) => a.color),
@@ -383,7 +413,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     }
     const totalDocs = found.totalDocs;
     return {
-      docs: await hydrate(found.rows, market),
+      docs: await hydrate(found.rows, market, query.colorId),
       ...(await facets),
       totalDocs,
       page: query.page,

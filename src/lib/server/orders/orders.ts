@@ -20,7 +20,7 @@ import { timeZoneOfCurrency } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import { deliveredAtOn, LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/lib/domain/after-sales';
 import { paidForUnits } from '@/lib/domain/promotions';
-import { deliverySpeed, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
+import { deliveryDirections, deliverySpeed, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf, type Ordering, type Page } from '@/lib/server/infra/db/paging';
 import { amongValuesOf, containing } from '@/lib/server/infra/db/text-search';
@@ -678,7 +678,8 @@ export function createOrderService({
       }
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
       const speed = order.deliverySpeed ? ` (${order.deliverySpeed.name}, ${order.deliverySpeed.days})` : '';
-      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}`;
+      const directions = order.deliveryOption === 'delivery' ? deliveryDirections(order.deliveryAddress) : null;
+      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
       try {
         await mailer.send({
           to: owner.email,

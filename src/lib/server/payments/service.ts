@@ -36,6 +36,8 @@ export const paymentSnapshotSchema = z.object({
     city: z.string(),
     address: z.string(),
     zipCode: z.string(),
+    landmark: z.string().optional(),
+    deliveryPhone: z.string().optional(),
   }),
   lines: z.array(
     z.object({
@@ -806,6 +808,33 @@ export function createPaymentService(deps: {
         .orderBy(asc(payments.updatedAt))
         .limit(20);
       return rows.map((r) => ({ reference: r.reference, amount: toMajor(r.amountMinor), currency: r.currency as CurrencyCode, channel: r.channel, since: r.since }));
+    },
+
+    /**
+     * Where the shopper's checkout payment stands, read without asking the provider (the webhook,
+     * the simulated confirmations and reconciliation move it): still waiting for the money, placed
+     * as an order, or neither (failed, abandoned, someone else's, unknown).
+     */
+    async checkoutState(reference: string, userId: string): Promise<{ state: 'waiting'; amount: number; currency: CurrencyCode } | { state: 'placed'; orderId: string } | { state: 'none' }> {
+      const [payment] = await db.select().from(payments).where(and(eq(payments.reference, reference), eq(payments.userId, userId))).limit(1);
+      if (!payment || payment.purpose !== 'checkout') return { state: 'none' };
+      if (payment.status === 'pending') return { state: 'waiting', amount: toMajor(payment.amountMinor), currency: payment.currency as CurrencyCode };
+      if (includes(MAY_HAVE_ORDER, payment.status)) {
+        const order = await existingOrder(payment);
+        if (order) return { state: 'placed', orderId: order.id };
+      }
+      return { state: 'none' };
+    },
+
+    /** The shopper's latest checkout payment waiting for its money (a transfer on its way), if any. */
+    async latestWaiting(userId: string): Promise<string | null> {
+      const [row] = await db
+        .select({ reference: payments.reference })
+        .from(payments)
+        .where(and(eq(payments.userId, userId), eq(payments.status, 'pending'), eq(payments.purpose, 'checkout')))
+        .orderBy(desc(payments.updatedAt))
+        .limit(1);
+      return row?.reference ?? null;
     },
 
     /** The shopper's payment while it waits for the provider to confirm it (a transfer on its way); null otherwise. */

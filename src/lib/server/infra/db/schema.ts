@@ -292,7 +292,11 @@ export const addresses = pgTable(
     state: text('state').notNull(),
     city: text('city').notNull(),
     address: text('address').notNull(),
+    /** '' where the country needs none and the shopper gave none (ZIP_REQUIRED). */
     zipCode: text('zip_code').notNull(),
+    /** For the courier: a landmark or directions, and the number to call at the door; null when not given. */
+    landmark: text('landmark'),
+    deliveryPhone: text('delivery_phone'),
     active: boolean('active').notNull().default(false),
     createdAt: createdAt(),
   },
