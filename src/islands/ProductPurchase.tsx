@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import { $profile, cartChanged } from '@/lib/client/stores';
-import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '@/lib/domain/variants';
+import { firstInStock, isAvailable, optionsWith, type VariantChoice } from '@/lib/domain/variants';
 import type { VariantDto } from '@/lib/domain/catalogue';
 import CsrfInput from '@/components/CsrfInput';
 import { pictureSources } from '@/lib/client/pictures';
@@ -76,8 +76,9 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
   const ofColour = product.gallery.filter((i) => i.color === null || i.color === choice.color);
   const images = ofColour.length ? ofColour : product.gallery;
 
-  const sizes = optionAvailability(product.variants, 'size', product.sizeNames);
-  const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
+  // Each option says whether it can be bought with the other choice as it stands.
+  const sizes = optionsWith(product.variants, 'size', choice, product.sizeNames);
+  const colors = optionsWith(product.variants, 'color', choice, product.colors.map((c) => c.name));
   // Where variants differ in price, an option whose variants share one price shows it, so a
   // shopper without scripts (whose price line does not follow the choice) still sees it.
   const pricesVary = new Set(product.variants.map((v) => v.price)).size > 1;
@@ -92,17 +93,11 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
   const chosen = product.variants.find((v) => v.size === choice.size && v.color === choice.color);
   const stock = chosen?.stock ?? 0;
 
+  // A choice changes only what the shopper touched: a sold-out combination stays chosen and
+  // says so, rather than the other option moving (and the pictures with it) unseen.
   const choose = (key: 'size' | 'color', value: string) => {
     if (key === 'color') setImageIndex(0);
-    setChoice((prev) => {
-      const next = { ...prev, [key]: value };
-      // A colour picked before the size leaves the size to the shopper.
-      if (isAvailable(product.variants, next) || next.size === null) return next;
-      // Keep the new choice and move the other option to one that is in stock with it.
-      const other = key === 'size' ? 'color' : 'size';
-      const match = product.variants.find((v) => v[key] === value && v.stock > 0);
-      return match ? { ...next, [other]: match[other] } : next;
-    });
+    setChoice((prev) => ({ ...prev, [key]: value }));
   };
 
   const purchase = useRef<HTMLFormElement>(null);
@@ -207,7 +202,7 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
           )}
 
           <p className="stock-note" role="status">
-            {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
+            {!available ? (choice.size && choice.color ? `${choice.size} is sold out in ${choice.color}.` : 'Sold out in this combination.') : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
           </p>
 
           <button type="submit" className="btn add-to-cart" disabled={busy || !available}>
@@ -224,11 +219,15 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
   );
 }
 
-/** One choice (size or colour) as radio buttons of the purchase form; sold-out options are disabled. */
+/**
+ * One choice (size or colour) as radio buttons of the purchase form. An option that cannot be
+ * bought with the other choice stays choosable (and focusable), struck through and named so
+ * ("L, sold out in Navy"): choosing it shows that the combination is sold out.
+ */
 function OptionGroup(props: {
   name: 'size' | 'color';
   legend: string;
-  options: { value: string; inStock: boolean }[];
+  options: { value: string; inStock: boolean; soldOutIn: string | null }[];
   chosen: string | null;
   onChoose: (value: string) => void;
   /** A colour's swatch. */
@@ -247,11 +246,21 @@ function OptionGroup(props: {
         {chosen && <span className="option-current">: {chosen}</span>}
       </legend>
       <div className="option-buttons">
-        {options.map(({ value, inStock }) => {
+        {options.map(({ value, inStock, soldOutIn }) => {
           const price = priceOf?.(value);
+          const soldOut = soldOutIn ? `sold out in ${soldOutIn}` : 'sold out';
           return (
-            <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
-              <input type="radio" className="option-input" name={name} value={value} checked={chosen === value} disabled={!inStock} onChange={() => onChoose(value)} />
+            <label key={value} className="option" title={inStock ? undefined : `Sold out${soldOutIn ? ` in ${soldOutIn}` : ''}`}>
+              <input
+                type="radio"
+                className="option-input"
+                name={name}
+                value={value}
+                checked={chosen === value}
+                data-sold-out={inStock ? undefined : ''}
+                aria-label={inStock ? undefined : `${value}, ${soldOut}`}
+                onChange={() => onChoose(value)}
+              />
               <span className="option-btn">
                 {swatchOf && <span className="swatch" style={{ background: swatchOf(value) }} aria-hidden="true" />}
                 {value}
