@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import { $profile, cartChanged } from '@/lib/client/stores';
 import { firstInStock, isAvailable, optionsWith, type VariantChoice } from '@/lib/domain/variants';
@@ -6,7 +6,7 @@ import type { VariantDto } from '@/lib/domain/catalogue';
 import CsrfInput from '@/components/CsrfInput';
 import { pictureSources } from '@/lib/client/pictures';
 import { Picture } from '@/components/Picture';
-import { hashFromImageUrl, type ImageWidth } from '@/lib/domain/images';
+import { hashFromImageUrl, imageUrl, type ImageWidth } from '@/lib/domain/images';
 import { TOASTS } from '@/lib/domain/toasts';
 
 /** One gallery image: its URL and alt text; the <picture> sources are derived here, not sent twice. */
@@ -54,6 +54,12 @@ export interface ProductPurchaseProps {
 }
 
 const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
+
+/** The large rendition a tap on the main picture opens (full screen, or the image itself without scripts). */
+const largeOf = (url: string) => {
+  const hash = hashFromImageUrl(url);
+  return hash ? imageUrl(hash, 1600) : url;
+};
 
 /**
  * The product page's interactive part: gallery (thumbnails select the main image), size
@@ -117,12 +123,22 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
   });
 
   const mainImage = images[Math.min(imageIndex, images.length - 1)]!;
+  // The zoom (Swiper and its zoom module) is fetched on the first tap only; a link to the large
+  // image until then, and for a shopper without scripts.
+  const openZoom = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || typeof HTMLDialogElement !== 'function') return;
+    event.preventDefault();
+    const start = Math.min(imageIndex, images.length - 1);
+    void import('@/lib/client/picture-zoom').then(({ openPictureZoom }) =>
+      openPictureZoom(images.map((i) => ({ src: largeOf(i.url), alt: i.alt })), start, setImageIndex),
+    );
+  };
   const main = { ...pictureSources(mainImage.url, MAIN_WIDTHS, 960, { saveData: product.saveData }), alt: mainImage.alt, hash: hashFromImageUrl(mainImage.url) ?? '' };
 
   return (
     <div className="product-layout">
       <div className="gallery">
-        <div className="gallery-main">
+        <a className="gallery-main" href={largeOf(mainImage.url)} onClick={openZoom} aria-label={`${mainImage.alt}: open full screen`} data-zoom>
           <Picture
             key={main.src}
             pic={main}
@@ -135,7 +151,7 @@ export default function ProductPurchase({ product, csrf, initialColor, children,
             data-main-image
             data-hash={main.hash}
           />
-        </div>
+        </a>
         {images.length > 1 && (
           <ul className="gallery-thumbs" aria-label="Product images">
             {images.map((image, i) => {

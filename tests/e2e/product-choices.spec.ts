@@ -75,3 +75,45 @@ test.describe('without JavaScript', () => {
     await expect(soldOut.locator('+ .option-btn')).toHaveCSS('text-decoration-line', 'line-through');
   });
 });
+
+test('tapping the main picture opens the pictures full screen with zoom, loaded only then; swiping moves between them', async ({ page }) => {
+  const { id } = await soldOutCombination(page.request);
+  const zoomAssets: string[] = [];
+  page.on('request', (r) => {
+    if (/picture-zoom|swiper/i.test(r.url())) zoomAssets.push(r.url());
+  });
+  await page.goto(`/product/${id}`);
+  await hydrated(page);
+  expect(zoomAssets, 'the zoom is not loaded before a tap').toEqual([]);
+  const thumbs = await page.locator('.gallery-thumbs button').count();
+  await page.locator('[data-zoom]').click();
+  const zoom = page.getByRole('dialog', { name: 'Pictures, full screen' });
+  await expect(zoom).toBeVisible();
+  expect(zoomAssets.length).toBeGreaterThan(0);
+  await expect(zoom.locator('.swiper-slide-active img')).toBeVisible();
+  const box = await zoom.boundingBox();
+  expect(box!.width).toBe(360);
+  if (thumbs > 1) {
+    const first = await zoom.locator('.swiper-slide-active img').getAttribute('src');
+    await page.keyboard.press('ArrowRight');
+    await expect(zoom.locator('.swiper-slide-active img')).not.toHaveAttribute('src', first!);
+  }
+  await zoom.getByRole('button', { name: 'Close' }).click();
+  await expect(zoom).toBeHidden();
+  // The page shows the picture the shopper closed on.
+  if (thumbs > 1) await expect(page.locator('.gallery-thumbs button').nth(1)).toHaveAttribute('aria-pressed', 'true');
+});
+
+test.describe('the main picture without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('links to its large image', async ({ page }) => {
+    const { id } = await soldOutCombination(page.request);
+    await page.goto(`/product/${id}`);
+    const href = await page.locator('[data-zoom]').getAttribute('href');
+    expect(href).toMatch(/^\/media\/[a-f0-9]+\/1600\.webp$/);
+    const image = await page.request.get(href!);
+    expect(image.status()).toBe(200);
+    expect(image.headers()['content-type']).toBe('image/webp');
+  });
+});
