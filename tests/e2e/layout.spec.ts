@@ -8,7 +8,7 @@ import { getJson, newShopper, signIn } from './support';
  */
 // Reduced motion: <main> slides in by 28 px as a page opens, clipped on purpose, not a layout's width.
 test.use({ viewport: { width: 320, height: 640 }, reducedMotion: 'reduce' });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
+test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'one project: each test sets its own width'));
 
 /**
  * How far the page reaches past the screen, and the elements that do (to say which). The root
@@ -83,3 +83,31 @@ for (const js of [true, false]) {
     });
   });
 }
+
+test.describe('the desktop header at 1366 px', () => {
+  test.use({ viewport: { width: 1366, height: 900 } });
+  for (const js of [true, false]) {
+    test(`${js ? 'with' : 'without'} JavaScript: the parent categories are links in it, and "Shop in" is a compact control inside it that still changes the market`, async ({ browser }) => {
+      const page = await browser.newPage({ javaScriptEnabled: js, viewport: { width: 1366, height: 900 } });
+      await page.goto('/');
+      const header = page.locator('header.topbar');
+      const bar = (await header.boundingBox())!;
+      const links = header.getByRole('navigation', { name: 'Categories' }).getByRole('link');
+      expect(await links.count()).toBeGreaterThan(1);
+      for (const link of await links.all()) await expect(link).toBeVisible();
+      await expect(links.first()).toHaveAttribute('href', /^\/collection\?categoryId=\d+$/);
+      const shopIn = page.getByLabel('Shop in');
+      const box = (await shopIn.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(bar.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(bar.y + bar.height);
+      await expect(shopIn.locator('option:checked')).toHaveText('Nigeria (₦ NGN)');
+      // Still there once scrolled: it sticks with the bar.
+      await page.mouse.wheel(0, 1200);
+      await expect(shopIn).toBeInViewport();
+      await shopIn.selectOption({ label: 'South Africa (R ZAR)' });
+      await page.getByRole('button', { name: 'Change' }).click();
+      await expect(page.getByLabel('Shop in')).toHaveValue('ZA');
+      await page.close();
+    });
+  }
+});
