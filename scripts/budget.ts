@@ -47,6 +47,14 @@ const REPEAT_PRODUCT_KB = 10;
  * toast's cost, not the page's (a page with islands has it already).
  */
 const TOASTER_CHUNK = /\/react\.[\w-]+\.js$/;
+/**
+ * Code a page fetches only when the shopper asks for it with a tap (the product pictures' zoom:
+ * Swiper and its zoom module, src/lib/client/picture-zoom.ts). A dynamic import of such a chunk
+ * is not counted in its page's JavaScript (no tap, no bytes); it is measured on a row of its own,
+ * "(on tap)", with its own wire budget.
+ */
+const ON_TAP = /\/picture-zoom\.[\w-]+\.js$/;
+const ON_TAP_WIRE_BUDGET_KB = 40;
 /** `npm run budget -- --requests` lists every request of the path with its bytes. */
 const SHOW_REQUESTS = process.argv.includes('--requests');
 
@@ -115,13 +123,16 @@ try {
 
   const resolve = (from: string, spec: string) => new URL(spec, server.baseUrl + from).pathname;
 
+  /** On-tap chunks met as dynamic imports while walking the pages (see ON_TAP). */
+  const onTap = new Set<string>();
   /**
    * Every script a page can load, dynamic imports included, except the toaster's chunk when only
    * imported dynamically: a page imports it with its first toast (src/lib/client/toast.ts), never
    * to paint. Its own graph, met on the way, is collected into `toaster` and reported beside the
-   * page's figure; a page whose islands import that chunk statically counts it as its own.
+   * page's figure; a page whose islands import that chunk statically counts it as its own. On-tap
+   * chunks are set aside into `onTap` too, unless `followOnTap` (walking such a chunk's own graph).
    */
-  async function scriptGraph(entry: string[], seen = new Set<string>(), toaster = new Set<string>()): Promise<Set<string>> {
+  async function scriptGraph(entry: string[], seen = new Set<string>(), toaster = new Set<string>(), followOnTap = false): Promise<Set<string>> {
     const queue = [...entry];
     while (queue.length) {
       const url = queue.shift()!;
@@ -132,6 +143,7 @@ try {
       for (const m of imports) {
         const target = resolve(url, (m[1] ?? m[2])!);
         if (m[2] && TOASTER_CHUNK.test(target)) toaster.add(target);
+        else if (!followOnTap && m[2] && ON_TAP.test(target)) onTap.add(target);
         else queue.push(target);
       }
     }
@@ -182,6 +194,24 @@ try {
       react ? 'yes' : 'no',
       res.status !== 200 ? 'FAIL (status)' : over ? 'FAIL (size)' : reactBroken ? 'FAIL (React)' : 'ok',
     ]);
+  }
+  // What a tap adds: the on-tap chunks and what they import that the product page has not loaded.
+  if (onTap.size) {
+    const page = routes.find((r) => r.path.startsWith('/product/'))!;
+    const res = await get(server.baseUrl + page.path);
+    const entries = [...res.body.toString('utf8').matchAll(/\b(?:component-url|renderer-url|before-hydration-url)="([^"]+)"/g)].map((m) => resolve(page.path, m[1]!));
+    const loaded = await scriptGraph(entries);
+    const added = [...(await scriptGraph([...onTap], new Set(), new Set(), true))].filter((f) => !loaded.has(f) || onTap.has(f));
+    let gzip = 0;
+    let wire = 0;
+    for (const f of added) {
+      const asset = await fetchAsset(f);
+      gzip += asset.gzipWire;
+      wire += asset.wire;
+    }
+    const over = wire / 1024 > ON_TAP_WIRE_BUDGET_KB;
+    if (over) failed = true;
+    rows.push([`${page.path} (on tap)`, '200', String(added.length), (gzip / 1024).toFixed(1), '-', (wire / 1024).toFixed(1), `<= ${ON_TAP_WIRE_BUDGET_KB}`, '-', '-', 'no', over ? 'FAIL (size)' : 'ok']);
   }
   const header = ['route', 'status', 'js files', 'js gzip KB', 'budget', 'js wire KB', 'wire budget', 'html wire KB', '1st toast KB', 'React', 'result'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

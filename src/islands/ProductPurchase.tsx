@@ -1,12 +1,12 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import { $profile, cartChanged } from '@/lib/client/stores';
-import { firstInStock, isAvailable, optionAvailability, type VariantChoice } from '@/lib/domain/variants';
+import { firstInStock, isAvailable, optionsWith, type VariantChoice } from '@/lib/domain/variants';
 import type { VariantDto } from '@/lib/domain/catalogue';
 import CsrfInput from '@/components/CsrfInput';
 import { pictureSources } from '@/lib/client/pictures';
 import { Picture } from '@/components/Picture';
-import { hashFromImageUrl, type ImageWidth } from '@/lib/domain/images';
+import { hashFromImageUrl, imageUrl, type ImageWidth } from '@/lib/domain/images';
 import { TOASTS } from '@/lib/domain/toasts';
 
 /** One gallery image: its URL and alt text; the <picture> sources are derived here, not sent twice. */
@@ -57,6 +57,12 @@ export interface ProductPurchaseProps {
 
 const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
 
+/** The large rendition a tap on the main picture opens (full screen, or the image itself without scripts). */
+const largeOf = (url: string) => {
+  const hash = hashFromImageUrl(url);
+  return hash ? imageUrl(hash, 1600) : url;
+};
+
 /**
  * The product page's interactive part: gallery (thumbnails select the main image), size
  * and colour choice (first in-stock combination preselected; sold-out ones disabled) and
@@ -82,8 +88,9 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
   const ofColour = product.gallery.filter((i) => i.color === null || i.color === choice.color);
   const images = ofColour.length ? ofColour : product.gallery;
 
-  const sizes = optionAvailability(product.variants, 'size', product.sizeNames);
-  const colors = optionAvailability(product.variants, 'color', product.colors.map((c) => c.name));
+  // Each option says whether it can be bought with the other choice as it stands.
+  const sizes = optionsWith(product.variants, 'size', choice, product.sizeNames);
+  const colors = optionsWith(product.variants, 'color', choice, product.colors.map((c) => c.name));
   // Where variants differ in price, an option whose variants share one price shows it, so a
   // shopper without scripts (whose price line does not follow the choice) still sees it.
   const pricesVary = new Set(product.variants.map((v) => v.price)).size > 1;
@@ -98,17 +105,11 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
   const chosen = product.variants.find((v) => v.size === choice.size && v.color === choice.color);
   const stock = chosen?.stock ?? 0;
 
+  // A choice changes only what the shopper touched: a sold-out combination stays chosen and
+  // says so, rather than the other option moving (and the pictures with it) unseen.
   const choose = (key: 'size' | 'color', value: string) => {
     if (key === 'color') setImageIndex(0);
-    setChoice((prev) => {
-      const next = { ...prev, [key]: value };
-      // A colour picked before the size leaves the size to the shopper.
-      if (isAvailable(product.variants, next) || next.size === null) return next;
-      // Keep the new choice and move the other option to one that is in stock with it.
-      const other = key === 'size' ? 'color' : 'size';
-      const match = product.variants.find((v) => v[key] === value && v.stock > 0);
-      return match ? { ...next, [other]: match[other] } : next;
-    });
+    setChoice((prev) => ({ ...prev, [key]: value }));
   };
 
   const purchase = useRef<HTMLFormElement>(null);
@@ -128,12 +129,22 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
   });
 
   const mainImage = images[Math.min(imageIndex, images.length - 1)]!;
+  // The zoom (Swiper and its zoom module) is fetched on the first tap only; a link to the large
+  // image until then, and for a shopper without scripts.
+  const openZoom = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || typeof HTMLDialogElement !== 'function') return;
+    event.preventDefault();
+    const start = Math.min(imageIndex, images.length - 1);
+    void import('@/lib/client/picture-zoom').then(({ openPictureZoom }) =>
+      openPictureZoom(images.map((i) => ({ src: largeOf(i.url), alt: i.alt })), start, setImageIndex),
+    );
+  };
   const main = { ...pictureSources(mainImage.url, MAIN_WIDTHS, 960, { saveData: product.saveData }), alt: mainImage.alt, hash: hashFromImageUrl(mainImage.url) ?? '' };
 
   return (
     <div className="product-layout">
       <div className="gallery">
-        <div className="gallery-main">
+        <a className="gallery-main" href={largeOf(mainImage.url)} onClick={openZoom} aria-label={`${mainImage.alt}: open full screen`} data-zoom>
           <Picture
             key={main.src}
             pic={main}
@@ -146,7 +157,7 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
             data-main-image
             data-hash={main.hash}
           />
-        </div>
+        </a>
         {images.length > 1 && (
           <ul className="gallery-thumbs" aria-label="Product images">
             {images.map((image, i) => {
@@ -213,7 +224,7 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
           )}
 
           <p className="stock-note" role="status">
-            {!available ? 'Sold out in this combination.' : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
+            {!available ? (choice.size && choice.color ? `${choice.size} is sold out in ${choice.color}.` : 'Sold out in this combination.') : stock > 0 && stock <= 3 ? `Only ${stock} left.` : ''}
           </p>
 
           <button type="submit" className="btn add-to-cart" disabled={busy || !available}>
@@ -230,11 +241,15 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
   );
 }
 
-/** One choice (size or colour) as radio buttons of the purchase form; sold-out options are disabled. */
+/**
+ * One choice (size or colour) as radio buttons of the purchase form. An option that cannot be
+ * bought with the other choice stays choosable (and focusable), struck through and named so
+ * ("L, sold out in Navy"): choosing it shows that the combination is sold out.
+ */
 function OptionGroup(props: {
   name: 'size' | 'color';
   legend: string;
-  options: { value: string; inStock: boolean }[];
+  options: { value: string; inStock: boolean; soldOutIn: string | null }[];
   chosen: string | null;
   onChoose: (value: string) => void;
   /** A colour's swatch. */
@@ -253,11 +268,21 @@ function OptionGroup(props: {
         {chosen && <span className="option-current">: {chosen}</span>}
       </legend>
       <div className="option-buttons">
-        {options.map(({ value, inStock }) => {
+        {options.map(({ value, inStock, soldOutIn }) => {
           const price = priceOf?.(value);
+          const soldOut = soldOutIn ? `sold out in ${soldOutIn}` : 'sold out';
           return (
-            <label key={value} className="option" title={inStock ? undefined : 'Sold out'}>
-              <input type="radio" className="option-input" name={name} value={value} checked={chosen === value} disabled={!inStock} onChange={() => onChoose(value)} />
+            <label key={value} className="option" title={inStock ? undefined : `Sold out${soldOutIn ? ` in ${soldOutIn}` : ''}`}>
+              <input
+                type="radio"
+                className="option-input"
+                name={name}
+                value={value}
+                checked={chosen === value}
+                data-sold-out={inStock ? undefined : ''}
+                aria-label={inStock ? undefined : `${value}, ${soldOut}`}
+                onChange={() => onChoose(value)}
+              />
               <span className="option-btn">
                 {swatchOf && <span className="swatch" style={{ background: swatchOf(value) }} aria-hidden="true" />}
                 {value}

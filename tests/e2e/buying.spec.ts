@@ -48,8 +48,9 @@ async function addToCart(page: Page, v: Pick) {
   await page.goto(`/product/${v.productId}`);
   // the form also works before hydration (a plain post), but this suite checks the island's toasts
   await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
-  if (v.size) await page.getByRole('radio', { name: v.size, exact: true }).check();
+  // Colour first, then a size in it: a size sold out in the colour on show is named so.
   if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
+  if (v.size) await page.getByRole('radio', { name: v.size, exact: true }).check();
   await page.getByRole('button', { name: 'ADD TO CART' }).click();
   await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
 }

@@ -431,9 +431,12 @@ test.describe('product page', () => {
     await hydrated(page, 'ProductPurchase');
     const sizes = page.locator('.option-group').filter({ hasText: 'Size' });
     await expect(sizes.getByRole('radio', { checked: true })).toHaveCount(0);
-    // The size guide sits beside the sizes.
+    // The size guide sits beside the sizes and opens as a sheet over the page.
     await sizes.getByText('Size guide').click();
-    await expect(sizes.getByRole('columnheader', { name: 'UK' })).toBeVisible();
+    const guide = page.getByRole('dialog', { name: 'Size guide' });
+    await expect(guide.getByRole('columnheader', { name: 'UK' })).toBeVisible();
+    await guide.getByRole('button', { name: 'Close' }).click();
+    await expect(guide).toBeHidden();
     await page.getByRole('button', { name: 'ADD TO CART' }).click();
     await expect(page.getByText('Please select a size')).toBeVisible();
     expect(await cartLines()).toBe(before);

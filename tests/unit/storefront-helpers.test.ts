@@ -3,7 +3,7 @@ import { toggleParam } from '@/lib/client/filters';
 import { CARD_WIDTHS, pictureSources } from '@/lib/client/pictures';
 import type { VariantDto } from '@/lib/domain/catalogue';
 import { PLACEHOLDER_IMAGE } from '@/lib/domain/images';
-import { firstInStock, isAvailable, optionAvailability } from '@/lib/domain/variants';
+import { firstInStock, isAvailable, optionAvailability, optionsWith } from '@/lib/domain/variants';
 
 const HASH = 'a'.repeat(32);
 
@@ -64,5 +64,17 @@ describe('variant choice', () => {
       { value: 'Ivory', inStock: true },
     ]);
     expect(optionAvailability([{ size: null, color: 'Tan', stock: 1 }], 'size')).toEqual([]);
+  });
+  it('marks an option sold out in the other choice, naming it, and only wholly sold out before that choice is made', () => {
+    expect(optionsWith(variants, 'size', { size: null, color: 'Black' }, ['S', 'M', 'L'])).toEqual([
+      { value: 'S', inStock: false, soldOutIn: null },
+      { value: 'M', inStock: false, soldOutIn: 'Black' },
+      { value: 'L', inStock: true, soldOutIn: null },
+    ]);
+    expect(optionsWith(variants, 'color', { size: 'M', color: 'Black' })).toEqual([
+      { value: 'Black', inStock: false, soldOutIn: 'M' },
+      { value: 'Ivory', inStock: true, soldOutIn: null },
+    ]);
+    expect(optionsWith(variants, 'color', { size: null, color: 'Black' })).toEqual(optionAvailability(variants, 'color').map((o) => ({ ...o, soldOutIn: null })));
   });
 });

@@ -42,3 +42,24 @@ export function optionAvailability(
     .filter((value) => variants.some((v) => v[key] === value))
     .map((value) => ({ value, inStock: variants.some((v) => v[key] === value && v.stock > 0) }));
 }
+
+/**
+ * Whether each option of one kind can be bought with the shopper's other choice: a size is
+ * sold out in the chosen colour, a colour in the chosen size. With the other choice not made
+ * yet, an option is sold out only when no variant with it has stock. `soldOutIn` names the
+ * other choice the option is sold out in (null: sold out whatever the other choice).
+ */
+export function optionsWith(
+  variants: readonly VariantOptions[],
+  key: 'size' | 'color',
+  choice: VariantChoice,
+  order: readonly string[] = [],
+): { value: string; inStock: boolean; soldOutIn: string | null }[] {
+  const other = key === 'size' ? 'color' : 'size';
+  const otherValue = choice[other];
+  return optionAvailability(variants, key, order).map(({ value, inStock }) => {
+    if (!inStock || otherValue === null) return { value, inStock, soldOutIn: null };
+    const withBoth = variants.some((v) => v[key] === value && v[other] === otherValue && v.stock > 0);
+    return { value, inStock: withBoth, soldOutIn: withBoth ? null : otherValue };
+  });
+}

@@ -1,0 +1,119 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { getJson } from './support';
+
+/**
+ * The product page's size and colour choice at 360 px, with and without JavaScript: an option that
+ * cannot be bought with the other choice is struck through, still focusable and named so, and
+ * choosing it never changes the other choice (nor the pictures) behind the shopper's back.
+ */
+test.use({ viewport: { width: 360, height: 740 } });
+test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
+
+type Variant = { size: string | null; color: string | null; stock: number };
+
+/** A product with a size sold out in one colour (which has other sizes in stock) but in stock in another colour. */
+async function soldOutCombination(request: APIRequestContext) {
+  const list = await getJson(request, '/api/v1/products?limit=100');
+  for (const p of list.data.docs as { id: number; colorNames: string[]; sizeNames: string[] }[]) {
+    if (p.colorNames.length < 2 || p.sizeNames.length < 2) continue;
+    const variants = (await getJson(request, `/api/v1/products/${p.id}`)).data.variants as Variant[];
+    for (const gone of variants.filter((v) => v.stock === 0 && v.size && v.color)) {
+      const elsewhere = variants.find((v) => v.size === gone.size && v.color !== gone.color && v.stock > 0);
+      const otherSize = variants.find((v) => v.color === gone.color && v.size !== gone.size && v.stock > 0);
+      if (elsewhere && otherSize) return { id: p.id, size: gone.size!, color: gone.color!, otherSize: otherSize.size! };
+    }
+  }
+  throw new Error('no product with a size sold out in one colour only');
+}
+
+async function hydrated(page: Page) {
+  const island = page.locator('astro-island[component-url*="/ProductPurchase."]');
+  await expect(island).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+}
+
+const colourGroup = (page: Page) => page.locator('.option-group').filter({ hasText: 'Colour' });
+const sizeGroup = (page: Page) => page.locator('.option-group').filter({ hasText: 'Size' }).first();
+
+test('a size sold out in the chosen colour says so and choosing it keeps the colour and its pictures', async ({ page }) => {
+  const { id, size, color, otherSize } = await soldOutCombination(page.request);
+  await page.goto(`/product/${id}`);
+  await hydrated(page);
+  await colourGroup(page).getByRole('radio', { name: color, exact: true }).check({ force: true });
+  const picture = await page.locator('img[data-main-image]').getAttribute('data-hash');
+
+  const soldOut = sizeGroup(page).getByRole('radio', { name: `${size}, sold out in ${color}`, exact: true });
+  await expect(soldOut).toBeEnabled();
+  await expect(soldOut.locator('+ .option-btn')).toHaveCSS('text-decoration-line', 'line-through');
+  // Reached by keyboard like any other size.
+  await sizeGroup(page).getByRole('radio', { name: otherSize, exact: true }).focus();
+  await soldOut.focus();
+  await expect(soldOut).toBeFocused();
+  await soldOut.check({ force: true });
+
+  // The colour stays chosen, and now says it is sold out in that size.
+  await expect(colourGroup(page).getByRole('radio', { name: `${color}, sold out in ${size}`, exact: true })).toBeChecked();
+  await expect(soldOut).toBeChecked();
+  await expect(page.locator('img[data-main-image]')).toHaveAttribute('data-hash', picture!);
+  await expect(page.locator('.stock-note')).toHaveText(`${size} is sold out in ${color}.`);
+  await expect(page.getByRole('button', { name: 'ADD TO CART' })).toBeDisabled();
+
+  // Another size in the colour can be bought again.
+  await sizeGroup(page).getByRole('radio', { name: otherSize, exact: true }).check({ force: true });
+  await expect(colourGroup(page).getByRole('radio', { name: color, exact: true })).toBeChecked();
+  await expect(page.getByRole('button', { name: 'ADD TO CART' })).toBeEnabled();
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the colour page marks the sizes sold out in it, still choosable', async ({ page }) => {
+    const { id, size, color } = await soldOutCombination(page.request);
+    await page.goto(`/product/${id}?color=${encodeURIComponent(color)}`);
+    await expect(colourGroup(page).getByRole('radio', { name: color, exact: true })).toBeChecked();
+    const soldOut = sizeGroup(page).getByRole('radio', { name: `${size}, sold out in ${color}`, exact: true });
+    await expect(soldOut).toBeEnabled();
+    await expect(soldOut.locator('+ .option-btn')).toHaveCSS('text-decoration-line', 'line-through');
+  });
+});
+
+test('tapping the main picture opens the pictures full screen with zoom, loaded only then; swiping moves between them', async ({ page }) => {
+  const { id } = await soldOutCombination(page.request);
+  const zoomAssets: string[] = [];
+  page.on('request', (r) => {
+    if (/picture-zoom|swiper/i.test(r.url())) zoomAssets.push(r.url());
+  });
+  await page.goto(`/product/${id}`);
+  await hydrated(page);
+  expect(zoomAssets, 'the zoom is not loaded before a tap').toEqual([]);
+  const thumbs = await page.locator('.gallery-thumbs button').count();
+  await page.locator('[data-zoom]').click();
+  const zoom = page.getByRole('dialog', { name: 'Pictures, full screen' });
+  await expect(zoom).toBeVisible();
+  expect(zoomAssets.length).toBeGreaterThan(0);
+  await expect(zoom.locator('.swiper-slide-active img')).toBeVisible();
+  const box = await zoom.boundingBox();
+  expect(box!.width).toBe(360);
+  if (thumbs > 1) {
+    const first = await zoom.locator('.swiper-slide-active img').getAttribute('src');
+    await page.keyboard.press('ArrowRight');
+    await expect(zoom.locator('.swiper-slide-active img')).not.toHaveAttribute('src', first!);
+  }
+  await zoom.getByRole('button', { name: 'Close' }).click();
+  await expect(zoom).toBeHidden();
+  // The page shows the picture the shopper closed on.
+  if (thumbs > 1) await expect(page.locator('.gallery-thumbs button').nth(1)).toHaveAttribute('aria-pressed', 'true');
+});
+
+test.describe('the main picture without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('links to its large image', async ({ page }) => {
+    const { id } = await soldOutCombination(page.request);
+    await page.goto(`/product/${id}`);
+    const href = await page.locator('[data-zoom]').getAttribute('href');
+    expect(href).toMatch(/^\/media\/[a-f0-9]+\/1600\.webp$/);
+    const image = await page.request.get(href!);
+    expect(image.status()).toBe(200);
+    expect(image.headers()['content-type']).toBe('image/webp');
+  });
+});
