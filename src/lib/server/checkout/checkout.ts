@@ -106,7 +106,7 @@ export function createCheckoutService(deps: {
   siteUrl: string;
   promotions?: Pick<PromotionService, 'hold'> | undefined;
   /** Pay on delivery's rules and the shopper's standing; without it, only online payment is offered. */
-  onDelivery?: Pick<OnDeliveryService, 'termsFor'> | undefined;
+  onDelivery?: Pick<OnDeliveryService, 'termsFor' | 'confirmTerms'> | undefined;
   /** "Use my store credit": the balance, and the spend held with the payment. */
   storeCredit?: Pick<StoreCreditService, 'balance' | 'spend'> | undefined;
 }) {
@@ -243,10 +243,13 @@ export function createCheckoutService(deps: {
       const leftMinor = priced.totalMinor - credit;
       if (input.paymentMethod === 'on_delivery' && leftMinor > 0) {
         if (!onDelivery) throw new Conflict(message('pod-disabled', market));
-        const terms = await onDelivery.termsFor(user.id, market, leftMinor);
+        const terms = await onDelivery.termsFor(user.id, market, leftMinor, cartId);
         if (!terms.allowed) throw new Conflict(terms.text ?? message('pod-disabled', market));
         snapshot.paymentMethod = 'on_delivery';
         snapshot.dueOnDeliveryMinor = terms.dueMinor;
+        // Counted again with the payment row, under the shopper's lock: another checkout of theirs may be starting now.
+        const dueMinor = terms.dueMinor;
+        start.guard = (tx) => onDelivery.confirmTerms(tx, { userId: user.id, market, totalMinor: leftMinor, cartId, dueMinor });
       }
       // Store credit covers what is paid now: nothing to charge, the order is placed at once.
       if (credit > 0 && snapshot.dueOnDeliveryMinor + credit === priced.totalMinor && snapshot.paymentMethod !== 'on_delivery') {

@@ -1,11 +1,12 @@
 import { phoneVerified } from '@/lib/server/accounts/phone-verification';
-import { eq } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { Invalid } from '@/lib/domain/errors';
+import { Conflict, Invalid } from '@/lib/domain/errors';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor } from '@/lib/domain/money';
 import {
+  DEFAULT_MAX_OPEN_POD_ORDERS,
   DEFAULT_PAY_ON_DELIVERY_RULES,
   MAX_REFUSED_DELIVERIES,
   payOnDeliveryTerms,
@@ -16,7 +17,7 @@ import {
 } from '@/lib/domain/payment-methods';
 import { parseWith } from '@/lib/server/infra/http';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { marketSettings, users } from '@/lib/server/infra/db/schema';
+import { marketSettings, orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 
 /**
@@ -32,6 +33,7 @@ export const payOnDeliveryRulesSchema = z
     capMinor: minor,
     ceilingMinor: minor,
     depositPercent: z.coerce.number().int().min(1).max(100),
+    maxOpenOrders: z.coerce.number().int().min(1).max(100).default(DEFAULT_MAX_OPEN_POD_ORDERS),
   })
   .refine((r) => r.capMinor <= r.ceilingMinor, { message: message('pod-rules-cap-above-ceiling'), path: ['capMinor'] });
 
@@ -44,6 +46,10 @@ export function refusalText(reason: PayOnDeliveryRefusal, market: MarketCode, ru
       return message('pod-above-ceiling', formatMoney(toMajor(rules.ceilingMinor), MARKETS[market].currency));
     case 'pod-refused-deliveries':
       return message('pod-refused-deliveries', String(MAX_REFUSED_DELIVERIES));
+    case 'pod-open-orders':
+      return message('pod-open-orders', String(rules.maxOpenOrders));
+    case 'pod-open-above-ceiling':
+      return message('pod-open-above-ceiling', formatMoney(toMajor(rules.ceilingMinor), MARKETS[market].currency));
     case 'phone-not-verified':
       return message('phone-not-verified');
   }
@@ -55,17 +61,77 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
   async function rules(market: MarketCode, tx: Db | Tx = db): Promise<PayOnDeliveryRules> {
     const [row] = await tx.select().from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
     if (!row) return { ...DEFAULT_PAY_ON_DELIVERY_RULES[market] };
-    return { enabled: row.podEnabled, capMinor: row.podCapMinor, ceilingMinor: row.podCeilingMinor, depositPercent: row.podDepositPercent };
+    return {
+      enabled: row.podEnabled,
+      capMinor: row.podCapMinor,
+      ceilingMinor: row.podCeilingMinor,
+      depositPercent: row.podDepositPercent,
+      maxOpenOrders: row.podMaxOpenOrders,
+    };
   }
 
-  /** The shopper's standing: a verified phone (the phone module's rule) and refused deliveries. */
-  async function standing(userId: string): Promise<PayOnDeliveryStanding> {
-    const [u] = await db
-      .select({ phoneNumber: users.phoneNumber, phoneVerifiedNumber: users.phoneVerifiedNumber, refused: users.refusedDeliveries })
+  /**
+   * The shopper's standing in `market`: a verified phone (the phone module's rule), refused
+   * deliveries (the account's, or its verified number's when more), and the pay-on-delivery orders
+   * still open: orders neither settled at the door nor cancelled, and checkout payments on their way
+   * to becoming one. A payment of `exceptCart` only waiting to be paid is left out: the start being
+   * made for that cart replaces it.
+   */
+  async function standing(userId: string, market: MarketCode, opts: { tx?: Db | Tx; exceptCart?: string } = {}): Promise<PayOnDeliveryStanding> {
+    const tx = opts.tx ?? db;
+    const currency = MARKETS[market].currency;
+    const [u] = await tx
+      .select({
+        phoneNumber: users.phoneNumber,
+        phoneVerifiedNumber: users.phoneVerifiedNumber,
+        refused: users.refusedDeliveries,
+        phoneRefused: verifiedPhones.refusedDeliveries,
+      })
       .from(users)
+      .leftJoin(verifiedPhones, eq(verifiedPhones.phone, users.phoneVerifiedNumber))
       .where(eq(users.id, userId))
       .limit(1);
-    return { phoneVerified: u !== undefined && phoneVerified(u), refusedDeliveries: u?.refused ?? 0 };
+    const [placed] = await tx
+      .select({ n: count(), minor: sql<string>`coalesce(sum(${orders.totalMinor} - ${orders.storeCreditMinor}), 0)` })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, userId),
+          eq(orders.currency, currency),
+          eq(orders.paymentMethod, 'on_delivery'),
+          isNull(orders.collectionOutcome),
+          ne(orders.status, 'cancelled'),
+        ),
+      );
+    const [starting] = await tx
+      .select({
+        n: count(),
+        minor: sql<string>`coalesce(sum((${payments.snapshot}->>'totalMinor')::bigint - coalesce((${payments.snapshot}->>'storeCreditMinor')::bigint, 0)), 0)`,
+      })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.userId, userId),
+          eq(payments.currency, currency),
+          eq(payments.purpose, 'checkout'),
+          inArray(payments.status, ['initialized', 'pending', 'paid']),
+          sql`${payments.snapshot}->>'paymentMethod' = 'on_delivery'`,
+          opts.exceptCart ? or(ne(payments.cartId, opts.exceptCart), ne(payments.status, 'initialized')) : undefined,
+        ),
+      );
+    return {
+      phoneVerified: u !== undefined && phoneVerified(u),
+      refusedDeliveries: Math.max(u?.refused ?? 0, u?.phoneRefused ?? 0),
+      openOrders: Number(placed?.n ?? 0) + Number(starting?.n ?? 0),
+      openMinor: Number(placed?.minor ?? 0) + Number(starting?.minor ?? 0),
+    };
+  }
+
+  async function terms(userId: string, market: MarketCode, totalMinor: number, opts: { tx?: Db | Tx; exceptCart?: string } = {}): Promise<OnDeliveryTerms> {
+    const r = await rules(market, opts.tx);
+    const s = await standing(userId, market, opts);
+    const t = payOnDeliveryTerms(totalMinor, r, s);
+    return t.allowed ? { ...t, rules: r } : { ...t, rules: r, text: refusalText(t.reason, market, r) };
   }
 
   return {
@@ -89,6 +155,7 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
           podCapMinor: next.capMinor,
           podCeilingMinor: next.ceilingMinor,
           podDepositPercent: next.depositPercent,
+          podMaxOpenOrders: next.maxOpenOrders,
           updatedAt: clock(),
         };
         await tx
@@ -100,11 +167,23 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
       });
     },
 
-    /** The terms for this shopper's order of `totalMinor` in `market`, with the text of a refusal. */
-    async termsFor(userId: string, market: MarketCode, totalMinor: number): Promise<OnDeliveryTerms> {
-      const [r, s] = await Promise.all([rules(market), standing(userId)]);
-      const terms = payOnDeliveryTerms(totalMinor, r, s);
-      return terms.allowed ? { ...terms, rules: r } : { ...terms, rules: r, text: refusalText(terms.reason, market, r) };
+    /** The terms for this shopper's order of `totalMinor` in `market` from `cartId`, with the text of a refusal. */
+    async termsFor(userId: string, market: MarketCode, totalMinor: number, cartId?: string): Promise<OnDeliveryTerms> {
+      return terms(userId, market, totalMinor, cartId ? { exceptCart: cartId } : {});
+    },
+
+    /**
+     * The same terms again inside the transaction that creates the checkout's payment, under the
+     * shopper's row lock (after the cart's, before the payment row): two checkouts of one shopper
+     * at once are counted one after the other, so together they cannot pass the open-orders limit
+     * or the ceiling. Refused (Conflict) when pay on delivery is no longer allowed, or asks a
+     * different deposit than the one the payment was priced with.
+     */
+    async confirmTerms(tx: Tx, input: { userId: string; market: MarketCode; totalMinor: number; cartId: string; dueMinor: number }): Promise<void> {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for('update');
+      const now = await terms(input.userId, input.market, input.totalMinor, { tx, exceptCart: input.cartId });
+      if (!now.allowed) throw new Conflict(now.text ?? message('pod-disabled', input.market));
+      if (now.dueMinor !== input.dueMinor) throw new Conflict(message('pod-terms-changed'));
     },
   };
 }

@@ -160,6 +160,8 @@ export interface CheckoutStart {
   snapshot: PaymentSnapshot;
   /** Runs in the transaction that creates the payment row (a discount code's place, store credit); throwing refuses the payment. */
   hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+  /** Runs in that transaction after the cart's lock, before the payment row (pay on delivery's limits under the shopper's lock); throwing refuses the payment. */
+  guard?: ((tx: Tx) => Promise<void>) | undefined;
   attempt?: CheckoutAttempt | undefined;
 }
 
@@ -356,6 +358,7 @@ export function createPaymentService(deps: {
     currency: CurrencyCode;
     snapshot: PaymentSnapshot | DifferenceSnapshot;
     hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+    guard?: ((tx: Tx) => Promise<void>) | undefined;
     attempt?: CheckoutAttempt | undefined;
   };
   type Started = { reference: string; paymentId: string } | { existing: StartedAttempt };
@@ -410,6 +413,7 @@ export function createPaymentService(deps: {
           }
           if (!holdsLines(held, snapshot.lines)) throw held.length === 0 ? new Invalid(message('cart-empty')) : new Conflict(message('cart-changed-at-checkout'));
         }
+        await input.guard?.(tx);
         const [row] = await tx
           .insert(payments)
           .values({
