@@ -57,6 +57,15 @@ export function refusalText(reason: PayOnDeliveryRefusal, market: MarketCode, ru
 
 export type OnDeliveryTerms = PayOnDeliveryTerms & { rules: PayOnDeliveryRules; text?: string };
 
+/** A shopper's pay-on-delivery orders placed and still open (neither settled at the door nor cancelled), and what they come to less store credit. */
+async function openOrders(tx: Db | Tx, userId: string, currency: string): Promise<{ n: number; minor: number }> {
+  const [row] = await tx
+    .select({ n: count(), minor: sql<string>`coalesce(sum(${orders.totalMinor} - ${orders.storeCreditMinor}), 0)` })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.currency, currency), eq(orders.paymentMethod, 'on_delivery'), isNull(orders.collectionOutcome), ne(orders.status, 'cancelled')));
+  return { n: Number(row?.n ?? 0), minor: Number(row?.minor ?? 0) };
+}
+
 export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: () => Date; audit?: AuditLog | undefined }) {
   async function rules(market: MarketCode, tx: Db | Tx = db): Promise<PayOnDeliveryRules> {
     const [row] = await tx.select().from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
@@ -91,18 +100,7 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
       .leftJoin(verifiedPhones, eq(verifiedPhones.phone, users.phoneVerifiedNumber))
       .where(eq(users.id, userId))
       .limit(1);
-    const [placed] = await tx
-      .select({ n: count(), minor: sql<string>`coalesce(sum(${orders.totalMinor} - ${orders.storeCreditMinor}), 0)` })
-      .from(orders)
-      .where(
-        and(
-          eq(orders.userId, userId),
-          eq(orders.currency, currency),
-          eq(orders.paymentMethod, 'on_delivery'),
-          isNull(orders.collectionOutcome),
-          ne(orders.status, 'cancelled'),
-        ),
-      );
+    const placed = await openOrders(tx, userId, currency);
     const [starting] = await tx
       .select({
         n: count(),
@@ -122,8 +120,8 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
     return {
       phoneVerified: u !== undefined && phoneVerified(u),
       refusedDeliveries: Math.max(u?.refused ?? 0, u?.phoneRefused ?? 0),
-      openOrders: Number(placed?.n ?? 0) + Number(starting?.n ?? 0),
-      openMinor: Number(placed?.minor ?? 0) + Number(starting?.minor ?? 0),
+      openOrders: placed.n + Number(starting?.n ?? 0),
+      openMinor: placed.minor + Number(starting?.minor ?? 0),
     };
   }
 
@@ -173,17 +171,37 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
     },
 
     /**
+     * The shopper's row lock, which pay on delivery's counts are taken under: a checkout start takes
+     * it first (before the cart's), placing an order after the payment's.
+     */
+    async lockShopper(tx: Tx, userId: string): Promise<void> {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    },
+
+    /**
      * The same terms again inside the transaction that creates the checkout's payment, under the
-     * shopper's row lock (after the cart's, before the payment row): two checkouts of one shopper
-     * at once are counted one after the other, so together they cannot pass the open-orders limit
-     * or the ceiling. Refused (Conflict) when pay on delivery is no longer allowed, or asks a
-     * different deposit than the one the payment was priced with.
+     * shopper's row lock (lockShopper): two checkouts of one shopper at once are counted one after
+     * the other, so together they cannot pass the open-orders limit or the ceiling. Refused
+     * (Conflict) when pay on delivery is no longer allowed, or asks a different deposit than the one
+     * the payment was priced with.
      */
     async confirmTerms(tx: Tx, input: { userId: string; market: MarketCode; totalMinor: number; cartId: string; dueMinor: number }): Promise<void> {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for('update');
       const now = await terms(input.userId, input.market, input.totalMinor, { tx, exceptCart: input.cartId });
       if (!now.allowed) throw new Conflict(now.text ?? message('pod-disabled', input.market));
       if (now.dueMinor !== input.dueMinor) throw new Conflict(message('pod-terms-changed'));
+    },
+
+    /**
+     * Whether a paid pay-on-delivery checkout may become an order now, under the shopper's row lock:
+     * with the orders already placed (not the starts still waiting, this one among them) it stays
+     * within the open-orders limit and the ceiling of its market.
+     */
+    async mayPlace(tx: Tx, input: { userId: string; currency: string; totalMinor: number }): Promise<boolean> {
+      const market = MARKET_CODES.find((m) => MARKETS[m].currency === input.currency);
+      if (!market) return true;
+      const r = await rules(market, tx);
+      const placed = await openOrders(tx, input.userId, input.currency);
+      return placed.n < r.maxOpenOrders && placed.minor + input.totalMinor <= r.ceilingMinor;
     },
   };
 }
