@@ -66,6 +66,11 @@ export const toCollectQuerySchema = z.object({
 });
 
 /** Lifting a shopper's block: the refusals the page showed, so a form sent twice (or after a new refusal) changes nothing unseen. */
+/** Staff release a verified number from a customer's account: the number, in E.164. */
+export const releasePhoneSchema = z.object({
+  phone: z.string().trim().regex(/^\+\d{8,15}$/, message('phone-release-unknown')),
+});
+
 export const liftRefusalsSchema = z.object({
   refusedBefore: z.coerce.number({ error: message('refusals-before-required') }).int(message('refusals-before-required')).min(0, message('refusals-before-required')).max(1_000_000, message('refusals-before-required')),
 });
