@@ -60,7 +60,7 @@ describe('lock order on pg', () => {
   }, 120_000);
 
   it("a pay-on-delivery start racing the placing of the same shopper's paid deposit: the shopper's row before the cart at a start, after the payment when placing", async () => {
-    await services.onDelivery.setRules(owner, 'NG', { enabled: true, capMinor: 100, ceilingMinor: 900_000_000, depositPercent: 30, maxOpenOrders: 100 });
+    await services.onDelivery.setRules(owner, 'NG', { enabled: true, capMinor: 100, ceilingMinor: 100_000_000_000, depositPercent: 30, maxOpenOrders: 100 });
     const shopper = await podShopper(services);
     await services.db.update(users).set({ phoneVerifiedNumber: '+2348031234567' }).where(eq(users.id, shopper.id));
     const [me] = await services.db.select().from(users).where(eq(users.id, shopper.id));
