@@ -186,6 +186,9 @@ for (const javaScript of [true, false]) {
       await expect(page.getByTestId('pod-refusal')).toBeVisible();
       await expect(page.getByTestId('pod-terms')).toHaveCount(0);
       await page.screenshot({ path: `test-results/pod-limit-${javaScript ? 'js' : 'nojs'}-360.png`, fullPage: true });
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await expect(page.getByTestId('pod-refusal')).toBeVisible();
+      await page.screenshot({ path: `test-results/pod-limit-${javaScript ? 'js' : 'nojs'}-1366.png` });
     });
   });
 }
