@@ -139,7 +139,14 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(bad.body.message).toBe(message('pod-rules-cap-above-ceiling'));
       const set = await api.call('POST', '/admin/markets/NG/pay-on-delivery', { token: owner, body: { enabled: false, cap: 100000, ceiling: 2000000, depositPercent: 40 } });
       expect(set.status).toBe(200);
-      expect((await api.call('GET', '/admin/markets/NG/pay-on-delivery', { token: owner })).body.data).toEqual({ enabled: false, cap: 100000, ceiling: 2000000, depositPercent: 40 });
+      // Open orders at once: 2 unless staff say otherwise.
+      expect((await api.call('GET', '/admin/markets/NG/pay-on-delivery', { token: owner })).body.data).toEqual({ enabled: false, cap: 100000, ceiling: 2000000, depositPercent: 40, maxOpenOrders: 2 });
+      const more = await api.call('POST', '/admin/markets/NG/pay-on-delivery', { token: owner, body: { enabled: true, cap: 100000, ceiling: 2000000, depositPercent: 40, maxOpenOrders: 3 } });
+      expect(more.status).toBe(200);
+      expect((await api.call('GET', '/admin/markets/NG/pay-on-delivery', { token: owner })).body.data).toMatchObject({ enabled: true, maxOpenOrders: 3 });
+      const none = await api.call('POST', '/admin/markets/NG/pay-on-delivery', { token: owner, body: { enabled: true, cap: 100000, ceiling: 2000000, depositPercent: 40, maxOpenOrders: 0 } });
+      expect(none.status).toBe(400);
+      expect(none.body.message).toBe(message('pod-max-open-range'));
       expect((await api.call('GET', '/admin/markets/XX/pay-on-delivery', { token: owner })).status).toBe(404);
     });
   });

@@ -155,5 +155,40 @@ for (const javaScript of [true, false]) {
       await expect(page.getByText(`Amount to pay on delivery: ${naira(due)}`)).toBeVisible();
       await expect(page.locator('[data-payment-state]')).toHaveText('To pay on delivery');
     });
+
+    test('two orders to pay on delivery still open: the checkout says why a third is not offered', async ({ page, request }) => {
+      const shopper = await nigerianShopper(request);
+      const auth = { authorization: `Bearer ${shopper.token}` };
+      // The phone verified through the API (the texted code from the dev outbox).
+      expect((await request.post('/api/v1/user-auth/phone/send-code', { headers: auth, data: {} })).ok()).toBe(true);
+      const texts = await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(shopper.phone)}`);
+      expect((await request.post('/api/v1/user-auth/phone/verify', { headers: auth, data: { code: /\b(\d{4})\b/.exec(texts[0].text)![1] } })).ok()).toBe(true);
+      // Two orders on delivery, one item each, placed one after the other: the market's limit (2) is reached.
+      for (let i = 0; i < 3; i++) {
+        const item = await variantPriced(request, 1, (CAP - 2 * DELIVERY_FEE) / 2, i);
+        const add = await request.post('/api/v1/cart/add-to-cart', { headers: auth, data: { productId: item.productId, color: item.color, size: item.size, quantity: 1 } });
+        expect(add.ok()).toBe(true);
+        if (i === 2) break;
+        const placed = await request.post('/api/v1/orders/initiate', { headers: auth, data: { paymentMethod: 'on_delivery' } });
+        expect(placed.ok()).toBe(true);
+      }
+      // A third cart straight through the API is refused with the same words.
+      const third = await request.post('/api/v1/orders/initiate', { headers: auth, data: { paymentMethod: 'on_delivery' } });
+      expect(third.status()).toBe(409);
+      const limit = 'You have 2 orders to pay on delivery that are not yet delivered. Pay online now, or pay on delivery again once one of them is delivered or cancelled.';
+      expect((await third.json()).message).toBe(limit);
+
+      await signIn(page, shopper.email);
+      await page.goto('/place-order');
+      if (javaScript) await expect(page.locator('astro-island[component-url*="/PlaceOrder."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+      await page.getByRole('group', { name: 'Payment method' }).getByRole('radio', { name: /Pay on delivery/ }).check();
+      await expect(page.getByTestId('pod-refusal')).toHaveText(limit);
+      await expect(page.getByTestId('pod-refusal')).toBeVisible();
+      await expect(page.getByTestId('pod-terms')).toHaveCount(0);
+      await page.screenshot({ path: `test-results/pod-limit-${javaScript ? 'js' : 'nojs'}-360.png`, fullPage: true });
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await expect(page.getByTestId('pod-refusal')).toBeVisible();
+      await page.screenshot({ path: `test-results/pod-limit-${javaScript ? 'js' : 'nojs'}-1366.png` });
+    });
   });
 }

@@ -166,7 +166,7 @@ for (const driver of DRIVERS) {
     it('market rules: defaults, then what staff set (audited)', async () => {
       expect(await services.onDelivery.rules('ZA')).toMatchObject({ enabled: true, depositPercent: 30 });
       await services.onDelivery.setRules(owner, 'ZA', { enabled: false, capMinor: 100_000, ceilingMinor: 200_000, depositPercent: 50 });
-      expect(await services.onDelivery.rules('ZA')).toEqual({ enabled: false, capMinor: 100_000, ceilingMinor: 200_000, depositPercent: 50 });
+      expect(await services.onDelivery.rules('ZA')).toEqual({ enabled: false, capMinor: 100_000, ceilingMinor: 200_000, depositPercent: 50, maxOpenOrders: 2 });
       expect((await services.db.select().from(auditLog).where(eq(auditLog.action, 'market.pay-on-delivery'))).length).toBeGreaterThan(0);
     });
 

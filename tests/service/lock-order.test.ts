@@ -59,6 +59,27 @@ describe('lock order on pg', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 
+  it("a pay-on-delivery start racing the placing of the same shopper's paid deposit: the shopper's row before the cart at a start, after the payment when placing", async () => {
+    await services.onDelivery.setRules(owner, 'NG', { enabled: true, capMinor: 100, ceilingMinor: 100_000_000_000, depositPercent: 30, maxOpenOrders: 100 });
+    const shopper = await podShopper(services);
+    await services.db.update(users).set({ phoneVerifiedNumber: '+2348031234567' }).where(eq(users.id, shopper.id));
+    const [me] = await services.db.select().from(users).where(eq(users.id, shopper.id));
+    const variant = await podVariant(services, 'NG', 1);
+    await services.stock.adjust(owner, { variantId: variant.id, delta: 4 * ROUNDS, reason: 'Stock for the race' });
+    const add = () => services.cart.add(me!, { productId: variant.productId, color: variant.color ?? undefined, size: variant.size ?? undefined, quantity: 1 });
+    const failures: string[] = [];
+    for (let i = 0; i < ROUNDS / 4; i++) {
+      await add();
+      const deposit = await services.checkout.initiate(me!, { paymentMethod: 'on_delivery' });
+      await services.payments.answerSimulated(deposit.reference, 'pay');
+      // Placing takes the payment, then the shopper, then the cart (its bought lines); a start takes the shopper, then the cart.
+      const results = await Promise.allSettled([services.payments.fulfil(deposit.reference, { userId: me!.id }), services.checkout.initiate(me!, { paymentMethod: 'on_delivery', deliverySpeed: i % 2 ? 'express' : 'standard' })]);
+      failures.push(...failuresOf(results).filter((f) => /deadlock|could not serialize/i.test(f)));
+      if (results[0].status === 'rejected') failures.push(`placing failed: ${String(results[0].reason).slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   it('two sales holding two products in opposite id orders: all variants by id, then all products by id', async () => {
     const options = await services.catalogueAdmin.formOptions();
     const sub = options.categories[0]!.subs[0]!;

@@ -26,6 +26,7 @@ const TABLE_OWNERS: Record<string, string> = {
   help_requests: 'aftersales/help',
   mail_outbox: 'infra/mail',
   market_settings: 'checkout/on-delivery',
+  verified_phones: 'accounts/phone-verification',
   media: 'infra/media',
   newsletter_consent_events: 'newsletter/newsletter',
   newsletter_subscriptions: 'newsletter/newsletter',

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { cursorFields } from './paging';
 import { parseMarket } from './markets';
 import { message } from './messages';
-import { COLLECTION_METHODS, COLLECTION_OUTCOMES } from './payment-methods';
+import { COLLECTION_METHODS, COLLECTION_OUTCOMES, DEFAULT_MAX_OPEN_POD_ORDERS } from './payment-methods';
 
 const blank = (v: unknown) => (v === '' || v === null ? undefined : v);
 
@@ -43,6 +43,12 @@ export const podRulesSchema = z
     cap: money(message('promo-amount-invalid')),
     ceiling: money(message('promo-amount-invalid')),
     depositPercent: z.coerce.number({ error: message('pod-deposit-range') }).int(message('pod-deposit-range')).min(1, message('pod-deposit-range')).max(100, message('pod-deposit-range')),
+    maxOpenOrders: z.coerce
+      .number({ error: message('pod-max-open-range') })
+      .int(message('pod-max-open-range'))
+      .min(1, message('pod-max-open-range'))
+      .max(100, message('pod-max-open-range'))
+      .default(DEFAULT_MAX_OPEN_POD_ORDERS),
   })
   .refine((v) => v.cap <= v.ceiling, { message: message('pod-rules-cap-above-ceiling') });
 
@@ -60,6 +66,11 @@ export const toCollectQuerySchema = z.object({
 });
 
 /** Lifting a shopper's block: the refusals the page showed, so a form sent twice (or after a new refusal) changes nothing unseen. */
+/** Staff release a verified number from a customer's account: the number, in E.164. */
+export const releasePhoneSchema = z.object({
+  phone: z.string().trim().regex(/^\+\d{8,15}$/, message('phone-release-unknown')),
+});
+
 export const liftRefusalsSchema = z.object({
   refusedBefore: z.coerce.number({ error: message('refusals-before-required') }).int(message('refusals-before-required')).min(0, message('refusals-before-required')).max(1_000_000, message('refusals-before-required')),
 });

@@ -49,32 +49,45 @@ export type CollectionOutcome = (typeof COLLECTION_OUTCOMES)[number];
 export const MAX_REFUSED_DELIVERIES = 2;
 
 /**
- * A market's pay-on-delivery rules (minor units): up to `capMinor` the whole order is paid at the
- * door; above it, up to `ceilingMinor`, `depositPercent` of the total is paid online first; above
- * the ceiling, online only. Staff change them in the back office (market_settings); these are the defaults.
+ * A market's pay-on-delivery rules (minor units). They apply to a shopper's open pay-on-delivery
+ * orders together with the new one: while they come to no more than `capMinor`, the whole order is
+ * paid at the door; above it, up to `ceilingMinor`, `depositPercent` of the new order's total is
+ * paid online first; above the ceiling, online only. At most `maxOpenOrders` may be open at once.
+ * Staff change them in the back office (market_settings); these are the defaults.
  */
 export interface PayOnDeliveryRules {
   enabled: boolean;
   capMinor: number;
   ceilingMinor: number;
   depositPercent: number;
+  maxOpenOrders: number;
 }
+
+/** How many pay-on-delivery orders a shopper may have open at once, unless staff set otherwise. */
+export const DEFAULT_MAX_OPEN_POD_ORDERS = 2;
 
 export const DEFAULT_PAY_ON_DELIVERY_RULES: Record<MarketCode, PayOnDeliveryRules> = {
   // ₦250,000 whole on delivery; up to ₦3,000,000 with 30% paid first.
-  NG: { enabled: true, capMinor: 25_000_000, ceilingMinor: 300_000_000, depositPercent: 30 },
+  NG: { enabled: true, capMinor: 25_000_000, ceilingMinor: 300_000_000, depositPercent: 30, maxOpenOrders: DEFAULT_MAX_OPEN_POD_ORDERS },
   // R3,000 whole on delivery; up to R40,000 with 30% paid first (the seed's rand prices are about naira / 80).
-  ZA: { enabled: true, capMinor: 300_000, ceilingMinor: 4_000_000, depositPercent: 30 },
+  ZA: { enabled: true, capMinor: 300_000, ceilingMinor: 4_000_000, depositPercent: 30, maxOpenOrders: DEFAULT_MAX_OPEN_POD_ORDERS },
 };
 
-/** What the shopper's account says about pay on delivery: a verified phone, and deliveries refused at the door. */
+/**
+ * What the shopper's account says about pay on delivery: a verified phone, deliveries refused at
+ * the door (the account's or its number's, whichever is more), and the pay-on-delivery orders still
+ * open in the market (neither settled at the door nor cancelled, with payments on their way to
+ * becoming one) and what they come to (their totals less store credit).
+ */
 export interface PayOnDeliveryStanding {
   phoneVerified: boolean;
   refusedDeliveries: number;
+  openOrders: number;
+  openMinor: number;
 }
 
 /** Why pay on delivery is not offered for an order (each with its text in messages.ts). */
-export const POD_REFUSALS = ['pod-disabled', 'pod-above-ceiling', 'pod-refused-deliveries', 'phone-not-verified'] as const;
+export const POD_REFUSALS = ['pod-disabled', 'pod-above-ceiling', 'pod-refused-deliveries', 'pod-open-orders', 'pod-open-above-ceiling', 'phone-not-verified'] as const;
 export type PayOnDeliveryRefusal = (typeof POD_REFUSALS)[number];
 
 export type PayOnDeliveryTerms =
@@ -83,17 +96,21 @@ export type PayOnDeliveryTerms =
   | { allowed: false; reason: PayOnDeliveryRefusal };
 
 /**
- * Whether an order of `totalMinor` may be paid on delivery under a market's rules, and how: up to
- * the cap wholly at the door; above it, up to the ceiling, a deposit of `depositPercent` of the total
- * (rounded up to the minor unit) online first; above the ceiling, online only. Not for a shopper with
- * MAX_REFUSED_DELIVERIES refusals, nor without a verified phone (asked last: verifying it must be
- * the one thing left to do when it is the reason).
+ * Whether an order of `totalMinor` may be paid on delivery under a market's rules, and how, counting
+ * the shopper's open pay-on-delivery orders with it: while together they stay within the cap,
+ * wholly at the door; above it, up to the ceiling, a deposit of `depositPercent` of this order's
+ * total (rounded up to the minor unit) online first; above the ceiling, or with `maxOpenOrders`
+ * open already, online only. Not for a shopper with MAX_REFUSED_DELIVERIES refusals, nor without a
+ * verified phone (asked last: verifying it must be the one thing left to do when it is the reason).
  */
 export function payOnDeliveryTerms(totalMinor: number, rules: PayOnDeliveryRules, standing: PayOnDeliveryStanding): PayOnDeliveryTerms {
   if (!rules.enabled) return { allowed: false, reason: 'pod-disabled' };
   if (totalMinor > rules.ceilingMinor) return { allowed: false, reason: 'pod-above-ceiling' };
   if (standing.refusedDeliveries >= MAX_REFUSED_DELIVERIES) return { allowed: false, reason: 'pod-refused-deliveries' };
+  if (standing.openOrders >= rules.maxOpenOrders) return { allowed: false, reason: 'pod-open-orders' };
+  const togetherMinor = standing.openMinor + totalMinor;
+  if (togetherMinor > rules.ceilingMinor) return { allowed: false, reason: 'pod-open-above-ceiling' };
   if (!standing.phoneVerified) return { allowed: false, reason: 'phone-not-verified' };
-  const depositMinor = totalMinor > rules.capMinor ? Math.min(totalMinor, Math.ceil((totalMinor * rules.depositPercent) / 100)) : 0;
+  const depositMinor = togetherMinor > rules.capMinor ? Math.min(totalMinor, Math.ceil((totalMinor * rules.depositPercent) / 100)) : 0;
   return { allowed: true, depositMinor, dueMinor: totalMinor - depositMinor };
 }

@@ -102,7 +102,7 @@ export function createServices(deps: Deps) {
   };
   const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
   const addresses = createAddressService({ db, clock });
-  const phoneVerification = createPhoneVerification({ db, codes, limiter, sender: notifications.sender, log: deps.log });
+  const phoneVerification = createPhoneVerification({ db, codes, limiter, sender: notifications.sender, log: deps.log, audit });
   const promotions = createPromotionService({ db, clock, audit });
   // After the sale: store credit, spent at checkout and granted by returns and staff.
   const storeCredit = createStoreCreditService({ db, clock, audit, mailer, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });

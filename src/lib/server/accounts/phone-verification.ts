@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
-import { AppError, Conflict, Invalid, Unauthorized } from '@/lib/domain/errors';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { AppError, Conflict, Invalid, NotFound, Unauthorized } from '@/lib/domain/errors';
 import { message, phoneCodeText } from '@/lib/domain/messages';
 import { normalisePhone } from '@/lib/domain/phone';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { users } from '@/lib/server/infra/db/schema';
+import { users, verifiedPhones } from '@/lib/server/infra/db/schema';
+import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Logger } from '@/lib/server/infra/log';
 import { LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import { TextRefused, type TextSender } from '@/lib/server/notifications/port';
@@ -30,16 +31,40 @@ export function phoneToVerify(user: Pick<SessionUser, 'phoneNumber' | 'country'>
 }
 
 /**
+ * A refused delivery counts against every number the account holds as well as the account (taken
+ * after the account's row: the account, then its numbers). Called by the collection service.
+ */
+export async function countRefusalOnPhones(tx: Tx, userId: string): Promise<void> {
+  await tx
+    .update(verifiedPhones)
+    .set({ refusedDeliveries: sql`${verifiedPhones.refusedDeliveries} + 1` })
+    .where(eq(verifiedPhones.userId, userId));
+}
+
+/** Staff lifted the account's block: the numbers it holds count from 0 again too. */
+export async function liftRefusalsOnPhones(tx: Tx, userId: string): Promise<void> {
+  await tx.update(verifiedPhones).set({ refusedDeliveries: 0 }).where(eq(verifiedPhones.userId, userId));
+}
+
+/**
  * Verifies a shopper's mobile number with a 4-digit code sent by text message, under the rules of
  * the e-mailed codes (accounts/codes.ts: hashed, single use, 10-minute expiry, 5 tries, the same
  * send limits and the account's wrong-guess caps), plus the per-e-mail and per-IP try limits of
- * e-mail verification. The one writer of users.phone_verified_number.
+ * e-mail verification. A number is held by the account that verified it (verified_phones) until
+ * staff release it: another account cannot verify it meanwhile. The one writer of
+ * users.phone_verified_number and of verified_phones.
  */
-export function createPhoneVerification({ db, codes, limiter, sender, log }: { db: Db; codes: CodeService; limiter: RateLimiter; sender: TextSender; log: Logger }) {
+export function createPhoneVerification({ db, codes, limiter, sender, log, audit }: { db: Db; codes: CodeService; limiter: RateLimiter; sender: TextSender; log: Logger; audit?: AuditLog | undefined }) {
   async function reload(userId: string): Promise<SessionUser> {
     const [u] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!u) throw new Unauthorized(message('session-expired'));
     return u;
+  }
+
+  /** Whether another account holds `phone`. */
+  async function heldElsewhere(phone: string, userId: string): Promise<boolean> {
+    const [held] = await db.select({ userId: verifiedPhones.userId }).from(verifiedPhones).where(eq(verifiedPhones.phone, phone)).limit(1);
+    return held?.userId != null && held.userId !== userId;
   }
 
   return {
@@ -59,6 +84,8 @@ export function createPhoneVerification({ db, codes, limiter, sender, log }: { d
       if (phoneVerified(current)) throw new Conflict(message('phone-already-verified'));
       const phone = phoneToVerify(current);
       if (!phone) throw new Invalid(message('phone-verify-need-phone'));
+      // No text for a number another account holds: verifying it could not succeed.
+      if (await heldElsewhere(phone, current.id)) throw new Conflict(message('phone-verified-elsewhere'));
       await codes.allowSend(current.email, PURPOSE, ip);
       const code = await codes.issue(current.email, PURPOSE, { phone });
       let messageId: string | null;
@@ -89,20 +116,68 @@ export function createPhoneVerification({ db, codes, limiter, sender, log }: { d
         throw err;
       }
       if (!phone) throw new Invalid(message('otp-expired'));
-      const [done] = await db
-        .update(users)
-        .set({ phoneVerifiedNumber: phone })
-        .where(and(eq(users.id, current.id), eq(users.phoneNumber, phone)))
-        .returning({ id: users.id });
-      if (!done) throw new Invalid(message('phone-changed-since-code'));
+      const verifiedPhone = phone;
+      await db.transaction(async (tx) => {
+        // The account's row, then the number's: the lock order of a refusal at the door.
+        const [done] = await tx
+          .update(users)
+          .set({ phoneVerifiedNumber: verifiedPhone })
+          .where(and(eq(users.id, current.id), eq(users.phoneNumber, verifiedPhone)))
+          .returning({ id: users.id });
+        if (!done) throw new Invalid(message('phone-changed-since-code'));
+        // The number is this account's from now on, unless another account holds it (then nothing is kept).
+        const [held] = await tx
+          .insert(verifiedPhones)
+          .values({ phone: verifiedPhone, userId: current.id })
+          .onConflictDoUpdate({
+            target: verifiedPhones.phone,
+            set: { userId: current.id, verifiedAt: sql`now()` },
+            setWhere: or(isNull(verifiedPhones.userId), eq(verifiedPhones.userId, current.id)),
+          })
+          .returning({ phone: verifiedPhones.phone });
+        if (!held) throw new Conflict(message('phone-verified-elsewhere'));
+      });
       log.info('phone verified', { userId: current.id });
       return { phone };
+    },
+
+    /** The numbers an account holds, with the deliveries refused on each (the back office's customer page). */
+    async heldBy(userId: string): Promise<{ phone: string; refusedDeliveries: number; verifiedAt: Date }[]> {
+      return db
+        .select({ phone: verifiedPhones.phone, refusedDeliveries: verifiedPhones.refusedDeliveries, verifiedAt: verifiedPhones.verifiedAt })
+        .from(verifiedPhones)
+        .where(eq(verifiedPhones.userId, userId))
+        .orderBy(verifiedPhones.verifiedAt);
+    },
+
+    /**
+     * Staff release a number an account holds: another account may verify it now (its refused
+     * deliveries stay with the number), and it no longer counts as this account's verified phone.
+     * Audited in the same transaction.
+     */
+    async release(actor: Actor, userId: string, phone: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [u] = await tx.select({ id: users.id, verified: users.phoneVerifiedNumber }).from(users).where(eq(users.id, userId)).for('update');
+        if (!u) throw new NotFound(message('customer-not-found'));
+        const [released] = await tx
+          .update(verifiedPhones)
+          .set({ userId: null })
+          .where(and(eq(verifiedPhones.phone, phone), eq(verifiedPhones.userId, userId)))
+          .returning({ refusedDeliveries: verifiedPhones.refusedDeliveries });
+        if (!released) throw new NotFound(message('phone-release-unknown'));
+        if (u.verified === phone) await tx.update(users).set({ phoneVerifiedNumber: null }).where(eq(users.id, userId));
+        await audit?.record(actor, { action: 'customer.release-phone', entity: 'user', entityId: userId, details: { phone, refusedDeliveries: released.refusedDeliveries } }, tx);
+      });
     },
   };
 }
 export type PhoneVerification = ReturnType<typeof createPhoneVerification>;
 
-/** An account's deletion forgets the number it proved. */
+/**
+ * An account's deletion forgets the number it proved, and lets go of the numbers it holds: a
+ * verified number is the person's, so it goes with them (its refusals with it).
+ */
 export async function forgetVerifiedNumber(tx: Db | Tx, userId: string): Promise<void> {
   await tx.update(users).set({ phoneVerifiedNumber: null }).where(eq(users.id, userId));
+  await tx.delete(verifiedPhones).where(eq(verifiedPhones.userId, userId));
 }

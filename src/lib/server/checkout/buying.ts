@@ -68,10 +68,11 @@ export function createBuyingServices(deps: {
     storeCredit: deps.storeCredit,
     promotions,
   });
+  const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
   const payments = createPaymentService({
     db,
     provider: paymentProvider,
-    fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache, promotions, storeCredit: deps.storeCredit }),
+    fulfilment: checkoutFulfilment({ orders, cart, pageCache: deps.pageCache, promotions, storeCredit: deps.storeCredit, onDelivery }),
     log,
     clock,
     // What a payment holds besides its row: a discount code's place and the store credit it spends.
@@ -86,7 +87,6 @@ export function createBuyingServices(deps: {
     // Every refund is the order's money going back, within what the order has left.
     refundLedger: paymentRefundLedger(clock),
   });
-  const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
   const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });

@@ -32,12 +32,14 @@ export function checkoutFulfilment({
   pageCache,
   promotions,
   storeCredit,
+  onDelivery,
 }: {
   orders: OrderService;
   cart: CartService;
   pageCache: PageCacheInvalidator;
   promotions?: Pick<PromotionService, 'use'> | undefined;
   storeCredit?: Pick<StoreCreditService, 'stillSpent'> | undefined;
+  onDelivery?: Pick<OnDeliveryService, 'lockShopper' | 'mayPlace'> | undefined;
 }): Fulfilment {
   return {
     orderOf: (paymentId, tx) => orders.findByPayment(paymentId, tx),
@@ -46,6 +48,14 @@ export function checkoutFulfilment({
       const { snapshot } = payment;
       // Store credit given back meanwhile (the payment was abandoned, then paid after all): no order; the payment is refunded.
       if (snapshot.storeCreditMinor > 0 && !(await storeCredit?.stillSpent(tx, payment.id))) throw new CannotFulfil('credit_given_back');
+      // Pay on delivery: counted again under the shopper's row lock (after the payment's), against the
+      // orders placed by now: deposits paid for several starts cannot all become open orders.
+      if (snapshot.paymentMethod === 'on_delivery' && onDelivery) {
+        await onDelivery.lockShopper(tx, payment.userId);
+        if (!(await onDelivery.mayPlace(tx, { userId: payment.userId, currency: payment.currency, totalMinor: snapshot.totalMinor - snapshot.storeCreditMinor }))) {
+          throw new CannotFulfil('pod_limit');
+        }
+      }
       let orderId: string;
       try {
         orderId = await orders.createPaid(tx, {
@@ -106,7 +116,7 @@ export function createCheckoutService(deps: {
   siteUrl: string;
   promotions?: Pick<PromotionService, 'hold'> | undefined;
   /** Pay on delivery's rules and the shopper's standing; without it, only online payment is offered. */
-  onDelivery?: Pick<OnDeliveryService, 'termsFor'> | undefined;
+  onDelivery?: Pick<OnDeliveryService, 'termsFor' | 'lockShopper' | 'confirmTerms'> | undefined;
   /** "Use my store credit": the balance, and the spend held with the payment. */
   storeCredit?: Pick<StoreCreditService, 'balance' | 'spend'> | undefined;
 }) {
@@ -243,10 +253,16 @@ export function createCheckoutService(deps: {
       const leftMinor = priced.totalMinor - credit;
       if (input.paymentMethod === 'on_delivery' && leftMinor > 0) {
         if (!onDelivery) throw new Conflict(message('pod-disabled', market));
-        const terms = await onDelivery.termsFor(user.id, market, leftMinor);
+        const terms = await onDelivery.termsFor(user.id, market, leftMinor, cartId);
         if (!terms.allowed) throw new Conflict(terms.text ?? message('pod-disabled', market));
         snapshot.paymentMethod = 'on_delivery';
         snapshot.dueOnDeliveryMinor = terms.dueMinor;
+        // Counted again with the payment row, under the shopper's lock: another checkout of theirs may be starting now.
+        const dueMinor = terms.dueMinor;
+        start.guard = {
+          lock: (tx) => onDelivery.lockShopper(tx, user.id),
+          check: (tx) => onDelivery.confirmTerms(tx, { userId: user.id, market, totalMinor: leftMinor, cartId, dueMinor }),
+        };
       }
       // Store credit covers what is paid now: nothing to charge, the order is placed at once.
       if (credit > 0 && snapshot.dueOnDeliveryMinor + credit === priced.totalMinor && snapshot.paymentMethod !== 'on_delivery') {

@@ -1,11 +1,12 @@
 import { phoneVerified } from '@/lib/server/accounts/phone-verification';
-import { eq } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { Invalid } from '@/lib/domain/errors';
+import { Conflict, Invalid } from '@/lib/domain/errors';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor } from '@/lib/domain/money';
 import {
+  DEFAULT_MAX_OPEN_POD_ORDERS,
   DEFAULT_PAY_ON_DELIVERY_RULES,
   MAX_REFUSED_DELIVERIES,
   payOnDeliveryTerms,
@@ -16,7 +17,7 @@ import {
 } from '@/lib/domain/payment-methods';
 import { parseWith } from '@/lib/server/infra/http';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { marketSettings, users } from '@/lib/server/infra/db/schema';
+import { marketSettings, orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
 import { DEFAULT_PRIVACY_REQUEST_DAYS } from '@/lib/domain/privacy';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 
@@ -33,6 +34,7 @@ export const payOnDeliveryRulesSchema = z
     capMinor: minor,
     ceilingMinor: minor,
     depositPercent: z.coerce.number().int().min(1).max(100),
+    maxOpenOrders: z.coerce.number().int().min(1).max(100).default(DEFAULT_MAX_OPEN_POD_ORDERS),
   })
   .refine((r) => r.capMinor <= r.ceilingMinor, { message: message('pod-rules-cap-above-ceiling'), path: ['capMinor'] });
 
@@ -45,6 +47,10 @@ export function refusalText(reason: PayOnDeliveryRefusal, market: MarketCode, ru
       return message('pod-above-ceiling', formatMoney(toMajor(rules.ceilingMinor), MARKETS[market].currency));
     case 'pod-refused-deliveries':
       return message('pod-refused-deliveries', String(MAX_REFUSED_DELIVERIES));
+    case 'pod-open-orders':
+      return message('pod-open-orders', String(rules.maxOpenOrders));
+    case 'pod-open-above-ceiling':
+      return message('pod-open-above-ceiling', formatMoney(toMajor(rules.ceilingMinor), MARKETS[market].currency));
     case 'phone-not-verified':
       return message('phone-not-verified');
   }
@@ -52,21 +58,79 @@ export function refusalText(reason: PayOnDeliveryRefusal, market: MarketCode, ru
 
 export type OnDeliveryTerms = PayOnDeliveryTerms & { rules: PayOnDeliveryRules; text?: string };
 
+/** A shopper's pay-on-delivery orders placed and still open (neither settled at the door nor cancelled), and what they come to less store credit. */
+async function openOrders(tx: Db | Tx, userId: string, currency: string): Promise<{ n: number; minor: number }> {
+  const [row] = await tx
+    .select({ n: count(), minor: sql<string>`coalesce(sum(${orders.totalMinor} - ${orders.storeCreditMinor}), 0)` })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.currency, currency), eq(orders.paymentMethod, 'on_delivery'), isNull(orders.collectionOutcome), ne(orders.status, 'cancelled')));
+  return { n: Number(row?.n ?? 0), minor: Number(row?.minor ?? 0) };
+}
+
 export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: () => Date; audit?: AuditLog | undefined }) {
   async function rules(market: MarketCode, tx: Db | Tx = db): Promise<PayOnDeliveryRules> {
     const [row] = await tx.select().from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
     if (!row) return { ...DEFAULT_PAY_ON_DELIVERY_RULES[market] };
-    return { enabled: row.podEnabled, capMinor: row.podCapMinor, ceilingMinor: row.podCeilingMinor, depositPercent: row.podDepositPercent };
+    return {
+      enabled: row.podEnabled,
+      capMinor: row.podCapMinor,
+      ceilingMinor: row.podCeilingMinor,
+      depositPercent: row.podDepositPercent,
+      maxOpenOrders: row.podMaxOpenOrders,
+    };
   }
 
-  /** The shopper's standing: a verified phone (the phone module's rule) and refused deliveries. */
-  async function standing(userId: string): Promise<PayOnDeliveryStanding> {
-    const [u] = await db
-      .select({ phoneNumber: users.phoneNumber, phoneVerifiedNumber: users.phoneVerifiedNumber, refused: users.refusedDeliveries })
+  /**
+   * The shopper's standing in `market`: a verified phone (the phone module's rule), refused
+   * deliveries (the account's, or its verified number's when more), and the pay-on-delivery orders
+   * still open: orders neither settled at the door nor cancelled, and checkout payments on their way
+   * to becoming one. A payment of `exceptCart` only waiting to be paid is left out: the start being
+   * made for that cart replaces it.
+   */
+  async function standing(userId: string, market: MarketCode, opts: { tx?: Db | Tx; exceptCart?: string } = {}): Promise<PayOnDeliveryStanding> {
+    const tx = opts.tx ?? db;
+    const currency = MARKETS[market].currency;
+    const [u] = await tx
+      .select({
+        phoneNumber: users.phoneNumber,
+        phoneVerifiedNumber: users.phoneVerifiedNumber,
+        refused: users.refusedDeliveries,
+        phoneRefused: verifiedPhones.refusedDeliveries,
+      })
       .from(users)
+      .leftJoin(verifiedPhones, eq(verifiedPhones.phone, users.phoneVerifiedNumber))
       .where(eq(users.id, userId))
       .limit(1);
-    return { phoneVerified: u !== undefined && phoneVerified(u), refusedDeliveries: u?.refused ?? 0 };
+    const placed = await openOrders(tx, userId, currency);
+    const [starting] = await tx
+      .select({
+        n: count(),
+        minor: sql<string>`coalesce(sum((${payments.snapshot}->>'totalMinor')::bigint - coalesce((${payments.snapshot}->>'storeCreditMinor')::bigint, 0)), 0)`,
+      })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.userId, userId),
+          eq(payments.currency, currency),
+          eq(payments.purpose, 'checkout'),
+          inArray(payments.status, ['initialized', 'pending', 'paid']),
+          sql`${payments.snapshot}->>'paymentMethod' = 'on_delivery'`,
+          opts.exceptCart ? or(ne(payments.cartId, opts.exceptCart), ne(payments.status, 'initialized')) : undefined,
+        ),
+      );
+    return {
+      phoneVerified: u !== undefined && phoneVerified(u),
+      refusedDeliveries: Math.max(u?.refused ?? 0, u?.phoneRefused ?? 0),
+      openOrders: placed.n + Number(starting?.n ?? 0),
+      openMinor: placed.minor + Number(starting?.minor ?? 0),
+    };
+  }
+
+  async function terms(userId: string, market: MarketCode, totalMinor: number, opts: { tx?: Db | Tx; exceptCart?: string } = {}): Promise<OnDeliveryTerms> {
+    const r = await rules(market, opts.tx);
+    const s = await standing(userId, market, opts);
+    const t = payOnDeliveryTerms(totalMinor, r, s);
+    return t.allowed ? { ...t, rules: r } : { ...t, rules: r, text: refusalText(t.reason, market, r) };
   }
 
   return {
@@ -90,6 +154,7 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
           podCapMinor: next.capMinor,
           podCeilingMinor: next.ceilingMinor,
           podDepositPercent: next.depositPercent,
+          podMaxOpenOrders: next.maxOpenOrders,
           updatedAt: clock(),
         };
         await tx
@@ -114,17 +179,49 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
         const [before] = await tx.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
         await tx
           .insert(marketSettings)
-          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, privacyRequestDays: days, updatedAt: clock() })
+          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, privacyRequestDays: days, updatedAt: clock() })
           .onConflictDoUpdate({ target: marketSettings.market, set: { privacyRequestDays: days, updatedAt: clock() } });
         await audit?.record(actor, { action: 'market.privacy-request-days', entity: 'market', entityId: market, details: { before: before?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS, after: days } }, tx);
       });
     },
 
-    /** The terms for this shopper's order of `totalMinor` in `market`, with the text of a refusal. */
-    async termsFor(userId: string, market: MarketCode, totalMinor: number): Promise<OnDeliveryTerms> {
-      const [r, s] = await Promise.all([rules(market), standing(userId)]);
-      const terms = payOnDeliveryTerms(totalMinor, r, s);
-      return terms.allowed ? { ...terms, rules: r } : { ...terms, rules: r, text: refusalText(terms.reason, market, r) };
+    /** The terms for this shopper's order of `totalMinor` in `market` from `cartId`, with the text of a refusal. */
+    async termsFor(userId: string, market: MarketCode, totalMinor: number, cartId?: string): Promise<OnDeliveryTerms> {
+      return terms(userId, market, totalMinor, cartId ? { exceptCart: cartId } : {});
+    },
+
+    /**
+     * The shopper's row lock, which pay on delivery's counts are taken under: a checkout start takes
+     * it first (before the cart's), placing an order after the payment's.
+     */
+    async lockShopper(tx: Tx, userId: string): Promise<void> {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    },
+
+    /**
+     * The same terms again inside the transaction that creates the checkout's payment, under the
+     * shopper's row lock (lockShopper): two checkouts of one shopper at once are counted one after
+     * the other, so together they cannot pass the open-orders limit or the ceiling. Refused
+     * (Conflict) when pay on delivery is no longer allowed, or asks a different deposit than the one
+     * the payment was priced with.
+     */
+    async confirmTerms(tx: Tx, input: { userId: string; market: MarketCode; totalMinor: number; cartId: string; dueMinor: number }): Promise<void> {
+      const now = await terms(input.userId, input.market, input.totalMinor, { tx, exceptCart: input.cartId });
+      if (!now.allowed) throw new Conflict(now.text ?? message('pod-disabled', input.market));
+      if (now.dueMinor !== input.dueMinor) throw new Conflict(message('pod-terms-changed'));
+    },
+
+    /**
+     * Whether a paid pay-on-delivery checkout may become an order now, under the shopper's row lock:
+     * with the orders already placed (not the starts still waiting, this one among them) it stays
+     * within the open-orders limit and the ceiling of its market.
+     */
+    async mayPlace(tx: Tx, input: { userId: string; currency: string; totalMinor: number }): Promise<boolean> {
+      const market = MARKET_CODES.find((m) => MARKETS[m].currency === input.currency);
+      if (!market) return true;
+      const r = await rules(market, tx);
+      const placed = await openOrders(tx, input.userId, input.currency);
+      return placed.n < r.maxOpenOrders && placed.minor + input.totalMinor <= r.ceilingMinor;
     },
   };
 }

@@ -9,12 +9,13 @@ import { formatMoney, toMajor, toMinor, type CurrencyCode } from '@/lib/domain/m
 import { canTransition } from '@/lib/domain/orders';
 import type { CollectionMethod } from '@/lib/domain/payment-methods';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
-import type { Db } from '@/lib/server/infra/db/client';
-import { orders, payments, users } from '@/lib/server/infra/db/schema';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { createOrderRefunds } from './order-refunds';
 import { recordOrderMoney } from './order-money';
+import { countRefusalOnPhones, liftRefusalsOnPhones } from '@/lib/server/accounts/phone-verification';
 import type { OrderService } from './orders';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,8 +55,20 @@ const marketOf = (currency: string): MarketCode | null => (Object.values(MARKETS
  * and the amount, which must be what is due) or "Refused at the door" (the stock back through the
  * ledger, the refusal counted against the shopper, a deposit refunded less the delivery fee).
  * Settling takes the order's row lock, as a shopper's cancel and staff status changes do, so only
- * one of them wins. The one writer of the orders' collection columns and of users.refused_deliveries.
+ * one of them wins. The one writer of the orders' collection columns and of users.refused_deliveries
+ * (a refusal also counts against the account's verified numbers, through the phone module).
  */
+/** What pay on delivery counts against an account: its refusals, or its verified number's when more. */
+async function refusalsOf(tx: Db | Tx, userId: string): Promise<number> {
+  const [u] = await tx
+    .select({ n: users.refusedDeliveries, phone: verifiedPhones.refusedDeliveries })
+    .from(users)
+    .leftJoin(verifiedPhones, eq(verifiedPhones.phone, users.phoneVerifiedNumber))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return Math.max(u?.n ?? 0, u?.phone ?? 0);
+}
+
 export function createCollectionService(deps: {
   db: Db;
   orders: OrderService;
@@ -160,6 +173,8 @@ export function createCollectionService(deps: {
           .set({ refusedDeliveries: sql`${users.refusedDeliveries} + 1` })
           .where(eq(users.id, row.userId))
           .returning({ refusedDeliveries: users.refusedDeliveries });
+        // The account, then the numbers it holds: the refusal follows the number to any account that verifies it.
+        await countRefusalOnPhones(tx, row.userId);
         const [payment] = await tx
           .select({ reference: payments.reference, provider: payments.provider, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
           .from(payments)
@@ -211,20 +226,21 @@ export function createCollectionService(deps: {
     async liftRefusals(actor: Actor, userId: string, refusedBefore?: number): Promise<{ before: number }> {
       if (!UUID.test(userId)) throw new NotFound(message('customer-not-found'));
       return db.transaction(async (tx) => {
-        const [u] = await tx.select({ n: users.refusedDeliveries }).from(users).where(eq(users.id, userId)).for('update');
-        if (!u) throw new NotFound(message('customer-not-found'));
+        const [locked] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        if (!locked) throw new NotFound(message('customer-not-found'));
+        const u = { n: await refusalsOf(tx, userId) };
         if (refusedBefore !== undefined && u.n !== refusedBefore) throw new Conflict(message('refusals-changed'));
         await tx.update(users).set({ refusedDeliveries: 0 }).where(eq(users.id, userId));
+        await liftRefusalsOnPhones(tx, userId);
         await audit.record(actor, { action: 'customer.lift-pay-on-delivery-block', entity: 'user', entityId: userId, details: { before: u.n, after: 0 } }, tx);
         return { before: u.n };
       });
     },
 
-    /** A customer's refused deliveries since the block was last lifted. */
+    /** A customer's refused deliveries since the block was last lifted (the account's, or its verified number's when more). */
     async refusals(userId: string): Promise<number> {
       if (!UUID.test(userId)) return 0;
-      const [u] = await db.select({ n: users.refusedDeliveries }).from(users).where(eq(users.id, userId)).limit(1);
-      return u?.n ?? 0;
+      return refusalsOf(db, userId);
     },
   };
 }

@@ -112,13 +112,16 @@ export type CannotFulfilReason =
   /** The store credit the checkout spent was given back meanwhile. */
   | 'credit_given_back'
   /** An exchange difference for a return that no longer waits for it. */
-  | 'return_not_waiting';
+  | 'return_not_waiting'
+  /** Pay on delivery: the shopper's other orders placed meanwhile took the open-orders limit or the ceiling. */
+  | 'pod_limit';
 
 const CANNOT_FULFIL_LOG: Record<CannotFulfilReason, string> = {
   out_of_stock: 'paid checkout ran out of stock; payment needs a refund',
   code_taken: "paid checkout's discount code has no place left (it went to a newer payment); payment needs a refund",
   credit_given_back: "paid checkout's store credit was given back meanwhile; payment needs a refund",
   return_not_waiting: 'exchange difference paid for a return that no longer waits for it; payment needs a refund',
+  pod_limit: "paid pay-on-delivery deposit would pass the shopper's open-orders limit or ceiling; payment needs a refund",
 };
 
 export class CannotFulfil extends Error {
@@ -162,7 +165,14 @@ export interface CheckoutStart {
   snapshot: PaymentSnapshot;
   /** Runs in the transaction that creates the payment row (a discount code's place, store credit); throwing refuses the payment. */
   hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+  /** Pay on delivery's limits in that transaction: `lock` first of all (the shopper's row, before the cart's), `check` before the payment row; throwing refuses the payment. */
+  guard?: CheckoutGuard | undefined;
   attempt?: CheckoutAttempt | undefined;
+}
+
+export interface CheckoutGuard {
+  lock(tx: Tx): Promise<void>;
+  check(tx: Tx): Promise<void>;
 }
 
 /** How a checkout is paid now: online through the provider, or nothing now (wholly on delivery, or store credit covering it). */
@@ -358,6 +368,7 @@ export function createPaymentService(deps: {
     currency: CurrencyCode;
     snapshot: PaymentSnapshot | DifferenceSnapshot;
     hold?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+    guard?: CheckoutGuard | undefined;
     attempt?: CheckoutAttempt | undefined;
   };
   type Started = { reference: string; paymentId: string } | { existing: StartedAttempt };
@@ -380,6 +391,7 @@ export function createPaymentService(deps: {
     const started = { reference: payments.reference, provider: payments.provider, userId: payments.userId, requestDigest: payments.requestDigest };
     try {
       return await db.transaction(async (tx): Promise<Started> => {
+        await input.guard?.lock(tx);
         if (attempt && !('kind' in snapshot)) {
           const held = await attempt.lockCart(tx);
           if (attempt.key) {
@@ -412,6 +424,7 @@ export function createPaymentService(deps: {
           }
           if (!holdsLines(held, snapshot.lines)) throw held.length === 0 ? new Invalid(message('cart-empty')) : new Conflict(message('cart-changed-at-checkout'));
         }
+        await input.guard?.check(tx);
         const [row] = await tx
           .insert(payments)
           .values({

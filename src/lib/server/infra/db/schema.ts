@@ -235,6 +235,25 @@ export const users = pgTable('users', {
   ],
 );
 
+/**
+ * Each mobile number an account proved with a texted code, held by that account until staff
+ * release it: another account cannot verify it meanwhile. Deliveries refused at the door count
+ * against the number as well as the account, and stay with the number when it is released.
+ * Written only by src/lib/server/accounts/phone-verification.ts.
+ */
+export const verifiedPhones = pgTable(
+  'verified_phones',
+  {
+    /** E.164. */
+    phone: text('phone').primaryKey(),
+    /** The account holding the number; null once staff released it (its refusals stay). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    refusedDeliveries: integer('refused_deliveries').notNull().default(0),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('verified_phones_user_idx').on(t.userId)],
+);
+
 export const sessions = pgTable(
   'sessions',
   {
@@ -804,12 +823,15 @@ export const marketSettings = pgTable(
     podDepositPercent: integer('pod_deposit_percent').notNull(),
     /** Days the store has to answer a shopper's data request (a copy, an erasure) made by mail or phone. */
     privacyRequestDays: integer('privacy_request_days').notNull().default(30),
+    /** How many of a shopper's pay-on-delivery orders may be open (not yet settled at the door nor cancelled) at once. */
+    podMaxOpenOrders: integer('pod_max_open_orders').notNull().default(2),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('market_settings_cap_below_ceiling', sql`${t.podCapMinor} >= 0 and ${t.podCapMinor} <= ${t.podCeilingMinor}`),
     check('market_settings_deposit_share', sql`${t.podDepositPercent} between 1 and 100`),
     check('market_settings_privacy_days', sql`${t.privacyRequestDays} between 1 and 90`),
+    check('market_settings_max_open_orders', sql`${t.podMaxOpenOrders} between 1 and 100`),
   ],
 );
 

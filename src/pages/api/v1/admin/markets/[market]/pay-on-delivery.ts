@@ -14,7 +14,7 @@ function marketParam(value: string | undefined): MarketCode {
   return market;
 }
 
-const shown = (r: PayOnDeliveryRules) => ({ enabled: r.enabled, cap: toMajor(r.capMinor), ceiling: toMajor(r.ceilingMinor), depositPercent: r.depositPercent });
+const shown = (r: PayOnDeliveryRules) => ({ enabled: r.enabled, cap: toMajor(r.capMinor), ceiling: toMajor(r.ceilingMinor), depositPercent: r.depositPercent, maxOpenOrders: r.maxOpenOrders });
 
 /** A market's pay-on-delivery rules (amounts in major units). */
 export const GET = endpoint(async ({ locals, params }) => {
@@ -22,12 +22,12 @@ export const GET = endpoint(async ({ locals, params }) => {
   return json({ status: true, data: shown(await locals.services.onDelivery.rules(marketParam(params.market))) });
 });
 
-/** Staff set them: `{ enabled, cap, ceiling, depositPercent }` (a form's unticked box is off). */
+/** Staff set them: `{ enabled, cap, ceiling, depositPercent, maxOpenOrders }` (a form's unticked box is off). */
 export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const market = marketParam(params.market);
   const input = await readInput(request, podRulesSchema);
-  const rules: PayOnDeliveryRules = { enabled: input.enabled, capMinor: toMinor(input.cap), ceilingMinor: toMinor(input.ceiling), depositPercent: input.depositPercent };
+  const rules: PayOnDeliveryRules = { enabled: input.enabled, capMinor: toMinor(input.cap), ceilingMinor: toMinor(input.ceiling), depositPercent: input.depositPercent, maxOpenOrders: input.maxOpenOrders };
   await locals.services.onDelivery.setRules(asActor(user), market, rules);
   return { body: { status: true, message: message('pod-rules-saved'), data: shown(rules) } };
 });
