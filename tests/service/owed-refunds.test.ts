@@ -79,6 +79,10 @@ for (const driver of DRIVERS) {
       expect(owed).toMatchObject({ status: 'owed', amountMinor: order.totalMinor, destination: 'payment', attempts: 1 });
       expect(owed!.lastAnswer).toMatch(/Insufficient balance/);
       expect((await paymentOf(order)).status).toBe('fulfilled');
+      // Owed and not paid: in the order's account already, and the money check adds up.
+      const owedNow = await checkMoney(services.db);
+      expect(owedNow.problems).toEqual([]);
+      expect(owedNow.counts.refundsUnpaid).toBeGreaterThanOrEqual(1);
       flaky.state.mode = 'ok';
       // Not due yet: the backoff holds it.
       await services.owedRefunds.runDue();
@@ -155,6 +159,7 @@ for (const driver of DRIVERS) {
       expect(owed!.status).toBe('owed');
       // The provider made it and the answer was lost: the payment keeps the keyed claim.
       expect(await paymentOf(order)).toMatchObject({ refundPendingMinor: order.totalMinor, refundPendingKey: owed!.id, refundedMinor: 0 });
+      expect((await checkMoney(services.db)).problems).toEqual([]);
       flaky.state.mode = 'ok';
       clock.advance(Math.max(REFUND_LEASE_MS, refundBackoffMs(1)) + 1);
       await services.owedRefunds.runDue();

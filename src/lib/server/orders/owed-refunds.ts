@@ -81,6 +81,7 @@ export async function oweRefund(tx: Tx, entry: OwedRefundEntry, at: Date): Promi
 }
 
 type OwedRow = typeof owedRefunds.$inferSelect;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createOwedRefunds(deps: {
   db: Db;
@@ -158,6 +159,7 @@ export function createOwedRefunds(deps: {
 
     /** Staff: a failed or stuck refund is owed again, due now. */
     async retry(id: string): Promise<void> {
+      if (!UUID.test(id)) throw new NotFound('No failed or stuck refund with this id');
       const rows = await db
         .update(owedRefunds)
         .set({ status: 'owed', attempts: 0, nextAttemptAt: clock(), leaseUntil: null, updatedAt: clock() })
