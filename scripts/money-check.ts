@@ -10,9 +10,11 @@ import { openStoreDatabase } from './store-database';
 const { database } = await openStoreDatabase();
 try {
   const result = await checkMoney(database.db);
-  const { orders, orderMoneyRows, creditBalances, variants } = result.counts;
+  const { orders, orderMoneyRows, creditBalances, variants, refundsUnpaid } = result.counts;
+  // Refunds owed and not paid yet are in their orders' accounts already; how many wait is worth knowing.
+  const owed = refundsUnpaid > 0 ? `; ${refundsUnpaid} refund(s) owed, not paid yet (see /admin/refunds)` : '';
   if (result.ok) {
-    console.log(`money check: ok. ${orders} orders (${orderMoneyRows} rows of their money), ${creditBalances} store-credit balances, ${variants} variants`);
+    console.log(`money check: ok. ${orders} orders (${orderMoneyRows} rows of their money), ${creditBalances} store-credit balances, ${variants} variants${owed}`);
   } else {
     console.error(`money check: ${result.problems.length} difference(s)${result.problems.length >= 50 ? ' (the first of each kind)' : ''}:`);
     for (const p of result.problems) console.error(`  ${p}`);

@@ -27,7 +27,42 @@ for (const driver of ['pglite', 'pg'] as const) {
       await paystack?.close();
     });
 
+    it('a staff cancel of a paid order refunds the payment by default, or gives store credit when staff choose', async () => {
+      async function paidOrder() {
+        const shopper = await api.login();
+        await api.clear(shopper.token, shopper.id);
+        await api.add(shopper.token, await api.variant({ minStock: 1 }), 1);
+        const init = await api.call('POST', '/orders/initiate', { token: shopper.token, body: {} });
+        const reference = init.body.data.reference as string;
+        paystack.pay(reference);
+        const placed = await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: reference } });
+        expect(placed.status).toBe(200);
+        return { id: placed.body.data.id as string, paid: paystack.transactions.get(reference)!.amount, reference };
+      }
+      const toPayment = await paidOrder();
+      const before = paystack.refunds.length;
+      const cancelled = await api.call('POST', `/admin/orders/${toPayment.id}/status`, { token: owner, body: { status: 'cancelled' } });
+      expect(cancelled.status).toBe(200);
+      expect(paystack.refunds.slice(before)).toEqual([expect.objectContaining({ reference: toPayment.reference, amount: toPayment.paid })]);
+      const sent = paystack.calls.filter((c) => c.method === 'POST' && c.path === '/refund').at(-1)!.body as { merchant_note?: string };
+      expect(sent.merchant_note).toMatch(/^refund [0-9a-f-]{36}$/);
+
+      const toCredit = await paidOrder();
+      expect((await api.call('POST', `/admin/orders/${toCredit.id}/status`, { token: owner, body: { status: 'cancelled', refundTo: 'elsewhere' } })).status).toBe(400);
+      const credited = await api.call('POST', `/admin/orders/${toCredit.id}/status`, { token: owner, body: { status: 'cancelled', refundTo: 'store_credit' } });
+      expect(credited.status).toBe(200);
+      expect(paystack.refunds.filter((r) => r.reference === toCredit.reference)).toEqual([]);
+      const list = await api.call('GET', '/admin/refunds', { token: owner });
+      expect(list.body.data).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ orderId: toPayment.id, destination: 'payment', status: 'paid', amount: toPayment.paid / 100 }),
+          expect.objectContaining({ orderId: toCredit.id, destination: 'store_credit', status: 'paid', amount: toCredit.paid / 100 }),
+        ]),
+      );
+    });
+
     it('refunds part, then the rest, never more than was paid, and records it', async () => {
+      const refundCallsBefore = paystack.calls.filter((c) => c.method === 'POST' && c.path === '/refund').length;
       const shopper = await api.login();
       await api.clear(shopper.token, shopper.id);
       await api.add(shopper.token, await api.variant({ minStock: 1 }), 1);
@@ -53,7 +88,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       const again = await api.call('POST', `/admin/orders/${orderId}/refund`, { token: owner, body: {} });
       expect(again.body.data.refundedNowMinor).toBe(0);
 
-      const refunds = paystack.calls.filter((c) => c.method === 'POST' && c.path === '/refund');
+      const refunds = paystack.calls.filter((c) => c.method === 'POST' && c.path === '/refund').slice(refundCallsBefore);
       expect(refunds.map((c) => (c.body as { amount?: number }).amount)).toEqual([100_000, paid - 100_000]);
       const audit = await api.call('GET', '/admin/audit', { token: owner });
       expect(JSON.stringify(audit.body)).toContain('order.refund');

@@ -122,7 +122,12 @@ for (const driver of ['pglite', 'pg'] as const) {
       const text = JSON.stringify(audit.body);
       expect(text).toContain('order.collection');
       expect(text).toContain('"refusedDeliveries":2');
-      expect(text).toContain('order.refund');
+      expect(text).toContain(`"depositRefundMinor":${o.deposit.depositMinor - o.deposit.deliveryFeeMinor}`);
+      // The deposit's refund is an owed row, paid: the back office's refunds list shows it.
+      const refunds = await api.call('GET', '/admin/refunds?status=paid', { token: owner });
+      expect(refunds.status).toBe(200);
+      expect(refunds.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ orderId: o.deposit.id, destination: 'payment', status: 'paid', amount: (o.deposit.depositMinor - o.deposit.deliveryFeeMinor) / 100 })]));
+      expect((await api.call('GET', '/admin/refunds?status=lost', { token: owner })).status).toBe(400);
       // Two refusals: staff lift the block.
       expect((await api.call('POST', `/admin/customers/${o.deposit.userId}/pay-on-delivery`, { token: owner, body: {} })).status).toBe(400);
       expect((await api.call('POST', `/admin/customers/${o.deposit.userId}/pay-on-delivery`, { token: owner, body: { refusedBefore: 1 } })).status).toBe(409);

@@ -163,6 +163,8 @@ for (const driver of DRIVERS) {
       const rejected = await ctx.services.returns.act(staff, ret.id, { action: 'reject', reason: 'Worn outside' });
       expect(rejected.status).toBe('rejected');
       expect(await statusOf(second.reference)).toMatchObject({ status: 'refunded', refundedMinor: 2_500_000, purpose: 'exchange_difference', returnId: ret.id });
+      // Owed in the rejection's transaction (a row that outlives a refusing provider or a crash), then paid.
+      expect(await ctx.services.owedRefunds.forOrder(order.id)).toMatchObject([{ status: 'paid', destination: 'payment', returnId: ret.id, amountMinor: 2_500_000 }]);
       // The order's own payment is untouched.
       expect((await statusOf(order.paymentReference)).refundedMinor).toBe(0);
     });

@@ -165,6 +165,8 @@ export const statusChangeSchema = z.object({
   status: z.enum(STAFF_SETTABLE_STATUSES),
   /** Marking delivered: the day it was delivered, when earlier than today (YYYY-MM-DD); the return window runs from it. */
   deliveredOn: z.preprocess((v) => (v === '' || v === null ? undefined : v), calendarDay('deliveredOn').optional()),
+  /** Cancelling a paid order: its online money back to the payment (the default) or as store credit. */
+  refundTo: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(['payment', 'store_credit'], { error: 'Choose the payment or store credit' }).optional()),
 });
 
 const LINE_REQUIRED = 'Choose a line of the order';
@@ -189,4 +191,9 @@ export const refundSchema = z.object({
 export const staffChangeSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email(message('staff-email-required'))),
   role: z.enum(ROLES),
+});
+
+/** The back office's refunds list: a status filter (owed, paid, failed, stuck), or every refund. */
+export const refundsQuerySchema = z.object({
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['owed', 'paid', 'failed', 'stuck'], { error: 'Choose owed, paid, failed or stuck' }).optional()),
 });

@@ -355,7 +355,7 @@ export const MESSAGES = {
   'collection-paid': 'Recorded as delivered and paid',
   'collection-refused': 'Recorded as refused at the door; stock returned',
   'collection-refused-refunded': 'Recorded as refused at the door; stock returned and {amount} refunded',
-  'collection-refund-failed': 'Recorded as refused at the door; stock returned. The deposit refund did not go through: refund it from the order page.',
+  'collection-refund-failed': 'Recorded as refused at the door; stock returned. The deposit refund is owed and will be tried again: see Refunds.',
   'refusals-lifted': 'Pay on delivery is available to this customer again',
   'refusals-before-required': 'Send the refused deliveries the page showed (refusedBefore)',
   'refusals-changed': 'The customer’s refused deliveries changed since the page was opened. Check and try again.',

@@ -10,6 +10,7 @@ import { startBackups } from '@/lib/server/infra/backups';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
 import { startRetention } from '@/lib/server/infra/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
+import { startRefundWorker } from '@/lib/server/orders/owed-refunds';
 import { startSimulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { getConfig, type Config } from '@/lib/server/infra/config';
 import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/client';
@@ -121,10 +122,10 @@ export function createServices(deps: Deps) {
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });
   // Pay on delivery: staff settle at the door (the market rules are buying's onDelivery).
-  const collection = createCollectionService({ db, orders: buying.orders, orderRefunds: buying.orderRefunds, audit, log: deps.log, clock, pageCache });
+  const collection = createCollectionService({ db, orders: buying.orders, owedRefunds: buying.owedRefunds, audit, log: deps.log, clock, pageCache });
   // ---- end back office
   // After the sale: returns and exchanges, their money through the payment and store credit.
-  const returns = createReturnService({ db, clock, log: deps.log, mailer, audit, payments: buying.payments, storeCredit, pageCache, siteUrl: deps.config.PUBLIC_SITE_URL });
+  const returns = createReturnService({ db, clock, log: deps.log, mailer, audit, payments: buying.payments, payOwedRefunds: () => buying.owedRefunds.runDue(), storeCredit, pageCache, siteUrl: deps.config.PUBLIC_SITE_URL });
   const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   // The shopper's data: a copy, the account's deletion (the person erased, the books kept), staff requests.
   const dataExport = createDataExport({ db, clock });
@@ -227,6 +228,8 @@ async function boot(): Promise<Runtime> {
   startBackups({ database, clock: services.clock, log, config });
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
+  // Refunds owed (cancels, refused deposits, rejected exchanges) are paid by every server; rows are claimed, never shared.
+  startRefundWorker(services.owedRefunds, { log });
   // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
   if (services.paymentProvider.name === 'simulated') {
     startSimulatedTransferConfirmations({

@@ -37,6 +37,7 @@ import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { CannotFulfil, type DifferenceFulfilment, type PaymentService } from '@/lib/server/payments/service';
 import { lockedOrderMoney, recordOrderMoney } from '@/lib/server/orders/order-money';
+import { oweRefund } from '@/lib/server/orders/owed-refunds';
 import type { StoreCreditService } from './store-credit';
 import { unitsPaidBack } from './units-back';
 
@@ -109,6 +110,8 @@ export function createReturnService(deps: {
   mailer: Mailer;
   audit: AuditLog;
   payments: Pick<PaymentService, 'refund' | 'initiateDifference'>;
+  /** Pays the refunds owed now (the refund worker's run), after a rejection that owes one commits. */
+  payOwedRefunds?: () => Promise<unknown>;
   storeCredit: StoreCreditService;
   pageCache?: PageCacheInvalidator;
   siteUrl: string;
@@ -533,7 +536,7 @@ export function createReturnService(deps: {
           audit.record(actor, { action: `return.${input.action}`, entity: 'return', entityId: row.id, details: { reference: row.reference, from: row.status, ...details } }, tx);
         const productIds: number[] = [];
         let updated: ReturnRow;
-        let differenceToRefund: string | null = null;
+        let differenceOwed = false;
         if (input.action === 'approve') {
           if (row.differenceMinor > 0 && row.differencePaidAt === null) throw new Conflict(message('return-difference-unpaid'));
           updated = await move(tx, row, 'approved');
@@ -551,10 +554,18 @@ export function createReturnService(deps: {
           await audited({ reason: input.reason });
           if (row.differencePaidAt) {
             const [paid] = await tx
-              .select({ reference: payments.reference })
+              .select({ id: payments.id, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
               .from(payments)
               .where(and(eq(payments.returnId, row.id), eq(payments.purpose, 'exchange_difference'), eq(payments.status, 'fulfilled')));
-            differenceToRefund = paid?.reference ?? null;
+            // The paid difference is owed back to its payment in this transaction; the refund worker pays it.
+            if (paid) {
+              const owed = await oweRefund(
+                tx,
+                { orderId: row.orderId, paymentId: paid.id, returnId: row.id, amountMinor: paid.amountMinor - paid.refundedMinor, currency: row.currency, destination: 'payment', reason: `Exchange ${row.reference} rejected: the difference paid` },
+                clock(),
+              );
+              differenceOwed = owed !== null;
+            }
           }
         } else if (input.action === 'receive') {
           const lines = await tx
@@ -596,16 +607,10 @@ export function createReturnService(deps: {
           updated = await move(tx, row, 'exchanged', { shipmentTracking: input.trackingNumber, creditedMinor: back });
           await audited({ trackingNumber: input.trackingNumber, creditedMinor: back });
         }
-        return { ret: (await toDtos([updated], tx))[0]!, productIds, differenceToRefund };
+        return { ret: (await toDtos([updated], tx))[0]!, productIds, differenceOwed };
       });
-      // A rejected exchange's paid difference goes back to the shopper's payment (the payment's own claim makes it once).
-      if (done.differenceToRefund) {
-        try {
-          await deps.payments.refund(done.differenceToRefund);
-        } catch (err) {
-          log.error('refund of a rejected exchange difference failed; refund it from the payment', { returnId: id, reference: done.differenceToRefund, err });
-        }
-      }
+      // Paying it now spares the shopper the worker's wait; the worker pays it otherwise.
+      if (done.differenceOwed) await deps.payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a rejected exchange failed', { returnId: id, err }));
       if (done.productIds.length && deps.pageCache) await deps.pageCache.invalidate([...new Set(done.productIds)].map((p) => cacheTags.product(p)));
       const ret = done.ret;
       const lines: Record<Exclude<ReturnActionInput['action'], 'refund'>, string[]> = {

@@ -1,3 +1,4 @@
+import { createOwedRefunds } from '@/lib/server/orders/owed-refunds';
 import { paymentRefundLedger } from '@/lib/server/orders/order-money';
 /** Wires the buying side (shipping, cart, orders, payments, checkout, favourites) from the shared deps. */
 import { createCartService } from '@/lib/server/cart/cart';
@@ -63,8 +64,8 @@ export function createBuyingServices(deps: {
     pageCache: deps.pageCache,
     clock,
     notifications: deps.notifications,
-    // A shopper's cancel refunds what went online (payments is built below; called only later).
-    refundPayment: (reference) => payments.refund(reference),
+    // A cancel owes back what went online; the refund worker pays it (built below; called only later).
+    payOwedRefunds: () => owedRefunds.runDue(),
     storeCredit: deps.storeCredit,
     promotions,
   });
@@ -90,5 +91,6 @@ export function createBuyingServices(deps: {
   const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
-  return { shipping, cart, orders, payments, checkout, onDelivery, favourites, paymentProvider, orderRefunds };
+  const owedRefunds = createOwedRefunds({ db, clock, log, payments });
+  return { shipping, cart, orders, payments, checkout, onDelivery, favourites, paymentProvider, orderRefunds, owedRefunds };
 }

@@ -13,7 +13,7 @@ import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
-import type { createOrderRefunds } from './order-refunds';
+import type { OwedRefunds } from './owed-refunds';
 import { recordOrderMoney } from './order-money';
 import { countRefusalOnPhones, liftRefusalsOnPhones } from '@/lib/server/accounts/phone-verification';
 import type { OrderService } from './orders';
@@ -72,7 +72,8 @@ async function refusalsOf(tx: Db | Tx, userId: string): Promise<number> {
 export function createCollectionService(deps: {
   db: Db;
   orders: OrderService;
-  orderRefunds: ReturnType<typeof createOrderRefunds>;
+  /** The refund worker's run and an order's refunds owed: a refused delivery's deposit is owed in its transaction, then paid. */
+  owedRefunds: Pick<OwedRefunds, 'runDue' | 'forOrder'>;
   audit: AuditLog;
   log: Logger;
   clock: () => Date;
@@ -167,14 +168,6 @@ export function createCollectionService(deps: {
 
         if (!canTransition(row.status, 'cancelled')) throw new Conflict(message('order-transition-refused', row.status, 'cancelled'));
         await tx.update(orders).set({ collectionOutcome: 'refused', collectedAt: now }).where(eq(orders.id, row.id));
-        const { updated, productIds } = await deps.orders.moveLocked(tx, row, 'cancelled', { actorId: actor.id, reason: 'Refused at the door' });
-        const [user] = await tx
-          .update(users)
-          .set({ refusedDeliveries: sql`${users.refusedDeliveries} + 1` })
-          .where(eq(users.id, row.userId))
-          .returning({ refusedDeliveries: users.refusedDeliveries });
-        // The account, then the numbers it holds: the refusal follows the number to any account that verifies it.
-        await countRefusalOnPhones(tx, row.userId);
         const [payment] = await tx
           .select({ reference: payments.reference, provider: payments.provider, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
           .from(payments)
@@ -182,6 +175,18 @@ export function createCollectionService(deps: {
         // The deposit went online; the delivery was made, so its fee is kept: deposit less fee back in all, counting what was refunded already.
         const paidOnline = payment && payment.provider !== 'on_delivery' ? payment.amountMinor : 0;
         const refundMinor = Math.max(0, paidOnline - row.deliveryFeeMinor - (payment?.refundedMinor ?? 0));
+        const { updated, productIds } = await deps.orders.moveLocked(tx, row, 'cancelled', {
+          actorId: actor.id,
+          reason: 'Refused at the door',
+          refund: { to: 'payment', amountMinor: refundMinor, reason: 'Refused at the door: the deposit less the delivery fee' },
+        });
+        const [user] = await tx
+          .update(users)
+          .set({ refusedDeliveries: sql`${users.refusedDeliveries} + 1` })
+          .where(eq(users.id, row.userId))
+          .returning({ refusedDeliveries: users.refusedDeliveries });
+        // The account, then the numbers it holds: the refusal follows the number to any account that verifies it.
+        await countRefusalOnPhones(tx, row.userId);
         await audit.record(
           actor,
           {
@@ -205,21 +210,20 @@ export function createCollectionService(deps: {
         return { ...result, outcome: 'paid', collectedMinor: row.dueOnDeliveryMinor, method: input.method, refundedMinor: null, message: message('collection-paid') };
       }
       if (deposit === null) return { ...result, outcome: 'refused', collectedMinor: null, method: null, refundedMinor: 0, message: message('collection-refused') };
-      // After the commit: the refund claims the payment first (never twice), and is audited by orderRefunds.
-      try {
-        const refund = await deps.orderRefunds.refund(row.id, deposit, actor);
+      // Owed in the refusal's transaction; paid now when the provider answers, by the refund worker otherwise.
+      await deps.owedRefunds.runDue().catch((err: unknown) => deps.log.error('paying owed refunds after a refused delivery failed', { err, orderId: row.id }));
+      const owed = (await deps.owedRefunds.forOrder(row.id)).find((r) => r.destination === 'payment' && r.reason.startsWith('Refused at the door'));
+      if (owed?.status === 'paid') {
         return {
           ...result,
           outcome: 'refused',
           collectedMinor: null,
           method: null,
-          refundedMinor: refund.refundedNowMinor,
-          message: fill('collection-refused-refunded', formatMoney(toMajor(refund.refundedNowMinor), currency)),
+          refundedMinor: owed.amountMinor,
+          message: fill('collection-refused-refunded', formatMoney(toMajor(owed.amountMinor), currency)),
         };
-      } catch (err) {
-        deps.log.error('deposit refund after a refused delivery failed', { err, orderId: row.id, amountMinor: deposit });
-        return { ...result, outcome: 'refused', collectedMinor: null, method: null, refundedMinor: null, message: message('collection-refund-failed') };
       }
+      return { ...result, outcome: 'refused', collectedMinor: null, method: null, refundedMinor: null, message: message('collection-refund-failed') };
     },
 
     /** Staff lift a shopper's pay-on-delivery block: their refusals count from 0 again (audited). */

@@ -10,7 +10,7 @@ import type { Db } from '@/lib/server/infra/db/client';
 export interface MoneyCheckResult {
   ok: boolean;
   problems: string[];
-  counts: { orders: number; orderMoneyRows: number; creditBalances: number; variants: number };
+  counts: { orders: number; orderMoneyRows: number; creditBalances: number; variants: number; refundsUnpaid: number; refundsUnpaidMinor: number };
 }
 
 type Row = Record<string, unknown>;
@@ -68,7 +68,8 @@ export async function checkMoney(db: Db, opts: { limit?: number } = {}): Promise
     if (n(o.given_back) > taken) problems.push(`${order}: gave back ${n(o.given_back)}, took ${taken}`);
   }
 
-  // Each payment whose money came into an order: its account's refunds are the payment's (a claim in progress counted).
+  // Each payment whose money came into an order: its account's refunds are the payment's: refunded,
+  // a claim in progress, and refunds owed to it not paid yet (one whose claim is in progress counted once).
   for (const p of await rows(
     db,
     sql`
@@ -76,10 +77,14 @@ export async function checkMoney(db: Db, opts: { limit?: number } = {}): Promise
       select payment_id, min(order_id::text) as order_id,
         coalesce(-sum(amount_minor) filter (where kind in ('refunded', 'refund_released')), 0) as refunded
       from order_money where payment_id is not null
-      group by payment_id having bool_or(kind in ('charged', 'difference_paid')))
-    select p.reference, r.order_id, r.refunded, p.refunded_minor + coalesce(p.refund_pending_minor, 0) as payment_refunded
-    from r join payments p on p.id = r.payment_id
-    where r.refunded <> p.refunded_minor + coalesce(p.refund_pending_minor, 0) limit ${limit}`,
+      group by payment_id having bool_or(kind in ('charged', 'difference_paid'))),
+    o as (
+      select w.payment_id, sum(w.amount_minor) as owed from owed_refunds w join payments p on p.id = w.payment_id
+      where w.destination = 'payment' and w.status <> 'paid' and p.refund_pending_key is distinct from w.id::text
+      group by w.payment_id)
+    select p.reference, r.order_id, r.refunded, p.refunded_minor + coalesce(p.refund_pending_minor, 0) + coalesce(o.owed, 0) as payment_refunded
+    from r join payments p on p.id = r.payment_id left join o on o.payment_id = r.payment_id
+    where r.refunded <> p.refunded_minor + coalesce(p.refund_pending_minor, 0) + coalesce(o.owed, 0) limit ${limit}`,
   )) {
     problems.push(`payment ${String(p.reference)} of order ${String(p.order_id)}: refunded ${n(p.payment_refunded)}, its order's account says ${n(p.refunded)}`);
   }
@@ -123,11 +128,12 @@ export async function checkMoney(db: Db, opts: { limit?: number } = {}): Promise
   const [c] = await rows(
     db,
     sql`select (select count(*) from orders) as orders, (select count(*) from order_money) as money,
-      (select count(*) from store_credit_balances) as balances, (select count(*) from variants) as variants`,
+      (select count(*) from store_credit_balances) as balances, (select count(*) from variants) as variants,
+      (select count(*) from owed_refunds where status <> 'paid') as unpaid, (select coalesce(sum(amount_minor), 0) from owed_refunds where status <> 'paid') as unpaid_minor`,
   );
   return {
     ok: problems.length === 0,
     problems,
-    counts: { orders: n(c?.orders), orderMoneyRows: n(c?.money), creditBalances: n(c?.balances), variants: n(c?.variants) },
+    counts: { orders: n(c?.orders), orderMoneyRows: n(c?.money), creditBalances: n(c?.balances), variants: n(c?.variants), refundsUnpaid: n(c?.unpaid), refundsUnpaidMinor: n(c?.unpaid_minor) },
   };
 }

@@ -35,7 +35,15 @@ import type { OrderNotifications } from '@/lib/server/notifications/notification
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
-import { recordOrderMoney } from './order-money';
+import { lockedOrderMoney, recordOrderMoney } from './order-money';
+import { oweRefund, type RefundDestination } from './owed-refunds';
+
+/** Where a cancelled order's online money goes back, and how much (default: all that is left of the payment). */
+export interface CancelRefund {
+  to: RefundDestination;
+  amountMinor?: number;
+  reason?: string;
+}
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -150,7 +158,7 @@ export function createOrderService({
   pageCache,
   clock = () => new Date(),
   notifications,
-  refundPayment,
+  payOwedRefunds,
   storeCredit,
   promotions,
 }: {
@@ -163,8 +171,8 @@ export function createOrderService({
   clock?: () => Date;
   /** Texts to shoppers who opted in (src/lib/server/notifications); never throws. */
   notifications?: OrderNotifications;
-  /** Refunds what a payment charged online (the payment service's refund), for a shopper's cancel. */
-  refundPayment?: (reference: string) => Promise<unknown>;
+  /** Pays the refunds owed now (the refund worker's run), after a cancel commits; the worker pays them later otherwise. */
+  payOwedRefunds?: () => Promise<unknown>;
   /** Gives a cancelled order's store credit back (the store credit module), in the cancelling transaction. */
   storeCredit?: Pick<StoreCreditService, 'move'>;
   /** Gives a cancelled order's discount code back (the promotions module), in the cancelling transaction. */
@@ -262,12 +270,30 @@ export function createOrderService({
   }
 
   /**
+   * What a cancelled order gives back of its online payment (a deposit, a card payment): `wanted`
+   * (a refused delivery's deposit less its fee) or all that is left of it, never more than the
+   * order's account has left once its store credit is back. Nothing for an order paid at the door.
+   */
+  async function onlineLeft(tx: Tx, row: OrderRow, wanted?: number): Promise<{ paymentId: string; amountMinor: number }> {
+    const [payment] = await tx
+      .select({ provider: payments.provider, status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
+      .from(payments)
+      .where(eq(payments.id, row.paymentId));
+    if (!payment || payment.provider === 'on_delivery' || payment.provider === 'store_credit' || !['fulfilled', 'partially_refunded'].includes(payment.status)) {
+      return { paymentId: row.paymentId, amountMinor: 0 };
+    }
+    const accountLeft = (await lockedOrderMoney(tx, row.id)).leftMinor - row.storeCreditMinor;
+    const amountMinor = Math.max(0, Math.min(wanted ?? Infinity, payment.amountMinor - payment.refundedMinor, accountLeft));
+    return { paymentId: row.paymentId, amountMinor };
+  }
+
+  /**
    * Moves an order whose row the caller has locked (select … for update, in `tx`) to `next`: the
    * status, its history row, and for a cancellation its stock back through the ledger. Returns the
    * updated row and the products whose pages change. Staff status changes, a shopper's cancel and a
    * delivery refused at the door all come through here.
    */
-  async function moveLocked(tx: Tx, row: OrderRow, next: OrderStatus, opts: { actorId: string | null; reason: string; set?: Partial<OrderRow> }) {
+  async function moveLocked(tx: Tx, row: OrderRow, next: OrderStatus, opts: { actorId: string | null; reason: string; set?: Partial<OrderRow>; refund?: CancelRefund }) {
     const [updated] = await tx
       .update(orders)
       // A delivery starts the return window (staff may record an earlier delivery through opts.set).
@@ -286,11 +312,22 @@ export function createOrderService({
       productIds = [...new Set(lines.map((l) => l.productId))];
       // Its discount code's place comes back: the shopper may use the code again.
       await promotions?.giveBack(tx, row.id);
-      // The store credit it used comes back (once per order: a unique index).
-      if (row.storeCreditMinor > 0) {
+      // What went online is owed back (to the payment by default, or as store credit), recorded here.
+      const refundTo = opts.refund?.to ?? 'payment';
+      const online = await onlineLeft(tx, row, opts.refund?.amountMinor);
+      // The store credit it used comes back (once per order: a unique index), with the payment's money when staff chose store credit.
+      const credit = row.storeCreditMinor + (refundTo === 'store_credit' ? online.amountMinor : 0);
+      if (credit > 0) {
         if (!storeCredit) throw new Error('an order paid with store credit, cancelled without the store credit module');
-        await storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: row.storeCreditMinor, kind: 'cancellation', orderId: row.id, actorId: opts.actorId, reason: opts.reason });
-        await recordOrderMoney(tx, { orderId: row.id, kind: 'credited', amountMinor: row.storeCreditMinor, currency: row.currency, reason: opts.reason }, clock());
+        await storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: credit, kind: 'cancellation', orderId: row.id, actorId: opts.actorId, reason: opts.reason });
+        await recordOrderMoney(tx, { orderId: row.id, kind: 'credited', amountMinor: credit, currency: row.currency, reason: opts.reason }, clock());
+      }
+      if (online.amountMinor > 0) {
+        await oweRefund(
+          tx,
+          { orderId: row.id, paymentId: refundTo === 'payment' ? online.paymentId : null, amountMinor: online.amountMinor, currency: row.currency, destination: refundTo, reason: opts.refund?.reason ?? opts.reason },
+          clock(),
+        );
       }
     }
     return { updated: updated!, productIds };
@@ -375,9 +412,9 @@ export function createOrderService({
     /**
      * "Cancel order" on the shopper's own order, while it is pending and not settled at the door:
      * under the order's row lock (staff recording the delivery take the same lock, so only one
-     * wins) the order is cancelled and its stock returned (moveLocked); after the commit whatever
-     * went online (a deposit, an online payment) is refunded through the payment, and the shopper
-     * is told. Someone else's order reads as not found.
+     * wins) the order is cancelled, its stock returned and whatever went online (a deposit, an
+     * online payment) owed back to the payment (moveLocked); the refund worker pays it, and the
+     * shopper is told. Someone else's order reads as not found.
      */
     async cancelByShopper(userId: string, orderId: string): Promise<OrderDto> {
       if (!UUID.test(orderId)) throw new NotFound(message('order-not-found'));
@@ -390,24 +427,11 @@ export function createOrderService({
           reason: message('order-cancel-reason'),
           set: { cancelledAt: clock() },
         });
-        const [payment] = await tx
-          .select({ reference: payments.reference, amountMinor: payments.amountMinor })
-          .from(payments)
-          .where(eq(payments.id, row.paymentId))
-          .limit(1);
-        return { order: (await withItems([updated], tx))[0]!, productIds, payment };
+        return { order: (await withItems([updated], tx))[0]!, productIds };
       });
       if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
-      // An order paid wholly on delivery charged nothing online: nothing to refund.
-      if (result.payment && result.payment.amountMinor > 0) {
-        try {
-          if (!refundPayment) throw new Error('no refund path for a cancelled order');
-          await refundPayment(result.payment.reference);
-        } catch (err) {
-          // The order stays cancelled; a refund whose outcome was lost stays claimed for staff (stuck refunds).
-          log.error('refund of a cancelled order failed', { err, orderId, reference: result.payment.reference });
-        }
-      }
+      // The refund is owed in the cancel's transaction; paying it now spares the shopper the worker's wait.
+      await payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a cancel failed', { err, orderId }));
       await this.sendStatusMail(result.order);
       return result.order;
     },
@@ -454,7 +478,12 @@ export function createOrderService({
      * transitions, records it in the status history (and the audit log for a signed-in actor),
      * returns the stock of a cancelled order through the ledger, and tells the shopper.
      */
-    async setStatus(idOrTracking: string, to: string, actor?: Actor, opts: { deliveredOn?: string | undefined } = {}): Promise<{ order: OrderDto; from: OrderStatus }> {
+    async setStatus(
+      idOrTracking: string,
+      to: string,
+      actor?: Actor,
+      opts: { deliveredOn?: string | undefined; refundTo?: RefundDestination | undefined } = {},
+    ): Promise<{ order: OrderDto; from: OrderStatus }> {
       const next = to.trim().toLowerCase();
       if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use ${ORDER_STATUS_LIST}`);
       const key = idOrTracking.trim();
@@ -476,13 +505,19 @@ export function createOrderService({
           deliveredAt = deliveredAtOn(opts.deliveredOn, { now: clock(), orderedAt: row.createdAt, timeZone: timeZoneOfCurrency(row.currency) }) ?? undefined;
           if (!deliveredAt) throw new Invalid(message('delivered-on-range'));
         }
-        const { updated, productIds } = await moveLocked(tx, row, next, { actorId: actor?.id ?? null, reason: 'Order cancelled', ...(deliveredAt ? { set: { deliveredAt } } : {}) });
+        const { updated, productIds } = await moveLocked(tx, row, next, {
+          actorId: actor?.id ?? null,
+          reason: 'Order cancelled',
+          refund: { to: opts.refundTo ?? 'payment' },
+          ...(deliveredAt ? { set: { deliveredAt } } : {}),
+        });
         if (actor && audit) {
           await audit.record(actor, { action: 'order.status', entity: 'order', entityId: row.id, details: { trackingNumber: row.trackingNumber, before: row.status, after: next } }, tx);
         }
         return { from: row.status, order: (await withItems([updated], tx))[0]!, productIds };
       });
       if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
+      if (next === 'cancelled') await payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a cancel failed', { err, orderId: result.order.id }));
       await this.sendStatusMail(result.order);
       return { order: result.order, from: result.from };
     },

@@ -103,12 +103,14 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
       const status = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as VerificationStatus) : 'unknown';
       return { status, amountMinor: d.amount, currency: d.currency, channel: channelOf(d.channel) };
     },
-    async refund(reference, amountMinor, currency): Promise<Refund> {
+    async refund(reference, amountMinor, currency, key): Promise<Refund> {
       // https://paystack.com/docs/api/refund/#create: transaction (id or reference), amount in subunits (default: all).
+      // The store's key goes in merchant_note, so staff can match a refund on the dashboard to its row.
+      const body = { transaction: reference, ...(amountMinor === undefined ? {} : { amount: amountMinor }), ...(key ? { merchant_note: `refund ${key}` } : {}) };
       const parsed = refundResponse.safeParse(
         await call('/refund', {
           method: 'POST',
-          body: JSON.stringify(amountMinor === undefined ? { transaction: reference } : { transaction: reference, amount: amountMinor }),
+          body: JSON.stringify(body),
         }, keyFor(currency)),
       );
       if (!parsed.success || !parsed.data.status || !parsed.data.data) {

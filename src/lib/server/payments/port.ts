@@ -38,8 +38,11 @@ export interface PaymentProvider {
    * Refunds a successful payment: in full without an amount, otherwise that many minor units.
    * Throws PaymentFailed when the provider refuses, and AppError 'unavailable' when it cannot
    * be reached (the refund may or may not have been made then).
+   *
+   * `key`: the store's key for this refund (an owed refund's id). Asked again with the same key (the
+   * store died before it recorded the answer), the provider answers the refund it made, never a second.
    */
-  refund(reference: string, amountMinor?: number, currency?: string): Promise<Refund>;
+  refund(reference: string, amountMinor?: number, currency?: string, key?: string): Promise<Refund>;
 }
 
 /** A payment as the store keeps it (minor units). */

@@ -334,7 +334,7 @@ export function createPaymentService(deps: {
 }) {
   const { db, provider, fulfilment, log, clock } = deps;
   const holds = deps.holds ?? NO_HOLDS;
-  const ledger = deps.refundLedger ?? NO_LEDGER;
+  const accountLedger = deps.refundLedger ?? NO_LEDGER;
   const newReference = () => newReferenceAt(clock());
 
   /** A payment that will never become an order: its new status and its holds given back, together. */
@@ -876,14 +876,21 @@ export function createPaymentService(deps: {
     async refund(
       reference: string,
       amountMinor?: number,
-      opts: { refundedBefore?: number; onClaim?: RefundClaimHook } = {},
+      opts: { refundedBefore?: number; onClaim?: RefundClaimHook; key?: string; accounted?: boolean } = {},
     ): Promise<RefundResult> {
       if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
         throw new Invalid('The refund amount must be a positive whole number of minor units');
       }
+      // An owed refund's amount is in its order's account from the moment it was owed.
+      const ledger = opts.accounted ? NO_LEDGER : accountLedger;
       const claim = await db.transaction(async (tx) => {
         const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
         if (!p) throw new NotFound('Payment reference not found.');
+        // The same key's claim, left by a process that died while the provider was asked: asked again
+        // with that key (the provider pays a key once), then recorded.
+        if (opts.key && p.refundPendingKey === opts.key && p.refundPendingMinor !== null) {
+          return { payment: p, amount: p.refundPendingMinor, whole: false };
+        }
         if (p.refundPendingMinor !== null) throw new Conflict('A refund of this payment is already in progress');
         if (opts.refundedBefore !== undefined && p.refundedMinor !== opts.refundedBefore) {
           throw new Conflict('This payment has been refunded since the page was opened. Check the amounts and try again.');
@@ -893,7 +900,7 @@ export function createPaymentService(deps: {
         if (!includes(REFUNDABLE, p.status)) throw new Conflict(`A payment that is ${p.status.replace('_', ' ')} cannot be refunded`);
         const amount = amountMinor ?? left;
         if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
-        await tx.update(payments).set({ refundPendingMinor: amount, updatedAt: clock() }).where(eq(payments.id, p.id));
+        await tx.update(payments).set({ refundPendingMinor: amount, refundPendingKey: opts.key ?? null, updatedAt: clock() }).where(eq(payments.id, p.id));
         await ledger.claimed(tx, p, amount);
         await opts.onClaim?.(tx, { amountMinor: amount });
         return { payment: p, amount, whole: amountMinor === undefined && p.refundedMinor === 0 };
@@ -914,12 +921,12 @@ export function createPaymentService(deps: {
       let refund;
       try {
         // A whole refund leaves the amount to the provider: it returns what was actually charged.
-        refund = await provider.refund(reference, whole ? undefined : amount, payment.currency);
+        refund = await provider.refund(reference, whole ? undefined : amount, payment.currency, opts.key);
       } catch (err) {
         if (err instanceof PaymentFailed) {
           // Refused: nothing was refunded, so the claim is let go.
           await db.transaction(async (tx) => {
-            await tx.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, payment.id));
+            await tx.update(payments).set({ refundPendingMinor: null, refundPendingKey: null, updatedAt: clock() }).where(eq(payments.id, payment.id));
             await ledger.released(tx, payment, amount);
           });
         } else {
@@ -927,14 +934,18 @@ export function createPaymentService(deps: {
         }
         throw err;
       }
-      const refundedMinor = payment.refundedMinor + refund.amountMinor;
       const recorded = await db.transaction(async (tx) => {
+        const [now] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+        // A keyed claim finished meanwhile by another worker that took it over: recorded once.
+        if (opts.key && now!.refundPendingKey !== opts.key) return { row: now!, again: true };
+        const refundedMinor = now!.refundedMinor + refund.amountMinor;
         const [row] = await tx
           .update(payments)
           .set({
             status: whole || refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded',
             refundedMinor,
             refundPendingMinor: null,
+            refundPendingKey: null,
             refundedAt: clock(),
             refundId: refund.refundId,
             updatedAt: clock(),
@@ -942,10 +953,11 @@ export function createPaymentService(deps: {
           .where(eq(payments.id, payment.id))
           .returning();
         await ledger.recorded(tx, payment, amount, refund.amountMinor);
-        return row;
+        return { row: row!, again: false };
       });
+      if (recorded.again) return summary(recorded.row, 0);
       log.info('payment refunded', { reference, refundedMinor: refund.amountMinor, refundId: refund.refundId, provider: provider.name });
-      return summary(recorded!, refund.amountMinor);
+      return summary(recorded.row, refund.amountMinor);
     },
 
     /** Lets go of a refund claim whose outcome was lost, after staff checked with the provider that nothing was refunded. */
@@ -953,8 +965,9 @@ export function createPaymentService(deps: {
       return db.transaction(async (tx) => {
         const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
         if (!p || p.refundPendingMinor === null) return false;
-        await tx.update(payments).set({ refundPendingMinor: null, updatedAt: clock() }).where(eq(payments.id, p.id));
-        await ledger.released(tx, p, p.refundPendingMinor);
+        await tx.update(payments).set({ refundPendingMinor: null, refundPendingKey: null, updatedAt: clock() }).where(eq(payments.id, p.id));
+        // A keyed claim is an owed refund's, whose amount stays owed in its order's account (the worker tries it again).
+        if (!p.refundPendingKey) await accountLedger.released(tx, p, p.refundPendingMinor);
         return true;
       });
     },

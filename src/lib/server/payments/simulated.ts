@@ -47,8 +47,12 @@ export function createSimulatedProvider({
               : 'success';
       return { status, amountMinor: row.amountMinor, currency: row.currency, channel: row.channel };
     },
-    /** Like Paystack: only a paid payment, at most what is left of it; the refund itself is recorded on the payment by the payment service. */
-    async refund(reference, amountMinor): Promise<Refund> {
+    /**
+     * Like Paystack: only a paid payment, at most what is left of it; the refund itself is recorded on
+     * the payment by the payment service. The store's records are this provider's only state, so a
+     * keyed refund the store never recorded was never made: asked again, it answers the same id.
+     */
+    async refund(reference, amountMinor, _currency, key): Promise<Refund> {
       const row = await records.find(reference);
       if (!row) throw new PaymentFailed('The payment provider refused the refund: Transaction not found');
       if (row.status === 'initialized' || row.status === 'failed' || row.status === 'abandoned' || row.status === 'pending') {
@@ -58,7 +62,7 @@ export function createSimulatedProvider({
       const amount = amountMinor ?? left;
       if (left <= 0) throw new PaymentFailed('The payment provider refused the refund: Transaction has been fully reversed');
       if (amount <= 0 || amount > left) throw new PaymentFailed('The payment provider refused the refund: Refund amount cannot be more than the amount left');
-      return { refundId: `SIM-RF-${randomBytes(6).toString('hex')}`, amountMinor: amount };
+      return { refundId: key ? `SIM-RF-${key}` : `SIM-RF-${randomBytes(6).toString('hex')}`, amountMinor: amount };
     },
   };
 }

@@ -398,6 +398,8 @@ export const payments = pgTable(
     refundedMinor: bigint('refunded_minor', { mode: 'number' }).notNull().default(0),
     /** A refund claimed and sent to the provider but not yet recorded; blocks a second one meanwhile. */
     refundPendingMinor: bigint('refund_pending_minor', { mode: 'number' }),
+    /** The key of the claim in progress (an owed refund's), sent to the provider: a claim found after a crash is finished with the same key, never paid twice. */
+    refundPendingKey: text('refund_pending_key'),
     /** When the latest refund was recorded, and the provider's id for it. */
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     refundId: text('refund_id'),
@@ -568,7 +570,47 @@ export const orderItems = pgTable(
 );
 
 /**
- * The money of an order, one row per amount that came in or went back (ADR 0021): charged online,
+ * Refunds an order owes (ADR 0024): written in the transaction that owes them (a cancel, a refused
+ * delivery's deposit, a rejected exchange's difference), paid by the refund worker on every server
+ * (orders/owed-refunds.ts, the one writer). `lease_until` marks a row being paid; a lease that ran
+ * out (the server died) lets another worker finish it with the same provider key.
+ */
+export const owedRefunds = pgTable(
+  'owed_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** The payment it goes back to (null for store credit). */
+    paymentId: uuid('payment_id'),
+    returnId: uuid('return_id'),
+    amountMinor: money('amount_minor'),
+    currency: text('currency').notNull(),
+    destination: text('destination', { enum: ['payment', 'store_credit'] }).notNull(),
+    reason: text('reason').notNull(),
+    /** owed: waiting for the worker; paid; failed: the provider refused it too often (staff may retry); stuck: its outcome is unknown (staff check the provider). */
+    status: text('status', { enum: ['owed', 'paid', 'failed', 'stuck'] }).notNull().default('owed'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** The provider's last answer (its refusal, or its refund id once paid). */
+    lastAnswer: text('last_answer'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('owed_refunds_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'owed'`),
+    index('owed_refunds_order_idx').on(t.orderId),
+    index('owed_refunds_status_idx').on(t.status, t.createdAt),
+    check('owed_refunds_positive', sql`${t.amountMinor} > 0`),
+    check('owed_refunds_payment_has_one', sql`(${t.destination} = 'payment') = (${t.paymentId} is not null)`),
+  ],
+);
+
+/**
+ * The money of an order, one row per amount that came in or went back (ADR 0019): charged online,
  * collected at the door, store credit used, an exchange difference paid (positive); refunded to a
  * payment, a released refund claim (positive), credited, transferred (negative). Written in the
  * transaction that moves the money, only by orders/order-money.ts; what an order may still give back
