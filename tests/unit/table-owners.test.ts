@@ -15,6 +15,7 @@ const SERVER = 'src/lib/server';
 const TABLE_OWNERS: Record<string, string> = {
   addresses: 'accounts/addresses',
   audit_log: 'backoffice/audit',
+  backup_runs: 'infra/backups',
   cart_items: 'cart/cart',
   carts: 'cart/cart',
   categories: 'catalogue/catalogue-admin',
@@ -36,6 +37,7 @@ const TABLE_OWNERS: Record<string, string> = {
   order_events: 'orders/orders',
   order_money: 'orders/order-money',
   order_items: 'orders/orders',
+  owed_refunds: 'orders/owed-refunds',
   orders: 'orders/orders',
   payments: 'payments/service',
   // Units sold per day and product, kept by migration 0017's triggers on order lines and orders: nothing writes it but them.
@@ -82,8 +84,12 @@ const COLUMN_OWNERS: Record<string, string> = {
   'users.refusedDeliveries': 'orders/collection',
 };
 
-/** Code that is not a module of the running store: the seeds fill an empty database (or grow it, for measuring); migrations are SQL. */
-const ASIDE = /^infra\/db\/(seed|seed-art|seed-scale|migrations)(\/|$)/;
+/**
+ * Code that is not a module of the running store: the seeds fill an empty database (or grow it, for
+ * measuring); migrations are SQL; the dump loads a whole backup, every table as it was, into an
+ * empty store (restore, db:move).
+ */
+const ASIDE = /^infra\/db\/(seed|seed-art|seed-scale|migrations|dump)(\/|$)/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
