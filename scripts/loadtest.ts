@@ -25,6 +25,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
+import { prng, type Rng } from '../tests/support/prng';
 import { startCluster, freePort, type Cluster } from './cluster';
 
 const run = promisify(execFile);
@@ -47,23 +48,6 @@ const THINK_MS = Number(args['think-ms']);
 const BUY_SHARE = Number(args['buy-share']);
 const PASSWORD = 'Load-Test-2026!';
 
-// ---------------------------------------------------------------- seeded PRNG (mulberry32)
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-  };
-}
-type Rng = ReturnType<typeof prng>;
 
 // ---------------------------------------------------------------- measuring
 interface StepStats {

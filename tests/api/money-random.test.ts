@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startCluster, type Cluster } from '../../scripts/cluster';
+import { prng, type Rng } from '../support/prng';
 import { buyingClient } from './buying-client';
 import type { Call } from './account-client';
 
@@ -13,19 +14,6 @@ const SHOPPERS = 6;
 const RUN_MS = Number(process.env.MONEY_RANDOM_MS ?? 60_000);
 const SEED = Number(process.env.MONEY_RANDOM_SEED ?? 1);
 
-/** mulberry32: the same seed picks the same operations (their outcomes still race). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]! };
-}
-type Rng = ReturnType<typeof prng>;
 
 interface Shopper {
   id: string;

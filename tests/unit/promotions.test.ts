@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { discountMinor, normaliseCode, paidForUnits, spreadDiscount } from '@/lib/domain/promotions';
+import { mulberry32 } from '../support/prng';
 
 describe('discount rounding (percentages round down to the minor unit)', () => {
   it('takes the percentage off and rounds down, never up', () => {
@@ -66,14 +67,7 @@ it('reads codes case-insensitively', () => {
 
 /** A seeded PRNG (mulberry32): the same baskets on every run, so a failure can be replayed. */
 function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = mulberry32(seed);
   /** A whole number in [min, max], for ranges wider than 2^32 too. */
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return { next, int };
