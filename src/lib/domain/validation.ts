@@ -123,3 +123,6 @@ export function isCalendarDay(value: string): boolean {
 export function day(label: string) {
   return z.string({ error: `${label} must be a date (YYYY-MM-DD)` }).refine(isCalendarDay, `${label} must be a date (YYYY-MM-DD) that exists`);
 }
+
+/** A row id as the database keeps it (uuid): anything else is no such row, never a query that fails. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

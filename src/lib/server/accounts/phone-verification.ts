@@ -10,6 +10,7 @@ import { LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import { TextRefused, type TextSender } from '@/lib/server/notifications/port';
 import { CODE_TTL_MS, type CodeService } from './codes';
 import type { SessionUser } from './sessions';
+import { UUID } from '@/lib/domain/validation';
 
 const PURPOSE = 'verify-phone';
 
@@ -156,6 +157,7 @@ export function createPhoneVerification({ db, codes, limiter, sender, log, audit
      * Audited in the same transaction.
      */
     async release(actor: Actor, userId: string, phone: string): Promise<void> {
+      if (!UUID.test(userId)) throw new NotFound(message('customer-not-found'));
       await db.transaction(async (tx) => {
         const [u] = await tx.select({ id: users.id, verified: users.phoneVerifiedNumber }).from(users).where(eq(users.id, userId)).for('update');
         if (!u) throw new NotFound(message('customer-not-found'));

@@ -10,8 +10,8 @@ import type { PageAt } from '@/lib/domain/paging';
 import { helpMessages, helpRequests, orders, users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import { UUID } from '@/lib/domain/validation';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Open requests a shopper may have on one order at a time. */
 export const MAX_OPEN_HELP_REQUESTS = 3;
 

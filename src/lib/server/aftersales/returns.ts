@@ -40,6 +40,7 @@ import { lockedOrderMoney, recordOrderMoney } from '@/lib/server/orders/order-mo
 import { oweRefund } from '@/lib/server/orders/owed-refunds';
 import type { StoreCreditService } from './store-credit';
 import { unitsPaidBack } from './units-back';
+import { UUID } from '@/lib/domain/validation';
 
 type ReturnRow = typeof returns.$inferSelect;
 
@@ -93,7 +94,6 @@ export interface AdminReturnRow {
   createdAt: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Returns and exchanges (issue 20, ADR 0014): the one writer of `returns` and `return_items`.

@@ -10,6 +10,7 @@ import type { StoreCreditKind } from '@/lib/domain/after-sales';
 import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { storeCreditBalances, storeCreditEntries } from '@/lib/server/infra/db/schema';
+import { UUID } from '@/lib/domain/validation';
 
 /**
  * Store credit (ADR 0014): the one writer of store_credit_entries and store_credit_balances. Every
@@ -127,7 +128,7 @@ export function createStoreCreditService({ db, clock, audit, mailer, log, siteUr
     async grant(actor: Actor, userId: string, input: { amountMinor: number; currency: CurrencyCode; reason: string }): Promise<{ balanceMinor: number }> {
       const reason = input.reason.trim();
       if (!reason) throw new Invalid(message('reason-required'));
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) throw new NotFound(message('customer-not-found'));
+      if (!UUID.test(userId)) throw new NotFound(message('customer-not-found'));
       const [shopper] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).limit(1);
       if (!shopper) throw new NotFound(message('customer-not-found'));
       const balanceMinor = await db.transaction(async (tx) => {

@@ -17,8 +17,8 @@ import type { OwedRefunds } from './owed-refunds';
 import { recordOrderMoney } from './order-money';
 import { countRefusalOnPhones, liftRefusalsOnPhones } from '@/lib/server/accounts/phone-verification';
 import type { OrderService } from './orders';
+import { UUID } from '@/lib/domain/validation';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ToCollectRow {
   id: string;

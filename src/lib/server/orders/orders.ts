@@ -37,6 +37,7 @@ import type { PromotionService } from '@/lib/server/promotions/promotions';
 import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
 import { lockedOrderMoney, recordOrderMoney } from './order-money';
 import { oweRefund, type RefundDestination } from './owed-refunds';
+import { UUID } from '@/lib/domain/validation';
 
 /** Where a cancelled order's online money goes back, and how much (default: all that is left of the payment). */
 export interface CancelRefund {
@@ -50,7 +51,6 @@ type OrderItemRow = typeof orderItems.$inferSelect;
 
 /** Orders read per query of a CSV export. */
 const EXPORT_BATCH = 2000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function newTrackingNumber(): string {
   return trackingNumberFrom(randomBytes(8));

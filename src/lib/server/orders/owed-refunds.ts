@@ -1,11 +1,13 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { AppError, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, owedRefunds, payments } from '@/lib/server/infra/db/schema';
 import { scheduleJob, type ScheduledJob } from '@/lib/server/infra/jobs';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentService } from '@/lib/server/payments/service';
 import { lockedOrderMoney, recordOrderMoney } from './order-money';
+import { UUID } from '@/lib/domain/validation';
 
 /**
  * Refunds an order owes (ADR 0024), the one writer of `owed_refunds`. A refund is owed in the
@@ -81,7 +83,6 @@ export async function oweRefund(tx: Tx, entry: OwedRefundEntry, at: Date): Promi
 }
 
 type OwedRow = typeof owedRefunds.$inferSelect;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createOwedRefunds(deps: {
   db: Db;
@@ -123,7 +124,7 @@ export function createOwedRefunds(deps: {
   async function pay(row: OwedRow): Promise<OwedRefundStatus> {
     const [payment] = await db.select({ reference: payments.reference }).from(payments).where(eq(payments.id, row.paymentId!)).limit(1);
     try {
-      if (!payment) throw new Invalid('The payment of this refund is gone');
+      if (!payment) throw new Invalid(message('owed-refund-payment-gone'));
       const result = await deps.payments.refund(payment.reference, row.amountMinor, { key: row.id, accounted: true });
       await settle(row, { status: 'paid', paidAt: clock(), lastAnswer: result.refundId ? `Refunded (${result.refundId})` : 'Refunded' });
       log.info('owed refund paid', { owedRefundId: row.id, orderId: row.orderId, amountMinor: row.amountMinor });
@@ -159,13 +160,13 @@ export function createOwedRefunds(deps: {
 
     /** Staff: a failed or stuck refund is owed again, due now. */
     async retry(id: string): Promise<void> {
-      if (!UUID.test(id)) throw new NotFound('No failed or stuck refund with this id');
+      if (!UUID.test(id)) throw new NotFound(message('owed-refund-not-found'));
       const rows = await db
         .update(owedRefunds)
         .set({ status: 'owed', attempts: 0, nextAttemptAt: clock(), leaseUntil: null, updatedAt: clock() })
         .where(and(eq(owedRefunds.id, id), inArray(owedRefunds.status, ['failed', 'stuck'])))
         .returning({ id: owedRefunds.id });
-      if (!rows.length) throw new NotFound('No failed or stuck refund with this id');
+      if (!rows.length) throw new NotFound(message('owed-refund-not-found'));
     },
 
     /** The back office's list: newest first, with the order's tracking number and the payment's reference. */

@@ -1,6 +1,7 @@
 import { and, asc, desc, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PageAt } from '@/lib/domain/paging';
+import { UUID } from '@/lib/domain/validation';
 
 /**
  * A page of a list the store shows (the back office's): its rows, the count over every page,
@@ -40,7 +41,6 @@ export interface SortKey {
   at?: (id: string) => SQL;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isId = (kind: Ordering<unknown>['idKind'], v: string) => (kind === 'uuid' ? UUID.test(v) : /^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647);
 
 /** The order of a list, forwards (as shown) or backwards (to read the page before a row, then turned round). */
