@@ -26,7 +26,8 @@ import { startServer } from '../tests/support/server';
 /**
  * The whole purchase path, cold, on the wire: the build fails above it. 200.0 KB and 58 requests
  * on 2026-11-26 with the toaster of ADR 0021; 191.6 KB and 39 requests (10 warm) with the chunks
- * and inlined page stylesheets of ADR 0022. React (61 KB with the toaster, for the sign-in, product, cart and checkout
+ * and inlined page stylesheets of ADR 0022; 195.5 KB with the structured data of ADR 0023, the
+ * header links and zoom of ADR 0028 and the cards of ADR 0029. React (61 KB with the toaster, for the sign-in, product, cart and checkout
  * islands) is the largest part. The banner's Swiper (~23 KB) is not on the path: it is fetched
  * when the shopper reaches for the banner or its first turn falls due
  * (src/lib/client/hero-banner.ts); the home route's JavaScript above still counts it.

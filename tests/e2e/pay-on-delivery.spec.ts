@@ -16,7 +16,8 @@ test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-
 
 const CAP = 250_000;
 const CEILING = 3_000_000;
-const DELIVERY_FEE = 5_000;
+/** Standard delivery in Nigeria, which checkout preselects. */
+const DELIVERY_FEE = 10_000;
 
 /** Registers and verifies a shopper with their own Nigerian mobile number and a delivery address; returns the e-mail, number and a token. */
 async function nigerianShopper(request: APIRequestContext) {

@@ -55,12 +55,13 @@ function enhance(section: HTMLElement): void {
       } else {
         // Spec: a failed list stays empty.
         status = 'failed';
-        toast.error(failedMessage, { id: 'product-list' });
+        // Each list is its own action: its toast replaces only its own, never the other list's.
+        toast.error(failedMessage, { id: `product-list:${endpoint}` });
       }
     } catch (err) {
       console.error(errorMessage, err instanceof NetworkError ? err.message : err);
       status = 'failed';
-      toast.error(errorMessage, { id: 'product-list' });
+      toast.error(errorMessage, { id: `product-list:${endpoint}` });
     }
     if (status === 'failed') products = [];
     total = products.length;
