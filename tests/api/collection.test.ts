@@ -222,9 +222,13 @@ describe('cancel and "Delivered and paid" racing on two app servers sharing Post
         expect(row.status).toBe('cancelled');
         expect(row.collected_minor).toBeNull();
         expect(returned).toBe(1);
-        // Refunded only when refused at the door, and only the deposit less the fee.
-        expect([0, Math.max(0, o.depositMinor - o.deliveryFeeMinor)]).toContain(Number(payment.refunded_minor));
-        if (row.collection_outcome !== 'refused') expect(Number(payment.refunded_minor)).toBe(0);
+        // Owed back once, in the transaction that cancelled it: refused at the door, the deposit less
+        // the fee; cancelled by staff, the whole deposit (back to the payment). The refund worker pays
+        // it, perhaps not yet; never more.
+        const owed = row.collection_outcome === 'refused' ? Math.max(0, o.depositMinor - o.deliveryFeeMinor) : o.depositMinor;
+        const owedRows = (await db.query(`select coalesce(sum(amount_minor), 0)::bigint as n from owed_refunds where order_id = $1 and destination = 'payment'`, [o.id])).rows[0].n;
+        expect(Number(owedRows)).toBe(owed);
+        expect([0, owed]).toContain(Number(payment.refunded_minor));
       }
       expect(events).toHaveLength(1);
     }
