@@ -1,5 +1,5 @@
 /**
- * The home banner until its slideshow is needed (issue 22.4: "load what it needs only when it is
+ * The home banner until its slideshow is needed (ADR 0017: "load what it needs only when it is
  * needed"). The server paints the first slide; Swiper (./hero-swiper.ts, ~23 KB on the wire) is
  * imported only when the shopper reaches for the banner (a touch, a pointer, the keyboard's focus)
  * or when its first turn is due: HERO_AUTOPLAY_MS after the banner came into view with the page

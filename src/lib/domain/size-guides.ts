@@ -1,5 +1,5 @@
 /**
- * The size guides shown beside a product's sizes ("Size guide", issue 21): shoes in EU, UK and US,
+ * The size guides shown beside a product's sizes ("Size guide"): shoes in EU, UK and US,
  * clothing XS–XL with body measurements in centimetres, belts by waist. Which guide a product gets
  * follows from its size names.
  */

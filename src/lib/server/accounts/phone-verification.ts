@@ -15,7 +15,7 @@ import { UUID } from '@/lib/domain/validation';
 const PURPOSE = 'verify-phone';
 
 /**
- * "Is the phone verified" (issue 19, pay on delivery): the shopper proved, with a texted code, the
+ * "Is the phone verified" (pay on delivery): the shopper proved, with a texted code, the
  * number the account has now. Changing the number in the profile makes it unverified by itself.
  */
 export function phoneVerified(user: Pick<SessionUser, 'phoneNumber' | 'phoneVerifiedNumber'>): boolean {
@@ -24,7 +24,7 @@ export function phoneVerified(user: Pick<SessionUser, 'phoneNumber' | 'phoneVeri
 
 /**
  * The number a code would be texted to: the account's own, which must already be in E.164 (numbers
- * are stored so since issue 19; an older one is put right by saving the profile), else null.
+ * are stored so; an older one from before that is put right by saving the profile), else null.
  */
 export function phoneToVerify(user: Pick<SessionUser, 'phoneNumber' | 'country'>): string | null {
   const phone = normalisePhone(user.phoneNumber, user.country);

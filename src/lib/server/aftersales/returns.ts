@@ -96,7 +96,7 @@ export interface AdminReturnRow {
 
 
 /**
- * Returns and exchanges (issue 20, ADR 0014): the one writer of `returns` and `return_items`.
+ * Returns and exchanges (ADR 0014): the one writer of `returns` and `return_items`.
  * A request is written under the order's row lock, so requests for one line never return more units
  * than were bought; an exchange takes its new unit at once through the stock ledger. Staff move a
  * return (approve, reject, receive, refund, credit, ship) under its row lock; money goes back once:

@@ -12,7 +12,7 @@ import { accepts, cacheKey, compressOnce, CSRF_SLOTS_HEADER, pageEntry, processP
 import { personalGzip, personalGzipLayout, type PersonalGzipLayout } from './personal-gzip';
 
 /**
- * Signed-in shoppers' catalogue pages from the shared route cache (issue 22, DESIGN.md "Pages and
+ * Signed-in shoppers' catalogue pages from the shared route cache (ADR 0016, DESIGN.md "Pages and
  * performance"). The catalogue pages (home, collection and search, product, content) are rendered
  * for nobody: no session, and a slot where each form's CSRF token goes. That render is the one the
  * route cache stores for anonymous visitors too, under the same key (path, query, market,

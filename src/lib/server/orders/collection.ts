@@ -51,7 +51,7 @@ export interface CollectionResult {
 const marketOf = (currency: string): MarketCode | null => (Object.values(MARKETS).find((m) => m.currency === currency)?.code as MarketCode | undefined) ?? null;
 
 /**
- * Staff settle a pay-on-delivery order at the door (issue 19, ADR 0013): "Delivered and paid" (how,
+ * Staff settle a pay-on-delivery order at the door (ADR 0013): "Delivered and paid" (how,
  * and the amount, which must be what is due) or "Refused at the door" (the stock back through the
  * ledger, the refusal counted against the shopper, a deposit refunded less the delivery fee).
  * Settling takes the order's row lock, as a shopper's cancel and staff status changes do, so only
