@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { AppError, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, owedRefunds, payments } from '@/lib/server/infra/db/schema';
-import { scheduleJob, type ScheduledJob } from '@/lib/server/infra/jobs';
+import { backoffMs, claimLeased, runClaimed } from '@/lib/server/infra/leased-work';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentService } from '@/lib/server/payments/service';
 import { lockedOrderMoney, recordOrderMoney } from './order-money';
@@ -30,7 +30,7 @@ export const REFUND_LEASE_MS = 2 * 60_000;
 
 /** Waits before the next attempt: 30 s, then doubling, at most 6 h. */
 export function refundBackoffMs(attempts: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
+  return backoffMs(attempts, { firstMs: 30_000, maxMs: 6 * 3_600_000 });
 }
 
 export interface OwedRefundEntry {
@@ -97,19 +97,9 @@ export function createOwedRefunds(deps: {
 
   /** Takes one due row for this worker (skipping rows another worker holds), or null. */
   async function claim(): Promise<OwedRow | null> {
-    const now = clock();
-    const due = db
-      .select({ id: owedRefunds.id })
-      .from(owedRefunds)
-      .where(and(eq(owedRefunds.status, 'owed'), sql`${owedRefunds.nextAttemptAt} <= ${now}`, sql`(${owedRefunds.leaseUntil} is null or ${owedRefunds.leaseUntil} <= ${now})`))
-      .orderBy(owedRefunds.nextAttemptAt)
-      .limit(1)
-      .for('update', { skipLocked: true });
-    const [row] = await db
-      .update(owedRefunds)
-      .set({ leaseUntil: new Date(now.getTime() + leaseMs), attempts: sql`${owedRefunds.attempts} + 1`, updatedAt: now })
-      .where(inArray(owedRefunds.id, due))
-      .returning();
+    const id = await claimLeased(db, { table: owedRefunds, ...owedRefunds }, 'owed', clock(), leaseMs);
+    if (!id) return null;
+    const [row] = await db.select().from(owedRefunds).where(eq(owedRefunds.id, id));
     return row ?? null;
   }
 
@@ -146,13 +136,7 @@ export function createOwedRefunds(deps: {
   return {
     /** Pays what is due, one row at a time, at most `limit` rows; returns how many were paid. */
     async runDue({ limit = 20 }: { limit?: number } = {}): Promise<number> {
-      let paid = 0;
-      for (let i = 0; i < limit; i++) {
-        const row = await claim();
-        if (!row) break;
-        if ((await pay(row)) === 'paid') paid++;
-      }
-      return paid;
+      return runClaimed(claim, async (row) => (await pay(row)) === 'paid', limit);
     },
 
     /** Takes a due row without paying it (tests: a worker that dies after its claim). */
@@ -203,8 +187,3 @@ export function createOwedRefunds(deps: {
   };
 }
 export type OwedRefunds = ReturnType<typeof createOwedRefunds>;
-
-/** Pays owed refunds every few seconds on this server (every server runs it; rows are shared by claims). */
-export function startRefundWorker(refunds: Pick<OwedRefunds, 'runDue'>, { log, everySeconds = 5 }: { log: Logger; everySeconds?: number }): ScheduledJob {
-  return scheduleJob(() => refunds.runDue(), { log, everyMinutes: everySeconds / 60, name: 'refund worker' });
-}
