@@ -55,6 +55,8 @@ const TABLE_OWNERS: Record<string, string> = {
   search_log: 'catalogue/search',
   search_terms: 'catalogue/search',
   sessions: 'accounts/sessions',
+  shipment_events: 'delivery/shipments',
+  shipments: 'delivery/shipments',
   sizes: 'infra/db/seed',
   staff_devices: 'backoffice/staff',
   stock_ledger: 'catalogue/stock',

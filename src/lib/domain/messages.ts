@@ -311,6 +311,12 @@ export const MESSAGES = {
   'already-refunded': 'Already refunded in full',
   'refund-retry-queued': 'The refund will be tried again',
   'owed-refund-not-found': 'No failed or stuck refund with this id',
+  'shipment-not-found': 'Shipment not found',
+  'shipment-not-manual': 'Only the store’s own deliveries take events typed here: this courier reports its own.',
+  'shipment-event-added': 'Delivery update added.',
+  'courier-not-found': 'No such courier',
+  'courier-webhook-shipment-unknown': 'No shipment matches this update.',
+  'rider-phone-invalid': 'Enter the rider’s mobile number, such as +234 803 123 4567.',
   'owed-refund-payment-gone': 'The payment of this refund is gone',
   'refund-amount-required': 'Enter the amount to refund',
   'refund-amount-positive': 'The refund amount must be more than 0',
@@ -404,6 +410,27 @@ export function isOrderTextEvent(event: string): event is OrderTextEvent {
 /** The text message for an order's event. */
 export function orderText(event: OrderTextEvent, trackingNumber: string): string {
   return ORDER_TEXTS[event].replace('{order}', trackingNumber);
+}
+
+/**
+ * What a shopper is told as the courier reports: by text (signed with the store's name) and in the
+ * mail. `{order}` is the order's tracking number; the rider, the store's phone and the amount due
+ * are filled in where the event has them.
+ */
+const DELIVERY_TEXTS = {
+  on_its_way: 'Your order {order} is on its way.',
+  out_for_delivery: 'Your order {order} is out for delivery today.',
+  delivered: 'Your order {order} has been delivered. You have 3 days to ask for a return from your order page.',
+  failed_attempt:
+    'The courier could not deliver your order {order}. They will try again on the next working day. To choose another time or address, reply to this message or call us on {storePhone}.',
+  rider: 'Your rider is {rider}: {riderPhone}.',
+  amount_due: 'Please have {amount} ready to pay at the door.',
+} as const;
+export type DeliveryTextEvent = keyof typeof DELIVERY_TEXTS;
+
+/** A delivery text with its values filled in (a value not given leaves its place empty). */
+export function deliveryText(event: DeliveryTextEvent, values: Partial<Record<'order' | 'storePhone' | 'rider' | 'riderPhone' | 'amount', string>>): string {
+  return DELIVERY_TEXTS[event].replace(/\{(\w+)\}/g, (_, k: string) => values[k as keyof typeof values] ?? '');
 }
 
 /** The text message that carries a phone verification code (4 digits), valid for `minutes`. */

@@ -10,7 +10,12 @@ import { startBackups } from '@/lib/server/infra/backups';
 import { startHousekeeping } from '@/lib/server/infra/housekeeping';
 import { startRetention } from '@/lib/server/infra/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
-import { startRefundWorker } from '@/lib/server/orders/owed-refunds';
+import { startWorker } from '@/lib/server/infra/leased-work';
+import { createManualCourier } from '@/lib/server/delivery/manual';
+import { createDeliveryNotices } from '@/lib/server/delivery/notices';
+import type { Courier } from '@/lib/server/delivery/port';
+import { createShipments, marketOfOrder, requestShipment, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
+import type { MarketCode } from '@/lib/domain/markets';
 import { startSimulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { getConfig, type Config } from '@/lib/server/infra/config';
 import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/client';
@@ -66,6 +71,8 @@ export interface Deps {
   textSender?: TextSender;
   /** Invalidates cached catalogue pages (on every app server); none by default. */
   pageCache?: PageCacheInvalidator;
+  /** Tests may pass their own; otherwise each market's courier by configuration. */
+  couriers?: Record<MarketCode, Courier>;
 }
 
 export function createServices(deps: Deps) {
@@ -117,7 +124,27 @@ export function createServices(deps: Deps) {
     signer: createLinkSigner(deps.config.linkSecret),
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
-  const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit, codeTries: createCodeTries(limiter) });
+  // Delivery: each market's courier; the store's own (manual) until the courier configuration chooses one.
+  const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db) });
+  const couriers: Record<MarketCode, Courier> = deps.couriers ?? { NG: manualCourier, ZA: manualCourier };
+  const buying = createBuyingServices({
+    ...deps,
+    mailer,
+    pageCache,
+    readMemo,
+    audit,
+    promotions,
+    notifications,
+    storeCredit,
+    codeTries: createCodeTries(limiter),
+    // Ready to ship asks for the shipment in its transaction; the worker (built below, called only later) books it.
+    shipments: {
+      ask: (tx, order) => requestShipment(tx, { orderId: order.id, kind: 'delivery', courier: couriers[marketOfOrder(order.currency)].name }, clock()),
+      bookNow: () => shipments.runDue(),
+    },
+  });
+  const deliveryNotices = createDeliveryNotices({ db, mailer, notifications, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
+  const shipments = createShipments({ db, clock, log: deps.log, couriers, orders: buying.orders, notices: deliveryNotices });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });
@@ -155,6 +182,9 @@ export function createServices(deps: Deps) {
     newsletter,
     promotions,
     ...buying,
+    couriers,
+    shipments,
+    deliveryNotices,
     audit,
     stock,
     staff,
@@ -229,7 +259,8 @@ async function boot(): Promise<Runtime> {
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
   // Refunds owed (cancels, refused deposits, rejected exchanges) are paid by every server; rows are claimed, never shared.
-  startRefundWorker(services.owedRefunds, { log });
+  // Shipments to book go through the same worker, and couriers without webhooks are asked for their events.
+  startWorker({ 'refund worker': () => services.owedRefunds.runDue(), 'shipment booking': () => services.shipments.runDue(), 'courier tracking poll': () => services.shipments.pollDue() }, { log });
   // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
   if (services.paymentProvider.name === 'simulated') {
     startSimulatedTransferConfirmations({

@@ -49,6 +49,8 @@ export function createBuyingServices(deps: {
   storeCredit?: StoreCreditService;
   /** Limits the discount codes a shopper tries. */
   codeTries?: CodeTries;
+  /** Delivery by courier: the shipment asked for when an order is ready to ship (delivery/shipments.ts). */
+  shipments?: Parameters<typeof createOrderService>[0]['shipments'];
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
@@ -68,6 +70,7 @@ export function createBuyingServices(deps: {
     payOwedRefunds: () => owedRefunds.runDue(),
     storeCredit: deps.storeCredit,
     promotions,
+    shipments: deps.shipments,
   });
   const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
   const payments = createPaymentService({

@@ -26,31 +26,37 @@ export interface OrderNotifications {
    * cannot hold up or undo the order.
    */
   orderUpdate(order: { id: string; trackingNumber: string }, userId: string, event: string): Promise<void>;
+  /** Texts `body` to the shopper when they opted in to order updates; never throws (as orderUpdate). */
+  textShopper(userId: string, body: string, context: { orderId: string; event: string }): Promise<void>;
 }
 
 export function createNotificationService({ db, log, sender }: { db: Db; log: Logger; sender: TextSender }): OrderNotifications & { sender: TextSender } {
+  async function textShopper(userId: string, body: string, context: { orderId: string; event: string }): Promise<void> {
+    try {
+      const [user] = await db
+        .select({ textUpdates: users.textUpdates, phoneNumber: users.phoneNumber, country: users.country })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      if (!user?.textUpdates) return;
+      // Numbers stored before E.164 are read in the shopper's country here.
+      const phone = normalisePhone(user.phoneNumber, user.country);
+      if (!phone.ok) {
+        log.warn('order text not sent: the account has no valid mobile number', context);
+        return;
+      }
+      const { messageId } = await sender.send({ to: phone.e164, body });
+      log.info('order text sent', { ...context, provider: sender.name, messageId });
+    } catch (err) {
+      log.error('order text failed (dropped)', { err, ...context, provider: sender.name });
+    }
+  }
   return {
     sender,
+    textShopper,
     async orderUpdate(order, userId, event) {
       if (!isOrderTextEvent(event)) return;
-      try {
-        const [user] = await db
-          .select({ textUpdates: users.textUpdates, phoneNumber: users.phoneNumber, country: users.country })
-          .from(users)
-          .where(eq(users.id, userId))
-          .limit(1);
-        if (!user?.textUpdates) return;
-        // Numbers stored before E.164 are read in the shopper's country here.
-        const phone = normalisePhone(user.phoneNumber, user.country);
-        if (!phone.ok) {
-          log.warn('order text not sent: the account has no valid mobile number', { orderId: order.id, event });
-          return;
-        }
-        const { messageId } = await sender.send({ to: phone.e164, body: orderText(event, order.trackingNumber) });
-        log.info('order text sent', { orderId: order.id, event, provider: sender.name, messageId });
-      } catch (err) {
-        log.error('order text failed (dropped)', { err, orderId: order.id, event, provider: sender.name });
-      }
+      await textShopper(userId, orderText(event, order.trackingNumber), { orderId: order.id, event });
     },
   };
 }

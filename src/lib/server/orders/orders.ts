@@ -161,6 +161,7 @@ export function createOrderService({
   payOwedRefunds,
   storeCredit,
   promotions,
+  shipments,
 }: {
   db: Db;
   mailer: Mailer;
@@ -177,6 +178,11 @@ export function createOrderService({
   storeCredit?: Pick<StoreCreditService, 'move'>;
   /** Gives a cancelled order's discount code back (the promotions module), in the cancelling transaction. */
   promotions?: Pick<PromotionService, 'giveBack'>;
+  /**
+   * Delivery by courier (delivery/shipments.ts): `ask` records, in the transaction that makes an
+   * order "Ready to ship", the shipment the worker books; `bookNow` runs the worker after the commit.
+   */
+  shipments?: { ask(tx: Tx, order: { id: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> };
 }) {
   function filterWhere(f: OrderFilter): SQL | undefined {
     const parts: SQL[] = [];
@@ -511,15 +517,32 @@ export function createOrderService({
           refund: { to: opts.refundTo ?? 'payment' },
           ...(deliveredAt ? { set: { deliveredAt } } : {}),
         });
+        // Ready to ship: a delivery is booked with the market's courier (a pickup waits at the boutique).
+        if (next === 'processed' && row.deliveryOption === 'delivery') await shipments?.ask(tx, row);
         if (actor && audit) {
           await audit.record(actor, { action: 'order.status', entity: 'order', entityId: row.id, details: { trackingNumber: row.trackingNumber, before: row.status, after: next } }, tx);
         }
         return { from: row.status, order: (await withItems([updated], tx))[0]!, productIds };
       });
       if (result.productIds.length && pageCache) await pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
+      if (next === 'processed') await shipments?.bookNow().catch((err: unknown) => log.error('booking shipments after ready to ship failed', { err, orderId: result.order.id }));
       if (next === 'cancelled') await payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a cancel failed', { err, orderId: result.order.id }));
       await this.sendStatusMail(result.order);
       return { order: result.order, from: result.from };
+    },
+
+    /**
+     * The courier says the order was delivered: a processed order becomes delivered on the courier's
+     * moment (never before the order, never in the future), which starts the return window. An order
+     * staff already moved on is left as it is. In the caller's transaction; returns the order or null.
+     */
+    async deliverByCourier(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {
+      const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      if (!row || row.status !== 'processed') return null;
+      const now = clock();
+      const deliveredAt = at > now ? now : at < row.createdAt ? row.createdAt : at;
+      const { updated } = await moveLocked(tx, row, 'delivered', { actorId: null, reason: 'Delivered by the courier', set: { deliveredAt } });
+      return updated;
     },
 
     /** Back office list: newest first, 25 a page, paged by key (infra/db/paging.ts). */

@@ -1,0 +1,86 @@
+import { eq } from 'drizzle-orm';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { marketOfCurrency, DEFAULT_MARKET } from '@/lib/domain/markets';
+import { deliveryText, type DeliveryTextEvent } from '@/lib/domain/messages';
+import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import { amountDueMinor } from '@/lib/domain/orders';
+import { BOUTIQUES } from '@/lib/domain/shipping';
+import type { Db } from '@/lib/server/infra/db/client';
+import { orders, users } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
+import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import type { OrderNotifications } from '@/lib/server/notifications/notifications';
+
+/**
+ * What the shopper is told as the parcel moves: a mail and (when they opted in) a text at "on its
+ * way", "out for delivery" (with the rider when the courier names one), "delivered", and a failed
+ * attempt (what to do next). A pay-on-delivery order still owing adds the amount to have ready.
+ * Each is its own function, so another channel can be routed to one of them alone. None throws: a
+ * notice that cannot go out is logged, never retried, and never undoes the tracking it follows.
+ */
+export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notifications: Pick<OrderNotifications, 'textShopper'>; log: Logger; siteUrl: string }) {
+  const { db, log } = deps;
+
+  const SUBJECTS: Record<'on_its_way' | 'out_for_delivery' | 'delivered' | 'failed_attempt', string> = {
+    on_its_way: 'Your order is on its way',
+    out_for_delivery: 'Your order is out for delivery',
+    delivered: 'Your order has been delivered',
+    failed_attempt: 'We could not deliver your order',
+  };
+
+  async function send(orderId: string, event: keyof typeof SUBJECTS, rider?: { name: string | null; phone: string | null } | null): Promise<void> {
+    try {
+      const [row] = await db
+        .select({
+          userId: orders.userId,
+          trackingNumber: orders.trackingNumber,
+          currency: orders.currency,
+          status: orders.status,
+          dueOnDeliveryMinor: orders.dueOnDeliveryMinor,
+          collectionOutcome: orders.collectionOutcome,
+          email: users.email,
+          firstName: users.firstName,
+        })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(eq(orders.id, orderId))
+        .limit(1);
+      if (!row) return;
+      const market = marketOfCurrency(row.currency)?.code ?? DEFAULT_MARKET;
+      const due = event === 'delivered' ? 0 : amountDueMinor(row);
+      const lines: DeliveryTextEvent[] = [event];
+      if (event === 'out_for_delivery' && rider?.phone) lines.push('rider');
+      if (due > 0) lines.push('amount_due');
+      const values = {
+        order: row.trackingNumber,
+        storePhone: BOUTIQUES[market].phone,
+        rider: rider?.name ?? 'your rider',
+        riderPhone: rider?.phone ?? '',
+        amount: formatMoney(toMajor(due), row.currency as CurrencyCode),
+      };
+      const sentences = lines.map((l) => deliveryText(l, values));
+      const link = new URL(`/order-details/${orderId}`, deps.siteUrl).toString();
+      try {
+        await deps.mailer.send({
+          to: row.email,
+          subject: `${SUBJECTS[event]} (${row.trackingNumber})`,
+          text: `Hello ${row.firstName},\n\n${sentences.join('\n')}\n\nFollow your order: ${link}\n`,
+          html: mailHtml(SUBJECTS[event], `<p>Hello ${escapeHtml(row.firstName)},</p>${sentences.map((s) => `<p>${escapeHtml(s)}</p>`).join('')}<p><a href="${escapeHtml(link)}">Follow your order</a></p>`),
+        });
+      } catch (err) {
+        log.error('delivery mail failed', { err, orderId, event });
+      }
+      await deps.notifications.textShopper(row.userId, `${STORE_NAME}: ${sentences.join(' ')}`, { orderId, event });
+    } catch (err) {
+      log.error('delivery notice failed (dropped)', { err, orderId, event });
+    }
+  }
+
+  return {
+    onItsWay: (orderId: string) => send(orderId, 'on_its_way'),
+    outForDelivery: (orderId: string, rider: { name: string | null; phone: string | null } | null) => send(orderId, 'out_for_delivery', rider),
+    delivered: (orderId: string) => send(orderId, 'delivered'),
+    failedAttempt: (orderId: string) => send(orderId, 'failed_attempt'),
+  };
+}
+export type DeliveryNotices = ReturnType<typeof createDeliveryNotices>;

@@ -1,0 +1,447 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { COURIER_LABELS, FINAL_TRACKING, MANUAL_EVENT_STATUSES, type ShipmentKind, type TrackingStatusCode } from '@/lib/domain/delivery';
+import { AppError, Conflict, Invalid, NotFound } from '@/lib/domain/errors';
+import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
+import { message } from '@/lib/domain/messages';
+import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import { amountDueMinor } from '@/lib/domain/orders';
+import { normalisePhone } from '@/lib/domain/phone';
+import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
+import { UUID } from '@/lib/domain/validation';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { orders, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
+import { backoffMs, claimLeased, runClaimed } from '@/lib/server/infra/leased-work';
+import type { Logger } from '@/lib/server/infra/log';
+import type { ManualLabelFacts } from './manual';
+import type { DeliveryNotices } from './notices';
+import { CourierRefused, type BookingInput, type Courier, type CourierAddress, type CourierName, type Parcel, type TrackingEvent } from './port';
+
+/**
+ * Shipments (ADR 0032), the one writer of `shipments` and `shipment_events`. A shipment is asked
+ * for in the transaction that decides it (staff mark an order "Ready to ship": requestShipment, one
+ * delivery per order by a unique index), and booked by the worker every server runs: it claims the
+ * row as refunds owed are claimed (FOR UPDATE SKIP LOCKED, a lease) and books with the row's id as
+ * the courier's key, so a row taken again after a crash gets the first parcel back, never a second.
+ * Tracking events (a courier's webhook, a poll, staff typing the store's own courier's) are recorded
+ * once per courier event id; "delivered" delivers the order through the orders module.
+ */
+
+type ShipmentRow = typeof shipments.$inferSelect;
+type EventRow = typeof shipmentEvents.$inferSelect;
+
+/** Attempts before a booking is failed and left to staff. */
+export const MAX_BOOKING_ATTEMPTS = 8;
+/** How long a worker holds a shipment it is booking: longer than a courier call with its timeout. */
+export const BOOKING_LEASE_MS = 2 * 60_000;
+/** How often a courier without webhooks is asked for a parcel's events. */
+export const POLL_EVERY_MS = 15 * 60_000;
+
+/** Waits before the next booking attempt: 30 s, doubling, at most an hour. */
+export function bookingBackoffMs(attempts: number): number {
+  return backoffMs(attempts, { firstMs: 30_000, maxMs: 3_600_000 });
+}
+
+/**
+ * Asks for a shipment in the caller's transaction (which holds the order's row lock). A second ask
+ * for the same order's delivery is nothing (the unique index). Returns the row's id, or null.
+ */
+export async function requestShipment(tx: Tx, r: { orderId: string; kind: ShipmentKind; courier: CourierName }, at: Date): Promise<string | null> {
+  const [row] = await tx
+    .insert(shipments)
+    .values({ orderId: r.orderId, kind: r.kind, courier: r.courier, status: 'to_book', nextAttemptAt: at, createdAt: at, updatedAt: at })
+    .onConflictDoNothing()
+    .returning({ id: shipments.id });
+  return row?.id ?? null;
+}
+
+/** The market of an order's currency (its courier, its boutique). */
+export function marketOfOrder(currency: string): MarketCode {
+  return marketOfCurrency(currency)?.code ?? DEFAULT_MARKET;
+}
+
+/** One parcel per order: a boxed garment or accessory; its declared value is the order's total. */
+const STANDARD_BOX = { weightGrams: 1500, lengthCm: 40, widthCm: 30, heightCm: 12 };
+
+interface OrderFacts {
+  trackingNumber: string;
+  currency: string;
+  totalMinor: number;
+  status: (typeof orders.$inferSelect)['status'];
+  dueOnDeliveryMinor: number;
+  collectionOutcome: string | null;
+  address: AddressDto;
+  phone: string;
+  email: string;
+  country: (typeof users.$inferSelect)['country'];
+}
+
+async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
+  const [row] = await db
+    .select({
+      trackingNumber: orders.trackingNumber,
+      currency: orders.currency,
+      totalMinor: orders.totalMinor,
+      status: orders.status,
+      dueOnDeliveryMinor: orders.dueOnDeliveryMinor,
+      collectionOutcome: orders.collectionOutcome,
+      address: orders.deliveryAddress,
+      phone: users.phoneNumber,
+      email: users.email,
+      country: users.country,
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  return row ? { ...row, address: row.address as AddressDto } : null;
+}
+
+/** The shopper's end of the parcel: the order's address, the number the rider calls (the address's, else the account's). */
+function shopperAddress(f: OrderFacts): CourierAddress {
+  const a = f.address;
+  const raw = a.deliveryPhone || f.phone;
+  const phone = normalisePhone(raw, a.country);
+  return {
+    name: a.name,
+    phone: phone.ok ? phone.e164 : raw,
+    email: f.email,
+    line1: a.address,
+    city: a.city,
+    region: a.state,
+    postalCode: a.zipCode || null,
+    country: marketOfOrder(f.currency),
+    landmark: a.landmark ?? null,
+  };
+}
+
+/** The store's end: the market's boutique. */
+function storeAddress(market: MarketCode): CourierAddress {
+  const b = BOUTIQUES[market];
+  return {
+    name: b.location.name,
+    phone: b.phone.replace(/\s/g, ''),
+    email: b.email,
+    line1: b.location.address,
+    city: b.location.city,
+    region: b.location.state,
+    postalCode: b.location.zipCode || null,
+    country: market,
+  };
+}
+
+/** The booking the courier is asked for: a delivery goes from the boutique to the shopper, a return the other way. */
+function bookingInput(row: ShipmentRow, f: OrderFacts): BookingInput {
+  const market = marketOfOrder(f.currency);
+  const shopper = shopperAddress(f);
+  const store = storeAddress(market);
+  const parcel: Parcel = { ...STANDARD_BOX, valueMinor: f.totalMinor, currency: market === 'ZA' ? 'ZAR' : 'NGN', description: `Order ${f.trackingNumber}` };
+  return {
+    key: row.id,
+    orderReference: f.trackingNumber,
+    kind: row.kind,
+    from: row.kind === 'delivery' ? store : shopper,
+    to: row.kind === 'delivery' ? shopper : store,
+    parcel,
+    collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
+  };
+}
+
+/** What the store's own courier prints on a label, read from the shipment and its order. */
+export function shipmentLabelFacts(db: Db) {
+  return async (shipmentId: string): Promise<ManualLabelFacts | null> => {
+    if (!UUID.test(shipmentId)) return null;
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, shipmentId)).limit(1);
+    if (!row?.trackingNumber) return null;
+    const f = await orderFacts(db, row.orderId);
+    if (!f) return null;
+    const input = bookingInput(row, f);
+    const collect = input.collectMinor ? formatMoney(toMajor(input.collectMinor), f.currency as CurrencyCode).replace('₦', 'NGN ').replace(/^R\s?/, 'ZAR ') : null;
+    return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: row.kind, from: input.from, to: input.to, collect };
+  };
+}
+
+/** An event staff type for the store's own courier (the back office form). */
+export const staffEventSchema = z.object({
+  status: z.enum(MANUAL_EVENT_STATUSES),
+  description: z.string().trim().max(300).default(''),
+  location: z.string().trim().max(120).default(''),
+  riderName: z.string().trim().max(80).default(''),
+  riderPhone: z.string().trim().max(30).default(''),
+});
+export type StaffEvent = z.infer<typeof staffEventSchema>;
+
+/** A shipment as the order pages show it, its events oldest first. */
+export interface ShipmentView {
+  id: string;
+  kind: ShipmentKind;
+  courier: string;
+  courierLabel: string;
+  status: ShipmentRow['status'];
+  trackingStatus: TrackingStatusCode | null;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  lastError: string | null;
+  events: Pick<EventRow, 'status' | 'at' | 'description' | 'location' | 'riderName' | 'riderPhone'>[];
+}
+
+export function createShipments(deps: {
+  db: Db;
+  clock?: () => Date;
+  log: Logger;
+  /** The courier of each market. */
+  couriers: Record<MarketCode, Courier>;
+  /** Delivers the order when the courier says so (the orders module owns delivered_at). */
+  orders: { deliverByCourier(tx: Tx, orderId: string, at: Date): Promise<unknown> };
+  notices?: DeliveryNotices;
+  leaseMs?: number;
+}) {
+  const { db, log } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const leaseMs = deps.leaseMs ?? BOOKING_LEASE_MS;
+
+  function courierNamed(name: string): Courier | null {
+    return Object.values(deps.couriers).find((c) => c.name === name) ?? null;
+  }
+
+  async function claim(): Promise<ShipmentRow | null> {
+    const id = await claimLeased(db, { table: shipments, ...shipments }, 'to_book', clock(), leaseMs);
+    if (!id) return null;
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, id));
+    return row ?? null;
+  }
+
+  /** Books a claimed shipment with its courier, keyed by the row's id; the outcome goes on the row. */
+  async function book(row: ShipmentRow): Promise<boolean> {
+    try {
+      const courier = courierNamed(row.courier);
+      if (!courier) throw new CourierRefused(`no courier named ${row.courier} is configured`);
+      const facts = await orderFacts(db, row.orderId);
+      if (!facts) throw new CourierRefused('the order is gone');
+      const booking = await courier.book(bookingInput(row, facts));
+      const now = clock();
+      await db.transaction(async (tx) => {
+        const done = await tx
+          .update(shipments)
+          .set({
+            status: 'booked',
+            courierShipmentId: booking.shipmentId,
+            trackingNumber: booking.trackingNumber,
+            trackingUrl: booking.trackingUrl,
+            labelUrl: booking.labelUrl,
+            trackingStatus: sql`coalesce(${shipments.trackingStatus}, 'booked')`,
+            bookedAt: now,
+            leaseUntil: null,
+            lastError: null,
+            updatedAt: now,
+          })
+          .where(and(eq(shipments.id, row.id), eq(shipments.status, 'to_book')))
+          .returning({ id: shipments.id });
+        if (done.length) {
+          await tx
+            .insert(shipmentEvents)
+            .values({ shipmentId: row.id, courierEventId: 'store:booked', status: 'booked', at: now, description: `Booked with ${COURIER_LABELS[courier.name] ?? courier.name}` })
+            .onConflictDoNothing();
+        }
+      });
+      log.info('shipment booked', { shipmentId: row.id, orderId: row.orderId, courier: row.courier, trackingNumber: booking.trackingNumber });
+      return true;
+    } catch (err) {
+      const answer = err instanceof Error ? err.message : String(err);
+      // Refused (a bad address, no rate): asking again will not help; no answer: the same key is asked again later.
+      const last = err instanceof CourierRefused || row.attempts >= MAX_BOOKING_ATTEMPTS;
+      const now = clock();
+      await db
+        .update(shipments)
+        .set({ status: last ? 'failed' : 'to_book', lastError: answer.slice(0, 500), nextAttemptAt: new Date(now.getTime() + bookingBackoffMs(row.attempts)), leaseUntil: null, updatedAt: now })
+        .where(and(eq(shipments.id, row.id), eq(shipments.status, 'to_book')));
+      if (!(err instanceof AppError)) log.error('shipment booking failed', { shipmentId: row.id, err });
+      else log.warn('shipment not booked', { shipmentId: row.id, attempts: row.attempts, last, err });
+      return false;
+    }
+  }
+
+  /**
+   * Records a shipment's events: each courier event id once (a replay adds nothing), the shipment's
+   * latest status, and a new "delivered" delivers the order in the same transaction. The shopper is
+   * told of what is new after the commit. Returns the events added.
+   */
+  async function record(row: ShipmentRow, events: TrackingEvent[], actorId: string | null = null): Promise<EventRow[]> {
+    if (events.length === 0) return [];
+    const result = await db.transaction(async (tx) => {
+      const added = await tx
+        .insert(shipmentEvents)
+        .values(
+          events.map((e) => ({
+            shipmentId: row.id,
+            courierEventId: e.eventId,
+            status: e.status,
+            at: e.at,
+            description: e.description,
+            location: e.location ?? null,
+            riderName: e.rider?.name ?? null,
+            riderPhone: e.rider?.phone ?? null,
+            actorId,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning();
+      if (added.length === 0) return { added, earlier: [] as TrackingStatusCode[] };
+      const all = await tx.select({ id: shipmentEvents.id, status: shipmentEvents.status }).from(shipmentEvents).where(eq(shipmentEvents.shipmentId, row.id)).orderBy(desc(shipmentEvents.at), desc(shipmentEvents.id));
+      await tx.update(shipments).set({ trackingStatus: all[0]!.status, updatedAt: clock() }).where(eq(shipments.id, row.id));
+      const delivered = added.find((e) => e.status === 'delivered');
+      if (delivered && row.kind === 'delivery') await deps.orders.deliverByCourier(tx, row.orderId, delivered.at);
+      const addedIds = new Set(added.map((e) => e.id));
+      return { added, earlier: all.filter((e) => !addedIds.has(e.id)).map((e) => e.status) };
+    });
+    if (row.kind === 'delivery' && deps.notices) await tell(row.orderId, result.added, result.earlier);
+    return result.added;
+  }
+
+  /** The shopper hears "on its way" once (the first pick-up or transit), and each later milestone as it comes. */
+  async function tell(orderId: string, added: EventRow[], earlier: TrackingStatusCode[]) {
+    const notices = deps.notices!;
+    const moving = (s: TrackingStatusCode) => s === 'picked_up' || s === 'in_transit';
+    if (added.some((e) => moving(e.status)) && !earlier.some(moving)) await notices.onItsWay(orderId);
+    for (const e of added) {
+      if (e.status === 'out_for_delivery') await notices.outForDelivery(orderId, { name: e.riderName, phone: e.riderPhone });
+      if (e.status === 'failed_attempt') await notices.failedAttempt(orderId);
+    }
+    if (added.some((e) => e.status === 'delivered')) await notices.delivered(orderId);
+  }
+
+  async function get(shipmentId: string): Promise<ShipmentRow> {
+    if (!UUID.test(shipmentId)) throw new NotFound(message('shipment-not-found'));
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, shipmentId)).limit(1);
+    if (!row) throw new NotFound(message('shipment-not-found'));
+    return row;
+  }
+
+  return {
+    /** Books what is due, one row at a time, at most `limit`; returns how many were booked. */
+    runDue({ limit = 20 }: { limit?: number } = {}): Promise<number> {
+      return runClaimed(claim, book, limit);
+    },
+
+    /** Takes a due row without booking it (tests: a worker that dies after its claim). */
+    claim,
+
+    /**
+     * A courier's webhook: the signature is checked against the raw body (WebhookRejected, 401),
+     * then its events are recorded on the shipment they name. Returns how many were new.
+     */
+    async acceptWebhook(courierName: string, headers: Headers, rawBody: string): Promise<{ known: boolean; added: number }> {
+      const courier = courierNamed(courierName);
+      if (!courier) throw new NotFound(message('courier-not-found'));
+      const update = courier.parseWebhook(headers, rawBody);
+      const match = [
+        update.shipmentId ? eq(shipments.courierShipmentId, update.shipmentId) : undefined,
+        update.trackingNumber ? eq(shipments.trackingNumber, update.trackingNumber) : undefined,
+      ].filter((m) => m !== undefined);
+      if (match.length === 0) return { known: false, added: 0 };
+      const [row] = await db
+        .select()
+        .from(shipments)
+        .where(and(eq(shipments.courier, courier.name), eq(shipments.status, 'booked'), or(...match)))
+        .limit(1);
+      if (!row) {
+        log.warn('courier webhook for an unknown shipment', { courier: courier.name, shipmentId: update.shipmentId, trackingNumber: update.trackingNumber });
+        return { known: false, added: 0 };
+      }
+      return { known: true, added: (await record(row, update.events)).length };
+    },
+
+    /**
+     * Asks couriers for the events of parcels still moving, each at most every POLL_EVERY_MS (the
+     * store's own courier has nothing to ask). A parcel is taken by a conditional update, so two
+     * servers do not ask for it at once. Returns how many events were new.
+     */
+    async pollDue({ limit = 20 }: { limit?: number } = {}): Promise<number> {
+      const now = clock();
+      const cutoff = new Date(now.getTime() - POLL_EVERY_MS);
+      const due = or(isNull(shipments.polledAt), lt(shipments.polledAt, cutoff));
+      const candidates = await db
+        .select({ id: shipments.id })
+        .from(shipments)
+        .where(and(eq(shipments.status, 'booked'), sql`${shipments.courier} <> 'manual'`, or(isNull(shipments.trackingStatus), notInArray(shipments.trackingStatus, [...FINAL_TRACKING])), due))
+        .orderBy(asc(shipments.polledAt))
+        .limit(limit);
+      let added = 0;
+      for (const { id } of candidates) {
+        const [row] = await db.update(shipments).set({ polledAt: now }).where(and(eq(shipments.id, id), due)).returning();
+        const courier = row && courierNamed(row.courier);
+        if (!row?.courierShipmentId || !courier) continue;
+        try {
+          added += (await record(row, await courier.track(row.courierShipmentId))).length;
+        } catch (err) {
+          log.warn('courier tracking poll failed', { shipmentId: id, courier: row.courier, err });
+        }
+      }
+      return added;
+    },
+
+    /** Staff type an event of the store's own courier (the rider's name and phone with "out for delivery"). */
+    async addStaffEvent(shipmentId: string, input: StaffEvent, actorId: string | null): Promise<{ orderId: string; added: boolean }> {
+      const row = await get(shipmentId);
+      if (row.courier !== 'manual') throw new Invalid(message('shipment-not-manual'));
+      if (row.status !== 'booked') throw new Conflict(message('shipment-not-found'));
+      let riderPhone: string | null = null;
+      if (input.riderPhone) {
+        const phone = normalisePhone(input.riderPhone, marketOfOrder((await orderFacts(db, row.orderId))?.currency ?? '') === 'ZA' ? 'south_africa' : 'nigeria');
+        if (!phone.ok) throw new Invalid(message('rider-phone-invalid'), { field: 'riderPhone' });
+        riderPhone = phone.e164;
+      }
+      const event: TrackingEvent = {
+        eventId: `staff:${randomUUID()}`,
+        status: input.status,
+        at: clock(),
+        description: input.description,
+        location: input.location || null,
+        rider: input.riderName || riderPhone ? { name: input.riderName || null, phone: riderPhone } : null,
+      };
+      const added = await record(row, [event], actorId);
+      return { orderId: row.orderId, added: added.length > 0 };
+    },
+
+    /** The label as a PDF, from the shipment's courier. */
+    async label(shipmentId: string): Promise<{ pdf: Uint8Array; trackingNumber: string }> {
+      const row = await get(shipmentId);
+      const courier = courierNamed(row.courier);
+      if (row.status !== 'booked' || !row.courierShipmentId || !courier) throw new NotFound(message('shipment-not-found'));
+      return { pdf: await courier.label(row.courierShipmentId), trackingNumber: row.trackingNumber ?? row.id };
+    },
+
+    /** An order's shipments with their timelines, oldest first. */
+    async forOrder(orderId: string): Promise<ShipmentView[]> {
+      if (!UUID.test(orderId)) return [];
+      const rows = await db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.createdAt));
+      if (rows.length === 0) return [];
+      const events = await db
+        .select()
+        .from(shipmentEvents)
+        .where(
+          inArray(
+            shipmentEvents.shipmentId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(shipmentEvents.at), asc(shipmentEvents.id));
+      return rows.map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        courier: r.courier,
+        courierLabel: COURIER_LABELS[r.courier] ?? r.courier,
+        status: r.status,
+        trackingStatus: r.trackingStatus,
+        trackingNumber: r.trackingNumber,
+        trackingUrl: r.trackingUrl,
+        lastError: r.lastError,
+        events: events
+          .filter((e) => e.shipmentId === r.id)
+          .map((e) => ({ status: e.status, at: e.at, description: e.description, location: e.location, riderName: e.riderName, riderPhone: e.riderPhone })),
+      }));
+    },
+  };
+}
+export type Shipments = ReturnType<typeof createShipments>;
