@@ -54,7 +54,7 @@ export const BODY_LIMITS = {
 const UPLOAD_ROUTES = /^\/api\/v1\/user-auth\/upload-image\/?$|^\/profile\/picture\/?$|^\/api\/v1\/admin\/(products\/\d+\/images|categories\/\d+\/banner)\/?$/;
 
 export function bodyLimitFor(pathname: string): number {
-  if (pathname.startsWith('/api/v1/payments/')) return BODY_LIMITS.webhook;
+  if (pathname.startsWith('/api/v1/payments/') || pathname.startsWith('/api/v1/webhooks/')) return BODY_LIMITS.webhook;
   if (UPLOAD_ROUTES.test(pathname)) return BODY_LIMITS.upload;
   return BODY_LIMITS.json;
 }

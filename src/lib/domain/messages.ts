@@ -314,6 +314,7 @@ export const MESSAGES = {
   'shipment-not-found': 'Shipment not found',
   'shipment-not-manual': 'Only the store’s own deliveries take events typed here: this courier reports its own.',
   'shipment-event-added': 'Delivery update added.',
+  'delivery-failed-next': 'The courier will try again on the next working day. To choose another time or address, call us or write to us with “Get help with this order” below.',
   'courier-not-found': 'No such courier',
   'courier-webhook-shipment-unknown': 'No shipment matches this update.',
   'rider-phone-invalid': 'Enter the rider’s mobile number, such as +234 803 123 4567.',

@@ -58,3 +58,8 @@ export function isE164(value: string): boolean {
   const r = /^\+\d+$/.test(value) ? international(value.slice(1)) : null;
   return r !== null && PLANS[r.country].nsn.test(r.nsn) && `+${PLANS[r.country].callingCode}${r.nsn}` === value;
 }
+
+/** A phone number as a `tel:` link (digits and the leading +). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^+\d]/g, '')}`;
+}
