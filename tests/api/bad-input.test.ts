@@ -73,6 +73,8 @@ const SPECS: Record<string, Spec> = {
   },
   'api/v1/admin/help/[id].ts': { segments: () => ({ id: nilUuid }), body: () => ({ message: 'Hello' }), extraBodies: () => [{ action: 'close' }] },
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/admin/shipments/[id]/label.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/admin/shipments/[id]/events.ts': { segments: () => ({ id: nilUuid }), body: () => ({ status: 'out_for_delivery', description: 'On the way', riderName: 'Musa', riderPhone: '+2348031234567' }) },
   'api/v1/admin/orders/[id]/refund.ts': {
     segments: () => ({ id: nilUuid }),
     body: () => ({ amount: '100', refundedBefore: '0' }),
@@ -140,6 +142,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/orders/initiate.ts': { body: () => ({ callbackUrl: '', deliveryOption: 'delivery', paymentMethod: 'on_delivery' }) },
   'api/v1/orders/place-order.ts': { body: (ids) => ({ paymentReference: 'ML-NO-SUCH', cartId: ids.cartId }) },
   'api/v1/payments/paystack/webhook.ts': { body: () => ({ event: 'charge.success', data: { reference: 'ML-NO-SUCH' } }) },
+  'api/v1/webhooks/courier/[courier].ts': { segments: () => ({ courier: 'manual' }), body: () => ({ tracking_number: 'MLD-NOSUCH', status: 'delivered' }) },
   'api/v1/search/suggestions.ts': { query: () => ({ q: 'leat' }) },
   'api/v1/products/[id].ts': { segments: (ids) => ({ id: ids.productId }) },
   'api/v1/products/index.ts': {

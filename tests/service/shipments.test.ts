@@ -1,0 +1,262 @@
+import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '@/lib/domain/errors';
+import { parseConfig } from '@/lib/server/infra/config';
+import { openDatabase, type Database } from '@/lib/server/infra/db/client';
+import { orders, shipments, users } from '@/lib/server/infra/db/schema';
+import { seedIfEmpty } from '@/lib/server/infra/db/seed';
+import { createLogger } from '@/lib/server/infra/log';
+import { createManualCourier } from '@/lib/server/delivery/manual';
+import { WebhookRejected, type Booking, type BookingInput, type Courier, type TrackingEvent } from '@/lib/server/delivery/port';
+import { BOOKING_LEASE_MS, bookingBackoffMs, POLL_EVERY_MS, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
+import { createServices, type Services } from '@/lib/server/services';
+import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
+import { createFreshDatabase } from '../support/pg';
+import { DRIVERS, testClock } from '../support/services';
+
+const SECRET = 'test-courier-secret';
+
+/**
+ * A courier for these tests (under Shipbubble's name): it keeps every parcel by the store's key (a
+ * key booked twice would be two parcels), signs its webhooks with an HMAC of the raw body, and can
+ * lose its answer after booking (the parcel exists, the store never hears of it).
+ */
+function testCourier() {
+  const parcels = new Map<string, Booking>();
+  const calls: string[] = [];
+  const state = { loseAnswer: false, events: new Map<string, TrackingEvent[]>() };
+  const courier: Courier = {
+    name: 'shipbubble',
+    async quote() {
+      return [];
+    },
+    async book(input: BookingInput) {
+      calls.push(input.key);
+      let booking = parcels.get(input.key);
+      if (!booking) {
+        booking = { shipmentId: `SB-${parcels.size + 1}`, trackingNumber: `SBTRK${parcels.size + 1}`, trackingUrl: `https://track.example/SBTRK${parcels.size + 1}`, labelUrl: null };
+        parcels.set(input.key, booking);
+      }
+      if (state.loseAnswer) throw new AppError('unavailable', 'The courier did not answer');
+      return booking;
+    },
+    async cancel() {},
+    async track(shipmentId) {
+      return state.events.get(shipmentId) ?? [];
+    },
+    async label() {
+      return new Uint8Array();
+    },
+    parseWebhook(headers, rawBody) {
+      const expected = createHmac('sha256', SECRET).update(rawBody).digest('hex');
+      if (headers.get('x-test-signature') !== expected) throw new WebhookRejected('bad signature');
+      const body = JSON.parse(rawBody) as { shipment: string; events: (Omit<TrackingEvent, 'at'> & { at: string })[] };
+      return { shipmentId: body.shipment, trackingNumber: null, events: body.events.map((e) => ({ ...e, at: new Date(e.at) })) };
+    },
+  };
+  return { courier, parcels, calls, state };
+}
+
+function signed(body: unknown, secret = SECRET) {
+  const raw = JSON.stringify(body);
+  return { raw, headers: new Headers({ 'x-test-signature': createHmac('sha256', secret).update(raw).digest('hex') }) };
+}
+
+for (const driver of DRIVERS) {
+  describe(`shipments on ${driver}`, () => {
+    let services: Services;
+    let database: Database;
+    let drop: (() => Promise<void>) | undefined;
+    let test: ReturnType<typeof testCourier>;
+    const clock = testClock(new Date());
+
+    beforeAll(async () => {
+      const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
+      drop = fresh?.drop;
+      const config = parseConfig({ LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}) });
+      database = await openDatabase({ databaseUrl: fresh?.url, dataDir: 'memory://' });
+      test = testCourier();
+      // Nigeria ships with the test courier, South Africa with the store's own riders.
+      const manual = createManualCourier({ labelFacts: shipmentLabelFacts(database.db) });
+      services = createServices({ config, db: database.db, clock, log: createLogger('silent'), couriers: { NG: test.courier, ZA: manual } });
+      await seedIfEmpty(services);
+    });
+    afterAll(async () => {
+      await database?.close();
+      await drop?.();
+    });
+
+    let n = 0;
+    /** A pay-on-delivery order to deliver, its shopper opted in to texts on a number of its own. */
+    async function deliveryOrder(market: 'NG' | 'ZA' = 'NG', opts: { pickup?: boolean } = {}): Promise<PodOrder & { phone: string }> {
+      const shopper = await podShopper(services, market);
+      n++;
+      const phone = market === 'NG' ? `+23480312${String(40000 + n).padStart(5, '0')}` : `+278212${String(30000 + n).padStart(5, '0')}`;
+      await services.db.update(users).set({ phoneNumber: phone, textUpdates: true }).where(eq(users.id, shopper.id));
+      const v = await podVariant(services, market, 3, n);
+      const order = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id, market, pickup: opts.pickup });
+      return { ...order, phone };
+    }
+    const shipmentsOf = (orderId: string) => services.db.select().from(shipments).where(eq(shipments.orderId, orderId));
+
+    it('two staff pressing "Ready to ship" at once book one parcel, once', async () => {
+      const order = await deliveryOrder();
+      const results = await Promise.allSettled([services.orders.setStatus(order.id, 'processed'), services.orders.setStatus(order.id, 'processed')]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      await Promise.all([services.shipments.runDue(), services.shipments.runDue()]);
+      const rows = await shipmentsOf(order.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'booked', courier: 'shipbubble', kind: 'delivery', trackingStatus: 'booked' });
+      expect(test.calls.filter((k) => k === rows[0]!.id)).toHaveLength(1);
+      expect(test.parcels.get(rows[0]!.id)?.trackingNumber).toBe(rows[0]!.trackingNumber);
+      const [view] = await services.shipments.forOrder(order.id);
+      expect(view!.events.map((e) => e.status)).toEqual(['booked']);
+      expect(view!.trackingUrl).toMatch(/^https:\/\/track\.example\//);
+    });
+
+    it('a pickup order is not shipped', async () => {
+      const order = await deliveryOrder('NG', { pickup: true });
+      await services.orders.setStatus(order.id, 'processed');
+      expect(await shipmentsOf(order.id)).toHaveLength(0);
+    });
+
+    it('a booking whose answer was lost is asked again with the same key: one parcel', async () => {
+      const order = await deliveryOrder();
+      test.state.loseAnswer = true;
+      await services.orders.setStatus(order.id, 'processed');
+      const [first] = await shipmentsOf(order.id);
+      expect(first).toMatchObject({ status: 'to_book', attempts: 1 });
+      expect(first!.lastError).toMatch(/did not answer/);
+      expect(test.parcels.has(first!.id)).toBe(true);
+      test.state.loseAnswer = false;
+      // Not before its backoff.
+      await services.shipments.runDue();
+      expect((await shipmentsOf(order.id))[0]!.status).toBe('to_book');
+      clock.advance(bookingBackoffMs(1) + 1);
+      await services.shipments.runDue();
+      const [booked] = await shipmentsOf(order.id);
+      expect(booked).toMatchObject({ status: 'booked', trackingNumber: test.parcels.get(first!.id)!.trackingNumber });
+      expect(test.calls.filter((k) => k === first!.id)).toHaveLength(2);
+      expect([...test.parcels.keys()].filter((k) => k === first!.id)).toHaveLength(1);
+    });
+
+    it('a worker that dies after its claim leaves the row to its lease; the next worker books it once', async () => {
+      const order = await deliveryOrder();
+      // The order is marked ready to ship with no worker running after it (the server died at once).
+      test.state.loseAnswer = true;
+      await services.orders.setStatus(order.id, 'processed');
+      test.state.loseAnswer = false;
+      clock.advance(bookingBackoffMs(1) + 1);
+      const claimed = await services.shipments.claim();
+      expect(claimed?.orderId).toBe(order.id);
+      // Held: another worker skips it.
+      expect(await services.shipments.runDue()).toBe(0);
+      clock.advance(BOOKING_LEASE_MS + 1);
+      expect(await services.shipments.runDue()).toBe(1);
+      const [row] = await shipmentsOf(order.id);
+      expect(row!.status).toBe('booked');
+      expect([...test.parcels.keys()].filter((k) => k === row!.id)).toHaveLength(1);
+    });
+
+    it('a signed webhook becomes the timeline; a replay adds nothing; a bad signature is refused; "delivered" sets delivered_at', async () => {
+      const order = await deliveryOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      const [row] = await shipmentsOf(order.id);
+      const base = clock().getTime();
+      const events = [
+        { eventId: 'ev-1', status: 'picked_up', at: new Date(base + 60_000).toISOString(), description: 'Picked up at Ikoyi' },
+        { eventId: 'ev-2', status: 'out_for_delivery', at: new Date(base + 3_600_000).toISOString(), description: 'With the rider', rider: { name: 'Musa Bello', phone: '+2348099990000' } },
+      ];
+      const first = signed({ shipment: row!.courierShipmentId, events });
+      expect(await services.shipments.acceptWebhook('shipbubble', first.headers, first.raw)).toEqual({ known: true, added: 2 });
+      // The same delivery again (a courier's retry): nothing new, no second text.
+      expect(await services.shipments.acceptWebhook('shipbubble', first.headers, first.raw)).toEqual({ known: true, added: 0 });
+
+      const forged = signed({ shipment: row!.courierShipmentId, events: [{ eventId: 'ev-x', status: 'delivered', at: new Date(base).toISOString(), description: '' }] }, 'not-the-secret');
+      const refused = await services.shipments.acceptWebhook('shipbubble', forged.headers, forged.raw).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(WebhookRejected);
+      expect((refused as AppError).code).toBe('unauthorized');
+      expect((await services.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.status).toBe('processed');
+
+      clock.advance(5 * 3_600_000);
+      const deliveredAt = new Date(base + 4 * 3_600_000);
+      const last = signed({ shipment: row!.courierShipmentId, events: [{ eventId: 'ev-3', status: 'delivered', at: deliveredAt.toISOString(), description: 'Signed for by Ada' }] });
+      expect(await services.shipments.acceptWebhook('shipbubble', last.headers, last.raw)).toEqual({ known: true, added: 1 });
+
+      const [o] = await services.db.select().from(orders).where(eq(orders.id, order.id));
+      expect(o!.status).toBe('delivered');
+      expect(o!.deliveredAt?.toISOString()).toBe(deliveredAt.toISOString());
+      const [view] = await services.shipments.forOrder(order.id);
+      expect(view!.trackingStatus).toBe('delivered');
+      expect(view!.events.map((e) => e.status)).toEqual(['booked', 'picked_up', 'out_for_delivery', 'delivered']);
+      expect(view!.events[2]).toMatchObject({ riderName: 'Musa Bello', riderPhone: '+2348099990000' });
+
+      const texts = (await services.textOutbox.list(order.phone)).map((t) => t.text).reverse();
+      const after = texts.slice(texts.findIndex((t) => t.includes('on its way')));
+      expect(after).toHaveLength(3);
+      expect(after[0]).toMatch(/is on its way\. Please have ₦[\d,.]+ ready to pay at the door\./);
+      expect(after[1]).toMatch(/out for delivery today\. Your rider is Musa Bello: \+2348099990000\. Please have ₦/);
+      expect(after[2]).toMatch(/has been delivered/);
+      const mails = await services.outbox.list(order.email);
+      expect(mails.map((m) => m.subject)).toEqual(expect.arrayContaining([expect.stringMatching(/^Your order is out for delivery/), expect.stringMatching(/^Your order has been delivered/)]));
+    });
+
+    it('a webhook for a parcel the store does not know, or from a courier it does not use, changes nothing', async () => {
+      const stray = signed({ shipment: 'SB-NOPE', events: [{ eventId: 'x', status: 'delivered', at: new Date().toISOString(), description: '' }] });
+      expect(await services.shipments.acceptWebhook('shipbubble', stray.headers, stray.raw)).toEqual({ known: false, added: 0 });
+      await expect(services.shipments.acceptWebhook('shiplogic', stray.headers, stray.raw)).rejects.toMatchObject({ code: 'not_found' });
+    });
+
+    it('couriers without a webhook are polled, at most every poll period; a failed attempt tells the shopper what to do', async () => {
+      const order = await deliveryOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      const [row] = await shipmentsOf(order.id);
+      test.state.events.set(row!.courierShipmentId!, [
+        { eventId: 'p-1', status: 'in_transit', at: clock(), description: 'Left the hub' },
+        { eventId: 'p-2', status: 'failed_attempt', at: new Date(clock().getTime() + 1000), description: 'Nobody at the address' },
+      ]);
+      expect(await services.shipments.pollDue({ limit: 100 })).toBeGreaterThanOrEqual(2);
+      expect(await services.shipments.pollDue({ limit: 100 })).toBe(0);
+      clock.advance(POLL_EVERY_MS + 1);
+      expect(await services.shipments.pollDue({ limit: 100 })).toBe(0);
+      const [view] = await services.shipments.forOrder(order.id);
+      expect(view!.trackingStatus).toBe('failed_attempt');
+      const [latest] = await services.textOutbox.list(order.phone);
+      expect(latest!.text).toMatch(/could not deliver your order .* try again on the next working day/);
+    });
+
+    it("the store's own courier: booked at once, staff type the rider and the delivery, the label is a PDF", async () => {
+      const order = await deliveryOrder('ZA');
+      await services.orders.setStatus(order.id, 'processed');
+      const [row] = await shipmentsOf(order.id);
+      expect(row).toMatchObject({ courier: 'manual', status: 'booked' });
+      expect(row!.trackingNumber).toMatch(/^MLD-[0-9A-F]{10}$/);
+      await services.shipments.addStaffEvent(row!.id, { status: 'out_for_delivery', description: 'With Thabo', location: '', riderName: 'Thabo', riderPhone: '082 555 1234' }, null);
+      await expect(services.shipments.addStaffEvent(row!.id, { status: 'picked_up', description: '', location: '', riderName: '', riderPhone: '12' }, null)).rejects.toMatchObject({ code: 'invalid' });
+      clock.advance(60_000);
+      await services.shipments.addStaffEvent(row!.id, { status: 'delivered', description: '', location: '', riderName: '', riderPhone: '' }, null);
+      const [o] = await services.db.select().from(orders).where(eq(orders.id, order.id));
+      expect(o!.status).toBe('delivered');
+      expect(o!.deliveredAt?.getTime()).toBe(clock().getTime());
+      const [view] = await services.shipments.forOrder(order.id);
+      expect(view!.events.map((e) => [e.status, e.riderPhone])).toEqual([
+        ['booked', null],
+        ['out_for_delivery', '+27825551234'],
+        ['delivered', null],
+      ]);
+      const { pdf } = await services.shipments.label(row!.id);
+      const text = Buffer.from(pdf).toString('latin1');
+      expect(text.startsWith('%PDF-1.4')).toBe(true);
+      expect(text).toContain(row!.trackingNumber!);
+      expect(text).toContain(order.trackingNumber);
+      expect(text).toContain('1 Allen Avenue');
+      expect(text).toMatch(/COLLECT AT THE DOOR: ZAR /);
+      // A courier's parcel takes no typed events.
+      const ng = await deliveryOrder();
+      await services.orders.setStatus(ng.id, 'processed');
+      const [ngRow] = await shipmentsOf(ng.id);
+      await expect(services.shipments.addStaffEvent(ngRow!.id, { status: 'delivered', description: '', location: '', riderName: '', riderPhone: '' }, null)).rejects.toMatchObject({ code: 'invalid' });
+    });
+  });
+}
