@@ -12,7 +12,7 @@ import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
-import { backoffMs, claimLeased, runClaimed } from '@/lib/server/infra/leased-work';
+import { backoffMs, dueRow, leaseOf, runClaimed } from '@/lib/server/infra/leased-work';
 import type { Logger } from '@/lib/server/infra/log';
 import type { ManualLabelFacts } from './manual';
 import type { DeliveryNotices } from './notices';
@@ -206,9 +206,12 @@ export function createShipments(deps: {
   }
 
   async function claim(): Promise<ShipmentRow | null> {
-    const id = await claimLeased(db, { table: shipments, ...shipments }, 'to_book', clock(), leaseMs);
-    if (!id) return null;
-    const [row] = await db.select().from(shipments).where(eq(shipments.id, id));
+    const now = clock();
+    const [row] = await db
+      .update(shipments)
+      .set(leaseOf(shipments, now, leaseMs))
+      .where(inArray(shipments.id, dueRow(db, { table: shipments, ...shipments }, 'to_book', now)))
+      .returning();
     return row ?? null;
   }
 

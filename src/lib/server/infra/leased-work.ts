@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '@/lib/server/infra/db/client';
 import { scheduleJob, type ScheduledJob } from '@/lib/server/infra/jobs';
@@ -9,7 +9,8 @@ import type { Logger } from '@/lib/server/infra/log';
  * claims one due row at a time with FOR UPDATE SKIP LOCKED and a lease, so two never take the same
  * row at once, and a worker that dies leaves its lease to run out and the row is taken again. The
  * work itself is keyed by the row's id, so taking a row again finishes what was started instead of
- * doing it twice (ADR 0024, ADR 0032).
+ * doing it twice (ADR 0024, ADR 0032). The table's owner writes the claim itself
+ * (`update(t).set(leaseOf(…)).where(inArray(t.id, dueRow(…)))`), so each table keeps its one writer.
  */
 
 /** The columns a leased table has (names may differ; their meaning may not). */
@@ -24,21 +25,22 @@ export interface LeasedTable {
 }
 
 /**
- * Takes the next due row in `dueStatus` (its next attempt reached, no live lease), skipping rows
- * another worker holds: its lease runs `leaseMs` from `now` and its attempts count one more.
- * Returns the row's id, or null when nothing is due.
+ * The next due row in `dueStatus` (its next attempt reached, no live lease), locked and skipping
+ * rows another worker holds: a subquery for the owner's update, which takes it with `leaseOf`.
  */
-export async function claimLeased(db: Db, t: LeasedTable, dueStatus: string, now: Date, leaseMs: number): Promise<string | null> {
-  const c = (col: PgColumn) => sql.identifier(col.name);
-  const result = await db.execute(sql`
-    update ${t.table} set ${c(t.leaseUntil)} = ${new Date(now.getTime() + leaseMs)}, ${c(t.attempts)} = ${c(t.attempts)} + 1, ${c(t.updatedAt)} = ${now}
-    where ${c(t.id)} in (
-      select ${c(t.id)} from ${t.table}
-      where ${c(t.status)} = ${dueStatus} and ${c(t.nextAttemptAt)} <= ${now} and (${c(t.leaseUntil)} is null or ${c(t.leaseUntil)} <= ${now})
-      order by ${c(t.nextAttemptAt)} limit 1 for update skip locked)
-    returning ${c(t.id)} as id`);
-  const [row] = (result as unknown as { rows: { id: string }[] }).rows;
-  return row?.id ?? null;
+export function dueRow(db: Db, t: LeasedTable, dueStatus: string, now: Date) {
+  return db
+    .select({ id: t.id })
+    .from(t.table)
+    .where(and(eq(t.status, dueStatus), sql`${t.nextAttemptAt} <= ${now}`, sql`(${t.leaseUntil} is null or ${t.leaseUntil} <= ${now})`))
+    .orderBy(t.nextAttemptAt)
+    .limit(1)
+    .for('update', { skipLocked: true });
+}
+
+/** What a claim writes on the row it takes: a lease of `leaseMs` from `now`, and one more attempt. */
+export function leaseOf(t: Pick<LeasedTable, 'attempts'>, now: Date, leaseMs: number) {
+  return { leaseUntil: new Date(now.getTime() + leaseMs), attempts: sql<number>`${t.attempts} + 1`, updatedAt: now };
 }
 
 /** Waits before attempt `attempts + 1`: `firstMs`, then doubling, at most `maxMs`. */

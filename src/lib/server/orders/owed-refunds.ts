@@ -3,7 +3,7 @@ import { AppError, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors'
 import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orders, owedRefunds, payments } from '@/lib/server/infra/db/schema';
-import { backoffMs, claimLeased, runClaimed } from '@/lib/server/infra/leased-work';
+import { backoffMs, dueRow, leaseOf, runClaimed } from '@/lib/server/infra/leased-work';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentService } from '@/lib/server/payments/service';
 import { lockedOrderMoney, recordOrderMoney } from './order-money';
@@ -97,9 +97,12 @@ export function createOwedRefunds(deps: {
 
   /** Takes one due row for this worker (skipping rows another worker holds), or null. */
   async function claim(): Promise<OwedRow | null> {
-    const id = await claimLeased(db, { table: owedRefunds, ...owedRefunds }, 'owed', clock(), leaseMs);
-    if (!id) return null;
-    const [row] = await db.select().from(owedRefunds).where(eq(owedRefunds.id, id));
+    const now = clock();
+    const [row] = await db
+      .update(owedRefunds)
+      .set(leaseOf(owedRefunds, now, leaseMs))
+      .where(inArray(owedRefunds.id, dueRow(db, { table: owedRefunds, ...owedRefunds }, 'owed', now)))
+      .returning();
     return row ?? null;
   }
 
