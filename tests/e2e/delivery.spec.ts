@@ -1,0 +1,120 @@
+import { expect, test, type Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { hashPassword } from '@/lib/server/accounts/passwords';
+import { users } from '@/lib/server/infra/db/schema';
+import { startServer, type RunningServer } from '../support/server';
+import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
+
+/**
+ * Delivery with the store's own courier at 360 px: staff mark an order "Ready to ship" (booked at
+ * once, a label to print), add "Out for delivery" with the rider and then "Delivered" on the order
+ * page's form, with and without JavaScript; the shopper follows the timeline on their order page,
+ * the rider's phone a tel: link. Orders are placed before the store starts (pod-orders.ts).
+ */
+const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
+const PASSWORD = 'Lagos-2026!';
+const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
+
+let store: PreparedStore;
+let server: RunningServer;
+let shopper: { email: string };
+let orders: { js: PodOrder; nojs: PodOrder };
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({}, info) => {
+  test.skip(info.project.name !== 'phone', 'one run at 360 px: the owner account has one step-up code at a time');
+  test.setTimeout(180_000);
+  const prepared = await prepareStore(driver, async (services) => {
+    const s = await podShopper(services);
+    await services.db.update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, s.id));
+    const v = await podVariant(services, 'NG', 4);
+    const base = { userId: s.id, email: s.email, variantId: v.id };
+    return { shopper: s, orders: { js: await placePodOrder(services, base), nojs: await placePodOrder(services, { ...base, depositPercent: 100 }) } };
+  });
+  store = prepared.store;
+  shopper = prepared.value.shopper;
+  orders = prepared.value.orders;
+  server = await startServer(driver, store.dataDir ? { DATA_DIR: store.dataDir } : {}, store.databaseUrl ? { databaseUrl: store.databaseUrl } : {});
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await store?.drop();
+});
+
+async function staffSignIn(page: Page) {
+  await page.goto(`${server.baseUrl}/admin`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname === '/login/verify-device');
+  const mail = await (await page.request.get(`${server.baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(OWNER.email)}`)).json();
+  await page.getByLabel('Code').fill(/code is (\d{4})/.exec(mail[0].text)![1]!);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}
+
+async function shipAndDeliver(page: Page, order: PodOrder) {
+  await staffSignIn(page);
+  await page.goto(`${server.baseUrl}/admin/orders/${order.id}`);
+  await page.getByRole('button', { name: 'Ready to ship' }).click();
+  const panel = page.getByTestId('admin-shipment');
+  await expect(panel).toContainText('Our own delivery team · Booked');
+  await expect(panel).toContainText(/MLD-[0-9A-F]{10}/);
+  const label = panel.getByRole('link', { name: 'Print label (PDF)' });
+  const pdf = await page.request.get(`${server.baseUrl}${await label.getAttribute('href')}`);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  expect((await pdf.body()).subarray(0, 8).toString('latin1')).toBe('%PDF-1.4');
+
+  const form = page.getByTestId('shipment-event-form');
+  await form.getByLabel('What happened').selectOption({ label: 'Out for delivery' });
+  await form.getByLabel('Note for the shopper').fill('On the way to Ikeja');
+  await form.getByLabel('Rider’s name').fill('Musa Bello');
+  await form.getByLabel('Rider’s phone').fill('0809 999 0000');
+  await form.getByRole('button', { name: 'Add update' }).click();
+  await expect(page.getByText('Delivery update added.')).toBeVisible();
+  await expect(page.getByTestId('admin-shipment')).toContainText('Rider: Musa Bello, +2348099990000');
+
+  await page.getByTestId('shipment-event-form').getByLabel('What happened').selectOption({ label: 'Delivered' });
+  await page.getByTestId('shipment-event-form').getByRole('button', { name: 'Add update' }).click();
+  await expect(page.getByText('Delivery update added.')).toBeVisible();
+  await expect(page.locator('.adm-badge')).toHaveText('delivered');
+  await page.screenshot({ path: test.info().outputPath('admin-order-shipment-360.png'), fullPage: true });
+}
+
+async function shopperSees(page: Page, order: PodOrder) {
+  await page.goto(`${server.baseUrl}/login`);
+  await page.getByLabel('Email').fill(shopper.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.goto(`${server.baseUrl}/order-details/${order.id}`);
+  const delivery = page.getByTestId('order-delivery');
+  await expect(delivery).toContainText('Our own delivery team');
+  const timeline = page.getByTestId('order-timeline');
+  await expect(timeline.locator('li[data-event]')).toHaveCount(3);
+  await expect(timeline.locator('li[data-event]').first()).toHaveAttribute('data-event', 'delivered');
+  await expect(timeline).toContainText('Out for delivery');
+  await expect(timeline).toContainText('On the way to Ikeja');
+  await expect(page.getByTestId('rider-phone')).toHaveAttribute('href', 'tel:+2348099990000');
+  await expect(timeline).toContainText('Booked with the courier');
+}
+
+test('staff ship and deliver with the manual courier; the shopper follows the timeline (JavaScript)', async ({ page }, info) => {
+  await shipAndDeliver(page, orders.js);
+  await page.context().clearCookies();
+  await shopperSees(page, orders.js);
+  await page.screenshot({ path: info.outputPath('order-delivery-360.png'), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.screenshot({ path: info.outputPath('order-delivery-1366.png'), fullPage: true });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+  test('staff ship and deliver with the manual courier form; the shopper sees the timeline', async ({ page }) => {
+    await shipAndDeliver(page, orders.nojs);
+    await page.context().clearCookies();
+    await shopperSees(page, orders.nojs);
+  });
+});
