@@ -60,7 +60,7 @@ async function shipAndDeliver(page: Page, order: PodOrder) {
   await page.goto(`${server.baseUrl}/admin/orders/${order.id}`);
   await page.getByRole('button', { name: 'Ready to ship' }).click();
   const panel = page.getByTestId('admin-shipment');
-  await expect(panel).toContainText('Our own delivery team · Booked');
+  await expect(panel).toContainText('Maison Luxe delivery · Booked');
   await expect(panel).toContainText(/MLD-[0-9A-F]{10}/);
   const label = panel.getByRole('link', { name: 'Print label (PDF)' });
   const pdf = await page.request.get(`${server.baseUrl}${await label.getAttribute('href')}`);
@@ -91,7 +91,7 @@ async function shopperSees(page: Page, order: PodOrder) {
   await page.waitForURL((url) => url.pathname === '/');
   await page.goto(`${server.baseUrl}/order-details/${order.id}`);
   const delivery = page.getByTestId('order-delivery');
-  await expect(delivery).toContainText('Our own delivery team');
+  await expect(delivery).toContainText('Maison Luxe delivery');
   const timeline = page.getByTestId('order-timeline');
   await expect(timeline.locator('li[data-event]')).toHaveCount(3);
   await expect(timeline.locator('li[data-event]').first()).toHaveAttribute('data-event', 'delivered');

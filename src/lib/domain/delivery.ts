@@ -1,3 +1,5 @@
+import { STORE_NAME } from './brand';
+
 /**
  * Delivery by courier, without I/O: what a shipment's booking and tracking statuses are, and how a
  * shopper reads them on the order's timeline.
@@ -34,7 +36,7 @@ export const MANUAL_EVENT_STATUSES = ['picked_up', 'in_transit', 'out_for_delive
 
 /** The courier's name as shoppers read it. */
 export const COURIER_LABELS: Record<string, string> = {
-  manual: 'Our own delivery team',
+  manual: `${STORE_NAME} delivery`,
   shipbubble: 'Shipbubble',
   shiplogic: 'The Courier Guy',
 };

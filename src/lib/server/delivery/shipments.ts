@@ -244,7 +244,7 @@ export function createShipments(deps: {
         if (done.length) {
           await tx
             .insert(shipmentEvents)
-            .values({ shipmentId: row.id, courierEventId: 'store:booked', status: 'booked', at: now, description: `Booked with ${COURIER_LABELS[courier.name] ?? courier.name}` })
+            .values({ shipmentId: row.id, courierEventId: 'store:booked', status: 'booked', at: now, description: '' })
             .onConflictDoNothing();
         }
       });
