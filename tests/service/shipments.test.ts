@@ -11,6 +11,7 @@ import { createManualCourier } from '@/lib/server/delivery/manual';
 import { WebhookRejected, type Booking, type BookingInput, type Courier, type TrackingEvent } from '@/lib/server/delivery/port';
 import { BOOKING_LEASE_MS, bookingBackoffMs, POLL_EVERY_MS, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
 import { createServices, type Services } from '@/lib/server/services';
+import { returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
 import { createFreshDatabase } from '../support/pg';
 import { DRIVERS, testClock } from '../support/services';
@@ -25,6 +26,7 @@ const SECRET = 'test-courier-secret';
 function testCourier() {
   const parcels = new Map<string, Booking>();
   const calls: string[] = [];
+  const inputs: BookingInput[] = [];
   const state = { loseAnswer: false, events: new Map<string, TrackingEvent[]>() };
   const courier: Courier = {
     name: 'shipbubble',
@@ -33,6 +35,7 @@ function testCourier() {
     },
     async book(input: BookingInput) {
       calls.push(input.key);
+      inputs.push(input);
       let booking = parcels.get(input.key);
       if (!booking) {
         booking = { shipmentId: `SB-${parcels.size + 1}`, trackingNumber: `SBTRK${parcels.size + 1}`, trackingUrl: `https://track.example/SBTRK${parcels.size + 1}`, labelUrl: null };
@@ -55,7 +58,7 @@ function testCourier() {
       return { shipmentId: body.shipment, trackingNumber: null, events: body.events.map((e) => ({ ...e, at: new Date(e.at) })) };
     },
   };
-  return { courier, parcels, calls, state };
+  return { courier, parcels, calls, inputs, state };
 }
 
 function signed(body: unknown, secret = SECRET) {
@@ -224,6 +227,25 @@ for (const driver of DRIVERS) {
       expect(view!.trackingStatus).toBe('failed_attempt');
       const [latest] = await services.textOutbox.list(order.phone);
       expect(latest!.text).toMatch(/could not deliver your order .* try again on the next working day/);
+    });
+
+    it('an approved return by collection is booked with the courier, from the shopper to the boutique, once', async () => {
+      const order = await deliveryOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      await services.orders.setStatus(order.id, 'delivered');
+      const line = (await services.orders.load(order.id))!.items[0]!.id;
+      const ret = await services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1 }], reason: 'changed_mind', resolution: 'credit', method: 'collection' }));
+      expect((await shipmentsOf(order.id)).filter((r) => r.kind === 'return')).toHaveLength(0);
+      await services.returns.act({ id: null, email: 'returns@maisonluxe.ng' }, ret.id, { action: 'approve' });
+      const collection = (await shipmentsOf(order.id)).filter((r) => r.kind === 'return');
+      expect(collection).toHaveLength(1);
+      expect(collection[0]).toMatchObject({ status: 'booked', returnId: ret.id, courier: 'shipbubble' });
+      const asked = test.inputs.filter((i) => i.key === collection[0]!.id);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ kind: 'return', collectMinor: 0, from: { line1: '1 Allen Avenue', phone: order.phone }, to: { line1: '22 Awolowo Road' } });
+      // The shopper's delivery timeline is the delivery's alone.
+      const views = await services.shipments.forOrder(order.id);
+      expect(views.map((v) => v.kind)).toEqual(['delivery', 'return']);
     });
 
     it("the store's own courier: booked at once, staff type the rider and the delivery, the label is a PDF", async () => {

@@ -152,7 +152,23 @@ export function createServices(deps: Deps) {
   const collection = createCollectionService({ db, orders: buying.orders, owedRefunds: buying.owedRefunds, audit, log: deps.log, clock, pageCache });
   // ---- end back office
   // After the sale: returns and exchanges, their money through the payment and store credit.
-  const returns = createReturnService({ db, clock, log: deps.log, mailer, audit, payments: buying.payments, payOwedRefunds: () => buying.owedRefunds.runDue(), storeCredit, pageCache, siteUrl: deps.config.PUBLIC_SITE_URL });
+  const returns = createReturnService({
+    db,
+    clock,
+    log: deps.log,
+    mailer,
+    audit,
+    payments: buying.payments,
+    payOwedRefunds: () => buying.owedRefunds.runDue(),
+    storeCredit,
+    pageCache,
+    siteUrl: deps.config.PUBLIC_SITE_URL,
+    // An approved collection is booked with the market's courier, as a delivery is.
+    shipments: {
+      ask: (tx, ret) => requestShipment(tx, { orderId: ret.orderId, returnId: ret.id, kind: 'return', courier: couriers[marketOfOrder(ret.currency)].name }, clock()),
+      bookNow: () => shipments.runDue(),
+    },
+  });
   const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   // The shopper's data: a copy, the account's deletion (the person erased, the books kept), staff requests.
   const dataExport = createDataExport({ db, clock });

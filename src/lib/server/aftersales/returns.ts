@@ -115,6 +115,11 @@ export function createReturnService(deps: {
   storeCredit: StoreCreditService;
   pageCache?: PageCacheInvalidator;
   siteUrl: string;
+  /**
+   * Delivery by courier (delivery/shipments.ts): `ask` records, in the approving transaction, the
+   * collection of a return's pieces from the shopper; `bookNow` runs the worker after the commit.
+   */
+  shipments?: { ask(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> };
 }) {
   const { db, clock, log, mailer, audit } = deps;
 
@@ -540,6 +545,8 @@ export function createReturnService(deps: {
         if (input.action === 'approve') {
           if (row.differenceMinor > 0 && row.differencePaidAt === null) throw new Conflict(message('return-difference-unpaid'));
           updated = await move(tx, row, 'approved');
+          // A courier collects the pieces (the shopper chose collection): booked like a delivery.
+          if (row.method === 'collection') await deps.shipments?.ask(tx, row);
           await audited({});
         } else if (input.action === 'reject') {
           // The exchange's held units go back on sale.
@@ -610,6 +617,7 @@ export function createReturnService(deps: {
         return { ret: (await toDtos([updated], tx))[0]!, productIds, differenceOwed };
       });
       // Paying it now spares the shopper the worker's wait; the worker pays it otherwise.
+      if (input.action === 'approve') await deps.shipments?.bookNow().catch((err: unknown) => log.error('booking a return collection failed', { returnId: id, err }));
       if (done.differenceOwed) await deps.payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a rejected exchange failed', { returnId: id, err }));
       if (done.productIds.length && deps.pageCache) await deps.pageCache.invalidate([...new Set(done.productIds)].map((p) => cacheTags.product(p)));
       const ret = done.ret;

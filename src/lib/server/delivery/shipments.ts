@@ -44,13 +44,14 @@ export function bookingBackoffMs(attempts: number): number {
 }
 
 /**
- * Asks for a shipment in the caller's transaction (which holds the order's row lock). A second ask
- * for the same order's delivery is nothing (the unique index). Returns the row's id, or null.
+ * Asks for a shipment in the caller's transaction (which holds the order's or the return's row
+ * lock). A second ask for the same order's delivery, or the same return's collection, is nothing
+ * (the unique indexes). Returns the row's id, or null.
  */
-export async function requestShipment(tx: Tx, r: { orderId: string; kind: ShipmentKind; courier: CourierName }, at: Date): Promise<string | null> {
+export async function requestShipment(tx: Tx, r: { orderId: string; kind: ShipmentKind; courier: CourierName; returnId?: string }, at: Date): Promise<string | null> {
   const [row] = await tx
     .insert(shipments)
-    .values({ orderId: r.orderId, kind: r.kind, courier: r.courier, status: 'to_book', nextAttemptAt: at, createdAt: at, updatedAt: at })
+    .values({ orderId: r.orderId, kind: r.kind, returnId: r.returnId ?? null, courier: r.courier, status: 'to_book', nextAttemptAt: at, createdAt: at, updatedAt: at })
     .onConflictDoNothing()
     .returning({ id: shipments.id });
   return row?.id ?? null;

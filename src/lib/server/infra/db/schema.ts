@@ -1210,6 +1210,8 @@ export const shipments = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: SHIPMENT_KINDS }).notNull().default('delivery'),
+    /** The return whose pieces a courier collects (kind return); null for a delivery. */
+    returnId: uuid('return_id').references(() => returns.id, { onDelete: 'cascade' }),
     /** The courier it is booked with (the market's, when it was asked for). */
     courier: text('courier').notNull(),
     status: text('status', { enum: SHIPMENT_STATUSES }).notNull().default('to_book'),
@@ -1232,6 +1234,8 @@ export const shipments = pgTable(
   (t) => [
     // One delivery per order: two staff pressing "Ready to ship" at once ask for one parcel.
     uniqueIndex('shipments_one_delivery_idx').on(t.orderId).where(sql`${t.kind} = 'delivery'`),
+    // One collection per return.
+    uniqueIndex('shipments_one_collection_idx').on(t.returnId).where(sql`${t.returnId} is not null`),
     index('shipments_order_idx').on(t.orderId),
     index('shipments_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'to_book'`),
     index('shipments_courier_id_idx').on(t.courier, t.courierShipmentId),

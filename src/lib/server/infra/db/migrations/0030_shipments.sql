@@ -17,6 +17,7 @@ CREATE TABLE "shipments" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"order_id" uuid NOT NULL,
 	"kind" text DEFAULT 'delivery' NOT NULL,
+	"return_id" uuid,
 	"courier" text NOT NULL,
 	"status" text DEFAULT 'to_book' NOT NULL,
 	"tracking_status" text,
@@ -36,8 +37,10 @@ CREATE TABLE "shipments" (
 --> statement-breakpoint
 ALTER TABLE "shipment_events" ADD CONSTRAINT "shipment_events_shipment_id_shipments_id_fk" FOREIGN KEY ("shipment_id") REFERENCES "public"."shipments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "shipments" ADD CONSTRAINT "shipments_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "shipments" ADD CONSTRAINT "shipments_return_id_returns_id_fk" FOREIGN KEY ("return_id") REFERENCES "public"."returns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "shipment_events_shipment_idx" ON "shipment_events" USING btree ("shipment_id","at");--> statement-breakpoint
 CREATE UNIQUE INDEX "shipments_one_delivery_idx" ON "shipments" USING btree ("order_id") WHERE "shipments"."kind" = 'delivery';--> statement-breakpoint
+CREATE UNIQUE INDEX "shipments_one_collection_idx" ON "shipments" USING btree ("return_id") WHERE "shipments"."return_id" is not null;--> statement-breakpoint
 CREATE INDEX "shipments_order_idx" ON "shipments" USING btree ("order_id");--> statement-breakpoint
 CREATE INDEX "shipments_due_idx" ON "shipments" USING btree ("next_attempt_at") WHERE "shipments"."status" = 'to_book';--> statement-breakpoint
 CREATE INDEX "shipments_courier_id_idx" ON "shipments" USING btree ("courier","courier_shipment_id");--> statement-breakpoint
