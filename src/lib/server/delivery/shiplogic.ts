@@ -145,7 +145,10 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
     return { eventId: `shiplogic:${e.id}`, status, at, description: e.message || e.status, location: e.location ?? null };
   }
 
-  const oldestFirst = (events: (TrackingEvent | null)[]) => events.filter((e): e is TrackingEvent => e !== null).sort((a, b) => a.at.getTime() - b.at.getTime());
+  /** Oldest first; ShipLogic's event ids grow, so they order events stamped in the same instant. */
+  const seq = (e: TrackingEvent) => Number(e.eventId.slice('shiplogic:'.length));
+  const oldestFirst = (events: (TrackingEvent | null)[]) =>
+    events.filter((e): e is TrackingEvent => e !== null).sort((a, b) => a.at.getTime() - b.at.getTime() || seq(a) - seq(b));
 
   async function shipmentByRef(ref: string) {
     const body = parsed(shipmentsResponse, await http.json('GET', `/shipments?tracking_reference=${encodeURIComponent(ref)}`), 'the shipment');
