@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import type { MarketCode } from '@/lib/domain/markets';
+import { parseConfig } from '@/lib/server/infra/config';
+import type { Courier } from '@/lib/server/delivery/port';
+import { selectCouriers } from '@/lib/server/delivery/select';
+
+/** A stand-in for the store's manual courier: selection only reads its name. */
+const manual = (market: MarketCode): Courier => ({ name: 'manual', market }) as unknown as Courier;
+
+describe('selecting each market\'s courier', () => {
+  it('gives the manual courier by default, and the configured real ones otherwise', () => {
+    const byDefault = selectCouriers(parseConfig({}), { manual });
+    expect([byDefault.NG.name, byDefault.ZA.name]).toEqual(['manual', 'manual']);
+    expect(byDefault.ZA).toMatchObject({ market: 'ZA' });
+    const real = selectCouriers(parseConfig({ COURIER_NG: 'shipbubble', SHIPBUBBLE_API_KEY: 'k', COURIER_ZA: 'shiplogic', SHIPLOGIC_API_KEY: 'k' }), { manual });
+    expect([real.NG.name, real.ZA.name]).toEqual(['shipbubble', 'shiplogic']);
+    const mixed = selectCouriers(parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_API_KEY: 'k' }), { manual });
+    expect([mixed.NG.name, mixed.ZA.name]).toEqual(['manual', 'shiplogic']);
+  });
+});
