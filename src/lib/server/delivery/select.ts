@@ -1,7 +1,9 @@
 import type { MarketCode } from '@/lib/domain/markets';
 import type { Config } from '@/lib/server/infra/config';
 import type { BookingMemo } from './courier-http';
+import type { PickupPoints } from './pickup-points';
 import type { Courier } from './port';
+import { createPudoPickupPoints } from './pudo';
 import { createShipbubbleCourier } from './shipbubble';
 import { createShiplogicCourier } from './shiplogic';
 
@@ -17,6 +19,8 @@ type CourierConfig = Pick<
   | 'SHIPLOGIC_BASE_URL'
   | 'SHIPLOGIC_TRACKING_URL'
 >;
+
+type PickupPointsConfig = Pick<Config, 'PICKUP_POINTS_ZA' | 'PUDO_API_KEY' | 'PUDO_BASE_URL'>;
 
 export interface CourierDeps {
   /** The store's own courier for a market (staff type the events). */
@@ -56,4 +60,9 @@ export function selectCouriers(config: CourierConfig, { manual, memo, fetch }: C
         })
       : manual('ZA');
   return { NG: ng, ZA: za };
+}
+
+/** The courier pickup points each market offers at checkout (PICKUP_POINTS_ZA); a market absent offers none. */
+export function selectPickupPoints(config: PickupPointsConfig, deps: { fetch?: typeof fetch } = {}): Partial<Record<MarketCode, PickupPoints>> {
+  return config.PICKUP_POINTS_ZA === 'pudo' ? { ZA: createPudoPickupPoints({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, fetch: deps.fetch }) } : {};
 }

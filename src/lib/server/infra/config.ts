@@ -158,6 +158,10 @@ const configSchema = z
     SHIPLOGIC_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.shiplogic.com')),
     /** Where a shopper follows a ShipLogic parcel; {ref} is replaced by its tracking reference. */
     SHIPLOGIC_TRACKING_URL: z.preprocess(emptyToUndefined, z.string().includes('{ref}', { message: 'must contain {ref}' }).default('https://portal.thecourierguy.co.za/track?ref={ref}')),
+    /** Courier pickup points a South African shopper may choose at checkout: none, or PUDO lockers. */
+    PICKUP_POINTS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo']).default('none')),
+    PUDO_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    PUDO_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api-pudo.co.za')),
     /** The store's pickup address per market, as JSON (pickupAddress above). */
     STORE_PICKUP_NG: z.preprocess(emptyToUndefined, z.string().optional()),
     STORE_PICKUP_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -188,6 +192,7 @@ const configSchema = z
     const sizes = jsonSetting(c.PARCEL_SIZES, parcelSizes);
     if (!sizes.ok) ctx.addIssue({ code: 'custom', path: ['PARCEL_SIZES'], message: sizes.message });
     if (c.COURIER_NG === 'shipbubble' && !c.SHIPBUBBLE_API_KEY) ctx.addIssue({ code: 'custom', path: ['SHIPBUBBLE_API_KEY'], message: 'is required when COURIER_NG=shipbubble' });
+    if (c.PICKUP_POINTS_ZA === 'pudo' && !c.PUDO_API_KEY) ctx.addIssue({ code: 'custom', path: ['PUDO_API_KEY'], message: 'is required when PICKUP_POINTS_ZA=pudo' });
     if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_API_KEY) ctx.addIssue({ code: 'custom', path: ['SHIPLOGIC_API_KEY'], message: 'is required when COURIER_ZA=shiplogic' });
     // The site's address cannot name a port that is only picked when the server starts.
     if (c.PORT === 0 && !c.PUBLIC_SITE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_SITE_URL'], message: 'is required when PORT=0 (the port is picked at start)' });
