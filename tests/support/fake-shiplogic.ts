@@ -1,7 +1,9 @@
 /**
  * A local stand-in for ShipLogic's API (https://api.shiplogic.com, The Courier Guy's platform), with
  * the request and answer shapes of its API reference as ShipLogic's client libraries use them.
- * Every call needs `Authorization: Bearer <apiKey>` (401 otherwise).
+ * Every call needs `Authorization: Bearer <apiKey>`, or an AWS SigV4 signature with the account's
+ * access key pair (region af-south-1, service execute-api; checked here from AWS's published
+ * algorithm, and refused 403 when more than 5 minutes old, as API Gateway does); 401 otherwise.
  *   POST /rates {collection_address, delivery_address, parcels[], declared_value}
  *        -> {rates:[{rate, service_level:{code, name, delivery_date_from, delivery_date_to}}]}
  *        (400 {message} for an address without a city, zone or code; none served for code 9999)
@@ -15,7 +17,7 @@
  * (x-shiplogic-signature: HMAC-SHA256 of the body keyed with the webhook secret, as ADR 0033 sets
  * out) and make the API fail with `behaviour.status`.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { FAKE_WAYBILL_PDF } from './fake-shipbubble';
 
@@ -32,6 +34,8 @@ export interface FakeShiplogicShipment {
 export interface FakeShiplogic {
   baseUrl: string;
   apiKey: string;
+  accessKeyId: string;
+  secretAccessKey: string;
   webhookSecret: string;
   calls: { method: string; path: string; auth: string | null; body: any }[];
   shipments: Map<string, FakeShiplogicShipment>;
@@ -54,7 +58,30 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 const day = 86_400_000;
 
+/** Whether `req` carries a valid SigV4 signature by `secret` over its method, path, query, host, date and body. */
+function sigV4Valid(req: IncomingMessage, body: string, accessKeyId: string, secret: string): 'ok' | 'stale' | 'bad' {
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? '');
+  const amzDate = String(req.headers['x-amz-date'] ?? '');
+  if (!m || m[1] !== accessKeyId || m[3] !== 'af-south-1' || m[4] !== 'execute-api' || !amzDate.startsWith(m[2]!)) return 'bad';
+  const when = Date.parse(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const url = new URL(req.url ?? '/', 'http://fake');
+  const enc = (v: string) => encodeURIComponent(v).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  const query = [...url.searchParams].map(([k, v]) => `${enc(k)}=${enc(v)}`).sort().join('&');
+  const signed = m[5]!.split(';');
+  const headers = signed.map((h) => `${h}:${String(req.headers[h] ?? '').trim()}\n`).join('');
+  const hash = (d: string) => createHash('sha256').update(d).digest('hex');
+  const canonical = `${req.method}\n${url.pathname}\n${query}\n${headers}\n${m[5]}\n${hash(body)}`;
+  const scope = `${m[2]}/${m[3]}/${m[4]}/aws4_request`;
+  let key: Buffer = createHmac('sha256', `AWS4${secret}`).update(m[2]!).digest();
+  for (const part of [m[3]!, m[4]!, 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
+  const expected = createHmac('sha256', key).update(`AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${hash(canonical)}`).digest('hex');
+  if (expected !== m[6] || !signed.includes('host')) return 'bad';
+  return Math.abs(Date.now() - when) > 5 * 60_000 ? 'stale' : 'ok';
+}
+
 export async function startFakeShiplogic(apiKey = `sl_${randomBytes(12).toString('hex')}`, webhookSecret = randomBytes(16).toString('hex')): Promise<FakeShiplogic> {
+  const accessKeyId = `AKIA${randomBytes(8).toString('hex').toUpperCase()}`;
+  const secretAccessKey = randomBytes(20).toString('base64');
   const calls: FakeShiplogic['calls'] = [];
   const shipments = new Map<string, FakeShiplogicShipment>();
   const behaviour = { status: 200 };
@@ -90,7 +117,11 @@ export async function startFakeShiplogic(apiKey = `sl_${randomBytes(12).toString
       return res.end(FAKE_WAYBILL_PDF);
     }
     if (behaviour.status !== 200) return send(res, behaviour.status, { message: 'Internal server error' });
-    if (auth !== `Bearer ${apiKey}`) return send(res, 401, { message: 'Unauthorized' });
+    if (auth?.startsWith('AWS4-HMAC-SHA256 ')) {
+      const verdict = sigV4Valid(req, raw, accessKeyId, secretAccessKey);
+      if (verdict === 'stale') return send(res, 403, { message: 'Signature expired' });
+      if (verdict !== 'ok') return send(res, 401, { message: 'The request signature we calculated does not match the signature you provided.' });
+    } else if (auth !== `Bearer ${apiKey}`) return send(res, 401, { message: 'Unauthorized' });
 
     if (req.method === 'POST' && url.pathname === '/rates') {
       if (badAddress(body?.collection_address) || badAddress(body?.delivery_address)) return send(res, 400, { message: 'address requires street_address, city, zone and code' });
@@ -160,6 +191,8 @@ export async function startFakeShiplogic(apiKey = `sl_${randomBytes(12).toString
   return {
     baseUrl,
     apiKey,
+    accessKeyId,
+    secretAccessKey,
     webhookSecret,
     calls,
     shipments,

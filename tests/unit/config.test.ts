@@ -97,6 +97,9 @@ describe('configuration', () => {
     expect(() => parseConfig({ COURIER_ZA: 'shiplogic' })).toThrow(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic/);
     expect(() => parseConfig({ COURIER_NG: 'shiplogic' })).toThrow(/COURIER_NG/);
     expect(parseConfig({ COURIER_NG: 'shipbubble', SHIPBUBBLE_API_KEY: 'sb_sandbox_x' }).couriers.NG.name).toBe('shipbubble');
+    // ShipLogic accounts with the original credentials sign with an access key pair instead.
+    expect(() => parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_ACCESS_KEY_ID: 'AKIA1' })).toThrow(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic \(or SHIPLOGIC_ACCESS_KEY_ID and SHIPLOGIC_SECRET_ACCESS_KEY\)/);
+    expect(parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_ACCESS_KEY_ID: 'AKIA1', SHIPLOGIC_SECRET_ACCESS_KEY: 's' })).toMatchObject({ SHIPLOGIC_AWS_REGION: 'af-south-1' });
   });
 
   it('reads the pickup address and parcel sizes as JSON, naming what is wrong in them', () => {

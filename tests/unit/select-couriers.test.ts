@@ -14,6 +14,8 @@ describe('selecting each market\'s courier', () => {
     expect(byDefault.ZA).toMatchObject({ market: 'ZA' });
     const real = selectCouriers(parseConfig({ COURIER_NG: 'shipbubble', SHIPBUBBLE_API_KEY: 'k', COURIER_ZA: 'shiplogic', SHIPLOGIC_API_KEY: 'k' }), { manual });
     expect([real.NG.name, real.ZA.name]).toEqual(['shipbubble', 'shiplogic']);
+    const signed = selectCouriers(parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_ACCESS_KEY_ID: 'AKIA1', SHIPLOGIC_SECRET_ACCESS_KEY: 's' }), { manual });
+    expect(signed.ZA.name).toBe('shiplogic');
     const mixed = selectCouriers(parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_API_KEY: 'k' }), { manual });
     expect([mixed.NG.name, mixed.ZA.name]).toEqual(['manual', 'shiplogic']);
   });

@@ -19,7 +19,7 @@ describe('the ShipLogic courier (The Courier Guy, against a local fake of its AP
     await fake?.close();
   });
   const courier = (over: Partial<Parameters<typeof createShiplogicCourier>[0]> = {}) =>
-    createShiplogicCourier({ apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, baseUrl: fake.baseUrl, trackingUrl: 'https://portal.thecourierguy.co.za/track?ref={ref}', ...over });
+    createShiplogicCourier({ auth: { apiKey: fake.apiKey }, webhookSecret: fake.webhookSecret, baseUrl: fake.baseUrl, trackingUrl: 'https://portal.thecourierguy.co.za/track?ref={ref}', ...over });
   const input = (key: string, over: Partial<BookingInput> = {}): BookingInput => ({ key, orderReference: 'ML-2001', kind: 'delivery', from: store, to: shopper, parcel, ...over });
 
   it('quotes each service level cheapest first, in cents, with days from its delivery dates', async () => {
@@ -84,6 +84,21 @@ describe('the ShipLogic courier (The Courier Guy, against a local fake of its AP
     expect(events.every((e) => /^shiplogic:\d+$/.test(e.eventId))).toBe(true);
     const pdf = await c.label(b.shipmentId);
     expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
+  });
+
+  it('signs every request with AWS SigV4 when the account has an access key pair instead of an API key', async () => {
+    const sigv4 = { accessKeyId: fake.accessKeyId, secretAccessKey: fake.secretAccessKey, region: 'af-south-1', service: 'execute-api' };
+    const c = courier({ auth: sigv4 });
+    // A GET with a query, a POST with a body, and a path-only GET.
+    const quotes = await c.quote(store, shopper, parcel);
+    const booking = await c.book(input('ship-sigv4', { rateRef: quotes[0]!.rateRef }));
+    expect((await c.track(booking.shipmentId)).map((e) => e.status)).toEqual(['booked']);
+    expect(fake.calls.at(-1)!.auth).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${fake.accessKeyId}/\\d{8}/af-south-1/execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=[0-9a-f]{64}$`));
+    const wrongSecret = await rejection(courier({ auth: { ...sigv4, secretAccessKey: 'not-the-secret' } }).track(booking.shipmentId));
+    expect((wrongSecret as AppError).code).toBe('unavailable');
+    // A clock ten minutes off signs requests the gateway calls expired.
+    const stale = await rejection(courier({ auth: sigv4, clock: () => new Date(Date.now() - 10 * 60_000) }).track(booking.shipmentId));
+    expect((stale as AppError).code).toBe('unavailable');
   });
 
   it('maps ShipLogic statuses', () => {

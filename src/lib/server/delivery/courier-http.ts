@@ -18,7 +18,8 @@ export interface CourierHttp {
 
 export interface CourierHttpOptions {
   baseUrl: string;
-  headers: () => Record<string, string>;
+  /** Credentials for one request (a Bearer key, or a signature over the request: ShipLogic's SigV4). */
+  headers: (request: { method: string; url: URL; body: string }) => Record<string, string>;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -47,10 +48,12 @@ export function courierHttp(opts: CourierHttpOptions): CourierHttp {
 
   return {
     async json(method, path, body) {
-      const res = await send(base + path, {
+      const url = base + path;
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      const res = await send(url, {
         method,
-        headers: { ...opts.headers(), accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { ...opts.headers({ method, url: new URL(url), body: payload }), accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : payload,
       });
       const parsed: unknown = await res.json().catch(() => null);
       // A courier that is down, or a key it no longer takes, is not a refusal of this parcel:

@@ -15,6 +15,9 @@ type CourierConfig = Pick<
   | 'SHIPBUBBLE_BASE_URL'
   | 'SHIPBUBBLE_CATEGORY_ID'
   | 'SHIPLOGIC_API_KEY'
+  | 'SHIPLOGIC_ACCESS_KEY_ID'
+  | 'SHIPLOGIC_SECRET_ACCESS_KEY'
+  | 'SHIPLOGIC_AWS_REGION'
   | 'SHIPLOGIC_WEBHOOK_SECRET'
   | 'SHIPLOGIC_BASE_URL'
   | 'SHIPLOGIC_TRACKING_URL'
@@ -51,7 +54,14 @@ export function selectCouriers(config: CourierConfig, { manual, memo, fetch }: C
   const za: Courier =
     config.couriers.ZA.name === 'shiplogic'
       ? createShiplogicCourier({
-          apiKey: required(config.SHIPLOGIC_API_KEY, 'SHIPLOGIC_API_KEY'),
+          auth: config.SHIPLOGIC_API_KEY
+            ? { apiKey: config.SHIPLOGIC_API_KEY }
+            : {
+                accessKeyId: required(config.SHIPLOGIC_ACCESS_KEY_ID, 'SHIPLOGIC_ACCESS_KEY_ID'),
+                secretAccessKey: required(config.SHIPLOGIC_SECRET_ACCESS_KEY, 'SHIPLOGIC_SECRET_ACCESS_KEY'),
+                region: config.SHIPLOGIC_AWS_REGION,
+                service: 'execute-api',
+              },
           webhookSecret: config.SHIPLOGIC_WEBHOOK_SECRET ?? null,
           baseUrl: config.SHIPLOGIC_BASE_URL,
           trackingUrl: config.SHIPLOGIC_TRACKING_URL,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { courierHttp, daysUntil, hmacHex, memoryBookingMemo, sameHex, type BookingMemo } from './courier-http';
+import { sigV4Headers, type SigV4Credentials } from './sigv4';
 import { CourierRefused, WebhookRejected, type Booking, type Courier, type CourierAddress, type Parcel, type TrackingEvent, type TrackingStatus } from './port';
 
 /**
- * ShipLogic (South Africa: The Courier Guy's platform), https://api.shiplogic.com with the
- * account's API key as a Bearer token (ShipLogic's API-key authentication; the older AWS SigV4
- * access-key signing is not used, ADR 0033):
+ * ShipLogic (South Africa: The Courier Guy's platform), https://api.shiplogic.com, with the
+ * account's API key as a Bearer token, or for accounts that have only the original credentials, an
+ * AWS access key pair signing each request (SigV4, `sigv4.ts`; ADR 0033):
  *   POST /rates {collection_address, delivery_address, parcels[], declared_value}  -> rates[{rate, service_level{code,name,delivery_date_from,delivery_date_to}}]
  *   POST /shipments {… service_level_code, customer_reference}                      -> {id, short_tracking_reference, …}
  *   GET  /shipments?customer_reference=…                                            -> {shipments:[…]}
@@ -17,7 +18,8 @@ import { CourierRefused, WebhookRejected, type Booking, type Courier, type Couri
  */
 
 export interface ShiplogicOptions {
-  apiKey: string;
+  /** A Bearer API key, or SigV4 credentials (region af-south-1, service execute-api unless told). */
+  auth: { apiKey: string } | SigV4Credentials;
   /** Signs tracking webhooks (x-shiplogic-signature, HMAC-SHA256 of the body, hex; ADR 0033). */
   webhookSecret: string | null;
   baseUrl: string;
@@ -121,9 +123,15 @@ function parcels(p: Parcel) {
 }
 
 export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
-  const http = courierHttp({ baseUrl: opts.baseUrl, headers: () => ({ authorization: `Bearer ${opts.apiKey}` }), fetch: opts.fetch, timeoutMs: opts.timeoutMs });
-  const memo = opts.memo ?? memoryBookingMemo();
   const clock = opts.clock ?? (() => new Date());
+  const auth = opts.auth;
+  const http = courierHttp({
+    baseUrl: opts.baseUrl,
+    headers: (request) => ('apiKey' in auth ? { authorization: `Bearer ${auth.apiKey}` } : sigV4Headers(auth, request, clock())),
+    fetch: opts.fetch,
+    timeoutMs: opts.timeoutMs,
+  });
+  const memo = opts.memo ?? memoryBookingMemo();
 
   function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
     const r = schema.safeParse(body);

@@ -153,6 +153,10 @@ const configSchema = z
     /** Shipbubble's label category for the store's goods (its "Fashion wears"). */
     SHIPBUBBLE_CATEGORY_ID: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(98246239)),
     SHIPLOGIC_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** ShipLogic's original credentials (an AWS access key pair signing each request), for accounts without an API key. */
+    SHIPLOGIC_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+    SHIPLOGIC_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    SHIPLOGIC_AWS_REGION: z.preprocess(emptyToUndefined, z.string().default('af-south-1')),
     /** The secret the store's ShipLogic webhook is signed with (x-shiplogic-signature). */
     SHIPLOGIC_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
     SHIPLOGIC_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.shiplogic.com')),
@@ -193,7 +197,9 @@ const configSchema = z
     if (!sizes.ok) ctx.addIssue({ code: 'custom', path: ['PARCEL_SIZES'], message: sizes.message });
     if (c.COURIER_NG === 'shipbubble' && !c.SHIPBUBBLE_API_KEY) ctx.addIssue({ code: 'custom', path: ['SHIPBUBBLE_API_KEY'], message: 'is required when COURIER_NG=shipbubble' });
     if (c.PICKUP_POINTS_ZA === 'pudo' && !c.PUDO_API_KEY) ctx.addIssue({ code: 'custom', path: ['PUDO_API_KEY'], message: 'is required when PICKUP_POINTS_ZA=pudo' });
-    if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_API_KEY) ctx.addIssue({ code: 'custom', path: ['SHIPLOGIC_API_KEY'], message: 'is required when COURIER_ZA=shiplogic' });
+    if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_API_KEY && !(c.SHIPLOGIC_ACCESS_KEY_ID && c.SHIPLOGIC_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['SHIPLOGIC_API_KEY'], message: 'is required when COURIER_ZA=shiplogic (or SHIPLOGIC_ACCESS_KEY_ID and SHIPLOGIC_SECRET_ACCESS_KEY)' });
+    }
     // The site's address cannot name a port that is only picked when the server starts.
     if (c.PORT === 0 && !c.PUBLIC_SITE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_SITE_URL'], message: 'is required when PORT=0 (the port is picked at start)' });
     if (c.STORE_MODE === 'live') {
