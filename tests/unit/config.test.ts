@@ -88,6 +88,60 @@ describe('configuration', () => {
     expect(parseConfig({ PAY_ON_DELIVERY: 'on' })).toMatchObject({ PAY_ON_DELIVERY: 'on', SMS_PROVIDER: 'outbox' });
     expect(() => parseConfig({ PAY_ON_DELIVERY: 'yes' })).toThrow(/PAY_ON_DELIVERY/);
   });
+
+  it('chooses each market\'s courier (manual by default) and refuses a real one without its key', () => {
+    const c = parseConfig({});
+    expect(c.couriers).toEqual({ NG: { name: 'manual', pickup: null }, ZA: { name: 'manual', pickup: null } });
+    expect(c.parcelSizes.default).toEqual({ weightGrams: 1500, lengthCm: 40, widthCm: 30, heightCm: 15 });
+    expect(() => parseConfig({ COURIER_NG: 'shipbubble' })).toThrow(/SHIPBUBBLE_API_KEY: is required when COURIER_NG=shipbubble/);
+    expect(() => parseConfig({ COURIER_ZA: 'shiplogic' })).toThrow(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic/);
+    expect(() => parseConfig({ COURIER_NG: 'shiplogic' })).toThrow(/COURIER_NG/);
+    expect(parseConfig({ COURIER_NG: 'shipbubble', SHIPBUBBLE_API_KEY: 'sb_sandbox_x' }).couriers.NG.name).toBe('shipbubble');
+    // ShipLogic accounts with the original credentials sign with an access key pair instead.
+    expect(() => parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_ACCESS_KEY_ID: 'AKIA1' })).toThrow(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic \(or SHIPLOGIC_ACCESS_KEY_ID and SHIPLOGIC_SECRET_ACCESS_KEY\)/);
+    expect(parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_ACCESS_KEY_ID: 'AKIA1', SHIPLOGIC_SECRET_ACCESS_KEY: 's' })).toMatchObject({ SHIPLOGIC_AWS_REGION: 'af-south-1' });
+  });
+
+  it('reads the pickup address and parcel sizes as JSON, naming what is wrong in them', () => {
+    const pickup = { name: 'Maison Luxe', phone: '+2348030000000', line1: '15 Babatunde Jose St', city: 'Lagos', region: 'Lagos' };
+    expect(parseConfig({ STORE_PICKUP_NG: JSON.stringify(pickup) }).couriers.NG.pickup).toEqual({ ...pickup, country: 'NG' });
+    expect(() => parseConfig({ STORE_PICKUP_NG: '{name: Maison' })).toThrow(/STORE_PICKUP_NG: must be JSON/);
+    expect(() => parseConfig({ STORE_PICKUP_ZA: JSON.stringify({ ...pickup, phone: '0803' }) })).toThrow(/STORE_PICKUP_ZA: phone must be an E.164 number/);
+    const sizes = parseConfig({ PARCEL_SIZES: '{"bags":{"weightGrams":2500,"lengthCm":50,"widthCm":40,"heightCm":25}}' }).parcelSizes;
+    expect(sizes.bags).toEqual({ weightGrams: 2500, lengthCm: 50, widthCm: 40, heightCm: 25 });
+    expect(sizes.shoes).toEqual({ weightGrams: 1800, lengthCm: 36, widthCm: 24, heightCm: 14 });
+    expect(() => parseConfig({ PARCEL_SIZES: '{"bags":{"weightGrams":-1}}' })).toThrow(/PARCEL_SIZES: bags.weightGrams/);
+  });
+
+  it('refuses a live store with a real courier without its keys, pickup address and webhook secret', () => {
+    const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example', LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters' };
+    // The manual courier needs nothing.
+    expect(parseConfig(live).couriers.NG.name).toBe('manual');
+    let message = '';
+    try {
+      parseConfig({ ...live, COURIER_NG: 'shipbubble', COURIER_ZA: 'shiplogic' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/SHIPBUBBLE_API_KEY: is required when COURIER_NG=shipbubble/);
+    expect(message).toMatch(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic/);
+    expect(message).toMatch(/STORE_PICKUP_NG: is required when STORE_MODE=live and COURIER_NG=shipbubble/);
+    expect(message).toMatch(/STORE_PICKUP_ZA: is required when STORE_MODE=live and COURIER_ZA=shiplogic/);
+    expect(message).toMatch(/SHIPLOGIC_WEBHOOK_SECRET: is required when STORE_MODE=live/);
+    const pickup = (city: string) => JSON.stringify({ name: 'Maison Luxe', phone: '+27110000000', line1: '16 Viljoen Street', city, region: 'GP', postalCode: '2094' });
+    const ready = parseConfig({
+      ...live,
+      COURIER_NG: 'shipbubble',
+      COURIER_ZA: 'shiplogic',
+      SHIPBUBBLE_API_KEY: 'sb_prod_x',
+      SHIPLOGIC_API_KEY: 'sl_live_x',
+      SHIPLOGIC_WEBHOOK_SECRET: 'a-webhook-secret-of-16+',
+      STORE_PICKUP_NG: pickup('Lagos'),
+      STORE_PICKUP_ZA: pickup('Johannesburg'),
+    });
+    expect(ready.couriers.ZA).toMatchObject({ name: 'shiplogic', pickup: { city: 'Johannesburg', country: 'ZA' } });
+    expect(ready.SHIPBUBBLE_BASE_URL).toBe('https://api.shipbubble.com/v1');
+  });
 });
 
 describe('HTTP delivery policy', async () => {

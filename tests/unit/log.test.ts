@@ -22,12 +22,15 @@ describe('the logger never writes secrets', () => {
         headers: { authorization: 'Bearer 0123456789abcdef', cookie: 'ml_session=xyz' },
         tokenHash: 'deadbeef',
         PAYSTACK_SECRET_KEY: 'sk_test_123',
+        // A courier's AWS key pair (ShipLogic's SigV4 credentials), as configured and as passed to its adapter.
+        SHIPLOGIC_SECRET_ACCESS_KEY: 'aws-secret-1',
+        auth: { accessKeyId: 'AKIA1', secretAccessKey: 'aws-secret-2' },
         code: '4821',
         status: 429,
       }),
     );
     const text = JSON.stringify(line);
-    for (const secret of ['Lagos-2026!', 'Abuja-2026!', '4821', 'abc"', 'deadbeef', 'sk_test_123', '0123456789abcdef', 'ml_session=xyz']) {
+    for (const secret of ['Lagos-2026!', 'Abuja-2026!', '4821', 'abc"', 'deadbeef', 'sk_test_123', '0123456789abcdef', 'ml_session=xyz', 'aws-secret-1', 'aws-secret-2']) {
       expect(text).not.toContain(secret);
     }
     expect(line).toMatchObject({ level: 'warn', msg: 'login', requestId: 'r1', email: 'ada@example.com', password: REDACTED, code: REDACTED, status: 429 });

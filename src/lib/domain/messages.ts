@@ -207,6 +207,8 @@ export const MESSAGES = {
   'payments-unavailable': 'Card payments in {currency} are not available at the moment.',
   'provider-unreachable': 'The payment provider could not be reached. Please try again.',
   'provider-unavailable': 'The payment provider is not available. Please try again.',
+  'courier-unreachable': 'The courier could not be reached. Please try again.',
+  'courier-unavailable': 'The courier is not available. Please try again.',
   'payment-init-refused': 'Failed to initialize payment.',
   'payment-declined': 'The payment was declined.',
   'payment-incomplete': 'The payment has not been completed.',

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { parseAddressList, parseProxyTrust, type ProxyTrust } from '@/lib/domain/client-address';
 import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '@/lib/domain/markets';
+import { DEFAULT_PARCEL_SIZES, type ParcelSize } from '@/lib/domain/parcels';
+import { isE164 } from '@/lib/domain/phone';
+import type { CourierAddress, CourierName } from '@/lib/server/delivery/port';
 import { LIMITS } from './rate-limit';
 
 /**
@@ -18,6 +21,49 @@ function paystackKeysFrom(env: Record<string, string | undefined>): Partial<Reco
     if (key) keys[code] = key;
   }
   return keys;
+}
+
+/**
+ * The store's pickup address for a market's courier (STORE_PICKUP_NG, STORE_PICKUP_ZA): one line
+ * of JSON an operator can put in .env, e.g.
+ *   STORE_PICKUP_NG={"name":"Maison Luxe","phone":"+2348030000000","email":"dispatch@…","line1":"15 Babatunde Jose St","city":"Lagos","region":"Lagos"}
+ */
+const pickupAddress = z
+  .object({
+    name: z.string().trim().min(1),
+    phone: z.string().refine(isE164, 'must be an E.164 number, e.g. +2348012345678'),
+    email: z.email().nullish(),
+    line1: z.string().trim().min(1),
+    line2: z.string().nullish(),
+    city: z.string().trim().min(1),
+    region: z.string().trim().min(1),
+    postalCode: z.string().nullish(),
+    landmark: z.string().nullish(),
+  })
+  .strict();
+
+const parcelSizes = z.record(
+  z.string().min(1),
+  z.object({
+    weightGrams: z.number().int().positive(),
+    lengthCm: z.number().positive(),
+    widthCm: z.number().positive(),
+    heightCm: z.number().positive(),
+  }),
+);
+
+/** Parses a JSON setting with `schema`; the message names what is wrong in it. */
+function jsonSetting<T>(raw: string | undefined, schema: z.ZodType<T>): { ok: true; value: T | null } | { ok: false; message: string } {
+  if (raw === undefined) return { ok: true, value: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, message: 'must be JSON (see README "Couriers")' };
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) return { ok: false, message: r.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ') };
+  return { ok: true, value: r.data };
 }
 
 /**
@@ -97,6 +143,34 @@ const configSchema = z
     /** Retention: what shoppers searched for (the search report's log) is deleted after this many days. */
     RETENTION_SEARCH_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(36_500).default(365)),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+    /** Each market's courier (README "Couriers"): manual is staff typing the events, the demo's default. */
+    COURIER_NG: z.preprocess(emptyToUndefined, z.enum(['manual', 'shipbubble']).default('manual')),
+    COURIER_ZA: z.preprocess(emptyToUndefined, z.enum(['manual', 'shiplogic']).default('manual')),
+    SHIPBUBBLE_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** What Shipbubble signs webhooks with; unset, the API key (which is what Shipbubble uses). */
+    SHIPBUBBLE_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+    SHIPBUBBLE_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.shipbubble.com/v1')),
+    /** Shipbubble's label category for the store's goods (its "Fashion wears"). */
+    SHIPBUBBLE_CATEGORY_ID: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(98246239)),
+    SHIPLOGIC_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** ShipLogic's original credentials (an AWS access key pair signing each request), for accounts without an API key. */
+    SHIPLOGIC_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+    SHIPLOGIC_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    SHIPLOGIC_AWS_REGION: z.preprocess(emptyToUndefined, z.string().default('af-south-1')),
+    /** The secret the store's ShipLogic webhook is signed with (x-shiplogic-signature). */
+    SHIPLOGIC_WEBHOOK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+    SHIPLOGIC_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.shiplogic.com')),
+    /** Where a shopper follows a ShipLogic parcel; {ref} is replaced by its tracking reference. */
+    SHIPLOGIC_TRACKING_URL: z.preprocess(emptyToUndefined, z.string().includes('{ref}', { message: 'must contain {ref}' }).default('https://portal.thecourierguy.co.za/track?ref={ref}')),
+    /** Courier pickup points a South African shopper may choose at checkout: none, or PUDO lockers. */
+    PICKUP_POINTS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo']).default('none')),
+    PUDO_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    PUDO_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api-pudo.co.za')),
+    /** The store's pickup address per market, as JSON (pickupAddress above). */
+    STORE_PICKUP_NG: z.preprocess(emptyToUndefined, z.string().optional()),
+    STORE_PICKUP_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Parcel sizes by top category slug, as JSON, over the defaults in src/lib/domain/parcels.ts. */
+    PARCEL_SIZES: z.preprocess(emptyToUndefined, z.string().optional()),
   })
   .superRefine((c, ctx) => {
     if (c.PAYMENT_PROVIDER === 'paystack' && !c.PAYSTACK_SECRET_KEY && !c.PAYSTACK_SECRET_KEY_NG) {
@@ -115,6 +189,17 @@ const configSchema = z
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `${(err as Error).message} (use a hop count or a list of IPs/CIDRs)` });
     }
+    for (const code of MARKET_CODES) {
+      const pickup = jsonSetting(c[`STORE_PICKUP_${code}`], pickupAddress);
+      if (!pickup.ok) ctx.addIssue({ code: 'custom', path: [`STORE_PICKUP_${code}`], message: pickup.message });
+    }
+    const sizes = jsonSetting(c.PARCEL_SIZES, parcelSizes);
+    if (!sizes.ok) ctx.addIssue({ code: 'custom', path: ['PARCEL_SIZES'], message: sizes.message });
+    if (c.COURIER_NG === 'shipbubble' && !c.SHIPBUBBLE_API_KEY) ctx.addIssue({ code: 'custom', path: ['SHIPBUBBLE_API_KEY'], message: 'is required when COURIER_NG=shipbubble' });
+    if (c.PICKUP_POINTS_ZA === 'pudo' && !c.PUDO_API_KEY) ctx.addIssue({ code: 'custom', path: ['PUDO_API_KEY'], message: 'is required when PICKUP_POINTS_ZA=pudo' });
+    if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_API_KEY && !(c.SHIPLOGIC_ACCESS_KEY_ID && c.SHIPLOGIC_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['SHIPLOGIC_API_KEY'], message: 'is required when COURIER_ZA=shiplogic (or SHIPLOGIC_ACCESS_KEY_ID and SHIPLOGIC_SECRET_ACCESS_KEY)' });
+    }
     // The site's address cannot name a port that is only picked when the server starts.
     if (c.PORT === 0 && !c.PUBLIC_SITE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_SITE_URL'], message: 'is required when PORT=0 (the port is picked at start)' });
     if (c.STORE_MODE === 'live') {
@@ -130,7 +215,11 @@ const configSchema = z
       const keys = paystackKeysFrom({ PAYSTACK_SECRET_KEY: c.PAYSTACK_SECRET_KEY, PAYSTACK_SECRET_KEY_NG: c.PAYSTACK_SECRET_KEY_NG, PAYSTACK_SECRET_KEY_ZA: c.PAYSTACK_SECRET_KEY_ZA });
       for (const code of MARKET_CODES) {
         if (c.PAYMENT_PROVIDER === 'paystack' && !keys[code]) live(`PAYSTACK_SECRET_KEY_${code}`, `is required when STORE_MODE=live (${code} shoppers pay through that market's Paystack account)`);
+        // A real courier collects from the store: without the address it would book nothing.
+        if (c[`COURIER_${code}`] !== 'manual' && !c[`STORE_PICKUP_${code}`]) live(`STORE_PICKUP_${code}`, `is required when STORE_MODE=live and COURIER_${code}=${c[`COURIER_${code}`]} (the courier collects parcels there)`);
       }
+      // Tracking webhooks without a secret could not be told from forgeries.
+      if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_WEBHOOK_SECRET) live('SHIPLOGIC_WEBHOOK_SECRET', 'is required when STORE_MODE=live and COURIER_ZA=shiplogic (it proves tracking webhooks come from ShipLogic)');
     }
   });
 
@@ -151,6 +240,10 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   metricsAllow: BlockList;
   /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
   paystackSecretKeys: Partial<Record<MarketCode, string>>;
+  /** Each market's courier and the store's pickup address for it (null when not set: demo, manual). */
+  couriers: Record<MarketCode, { name: CourierName; pickup: CourierAddress | null }>;
+  /** Parcel sizes by top category slug (always with `default`): the defaults under PARCEL_SIZES. */
+  parcelSizes: Record<string, ParcelSize>;
   /**
    * The key of signed links in mails (src/lib/server/infra/signing.ts): LINK_SIGNING_SECRET, which a
    * live store must set. A demo store without it derives one from its database and site, the same
@@ -182,8 +275,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
     metricsAllow: parseAddressList(c.METRICS_ALLOW),
     paystackSecretKeys,
+    couriers: couriersFrom(c),
+    parcelSizes: { ...DEFAULT_PARCEL_SIZES, ...(jsonSetting(c.PARCEL_SIZES, parcelSizes) as { ok: true; value: Record<string, ParcelSize> | null }).value },
     linkSecret: c.LINK_SIGNING_SECRET ?? demoLinkSecret(c.DATABASE_URL ?? resolve(c.DATA_DIR), siteUrl),
   };
+}
+
+function couriersFrom(c: z.infer<typeof configSchema>): Config['couriers'] {
+  const entry = (code: MarketCode) => {
+    const pickup = (jsonSetting(c[`STORE_PICKUP_${code}`], pickupAddress) as { ok: true; value: z.infer<typeof pickupAddress> | null }).value;
+    return { name: c[`COURIER_${code}`] as CourierName, pickup: pickup ? { ...pickup, country: code } : null };
+  };
+  return { NG: entry('NG'), ZA: entry('ZA') };
 }
 
 function demoLinkSecret(database: string, siteUrl: string): string {

@@ -29,7 +29,7 @@ const SECRET_NAMES = new Set([
   'cardnumber',
   'cvv',
 ]);
-const SECRET_SUFFIXES = ['password', 'passwordhash', 'token', 'tokenhash', 'secret', 'secretkey', 'apikey', 'privatekey', 'signature', 'otp'];
+const SECRET_SUFFIXES = ['password', 'passwordhash', 'token', 'tokenhash', 'secret', 'secretkey', 'secretaccesskey', 'apikey', 'privatekey', 'signature', 'otp'];
 /** `code` is also an error code ('rate_limited'); a code with digits is a one-time code. */
 const CODE_NAMES = new Set(['code', 'verificationcode', 'resetcode', 'otpcode']);
 

@@ -1,0 +1,37 @@
+/**
+ * Courier pickup points (lockers, kiosks) a shopper may choose at checkout instead of a door: a
+ * small port of its own, since only some markets' couriers have them (PUDO lockers in South
+ * Africa). The parcel is then booked to the point's address with the courier as usual.
+ */
+
+export interface PickupPoint {
+  /** The courier's code for the point (what a booking names). */
+  id: string;
+  name: string;
+  /** One line, as the shopper reads it. */
+  address: string;
+  city: string;
+  latitude: number;
+  longitude: number;
+  kind: 'locker' | 'kiosk';
+  /** From `near`, when it gave coordinates; null otherwise. */
+  distanceKm: number | null;
+}
+
+/** Where the shopper is: coordinates when known, else the town of the delivery address. */
+export type Near = { latitude: number; longitude: number } | { city: string };
+
+export interface PickupPoints {
+  readonly name: 'pudo';
+  /** The points nearest `near` (by distance, or those in the town by name), at most `limit`. */
+  pickupPoints(near: Near, limit?: number): Promise<PickupPoint[]>;
+}
+
+/** Great-circle distance in km. */
+export function distanceKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+  const rad = (d: number) => (d * Math.PI) / 180;
+  const dLat = rad(b.latitude - a.latitude);
+  const dLng = rad(b.longitude - a.longitude);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { courierHttp } from './courier-http';
+import { CourierRefused } from './port';
+import { distanceKm, type Near, type PickupPoint, type PickupPoints } from './pickup-points';
+
+/**
+ * PUDO lockers (The Courier Guy's lockers, https://api-pudo.co.za, `Authorization: Bearer <API key>`
+ * from the PUDO customer portal's Settings → API keys):
+ *   GET /api/v1/lockers-data -> [{code, name, latitude, longitude, address, place:{town}, type:{name}}]
+ * The whole country's list is one answer of a few hundred lockers: it is kept for `cacheMs` and
+ * searched here (ADR 0033 records the shapes assumed).
+ */
+
+export interface PudoOptions {
+  apiKey: string;
+  baseUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  cacheMs?: number;
+  clock?: () => number;
+}
+
+const locker = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    latitude: z.coerce.number(),
+    longitude: z.coerce.number(),
+    address: z.string().nullish(),
+    place: z.object({ town: z.string().nullish() }).loose().nullish(),
+    type: z.object({ name: z.string().nullish() }).loose().nullish(),
+  })
+  .loose();
+
+export function createPudoPickupPoints(opts: PudoOptions): PickupPoints {
+  const http = courierHttp({ baseUrl: opts.baseUrl, headers: () => ({ authorization: `Bearer ${opts.apiKey}` }), fetch: opts.fetch, timeoutMs: opts.timeoutMs });
+  const cacheMs = opts.cacheMs ?? 60 * 60_000;
+  const now = opts.clock ?? Date.now;
+  let cached: { at: number; points: Omit<PickupPoint, 'distanceKm'>[] } | null = null;
+
+  async function all(): Promise<Omit<PickupPoint, 'distanceKm'>[]> {
+    if (cached && now() - cached.at < cacheMs) return cached.points;
+    const body = z.array(locker).safeParse(await http.json('GET', '/api/v1/lockers-data'));
+    if (!body.success) throw new CourierRefused('PUDO answered its lockers in an unexpected shape');
+    const points = body.data.map((l) => ({
+      id: l.code,
+      name: l.name,
+      address: l.address ?? '',
+      city: l.place?.town ?? '',
+      latitude: l.latitude,
+      longitude: l.longitude,
+      kind: /kiosk/i.test(l.type?.name ?? '') ? ('kiosk' as const) : ('locker' as const),
+    }));
+    cached = { at: now(), points };
+    return points;
+  }
+
+  return {
+    name: 'pudo',
+    async pickupPoints(near: Near, limit = 10) {
+      const points = await all();
+      if ('latitude' in near) {
+        return points
+          .map((p) => ({ ...p, distanceKm: Math.round(distanceKm(near, p) * 10) / 10 }))
+          .sort((a, b) => a.distanceKm - b.distanceKm)
+          .slice(0, limit);
+      }
+      const town = near.city.trim().toLowerCase();
+      return points
+        .filter((p) => p.city.toLowerCase() === town)
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .slice(0, limit)
+        .map((p) => ({ ...p, distanceKm: null }));
+    },
+  };
+}

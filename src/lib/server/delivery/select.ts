@@ -1,0 +1,78 @@
+import type { MarketCode } from '@/lib/domain/markets';
+import type { Config } from '@/lib/server/infra/config';
+import type { BookingMemo } from './courier-http';
+import type { PickupPoints } from './pickup-points';
+import type { Courier } from './port';
+import { createPudoPickupPoints } from './pudo';
+import { createShipbubbleCourier } from './shipbubble';
+import { createShiplogicCourier } from './shiplogic';
+
+type CourierConfig = Pick<
+  Config,
+  | 'couriers'
+  | 'SHIPBUBBLE_API_KEY'
+  | 'SHIPBUBBLE_WEBHOOK_SECRET'
+  | 'SHIPBUBBLE_BASE_URL'
+  | 'SHIPBUBBLE_CATEGORY_ID'
+  | 'SHIPLOGIC_API_KEY'
+  | 'SHIPLOGIC_ACCESS_KEY_ID'
+  | 'SHIPLOGIC_SECRET_ACCESS_KEY'
+  | 'SHIPLOGIC_AWS_REGION'
+  | 'SHIPLOGIC_WEBHOOK_SECRET'
+  | 'SHIPLOGIC_BASE_URL'
+  | 'SHIPLOGIC_TRACKING_URL'
+>;
+
+type PickupPointsConfig = Pick<Config, 'PICKUP_POINTS_ZA' | 'PUDO_API_KEY' | 'PUDO_BASE_URL'>;
+
+export interface CourierDeps {
+  /** The store's own courier for a market (staff type the events). */
+  manual: (market: MarketCode) => Courier;
+  /** Where a market's adapter remembers its bookings by the store's key (default: in the process). */
+  memo?: (market: MarketCode) => BookingMemo;
+  fetch?: typeof fetch;
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+/** Each market's courier as configured (COURIER_NG, COURIER_ZA); configuration has checked the keys. */
+export function selectCouriers(config: CourierConfig, { manual, memo, fetch }: CourierDeps): Record<MarketCode, Courier> {
+  const ng: Courier =
+    config.couriers.NG.name === 'shipbubble'
+      ? createShipbubbleCourier({
+          apiKey: required(config.SHIPBUBBLE_API_KEY, 'SHIPBUBBLE_API_KEY'),
+          webhookSecret: config.SHIPBUBBLE_WEBHOOK_SECRET ?? null,
+          baseUrl: config.SHIPBUBBLE_BASE_URL,
+          categoryId: config.SHIPBUBBLE_CATEGORY_ID,
+          memo: memo?.('NG'),
+          fetch,
+        })
+      : manual('NG');
+  const za: Courier =
+    config.couriers.ZA.name === 'shiplogic'
+      ? createShiplogicCourier({
+          auth: config.SHIPLOGIC_API_KEY
+            ? { apiKey: config.SHIPLOGIC_API_KEY }
+            : {
+                accessKeyId: required(config.SHIPLOGIC_ACCESS_KEY_ID, 'SHIPLOGIC_ACCESS_KEY_ID'),
+                secretAccessKey: required(config.SHIPLOGIC_SECRET_ACCESS_KEY, 'SHIPLOGIC_SECRET_ACCESS_KEY'),
+                region: config.SHIPLOGIC_AWS_REGION,
+                service: 'execute-api',
+              },
+          webhookSecret: config.SHIPLOGIC_WEBHOOK_SECRET ?? null,
+          baseUrl: config.SHIPLOGIC_BASE_URL,
+          trackingUrl: config.SHIPLOGIC_TRACKING_URL,
+          memo: memo?.('ZA'),
+          fetch,
+        })
+      : manual('ZA');
+  return { NG: ng, ZA: za };
+}
+
+/** The courier pickup points each market offers at checkout (PICKUP_POINTS_ZA); a market absent offers none. */
+export function selectPickupPoints(config: PickupPointsConfig, deps: { fetch?: typeof fetch } = {}): Partial<Record<MarketCode, PickupPoints>> {
+  return config.PICKUP_POINTS_ZA === 'pudo' ? { ZA: createPudoPickupPoints({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, fetch: deps.fetch }) } : {};
+}
