@@ -199,6 +199,23 @@ for (const driver of DRIVERS) {
       expect((await checkMoney(services.db)).problems).toEqual([]);
     });
 
+    it("the shopper's data download holds the refunds owed on their orders, paid or not", async () => {
+      const order = await cardOrder();
+      flaky.state.mode = 'refuse';
+      await services.orders.cancelByShopper(order.userId, order.id);
+      flaky.state.mode = 'ok';
+      const [owed] = await owedOf(order);
+      const data = await services.dataExport.of(order.userId);
+      const mine = data.orders.find((o) => o.id === order.id)!;
+      expect(mine.refundsOwed).toEqual([
+        expect.objectContaining({ id: owed!.id, paymentReference: order.paymentReference, amountMinor: order.totalMinor, destination: 'payment', status: 'owed', attempts: 1 }),
+      ]);
+      expect(mine.refundsOwed[0]!.lastAnswer).toMatch(/Insufficient balance/);
+      // Another shopper's refunds owed are not in it.
+      const others = (await services.owedRefunds.list()).filter((r) => r.orderId !== order.id).map((r) => r.id);
+      expect(JSON.stringify(data)).not.toMatch(new RegExp(others.join('|') || '^$'));
+    });
+
     it('a refused refund is failed after its attempts, shown to staff, and paid once staff retry it', async () => {
       const order = await cardOrder();
       flaky.state.mode = 'refuse';
