@@ -42,6 +42,33 @@ describe('Paystack adapter against the fake Paystack server', () => {
     });
   });
 
+  it('a keyed refund whose answer was lost (timed out after Paystack made it) is found by its note when asked again: one refund', async () => {
+    await init('ref-keyed', 2_500_000);
+    fake.pay('ref-keyed');
+    const key = '0b6f3c1e-5d2a-4f7b-9c8e-1a2b3c4d5e6f';
+    fake.refundBehaviour.delayMs = 400;
+    try {
+      const impatient = createPaystackProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: 100 });
+      await expect(impatient.refund('ref-keyed', 700_000, 'NGN', key)).rejects.toMatchObject({ code: 'unavailable' });
+      await new Promise((r) => setTimeout(r, 400));
+    } finally {
+      fake.refundBehaviour.delayMs = 0;
+    }
+    expect(fake.refunds.filter((r) => r.reference === 'ref-keyed')).toHaveLength(1);
+    // Asked again with the same key: Paystack's list of the transaction's refunds has it; nothing is sent.
+    const posts = () => fake.calls.filter((c) => c.method === 'POST' && c.path === '/refund').length;
+    const before = posts();
+    const again = await provider().refund('ref-keyed', 700_000, 'NGN', key);
+    expect(again).toEqual({ refundId: String(fake.refunds.find((r) => r.reference === 'ref-keyed')!.id), amountMinor: 700_000 });
+    expect(posts()).toBe(before);
+    expect(fake.refunds.filter((r) => r.reference === 'ref-keyed')).toEqual([expect.objectContaining({ amount: 700_000, merchantNote: `refund ${key}` })]);
+    expect(fake.calls.filter((c) => c.method === 'GET' && c.path === '/refund').at(-1)).toMatchObject({ auth: `Bearer ${fake.secretKey}` });
+    // Another key of the same payment is a refund of its own.
+    const other = await provider().refund('ref-keyed', 300_000, 'NGN', '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f');
+    expect(other.refundId).not.toBe(again.refundId);
+    expect(fake.refunds.filter((r) => r.reference === 'ref-keyed').map((r) => r.amount)).toEqual([700_000, 300_000]);
+  });
+
   it('verifies success, failed, abandoned and amount-mismatch transactions', async () => {
     await init('ref-ok');
     fake.pay('ref-ok');
@@ -296,7 +323,7 @@ for (const driver of ['pglite', 'pg'] as const) {
         const first = await payments('refund', short.reference);
         expect(first.stdout).toMatch(new RegExp(`^${short.reference}: refunded .*\\(refunded, refund \\d+\\)`));
         expect(fake.refunds.filter((r) => r.reference === short.reference)).toEqual([
-          { id: expect.any(Number), reference: short.reference, requested: undefined, amount: 100 },
+          { id: expect.any(Number), reference: short.reference, requested: undefined, amount: 100, merchantNote: null, customerNote: null },
         ]);
         const again = await payments('refund', short.reference);
         expect(again.stdout).toMatch(/already refunded, nothing sent/);
@@ -308,7 +335,7 @@ for (const driver of ['pglite', 'pg'] as const) {
         const part = await payments('refund', paid.reference, '10.50');
         expect(part.stdout).toMatch(/partially_refunded/);
         expect(fake.refunds.filter((r) => r.reference === paid.reference)).toEqual([
-          { id: expect.any(Number), reference: paid.reference, requested: 1050, amount: 1050 },
+          { id: expect.any(Number), reference: paid.reference, requested: 1050, amount: 1050, merchantNote: null, customerNote: null },
         ]);
         await expect(payments('refund', 'ML-NOT-A-PAYMENT')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/Payment reference not found/) });
       });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, PaymentFailed } from '@/lib/domain/errors';
+import { returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { parseConfig } from '@/lib/server/infra/config';
 import { openDatabase, type Database } from '@/lib/server/infra/db/client';
 import { owedRefunds, payments } from '@/lib/server/infra/db/schema';
@@ -168,6 +169,51 @@ for (const driver of DRIVERS) {
       expect(await paymentOf(order)).toMatchObject({ status: 'refunded', refundedMinor: order.totalMinor, refundPendingMinor: null });
       expect((await services.db.select().from(owedRefunds).where(eq(owedRefunds.id, owed!.id)))[0]!.lastAnswer).toBe(`Refunded (SIM-RF-${owed!.id})`);
       expect((await checkMoney(services.db)).problems).toEqual([]);
+    });
+
+    it("a return's refund is owed in the refund's transaction: refused by the provider, the return is refunded and the worker pays it once later", async () => {
+      const order = await cardOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      await services.orders.setStatus(order.id, 'delivered');
+      const line = (await services.orders.load(order.id))!.items[0]!.id;
+      const ret = await services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1 }], reason: 'changed_mind', resolution: 'refund', method: 'drop_off' }));
+      await services.returns.act(staff, ret.id, { action: 'approve' });
+      await services.returns.act(staff, ret.id, { action: 'receive' });
+      flaky.state.mode = 'refuse';
+      const refunded = await services.returns.act(staff, ret.id, { action: 'refund' });
+      expect(refunded).toMatchObject({ status: 'refunded', credited: 0 });
+      expect(Math.round(refunded.refunded * 100)).toBe(order.totalMinor);
+      const [owed] = await owedOf(order);
+      expect(owed).toMatchObject({ status: 'owed', destination: 'payment', returnId: ret.id, amountMinor: order.totalMinor, attempts: 1 });
+      expect((await paymentOf(order)).refundedMinor).toBe(0);
+      expect((await checkMoney(services.db)).problems).toEqual([]);
+      // A second refund of the return finds it refunded; nothing more is owed.
+      await expect(services.returns.act(staff, ret.id, { action: 'refund' })).rejects.toThrow('This step does not apply to this return now.');
+      flaky.state.mode = 'ok';
+      clock.advance(refundBackoffMs(1) + 1);
+      await services.owedRefunds.runDue();
+      await services.owedRefunds.runDue();
+      expect(await owedOf(order)).toMatchObject([{ status: 'paid', attempts: 2 }]);
+      expect(made(owed!.id)).toBe(1);
+      expect(await paymentOf(order)).toMatchObject({ status: 'refunded', refundedMinor: order.totalMinor, refundPendingMinor: null });
+      expect((await checkMoney(services.db)).problems).toEqual([]);
+    });
+
+    it("the shopper's data download holds the refunds owed on their orders, paid or not", async () => {
+      const order = await cardOrder();
+      flaky.state.mode = 'refuse';
+      await services.orders.cancelByShopper(order.userId, order.id);
+      flaky.state.mode = 'ok';
+      const [owed] = await owedOf(order);
+      const data = await services.dataExport.of(order.userId);
+      const mine = data.orders.find((o) => o.id === order.id)!;
+      expect(mine.refundsOwed).toEqual([
+        expect.objectContaining({ id: owed!.id, paymentReference: order.paymentReference, amountMinor: order.totalMinor, destination: 'payment', status: 'owed', attempts: 1 }),
+      ]);
+      expect(mine.refundsOwed[0]!.lastAnswer).toMatch(/Insufficient balance/);
+      // Another shopper's refunds owed are not in it.
+      const others = (await services.owedRefunds.list()).filter((r) => r.orderId !== order.id).map((r) => r.id);
+      expect(JSON.stringify(data)).not.toMatch(new RegExp(others.join('|') || '^$'));
     });
 
     it('a refused refund is failed after its attempts, shown to staff, and paid once staff retry it', async () => {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/domain/errors';
 import { NEWSLETTER_WELCOME } from '@/lib/domain/promotions';
-import { promotions } from '@/lib/server/infra/db/schema';
+import { promotions, users } from '@/lib/server/infra/db/schema';
 import { checkMoney } from '@/lib/server/orders/money-check';
 import type { Services } from '@/lib/server/services';
 import { placePodOrder, podShopper, podVariant } from '../support/pod-orders';
@@ -98,6 +98,36 @@ describe('every pair of writers on shared rows, at once (pg)', () => {
     // Each writer did write, in most of its races (a refusal now and then is the other writer winning).
     for (const name of names) expect(done.get(name) ?? 0, `${name} (last refused: ${refused.get(name)})`).toBeGreaterThan((names.length - 1) * ROUNDS * 0.5);
     // The books still add up after it all.
+    expect((await checkMoney(services.db)).problems).toEqual([]);
+  }, 600_000);
+
+  /**
+   * The cart before the store credit: a checkout's start spends credit under its cart's row lock,
+   * and an account's erasure gives the credit up and deletes the cart; taken the other way round by
+   * one of them, the two deadlock.
+   */
+  it('a checkout spending store credit and the erasure of its account, at once: refused by the rules or done, never failed', async () => {
+    const failures: string[] = [];
+    const done = { checkout: 0, erasure: 0 };
+    for (let round = 0; round < ROUNDS * 4; round++) {
+      const shopper = await podShopper(services);
+      const v = await podVariant(services, 'NG', 3, round);
+      const [user] = await services.db.select().from(users).where(eq(users.id, shopper.id));
+      await services.cart.add(user!, { productId: v.productId, color: v.color ?? undefined, size: v.size ?? undefined, quantity: 1 });
+      // Part of the order: the rest is paid online, so the checkout's payment stays open.
+      await services.storeCredit.grant(owner, shopper.id, { amountMinor: Math.floor(v.priceMinor / 2), currency: 'NGN', reason: 'Goodwill' });
+      const results = await Promise.allSettled([
+        services.checkout.initiate(user!, { useStoreCredit: true }),
+        services.erasure.erase(shopper.id, { giveUpCredit: true }),
+      ]);
+      for (const [i, r] of results.entries()) {
+        const name = (['checkout', 'erasure'] as const)[i]!;
+        if (r.status === 'fulfilled') done[name]++;
+        else if (!(r.reason instanceof AppError)) failures.push(`${name}: ${String((r.reason as { cause?: unknown }).cause ?? (r.reason as Error).message).slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(done.checkout + done.erasure).toBeGreaterThanOrEqual(ROUNDS * 4);
     expect((await checkMoney(services.db)).problems).toEqual([]);
   }, 600_000);
 });

@@ -7,7 +7,10 @@
  *     -> {status:true, message:'Verification successful', data:{status, reference, amount, currency, ...}}
  *   POST /refund  {transaction (reference), amount? (subunits; default: all that is left)}
  *     -> {status:true, message:'Refund has been queued for processing', data:{id, amount, status:'pending', transaction:{...}, ...}}
- *     (https://paystack.com/docs/api/refund/#create); every refund made is kept in `refunds`.
+ *     (https://paystack.com/docs/api/refund/#create); every refund made is kept in `refunds`, with its notes.
+ *   GET  /refund?transaction=<reference>
+ *     -> {status:true, message:'Refunds retrieved', data:[{id, amount, status, merchant_note, customer_note, ...}]}
+ *     (https://paystack.com/docs/api/refund/#list): the account's refunds, of that transaction when given.
  * Tests decide what the shopper did with `pay`, `fail`, `abandon` and `payAmount` (amount mismatch),
  * and can make verification slow or failing with `verifyBehaviour`.
  *
@@ -46,6 +49,8 @@ export interface FakeRefund {
   /** What the request asked for (undefined: all). */
   requested: number | undefined;
   amount: number;
+  merchantNote: string | null;
+  customerNote: string | null;
 }
 
 export interface FakePaystack {
@@ -56,8 +61,11 @@ export interface FakePaystack {
   refunds: FakeRefund[];
   /** Verification answers after `delayMs`, with HTTP `status` (500: Paystack is down). */
   verifyBehaviour: { delayMs: number; status: number };
-  /** `cut`: a refund is made, then the connection is cut before the answer (the answer is lost). */
-  refundBehaviour: { cut: boolean };
+  /**
+   * `cut`: a refund is made, then the connection is cut before the answer (the answer is lost).
+   * `delayMs`: a refund is made, then answered only after that long (a caller's timeout loses it).
+   */
+  refundBehaviour: { cut: boolean; delayMs: number };
   pay(reference: string): void;
   fail(reference: string): void;
   abandon(reference: string): void;
@@ -94,7 +102,7 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
   const calls: FakePaystack['calls'] = [];
   const refunds: FakeRefund[] = [];
   const verifyBehaviour = { delayMs: 0, status: 200 };
-  const refundBehaviour = { cut: false };
+  const refundBehaviour = { cut: false, delayMs: 0 };
   let server: Server;
   let baseUrl = '';
 
@@ -177,9 +185,11 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
       if (requested !== undefined && (!Number.isInteger(requested) || requested <= 0 || requested > left)) {
         return send(res, 400, { status: false, message: 'Refund amount cannot be more than the transaction amount left' });
       }
-      const refund: FakeRefund = { id: 3_000_000 + refunds.length, reference: tx.reference, requested, amount: requested ?? left };
+      const note = (v: unknown) => (typeof v === 'string' ? v : null);
+      const refund: FakeRefund = { id: 3_000_000 + refunds.length, reference: tx.reference, requested, amount: requested ?? left, merchantNote: note(body.merchant_note), customerNote: note(body.customer_note) };
       refunds.push(refund);
       if (refundBehaviour.cut) return void req.socket.destroy();
+      if (refundBehaviour.delayMs) await new Promise((r) => setTimeout(r, refundBehaviour.delayMs));
       const now = new Date().toISOString();
       return send(res, 200, {
         status: true,
@@ -189,8 +199,8 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
           integration: 412829,
           deducted_amount: 0,
           channel: null,
-          merchant_note: 'Refund for transaction ' + tx.reference,
-          customer_note: 'Refund for transaction ' + tx.reference,
+          merchant_note: refund.merchantNote ?? 'Refund for transaction ' + tx.reference,
+          customer_note: refund.customerNote ?? 'Refund for transaction ' + tx.reference,
           status: 'pending',
           refunded_by: 'store@example.com',
           expected_at: now,
@@ -202,6 +212,26 @@ export async function startFakePaystack(secretKey = `sk_test_${randomBytes(12).t
           createdAt: now,
           updatedAt: now,
         },
+      });
+    }
+    if (req.method === 'GET' && url.pathname === '/refund') {
+      const of = url.searchParams.get('transaction');
+      const listed = refunds.filter((r) => transactions.get(r.reference)?.account === account.secretKey && (of === null || r.reference === of));
+      return send(res, 200, {
+        status: true,
+        message: 'Refunds retrieved',
+        data: listed.map((r) => ({
+          id: r.id,
+          integration: 412829,
+          domain: 'test',
+          transaction: 4099260516,
+          amount: r.amount,
+          currency: transactions.get(r.reference)!.currency,
+          status: 'processed',
+          merchant_note: r.merchantNote ?? 'Refund for transaction ' + r.reference,
+          customer_note: r.customerNote ?? 'Refund for transaction ' + r.reference,
+        })),
+        meta: { total: listed.length, perPage: Number(url.searchParams.get('perPage') ?? 50), page: 1 },
       });
     }
     return send(res, 404, { status: false, message: 'Not found' });

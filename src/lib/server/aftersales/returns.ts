@@ -19,7 +19,7 @@ import {
   type ReturnStatus,
 } from '@/lib/domain/after-sales';
 import type { ReturnActionInput, ReturnRequestInput } from '@/lib/domain/after-sales-input';
-import { Conflict, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
@@ -31,7 +31,7 @@ import { applyStockMoves, type StockMove } from '@/lib/server/catalogue/stock';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
 import type { PageAt } from '@/lib/domain/paging';
-import { colors, orderItems, orders, payments, returnItems, returns, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { colors, orderItems, orders, owedRefunds, payments, returnItems, returns, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
@@ -100,8 +100,8 @@ export interface AdminReturnRow {
  * A request is written under the order's row lock, so requests for one line never return more units
  * than were bought; an exchange takes its new unit at once through the stock ledger. Staff move a
  * return (approve, reject, receive, refund, credit, ship) under its row lock; money goes back once:
- * the return's settlement is claimed (settling_at) before the payment provider is called, and its
- * store credit row is unique per return.
+ * what goes back to a payment is owed in the action's transaction (owed_refunds) and paid by the
+ * refund worker, and its store credit row is unique per return.
  */
 export function createReturnService(deps: {
   db: Db;
@@ -109,7 +109,7 @@ export function createReturnService(deps: {
   log: Logger;
   mailer: Mailer;
   audit: AuditLog;
-  payments: Pick<PaymentService, 'refund' | 'initiateDifference'>;
+  payments: Pick<PaymentService, 'initiateDifference'>;
   /** Pays the refunds owed now (the refund worker's run), after a rejection that owes one commits. */
   payOwedRefunds?: () => Promise<unknown>;
   storeCredit: StoreCreditService;
@@ -298,17 +298,30 @@ export function createReturnService(deps: {
     return updated!;
   }
 
-  /** What the order's payment can still refund, and whether part of the order was paid in cash at the door. */
+  /**
+   * What the order's payment can still refund (less its refunds owed and not paid yet, and a claim
+   * in progress that is no owed refund's), and whether part of the order was paid in cash at the door.
+   */
   async function paymentOf(tx: Db | Tx, orderId: string) {
     const [p] = await tx
-      .select({ reference: payments.reference, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor, paymentMethod: orders.paymentMethod, collectedMinor: orders.collectedMinor })
+      .select({
+        id: payments.id,
+        reference: payments.reference,
+        amountMinor: payments.amountMinor,
+        refundedMinor: payments.refundedMinor,
+        pendingMinor: sql<number>`case when ${payments.refundPendingKey} is null then coalesce(${payments.refundPendingMinor}, 0) else 0 end`,
+        owedMinor: sql<number>`(select coalesce(sum(w.amount_minor), 0) from ${owedRefunds} w where w.payment_id = ${payments.id} and w.destination = 'payment' and w.status <> 'paid')`,
+        paymentMethod: orders.paymentMethod,
+        collectedMinor: orders.collectedMinor,
+      })
       .from(orders)
       .innerJoin(payments, eq(payments.id, orders.paymentId))
       .where(eq(orders.id, orderId))
       .limit(1);
     return {
+      paymentId: p?.id ?? null,
       reference: p?.reference ?? null,
-      onlineLeftMinor: p ? Math.max(0, p.amountMinor - p.refundedMinor) : 0,
+      onlineLeftMinor: p ? Math.max(0, p.amountMinor - p.refundedMinor - Number(p.pendingMinor) - Number(p.owedMinor)) : 0,
       paidCash: p?.paymentMethod === 'on_delivery' && (p.collectedMinor ?? 0) > 0,
     };
   }
@@ -635,62 +648,40 @@ export function createReturnService(deps: {
     /**
      * "Refund": what was paid for the received units goes back where it came from (splitReturnMoney):
      * to the order's online payment first, the rest as store credit or a bank transfer staff record.
-     * Claimed under the row lock before the provider is called, so two refunds of one return refund once.
+     * One transaction under the return's and the order's row locks: the payment's part is owed
+     * (owed_refunds, paid by the refund worker with the row's key, once), the store credit and the
+     * transfer are on their ledgers at once. Two refunds of one return: the second finds it refunded.
      */
     async refund(actor: Actor, id: string, input: Extract<ReturnActionInput, { action: 'refund' }>): Promise<ReturnDto> {
-      const claim = await db.transaction(async (tx) => {
+      const { ret, split, owed } = await db.transaction(async (tx) => {
         const row = await lockFor(tx, id, 'refund');
         // What was paid for the units, never more than the order has left to give back.
         const left = await lockedOrderMoney(tx, row.orderId);
         const amountMinor = await paidForReceived(tx, row);
         const pay = await paymentOf(tx, row.orderId);
-        const split = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, orderLeftMinor: left.leftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
+        let split = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, orderLeftMinor: left.leftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
         if (split.byTransferMinor > 0 && !input.transferReference) throw new Invalid(message('return-transfer-reference'));
-        await tx.update(returns).set({ settlingAt: clock(), updatedAt: clock() }).where(eq(returns.id, row.id));
-        await audit.record(actor, { action: 'return.refund', entity: 'return', entityId: row.id, details: { reference: row.reference, outcome: 'claimed', ...split } }, tx);
-        return { row, split, paymentReference: pay.reference };
-      });
-      const { row } = claim;
-      let split = claim.split;
-      if (split.toPaymentMinor > 0 && claim.paymentReference) {
-        try {
-          await deps.payments.refund(claim.paymentReference, split.toPaymentMinor);
-        } catch (err) {
-          // Refused: nothing went back, the claim is let go. Anything else keeps it for staff to check.
-          if (err instanceof PaymentFailed || err instanceof Conflict || err instanceof Invalid) {
-            await db.update(returns).set({ settlingAt: null, updatedAt: clock() }).where(eq(returns.id, row.id));
-          } else {
-            log.error('return refund outcome unknown; the claim is kept until staff check the provider', { returnId: row.id, err });
-          }
-          throw err;
-        }
-      }
-      const ret = await db.transaction(async (tx) => {
-        // Checked again under the order's lock: what went back meanwhile (another refund) is not given twice.
-        const left = (await lockedOrderMoney(tx, row.orderId)).leftMinor;
-        const byTransferMinor = Math.min(split.byTransferMinor, left);
-        split = { ...split, byTransferMinor, toCreditMinor: Math.min(split.toCreditMinor, left - byTransferMinor) };
+        const owed =
+          split.toPaymentMinor > 0 && pay.paymentId
+            ? await oweRefund(tx, { orderId: row.orderId, paymentId: pay.paymentId, returnId: row.id, amountMinor: split.toPaymentMinor, currency: row.currency, destination: 'payment', reason: `Return ${row.reference}` }, clock())
+            : null;
+        split = { ...split, toPaymentMinor: owed?.amountMinor ?? 0 };
         if (split.toCreditMinor > 0) {
           await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: split.toCreditMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId: actor.id, reason: `Return ${row.reference}` });
           await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor: split.toCreditMinor, currency: row.currency, returnId: row.id, reason: `Return ${row.reference}` }, clock());
         }
         await recordOrderMoney(tx, { orderId: row.orderId, kind: 'transferred', amountMinor: split.byTransferMinor, currency: row.currency, returnId: row.id, reason: input.transferReference ?? null }, clock());
-        const [updated] = await tx
-          .update(returns)
-          .set({
-            status: 'refunded',
-            refundedMinor: split.toPaymentMinor,
-            creditedMinor: split.toCreditMinor,
-            transferredMinor: split.byTransferMinor,
-            transferReference: split.byTransferMinor > 0 ? (input.transferReference ?? null) : null,
-            settlingAt: null,
-            updatedAt: clock(),
-          })
-          .where(and(eq(returns.id, row.id), eq(returns.status, 'received')))
-          .returning();
-        await audit.record(actor, { action: 'return.refund', entity: 'return', entityId: row.id, details: { reference: row.reference, outcome: 'succeeded', ...split } }, tx);
-        return (await toDtos([updated!], tx))[0]!;
+        const updated = await move(tx, row, 'refunded', {
+          refundedMinor: split.toPaymentMinor,
+          creditedMinor: split.toCreditMinor,
+          transferredMinor: split.byTransferMinor,
+          transferReference: split.byTransferMinor > 0 ? (input.transferReference ?? null) : null,
+        });
+        await audit.record(actor, { action: 'return.refund', entity: 'return', entityId: row.id, details: { reference: row.reference, outcome: owed ? 'owed' : 'settled', owedRefundId: owed?.id ?? null, ...split } }, tx);
+        return { ret: (await toDtos([updated], tx))[0]!, split, owed };
       });
+      // Paying it now spares the shopper the worker's wait; the worker pays it otherwise.
+      if (owed) await deps.payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a return refund failed', { returnId: id, err }));
       await mailShopper(ret, `${message('return-update')}: ${ret.statusLabel.toLowerCase()}`, [
         ...(split.toPaymentMinor > 0 ? [`${money(split.toPaymentMinor, ret.currency)} is on its way back to your payment.`] : []),
         ...(split.toCreditMinor > 0 ? [`${money(split.toCreditMinor, ret.currency)} has been added to your store credit.`] : []),

@@ -39,6 +39,31 @@ const refundResponse = z.object({
   data: z.object({ id: z.union([z.number(), z.string()]), amount: z.number().int() }).loose().optional(),
 });
 
+/** GET /refund answers {status, message, data:[{id, amount, status, merchant_note, customer_note, ...}], meta}. */
+const refundListResponse = z.object({
+  status: z.boolean(),
+  message: z.string().optional(),
+  data: z
+    .array(
+      z
+        .object({
+          id: z.union([z.number(), z.string()]),
+          amount: z.number().int(),
+          status: z.string().nullish(),
+          merchant_note: z.string().nullish(),
+          customer_note: z.string().nullish(),
+        })
+        .loose(),
+    )
+    .optional(),
+});
+
+/** The note a keyed refund carries, the one thing Paystack keeps of the store's key. */
+export const refundNote = (key: string) => `refund ${key}`;
+
+/** Refund states that gave nothing back: a refund found in one of them is not the store's refund made. */
+const REFUND_NOT_MADE = new Set(['failed', 'reversed']);
+
 const KNOWN_STATUSES: VerificationStatus[] = ['success', 'failed', 'abandoned', 'pending', 'reversed'];
 
 export interface PaystackOptions {
@@ -81,6 +106,21 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
     return body;
   }
 
+  /**
+   * The refund of `reference` made with the store's `key` (its note), if Paystack has one that gave
+   * money back. https://paystack.com/docs/api/refund/#list: GET /refund?transaction=… answers the
+   * transaction's refunds. An answer that cannot be read is no answer (unavailable): refunding
+   * again then could pay twice.
+   */
+  async function findKeyedRefund(reference: string, key: string, secretKey: string): Promise<Refund | null> {
+    const query = new URLSearchParams({ transaction: reference, perPage: '100' });
+    const parsed = refundListResponse.safeParse(await call(`/refund?${query}`, { method: 'GET' }, secretKey));
+    if (!parsed.success || !parsed.data.status || !parsed.data.data) throw new AppError('unavailable', message('provider-unavailable'));
+    const note = refundNote(key);
+    const found = parsed.data.data.find((r) => (r.merchant_note === note || r.customer_note === note) && !REFUND_NOT_MADE.has(r.status ?? ''));
+    return found ? { refundId: String(found.id), amountMinor: found.amount } : null;
+  }
+
   return {
     name: 'paystack',
     async initialize({ reference, email, amountMinor, currency, callbackUrl, channels }) {
@@ -104,14 +144,22 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
       return { status, amountMinor: d.amount, currency: d.currency, channel: channelOf(d.channel) };
     },
     async refund(reference, amountMinor, currency, key): Promise<Refund> {
+      const secretKey = keyFor(currency);
+      // Paystack takes no idempotency key for refunds: a keyed refund whose answer may have been lost
+      // (a timeout, a process killed meanwhile) is looked for by its note first and answered from
+      // what Paystack holds, so it is never made twice. Unreachable here: nothing is sent.
+      if (key) {
+        const made = await findKeyedRefund(reference, key, secretKey);
+        if (made) return made;
+      }
       // https://paystack.com/docs/api/refund/#create: transaction (id or reference), amount in subunits (default: all).
-      // The store's key goes in merchant_note, so staff can match a refund on the dashboard to its row.
-      const body = { transaction: reference, ...(amountMinor === undefined ? {} : { amount: amountMinor }), ...(key ? { merchant_note: `refund ${key}` } : {}) };
+      // The store's key goes in merchant_note, so the refund can be found again, and staff can match it on the dashboard.
+      const body = { transaction: reference, ...(amountMinor === undefined ? {} : { amount: amountMinor }), ...(key ? { merchant_note: refundNote(key) } : {}) };
       const parsed = refundResponse.safeParse(
         await call('/refund', {
           method: 'POST',
           body: JSON.stringify(body),
-        }, keyFor(currency)),
+        }, secretKey),
       );
       if (!parsed.success || !parsed.data.status || !parsed.data.data) {
         const said = parsed.success ? parsed.data.message : undefined;

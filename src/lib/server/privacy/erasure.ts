@@ -89,7 +89,11 @@ export function createErasure({ db, clock, sessions, media }: { db: Db; clock: (
     async erase(userId: string, opts: { giveUpCredit: boolean }): Promise<void> {
       const at = clock();
       const gone = await db.transaction(async (tx) => {
-        const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+        // FOR NO KEY UPDATE: a checkout of this shopper inserts its payment (a key share of this row)
+        // while it holds its cart, which this transaction deletes below; a FOR UPDATE here would make
+        // the two wait for each other. Two erasures, or a pay-on-delivery start (FOR UPDATE), still
+        // take turns on it.
+        const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('no key update');
         if (!user) throw new NotFound(message('customer-not-found'));
         if (user.erasedAt) throw new Conflict(message('account-already-deleted'));
         if (user.role !== 'customer') throw new Forbidden(message('account-delete-staff'));
@@ -99,11 +103,12 @@ export function createErasure({ db, clock, sessions, media }: { db: Db; clock: (
         if (credit.length > 0 && !opts.giveUpCredit) throw new Conflict(fill('account-delete-credit', credit[0]!.shown));
         const email = user.email;
         const phone = user.phoneNumber;
-        // Money first, in the documented lock order: payments, orders, then credit, then the cart.
+        // Money first, in the documented lock order: payments, orders, then the cart, then credit (a
+        // checkout's start spends credit under its cart's lock: the cart before the credit, always).
         await anonymisePaymentsOf(tx, userId, anonymousEmail(userId), ERASED_NAME);
         await anonymiseOrdersOf(tx, userId, ERASED_NAME);
-        await forfeitCreditOf(tx, userId, at);
         await eraseCartOf(tx, userId);
+        await forfeitCreditOf(tx, userId, at);
         await eraseAddressesOf(tx, userId);
         await eraseFavouritesOf(tx, userId);
         await eraseHelpOf(tx, userId);

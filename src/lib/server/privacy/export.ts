@@ -17,6 +17,7 @@ import {
   orderItems,
   orderMoney,
   orders,
+  owedRefunds,
   payments,
   products,
   promotionCodes,
@@ -71,9 +72,31 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
       const orderIds = orderRows.map((o) => o.id);
       const returnIds = returnRows.map((r) => r.id);
       const helpIds = helpRows.map((h) => h.id);
-      const [lines, moneyRows, events, returnLines, helpThread] = await Promise.all([
+      const [lines, moneyRows, owedRows, events, returnLines, helpThread] = await Promise.all([
         orderIds.length ? db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : Promise.resolve([]),
         orderIds.length ? db.select().from(orderMoney).where(inArray(orderMoney.orderId, orderIds)).orderBy(asc(orderMoney.id)) : Promise.resolve([]),
+        orderIds.length
+          ? db
+              .select({
+                orderId: owedRefunds.orderId,
+                id: owedRefunds.id,
+                paymentReference: payments.reference,
+                returnId: owedRefunds.returnId,
+                amountMinor: owedRefunds.amountMinor,
+                currency: owedRefunds.currency,
+                destination: owedRefunds.destination,
+                reason: owedRefunds.reason,
+                status: owedRefunds.status,
+                attempts: owedRefunds.attempts,
+                lastAnswer: owedRefunds.lastAnswer,
+                paidAt: owedRefunds.paidAt,
+                createdAt: owedRefunds.createdAt,
+              })
+              .from(owedRefunds)
+              .leftJoin(payments, eq(payments.id, owedRefunds.paymentId))
+              .where(inArray(owedRefunds.orderId, orderIds))
+              .orderBy(asc(owedRefunds.createdAt))
+          : Promise.resolve([]),
         orderIds.length
           ? db.select({ orderId: orderEvents.orderId, fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, at: orderEvents.createdAt }).from(orderEvents).where(inArray(orderEvents.orderId, orderIds)).orderBy(asc(orderEvents.id))
           : Promise.resolve([]),
@@ -128,6 +151,8 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
           total: money(o.totalMinor, o.currency),
           lines: lines.filter((l) => l.orderId === o.id).map(({ orderId: _o, ...l }) => l),
           money: moneyRows.filter((m) => m.orderId === o.id).map(({ orderId: _o, ...m }) => m),
+          // What the store owes back on the order, and whether it has been paid (the refund worker's rows).
+          refundsOwed: owedRows.filter((w) => w.orderId === o.id).map(({ orderId: _o, ...w }) => ({ ...w, amount: money(w.amountMinor, w.currency) })),
           history: events.filter((e) => e.orderId === o.id).map(({ orderId: _o, ...e }) => e),
         })),
         payments: paymentRows.map((p) => ({
