@@ -27,11 +27,13 @@ function testCourier() {
   const parcels = new Map<string, Booking>();
   const calls: string[] = [];
   const inputs: BookingInput[] = [];
-  const state = { loseAnswer: false, events: new Map<string, TrackingEvent[]>() };
+  const state = { loseAnswer: false, events: new Map<string, TrackingEvent[]>(), quotes: 0 };
   const courier: Courier = {
     name: 'shipbubble',
+    // Each quote is a new rate, as Shipbubble's request tokens are: a retry must book on the kept one.
     async quote() {
-      return [];
+      state.quotes += 1;
+      return [{ rateRef: `rate-${state.quotes}`, service: 'Test Express', feeMinor: 500_000, currency: 'NGN' as const, minDays: 1, maxDays: 2 }];
     },
     async book(input: BookingInput) {
       calls.push(input.key);
@@ -142,6 +144,10 @@ for (const driver of DRIVERS) {
       expect(booked).toMatchObject({ status: 'booked', trackingNumber: test.parcels.get(first!.id)!.trackingNumber });
       expect(test.calls.filter((k) => k === first!.id)).toHaveLength(2);
       expect([...test.parcels.keys()].filter((k) => k === first!.id)).toHaveLength(1);
+      // Quoted once; both booking calls were on that rate, which is kept on the row.
+      const rates = test.inputs.filter((i) => i.key === first!.id).map((i) => i.rateRef);
+      expect(rates).toEqual([booked!.rateRef, booked!.rateRef]);
+      expect(booked!.rateRef).toMatch(/^rate-\d+$/);
     });
 
     it('a worker that dies after its claim leaves the row to its lease; the next worker books it once', async () => {

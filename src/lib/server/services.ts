@@ -12,6 +12,7 @@ import { startRetention } from '@/lib/server/infra/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { startWorker } from '@/lib/server/infra/leased-work';
 import { createManualCourier } from '@/lib/server/delivery/manual';
+import { selectCouriers } from '@/lib/server/delivery/select';
 import { createDeliveryNotices } from '@/lib/server/delivery/notices';
 import type { Courier } from '@/lib/server/delivery/port';
 import { createShipments, marketOfOrder, requestShipment, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
@@ -124,9 +125,10 @@ export function createServices(deps: Deps) {
     signer: createLinkSigner(deps.config.linkSecret),
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
-  // Delivery: each market's courier; the store's own (manual) until the courier configuration chooses one.
-  const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db) });
-  const couriers: Record<MarketCode, Courier> = deps.couriers ?? { NG: manualCourier, ZA: manualCourier };
+  // Delivery: each market's courier as configured (COURIER_NG, COURIER_ZA); the store's own by default.
+  const pickup = { NG: deps.config.couriers.NG.pickup, ZA: deps.config.couriers.ZA.pickup };
+  const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db, pickup) });
+  const couriers: Record<MarketCode, Courier> = deps.couriers ?? selectCouriers(deps.config, { manual: () => manualCourier });
   const buying = createBuyingServices({
     ...deps,
     mailer,
@@ -144,7 +146,7 @@ export function createServices(deps: Deps) {
     },
   });
   const deliveryNotices = createDeliveryNotices({ db, mailer, notifications, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const shipments = createShipments({ db, clock, log: deps.log, couriers, orders: buying.orders, notices: deliveryNotices });
+  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickup, orders: buying.orders, notices: deliveryNotices });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });

@@ -117,8 +117,13 @@ function shopperAddress(f: OrderFacts): CourierAddress {
   };
 }
 
-/** The store's end: the market's boutique. */
-function storeAddress(market: MarketCode): CourierAddress {
+/** Where couriers collect from, per market, when configured (STORE_PICKUP_NG, STORE_PICKUP_ZA). */
+export type PickupAddresses = Partial<Record<MarketCode, CourierAddress | null>>;
+
+/** The store's end: the configured pickup address, else the market's boutique. */
+function storeAddress(market: MarketCode, pickup: PickupAddresses = {}): CourierAddress {
+  const configured = pickup[market];
+  if (configured) return configured;
   const b = BOUTIQUES[market];
   return {
     name: b.location.name,
@@ -133,10 +138,10 @@ function storeAddress(market: MarketCode): CourierAddress {
 }
 
 /** The booking the courier is asked for: a delivery goes from the boutique to the shopper, a return the other way. */
-function bookingInput(row: ShipmentRow, f: OrderFacts): BookingInput {
+function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses): BookingInput {
   const market = marketOfOrder(f.currency);
   const shopper = shopperAddress(f);
-  const store = storeAddress(market);
+  const store = storeAddress(market, pickup);
   const parcel: Parcel = { ...STANDARD_BOX, valueMinor: f.totalMinor, currency: market === 'ZA' ? 'ZAR' : 'NGN', description: `Order ${f.trackingNumber}` };
   return {
     key: row.id,
@@ -146,18 +151,19 @@ function bookingInput(row: ShipmentRow, f: OrderFacts): BookingInput {
     to: row.kind === 'delivery' ? shopper : store,
     parcel,
     collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
+    rateRef: row.rateRef,
   };
 }
 
 /** What the store's own courier prints on a label, read from the shipment and its order. */
-export function shipmentLabelFacts(db: Db) {
+export function shipmentLabelFacts(db: Db, pickup?: PickupAddresses) {
   return async (shipmentId: string): Promise<ManualLabelFacts | null> => {
     if (!UUID.test(shipmentId)) return null;
     const [row] = await db.select().from(shipments).where(eq(shipments.id, shipmentId)).limit(1);
     if (!row?.trackingNumber) return null;
     const f = await orderFacts(db, row.orderId);
     if (!f) return null;
-    const input = bookingInput(row, f);
+    const input = bookingInput(row, f, pickup);
     const collect = input.collectMinor ? formatMoney(toMajor(input.collectMinor), f.currency as CurrencyCode).replace('₦', 'NGN ').replace(/^R\s?/, 'ZAR ') : null;
     return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: row.kind, from: input.from, to: input.to, collect };
   };
@@ -196,6 +202,8 @@ export function createShipments(deps: {
   /** Delivers the order when the courier says so (the orders module owns delivered_at). */
   orders: { deliverByCourier(tx: Tx, orderId: string, at: Date): Promise<unknown> };
   notices?: DeliveryNotices;
+  /** The configured pickup addresses (the boutique's where none is set). */
+  pickup?: PickupAddresses;
   leaseMs?: number;
 }) {
   const { db, log } = deps;
@@ -216,6 +224,23 @@ export function createShipments(deps: {
     return row ?? null;
   }
 
+  /**
+   * The booking with the rate it is made on: a courier that quotes (not the store's own) is asked once,
+   * and its cheapest rate is written on the row before any booking call, so every retry books on that
+   * same rate.
+   */
+  async function withRate(courier: Courier, row: ShipmentRow, input: BookingInput): Promise<BookingInput> {
+    if (input.rateRef || courier.name === 'manual') return input;
+    const [cheapest] = await courier.quote(input.from, input.to, input.parcel);
+    if (!cheapest) throw new CourierRefused('the courier offered no rate for this address');
+    const [kept] = await db
+      .update(shipments)
+      .set({ rateRef: sql`coalesce(${shipments.rateRef}, ${cheapest.rateRef})`, updatedAt: clock() })
+      .where(eq(shipments.id, row.id))
+      .returning({ rateRef: shipments.rateRef });
+    return { ...input, rateRef: kept?.rateRef ?? cheapest.rateRef };
+  }
+
   /** Books a claimed shipment with its courier, keyed by the row's id; the outcome goes on the row. */
   async function book(row: ShipmentRow): Promise<boolean> {
     try {
@@ -223,7 +248,7 @@ export function createShipments(deps: {
       if (!courier) throw new CourierRefused(`no courier named ${row.courier} is configured`);
       const facts = await orderFacts(db, row.orderId);
       if (!facts) throw new CourierRefused('the order is gone');
-      const booking = await courier.book(bookingInput(row, facts));
+      const booking = await courier.book(await withRate(courier, row, bookingInput(row, facts, deps.pickup)));
       const now = clock();
       await db.transaction(async (tx) => {
         const done = await tx

@@ -1221,6 +1221,12 @@ export const shipments = pgTable(
     trackingNumber: text('tracking_number'),
     trackingUrl: text('tracking_url'),
     labelUrl: text('label_url'),
+    /**
+     * The courier's rate the parcel is booked on, kept before the first booking call: a retry after a
+     * lost answer asks with the same rate, which a courier without keys of ours (Shipbubble) refuses
+     * to use twice, instead of quoting afresh and booking a second parcel.
+     */
+    rateRef: text('rate_ref'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
