@@ -36,6 +36,7 @@ import type { TextSender } from '@/lib/server/notifications/port';
 import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
+import { createBackInStock, startBackInStockWorker } from '@/lib/server/catalogue/back-in-stock';
 import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
 import { createCollectionService } from '@/lib/server/orders/collection';
 import { createStoreCreditService } from '@/lib/server/aftersales/store-credit';
@@ -107,16 +108,10 @@ export function createServices(deps: Deps) {
   const promotions = createPromotionService({ db, clock, audit });
   // After the sale: store credit, spent at checkout and granted by returns and staff.
   const storeCredit = createStoreCreditService({ db, clock, audit, mailer, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const newsletter = createNewsletterService({
-    db,
-    clock,
-    log: deps.log,
-    mailer,
-    limiter,
-    promotions,
-    signer: createLinkSigner(deps.config.linkSecret),
-    siteUrl: deps.config.PUBLIC_SITE_URL,
-  });
+  const signer = createLinkSigner(deps.config.linkSecret);
+  const newsletter = createNewsletterService({ db, clock, log: deps.log, mailer, limiter, promotions, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
+  // "Email me when it is back": the newsletter's double opt-in (signed links, mail limits) for a sold-out choice.
+  const backInStock = createBackInStock({ db, clock, log: deps.log, mailer, limiter, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
   const buying = createBuyingServices({ ...deps, mailer, pageCache, readMemo, audit, promotions, notifications, storeCredit, codeTries: createCodeTries(limiter) });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
@@ -153,6 +148,7 @@ export function createServices(deps: Deps) {
     addresses,
     phoneVerification,
     newsletter,
+    backInStock,
     promotions,
     ...buying,
     audit,
@@ -230,6 +226,8 @@ async function boot(): Promise<Runtime> {
   startReconciliation(services);
   // Refunds owed (cancels, refused deposits, rejected exchanges) are paid by every server; rows are claimed, never shared.
   startRefundWorker(services.owedRefunds, { log });
+  // Requests made due by a restock are mailed once, by whichever server claims them first.
+  startBackInStockWorker(services.backInStock, { log });
   // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
   if (services.paymentProvider.name === 'simulated') {
     startSimulatedTransferConfirmations({
