@@ -109,6 +109,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/promotions/[id].ts': { segments: () => ({ id: '1' }), body: () => ({ description: 'Newsletter welcome', percentOff: '20', codeValidDays: '30' }) },
   'api/v1/admin/staff.ts': { body: () => ({ email: 'nobody@example.com', role: 'staff' }) },
   'api/v1/admin/stock/index.ts': { query: () => ({ threshold: '3' }), body: (ids) => ({ variantId: ids.variantId, delta: '1', reason: 'Recount' }) },
+  'api/v1/back-in-stock.ts': { body: (ids) => ({ productId: ids.productId, variantId: ids.variantId, email: 'back@example.com' }) },
   'api/v1/cart/[userId].ts': { segments: (ids) => ({ userId: ids.customerId }) },
   'api/v1/cart/add-to-cart.ts': { body: line },
   'api/v1/cart/decrease-quantity.ts': { body: line },
