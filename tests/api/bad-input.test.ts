@@ -190,6 +190,7 @@ const SPECS: Record<string, Spec> = {
   'place-order.astro': { query: () => ({ reference: 'ML-NO-SUCH', trxref: 'ML-NO-SUCH', paid: 'true', payment: 'on_delivery' }) },
   'cart.astro': { query: () => pageMessages },
   'index.astro': { query: () => ({ newsletter: 'subscribed', ...pageMessages }) },
+  'back-in-stock/confirm.astro': { query: () => ({ token: 'MQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }) },
   'newsletter/confirm.astro': { query: () => ({ token: 'bmV3c0BleGFtcGxlLmNvbQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }) },
   'newsletter/unsubscribe.astro': { query: () => ({ token: 'bmV3c0BleGFtcGxlLmNvbQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }) },
   'login.astro': { query: () => ({ next: '/cart' }) },
