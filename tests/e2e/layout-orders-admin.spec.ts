@@ -72,7 +72,7 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js });
 
     test('a shopper\'s order, its return form and the mail links\' pages do not scroll sideways at 320 px', async ({ page }) => {
-      for (const path of ['/newsletter/confirm?token=x', '/newsletter/unsubscribe?token=x', '/back-in-stock/confirm?token=x', '/verify-otp', '/reset-password', '/login/verify-device']) {
+      for (const path of ['/newsletter/confirm?token=x', '/newsletter/unsubscribe?token=x', '/back-in-stock/confirm?token=x', '/verify-otp?email=x%40example.com', '/reset-password?email=x%40example.com']) {
         await fitsTheScreen(page, url(path));
       }
       await shopperSignIn(page);
