@@ -110,3 +110,25 @@ test('a bag states its size in cm under "Size & fit"', async ({ page }, info) =>
   await page.locator('.size-fit').scrollIntoViewIfNeeded();
   await page.screenshot({ path: info.outputPath('size-fit-360.png') });
 });
+
+test.describe('at 1366 px', () => {
+  test.use({ viewport: { width: 1366, height: 900 } });
+
+  test('the sold-out choice opens the form under ADD TO CART, and a bag states its size', async ({ page }, info) => {
+    const v = await soldOutVariant(page.request, 3);
+    const query = new URLSearchParams({ ...(v.color ? { color: v.color } : {}), ...(v.size ? { size: v.size } : {}) });
+    await page.goto(`/product/${v.productId}?${query}`);
+    await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+    const form = page.locator('details.back-in-stock');
+    await expect(form).toHaveAttribute('open', '');
+    const button = (await page.getByRole('button', { name: 'ADD TO CART' }).boundingBox())!;
+    expect((await form.boundingBox())!.y).toBeGreaterThan(button.y);
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: info.outputPath('back-in-stock-1366.png') });
+
+    const tote = (await getJson(page.request, '/api/v1/products?limit=1&q=Tote')).data.docs[0].id as number;
+    await page.goto(`/product/${tote}`);
+    await expect(page.getByRole('heading', { name: 'Size & fit' })).toBeVisible();
+    await page.screenshot({ path: info.outputPath('size-fit-1366.png') });
+  });
+});

@@ -6,7 +6,7 @@ import type { MarketCode } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { backInStockRequests, colors, products, sizes, variants } from '@/lib/server/infra/db/schema';
-import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import { escapeHtml, mailButton, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { Logger } from '@/lib/server/infra/log';
 import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { LinkSigner } from '@/lib/server/infra/signing';
@@ -113,7 +113,7 @@ export function createBackInStock(deps: BackInStockDeps) {
       html: mailHtml(
         'Confirm your request',
         `<p>You asked ${escapeHtml(STORE_NAME)} to e-mail you when ${escapeHtml(label)} is back in stock. Please confirm with one click, and we will write to you once, when it is back.</p>` +
-          `<p style="margin:24px 0"><a href="${escapeHtml(confirmUrl)}" style="background:#1b1b1b;color:#fff;padding:12px 20px;text-decoration:none">Confirm</a></p>` +
+          mailButton(confirmUrl, 'Confirm') +
           `<p>If you did not ask, ignore this mail: you will not hear from us about it.</p>`,
       ),
     });
@@ -127,7 +127,7 @@ export function createBackInStock(deps: BackInStockDeps) {
       html: mailHtml(
         'It is back',
         `<p>${escapeHtml(label)} is back in stock at ${escapeHtml(STORE_NAME)}, while it lasts.</p>` +
-          `<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="background:#1b1b1b;color:#fff;padding:12px 20px;text-decoration:none">See it</a></p>` +
+          mailButton(url, 'See it') +
           `<p>This is the one mail you asked for; we will not write about it again.</p>`,
       ),
     });
