@@ -1,9 +1,10 @@
-import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import { $profile, cartChanged } from '@/lib/client/stores';
 import { firstInStock, isAvailable, optionsWith, type VariantChoice } from '@/lib/domain/variants';
 import type { VariantDto } from '@/lib/domain/catalogue';
 import CsrfInput from '@/components/CsrfInput';
+import Field from '@/components/Field';
 import { pictureSources } from '@/lib/client/pictures';
 import { Picture } from '@/components/Picture';
 import { hashFromImageUrl, imageUrl, type ImageWidth } from '@/lib/domain/images';
@@ -36,6 +37,8 @@ export interface PurchaseProduct {
   gallery: GalleryImage[];
   variants: PurchaseVariant[];
   sizeNames: string[];
+  /** "Size & fit": a bag's outer size in cm, in words (domain/catalogue.ts formatDimensions); null: none stated. */
+  sizeFit?: string | null;
   colors: { name: string; hex: string | null }[];
   /** Save-Data: smaller renditions. */
   saveData?: boolean;
@@ -192,6 +195,12 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
           {chosen?.priceText ?? product.priceText}
         </p>
         <p className="product-description">{product.description}</p>
+        {product.sizeFit && (
+          <div className="size-fit">
+            <h2>Size &amp; fit</h2>
+            <p data-dimensions>{product.sizeFit}</p>
+          </div>
+        )}
 
         <form ref={purchase} method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit}>
           <CsrfInput token={csrf} />
@@ -232,12 +241,62 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
           </button>
         </form>
 
+        {product.variants.some((v) => v.stock === 0) && (
+          <BackInStock productId={product.id} csrf={csrf} variants={product.variants} chosenId={!available && chosen ? chosen.id : null} />
+        )}
+
         <ul className="product-notes">
           <li>100% Original Product.</li>
           <li>Easy return and exchange policy within 3 days.</li>
         </ul>
       </div>
     </div>
+  );
+}
+
+/** How a variant is named in the back-in-stock list: "L in Navy", "Navy", "L". */
+const choiceName = (v: { size: string | null; color: string | null }) => [v.size, v.color].filter(Boolean).join(' in ') || 'This piece';
+
+/**
+ * "Email me when it is back": a form of its own (forms do not nest) naming a sold-out variant and an
+ * e-mail, posted to the back-in-stock endpoint (double opt-in: a confirm mail). Open, on the chosen
+ * variant, when the choice is sold out; closed otherwise, listing every sold-out variant, so a
+ * shopper without scripts (whose radios do not change the page) can still ask.
+ */
+function BackInStock({ productId, csrf, variants, chosenId }: { productId: number; csrf?: string | null | undefined; variants: PurchaseVariant[]; chosenId: number | null }) {
+  const soldOut = variants.filter((v) => v.stock === 0);
+  const form = useRef<HTMLFormElement>(null);
+  // A signed-in shopper's address is filled in (the page itself may come from the shared cache, so not in its HTML).
+  useEffect(() => {
+    const known = $profile.get()?.email;
+    const input = form.current?.elements.namedItem('email');
+    if (known && input instanceof HTMLInputElement && !input.value) input.value = known;
+  }, [chosenId]);
+  const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string }>({
+    failed: TOASTS['back-in-stock-failed'],
+    onSuccess: (body) => ({ toast: body.message ?? TOASTS['back-in-stock-sent'] }),
+  });
+  return (
+    <details className="back-in-stock" open={chosenId !== null || undefined} id="back-in-stock">
+      <summary>{chosenId !== null ? 'Email me when it is back' : 'Sold out in your size or colour? Email me when it is back'}</summary>
+      <form ref={form} method="post" action={`/api/v1/back-in-stock?back=/product/${productId}`} onSubmit={onSubmit}>
+        <CsrfInput token={csrf} />
+        <input type="hidden" name="productId" value={productId} />
+        <Field id="back-in-stock-choice" label="Which one">
+          <select id="back-in-stock-choice" name="variantId" key={chosenId ?? 'any'} defaultValue={chosenId ?? soldOut[0]!.id}>
+            {soldOut.map((v) => (
+              <option key={v.id} value={v.id}>
+                {choiceName(v)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="back-in-stock-email" label="Email" type="email" name="email" autoComplete="email" required maxLength={254} hint="We ask you to confirm by e-mail, then write once when it is back." />
+        <button type="submit" className="btn btn-outline" disabled={busy}>
+          EMAIL ME WHEN IT IS BACK
+        </button>
+      </form>
+    </details>
   );
 }
 

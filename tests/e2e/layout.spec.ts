@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { getJson, newShopper, signIn } from './support';
+import { fitsTheScreen, getJson, newShopper, overflow, signIn } from './support';
 
 /**
  * No page of the store scrolls sideways on a 320 px phone: every page template, signed out and
@@ -9,40 +9,6 @@ import { getJson, newShopper, signIn } from './support';
 // Reduced motion: <main> slides in by 28 px as a page opens, clipped on purpose, not a layout's width.
 test.use({ viewport: { width: 320, height: 640 }, reducedMotion: 'reduce' });
 test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'one project: each test sets its own width'));
-
-/**
- * How far the page reaches past the screen, and the elements that do (to say which). The root
- * clips sideways overflow (overflow-x: clip), so the page cannot be scrolled there but is cut
- * instead: an element counts when it reaches past the screen's right edge and no box of its own
- * that stays within the screen scrolls or clips it (a table in its scroll box, a thumbnail row).
- */
-async function overflow(page: Page) {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const clippedWithin = (el: Element) => {
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (getComputedStyle(up).overflowX !== 'visible' && up.getBoundingClientRect().right <= width + 1) return true;
-      }
-      return false;
-    };
-    const out = [...document.querySelectorAll('body *')].filter((el) => {
-      const rect = el.getBoundingClientRect();
-      return rect.right > width + 1 && rect.width > 1 && el.checkVisibility({ visibilityProperty: true }) && !clippedWithin(el);
-    });
-    const reach = Math.max(document.documentElement.scrollWidth, ...out.map((el) => el.getBoundingClientRect().right));
-    return {
-      extra: Math.round(reach - width),
-      culprits: out.slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`),
-    };
-  });
-}
-
-async function fitsTheScreen(page: Page, path: string) {
-  const response = await page.goto(path);
-  expect(response?.status(), path).toBeLessThan(500);
-  const { extra, culprits } = await overflow(page);
-  expect(extra, `${path} scrolls sideways: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
-}
 
 /** A product with a size guide (clothing or shoes: more than one size). */
 async function sizedProduct(page: Page): Promise<number> {

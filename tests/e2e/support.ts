@@ -61,3 +61,37 @@ export async function twoColourProduct(request: APIRequestContext, skip = 0) {
   }
   throw new Error('no product in two colours with stock');
 }
+
+/**
+ * How far the page reaches past the screen, and the elements that do (to say which). The root
+ * clips sideways overflow (overflow-x: clip), so the page cannot be scrolled there but is cut
+ * instead: an element counts when it reaches past the screen's right edge and no box of its own
+ * that stays within the screen scrolls or clips it (a table in its scroll box, a thumbnail row).
+ */
+export async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const clippedWithin = (el: Element) => {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible' && up.getBoundingClientRect().right <= width + 1) return true;
+      }
+      return false;
+    };
+    const out = [...document.querySelectorAll('body *')].filter((el) => {
+      const rect = el.getBoundingClientRect();
+      return rect.right > width + 1 && rect.width > 1 && el.checkVisibility({ visibilityProperty: true }) && !clippedWithin(el);
+    });
+    const reach = Math.max(document.documentElement.scrollWidth, ...out.map((el) => el.getBoundingClientRect().right));
+    return {
+      extra: Math.round(reach - width),
+      culprits: out.slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`),
+    };
+  });
+}
+
+export async function fitsTheScreen(page: Page, path: string) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(500);
+  const { extra, culprits } = await overflow(page);
+  expect(extra, `${path} scrolls sideways: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
+}

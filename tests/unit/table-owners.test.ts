@@ -15,6 +15,7 @@ const SERVER = 'src/lib/server';
 const TABLE_OWNERS: Record<string, string> = {
   addresses: 'accounts/addresses',
   audit_log: 'backoffice/audit',
+  back_in_stock_requests: 'catalogue/back-in-stock',
   backup_runs: 'infra/backups',
   cart_items: 'cart/cart',
   carts: 'cart/cart',

@@ -1,4 +1,5 @@
 /** Back office input schemas (pure; shared by pages and endpoints). */
+import { parseDimensions } from './catalogue';
 import { z } from 'zod';
 import { ROLES } from './account-rules';
 import { toMinor } from './money';
@@ -71,6 +72,17 @@ export const productSchema = z.object({
   price: priceSchema,
   categoryId: requiredId(message('category-required')),
   active: checkbox,
+  /** A bag's "Size & fit" (cm, width × height × depth): empty states none; absent leaves it as it is. */
+  dimensionsCm: z
+    .string()
+    .max(40, message('product-dimensions-invalid'))
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const parsed = parseDimensions(v);
+      if (parsed === undefined) ctx.addIssue({ code: 'custom', message: message('product-dimensions-invalid') });
+      return parsed ?? null;
+    }),
 });
 
 /** The form field of a market's price: `price` for Nigeria (as before markets), `price.ZA` for the others. */

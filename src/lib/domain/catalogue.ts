@@ -51,6 +51,32 @@ export interface ProductDetailDto extends ProductDto {
   markets: MarketCode[];
   /** The parent category's slug, then the sub-category's (what shopping catalogues map). */
   categorySlugs: [string, string];
+  /** A bag's outer size, "width × height × depth" in cm (formatDimensions); null: none stated. */
+  dimensionsCm: string | null;
+}
+
+/** A stated size: up to three measures in cm, each a whole number or one decimal, from 0.1 to 500. */
+const MEASURE = /^\d{1,3}(?:[.,]\d)?$/;
+
+/**
+ * Staff type a bag's size as "38 x 30 x 14" (x, ×, * or spaces between; a decimal comma or point):
+ * stored as "38 × 30 × 14", width, height and depth in cm. Empty: none stated (null). Anything
+ * else: null from here, and the form's schema refuses it.
+ */
+export function parseDimensions(raw: string | null | undefined): string | null | undefined {
+  const trimmed = (raw ?? '').trim().replace(/\s*cm$/i, '');
+  if (!trimmed) return null;
+  const parts = trimmed.split(/\s*[x×*]\s*|\s+/i).filter(Boolean);
+  if (parts.length !== 3 || !parts.every((p) => MEASURE.test(p))) return undefined;
+  const numbers = parts.map((p) => Number(p.replace(',', '.')));
+  if (numbers.some((n) => n <= 0 || n > 500)) return undefined;
+  return numbers.map((n) => String(n)).join(' × ');
+}
+
+/** The product page's "Size & fit" line: "Width 38 cm × height 30 cm × depth 14 cm". */
+export function formatDimensions(stored: string): string {
+  const [w, h, d] = stored.split(' × ');
+  return `Width ${w} cm × height ${h} cm × depth ${d} cm`;
 }
 
 export interface NamedRef {

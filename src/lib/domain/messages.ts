@@ -122,6 +122,11 @@ export const MESSAGES = {
   'newsletter-not-subscribed': 'You are not subscribed to our newsletter.',
   'newsletter-too-many': 'Too many subscriptions came from your network just now. Please try again in {wait}.',
   'newsletter-limited': 'Too many subscriptions came from your network just now. Please try again later.',
+  // "Email me when it is back" (a sold-out size or colour): double opt-in, like the newsletter.
+  'back-in-stock-confirmed': 'Confirmed: we will e-mail you once when it is back in stock.',
+  'back-in-stock-link-invalid': 'This link is not valid. Please ask again from the product page.',
+  'back-in-stock-in-stock': 'This choice is in stock: you can add it to your cart now.',
+  'back-in-stock-too-many': 'Too many requests came from your network just now. Please try again in {wait}.',
 
   // Favourites
   'favourite-added': 'Added to favourites',
@@ -267,6 +272,7 @@ export const MESSAGES = {
   'image-colour-not-offered': 'This product does not come in that colour',
   'image-not-found': 'Image not found',
   'variant-not-found': 'Variant not found',
+  'product-dimensions-invalid': 'Size & fit: give width, height and depth in cm, as 38 x 30 x 14',
   'sku-taken': 'Another variant already has this SKU',
   'variant-taken': 'This product already has a variant in that colour and size',
   'sku-too-long': 'A SKU has at most 64 characters',

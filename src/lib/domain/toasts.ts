@@ -26,6 +26,8 @@ export const TOASTS = {
   'login-required': 'Please create an account or login',
   'newsletter-subscribed': 'Thank you for subscribing! Watch your inbox for your 20% off.',
   'newsletter-failed': 'Subscription failed. Please try again.',
+  'back-in-stock-sent': 'Almost done: we e-mailed you a link to confirm. We will write once when it is back.',
+  'back-in-stock-failed': 'Your request could not be sent. Please try again.',
 
   // Cart and checkout
   'cart-added': 'Product added to cart successfully!',

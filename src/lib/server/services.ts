@@ -42,6 +42,7 @@ import type { TextSender } from '@/lib/server/notifications/port';
 import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
+import { createBackInStock } from '@/lib/server/catalogue/back-in-stock';
 import { createAdminReports } from '@/lib/server/backoffice/admin-reports';
 import { createCollectionService } from '@/lib/server/orders/collection';
 import { createStoreCreditService } from '@/lib/server/aftersales/store-credit';
@@ -115,16 +116,10 @@ export function createServices(deps: Deps) {
   const promotions = createPromotionService({ db, clock, audit });
   // After the sale: store credit, spent at checkout and granted by returns and staff.
   const storeCredit = createStoreCreditService({ db, clock, audit, mailer, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const newsletter = createNewsletterService({
-    db,
-    clock,
-    log: deps.log,
-    mailer,
-    limiter,
-    promotions,
-    signer: createLinkSigner(deps.config.linkSecret),
-    siteUrl: deps.config.PUBLIC_SITE_URL,
-  });
+  const signer = createLinkSigner(deps.config.linkSecret);
+  const newsletter = createNewsletterService({ db, clock, log: deps.log, mailer, limiter, promotions, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
+  // "Email me when it is back": the newsletter's double opt-in (signed links, mail limits) for a sold-out choice.
+  const backInStock = createBackInStock({ db, clock, log: deps.log, mailer, limiter, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
   // Delivery: each market's courier as configured (COURIER_NG, COURIER_ZA); the store's own by default.
   const pickup = { NG: deps.config.couriers.NG.pickup, ZA: deps.config.couriers.ZA.pickup };
   const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db, pickup) });
@@ -198,6 +193,7 @@ export function createServices(deps: Deps) {
     addresses,
     phoneVerification,
     newsletter,
+    backInStock,
     promotions,
     ...buying,
     couriers,
@@ -277,8 +273,17 @@ async function boot(): Promise<Runtime> {
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
   startReconciliation(services);
   // Refunds owed (cancels, refused deposits, rejected exchanges) are paid by every server; rows are claimed, never shared.
-  // Shipments to book go through the same worker, and couriers without webhooks are asked for their events.
-  startWorker({ 'refund worker': () => services.owedRefunds.runDue(), 'shipment booking': () => services.shipments.runDue(), 'courier tracking poll': () => services.shipments.pollDue() }, { log });
+  // Shipments to book go through the same worker, couriers without webhooks are asked for their events, and
+  // back-in-stock requests a restock made due are mailed once, by whichever server claims them first.
+  startWorker(
+    {
+      'refund worker': () => services.owedRefunds.runDue(),
+      'shipment booking': () => services.shipments.runDue(),
+      'courier tracking poll': () => services.shipments.pollDue(),
+      'back-in-stock mails': () => services.backInStock.sendDue(),
+    },
+    { log },
+  );
   // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
   if (services.paymentProvider.name === 'simulated') {
     startSimulatedTransferConfirmations({

@@ -50,6 +50,8 @@ export interface ProductInput {
   /** The sub-category. */
   categoryId: number;
   active: boolean;
+  /** A bag's outer size ("38 × 30 × 14", cm; domain/catalogue.ts parseDimensions): null states none, undefined leaves it. */
+  dimensionsCm?: string | null | undefined;
 }
 
 export interface ProductFilter extends PageAt {
@@ -288,7 +290,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
         db.transaction(async (tx) => {
           const [row] = await tx
             .insert(products)
-            .values({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, createdAt: clock() })
+            .values({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, dimensionsCm: input.dimensionsCm ?? null, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, createdAt: clock() })
             .returning({ id: products.id });
           await tx.update(products).set({ slug: `${slugify(input.name)}-${row!.id}` }).where(eq(products.id, row!.id));
           if (firstVariant) {
@@ -330,7 +332,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           if (gridIds.length) await tx.select({ id: variants.id }).from(variants).where(and(inArray(variants.id, gridIds), eq(variants.productId, productId))).orderBy(asc(variants.id)).for('update');
           await tx
             .update(products)
-            .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active })
+            .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, ...(input.dimensionsCm !== undefined ? { dimensionsCm: input.dimensionsCm } : {}) })
             .where(eq(products.id, productId));
           await writeProductPrices(tx, productId, prices);
           const changes: Record<string, unknown>[] = [];
@@ -356,7 +358,7 @@ export function createCatalogueAdmin(deps: { db: Db; clock?: () => Date; pageCac
           }
           await deps.search?.refresh([productId], tx);
           const after = await productExists(productId, tx);
-          const fields = (['name', 'description', 'categoryId', 'active'] as const).filter((k) => before[k] !== input[k]);
+          const fields = (['name', 'description', 'categoryId', 'active', 'dimensionsCm'] as const).filter((k) => input[k] !== undefined && before[k] !== input[k]);
           const priceChanges = MARKET_CODES.filter((m) => before.prices[m] !== after.prices[m]);
           await record(
             actor,

@@ -222,7 +222,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     const price = productPricesIn(db, market);
     const [rows, imageRows, variantRows] = await Promise.all([
       db
-        .select({ ...productColumns(price), markets: productMarketsSql, subCategorySlug: categories.slug, categorySlug: parent.slug })
+        .select({ ...productColumns(price), markets: productMarketsSql, subCategorySlug: categories.slug, categorySlug: parent.slug, dimensionsCm: products.dimensionsCm })
         .from(products)
         .innerJoin(price, eq(price.productId, products.id))
         .innerJoin(categories, eq(categories.id, products.categoryId))
@@ -259,6 +259,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
       colors: [...colorHex].map(([name, hex]) => ({ name, hex })).sort((a, b) => a.name.localeCompare(b.name)),
       markets: row.markets.filter((m) => m in MARKETS),
       categorySlugs: [row.categorySlug, row.subCategorySlug],
+      dimensionsCm: row.dimensionsCm,
     };
   }
 

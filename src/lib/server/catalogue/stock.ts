@@ -5,6 +5,7 @@ import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { colors, products, sizes, stockLedger, variants } from '@/lib/server/infra/db/schema';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { markRestocked } from './back-in-stock';
 
 /** exchange: a unit held for a return's exchange; exchange_release: given back; return: a returned unit back on sale. */
 export type StockKind = (typeof stockLedger.$inferInsert)['kind'];
@@ -49,7 +50,8 @@ export class OutOfStock extends Conflict {
 /**
  * The one way stock changes: each move changes variants.stock (never below 0: OutOfStock, a
  * Conflict), is recorded in the ledger, and a sale (kind 'order') also counts toward its product's
- * sales (the best-seller rank), all in the caller's transaction. Sales (orders.createPaid),
+ * sales (the best-seller rank), and a variant back from 0 makes its "email me when it is back"
+ * requests due (back-in-stock.ts), all in the caller's transaction. Sales (orders.createPaid),
  * cancellations, staff adjustments and new variants' opening stock all come through here, and so
  * should returns. Locks follow the catalogue's order (docs/architecture.md): every variant first, in
  * id order, then every product whose sales count moves, in id order. Going variant, product, variant,
@@ -59,6 +61,7 @@ export class OutOfStock extends Conflict {
 export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date): Promise<{ variantId: number; productId: number; stock: number }[]> {
   const out: { variantId: number; productId: number; stock: number }[] = [];
   const sold = new Map<number, number>();
+  const restocked: number[] = [];
   const inIdOrder = moves.map((m, i) => ({ m, i })).sort((a, b) => a.m.variantId - b.m.variantId);
   for (const { m, i } of inIdOrder) {
     if (!Number.isSafeInteger(m.delta)) throw new Invalid(message('stock-change-whole'));
@@ -73,6 +76,7 @@ export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date
       throw new OutOfStock(m.variantId);
     }
     if (m.kind === 'order') sold.set(row.productId, (sold.get(row.productId) ?? 0) - m.delta);
+    if (m.delta > 0 && row.stock === m.delta) restocked.push(row.variantId);
     out[i] = row;
   }
   for (const [productId, units] of [...sold].sort(([a], [b]) => a - b)) {
@@ -82,6 +86,8 @@ export async function applyStockMoves(tx: Db | Tx, moves: StockMove[], at?: Date
       .where(eq(products.id, productId));
   }
   await recordStockMoves(tx, moves, at);
+  // Back from sold out (a staff restock, a cancellation, a returned unit): those waiting are mailed once.
+  await markRestocked(tx, restocked, at ?? new Date());
   return out;
 }
 

@@ -62,6 +62,11 @@ export function createOutboxReader({ db }: { db: Db }) {
 }
 
 /** Wraps a message body in the store's simple, mail-client-safe HTML frame. */
+/** A mail's one call to action, as a dark button (mail clients read no stylesheet). */
+export function mailButton(href: string, label: string): string {
+  return `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="background:#1b1b1b;color:#fff;padding:12px 20px;text-decoration:none">${escapeHtml(label)}</a></p>`;
+}
+
 export function mailHtml(title: string, bodyHtml: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f6f3ee;font-family:Georgia,serif;color:#1b1b1b">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">

@@ -17,7 +17,7 @@ export function sameSignature(a: string, b: string): boolean {
 }
 
 /** What a signed link may do; a token signed for one purpose is refused for any other. */
-export type LinkPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe';
+export type LinkPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'back-in-stock-confirm';
 
 /**
  * Tokens for links in mails that act without a login (confirm a subscription, unsubscribe):

@@ -21,6 +21,7 @@ import { eraseMailsOf } from '@/lib/server/infra/mail';
 import type { MediaService } from '@/lib/server/infra/media';
 import { eraseCountersOf } from '@/lib/server/infra/rate-limit';
 import { eraseSubscriptionOf } from '@/lib/server/newsletter/newsletter';
+import { eraseBackInStockOf } from '@/lib/server/catalogue/back-in-stock';
 import { eraseTextsTo } from '@/lib/server/notifications/outbox';
 import { anonymiseOrdersOf } from '@/lib/server/orders/orders';
 import { anonymisePaymentsOf } from '@/lib/server/payments/service';
@@ -113,6 +114,7 @@ export function createErasure({ db, clock, sessions, media }: { db: Db; clock: (
         await eraseFavouritesOf(tx, userId);
         await eraseHelpOf(tx, userId);
         await eraseSubscriptionOf(tx, email);
+        await eraseBackInStockOf(tx, email);
         await unbindCodesFrom(tx, email, anonymousEmail(userId));
         await eraseMailsOf(tx, email);
         await eraseTextsTo(tx, phone);

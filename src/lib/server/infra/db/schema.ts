@@ -92,6 +92,8 @@ export const products = pgTable(
       .references(() => categories.id),
     salesCount: integer('sales_count').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /** A bag's outer size in centimetres, "width × height × depth" (domain/catalogue.ts parseDimensions); null: none stated. */
+    dimensionsCm: text('dimensions_cm'),
     createdAt: createdAt(),
     /**
      * What search reads: the name (weight A), the categories and colours (B) and the
@@ -687,6 +689,36 @@ export const newsletterSubscriptions = pgTable('newsletter_subscriptions', {
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * "Email me when it is back": an address waiting for a sold-out variant. Double opt-in like the
+ * newsletter: pending until its signed link is followed, then confirmed; a restock (stock from 0
+ * through applyStockMoves) makes the confirmed ones due in the restock's transaction, and the
+ * back-in-stock worker claims each due one once (notified) and mails it. Written only by
+ * src/lib/server/catalogue/back-in-stock.ts.
+ */
+export const backInStockRequests = pgTable(
+  'back_in_stock_requests',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    status: text('status', { enum: ['pending', 'confirmed', 'due', 'notified'] }).notNull().default('pending'),
+    /** The market the shopper asked from: the mail links to the product there. */
+    market: text('market').notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('back_in_stock_variant_email_uq').on(t.variantId, t.email),
+    index('back_in_stock_due_idx').on(t.status, t.dueAt),
+    index('back_in_stock_email_idx').on(t.email),
+  ],
+);
 
 /** Every change of newsletter consent: subscribed, confirmed, unsubscribed, resubscribed; with the source. */
 export const newsletterConsentEvents = pgTable(

@@ -176,6 +176,15 @@ const NAMES = [
  * A description written for one product, composed from parts (what it is made of, how it is made,
  * how it wears, how to care for it) so that no two read alike; verbs agree with a plural noun.
  */
+/** Bags' outer sizes in cm (width × height × depth), two per shape, taken in turn: no draw from the seed's random sequence. */
+const BAG_DIMENSIONS: Partial<Record<ArtKind, [string, string]>> = {
+  tote: ['38 × 30 × 14', '44 × 33 × 16'],
+  crossbody: ['24 × 16 × 7', '21 × 14 × 6'],
+  clutch: ['28 × 14 × 4', '24 × 12 × 3.5'],
+  backpack: ['30 × 40 × 14', '28 × 36 × 12'],
+  duffel: ['50 × 28 × 26', '55 × 30 × 27'],
+};
+
 const FAMILY_OF: Record<string, 'bags' | 'clothing' | 'shoes' | 'accessories'> = { Bags: 'bags', Clothing: 'clothing', Shoes: 'shoes', Accessories: 'accessories' };
 const OPENINGS = [
   (n: string, m: string, v: Verbs) => `The ${n} ${v.is} cut from ${m.toLowerCase()} chosen for its hand and the way it takes colour.`,
@@ -357,6 +366,7 @@ export async function seed(services: SeedDeps): Promise<void> {
             slug,
             description: seedDescription(name, material, parentSpec.name, Boolean(sub.plural), productIndex),
             categoryId: subRow!.id,
+            dimensionsCm: parentSpec.name === 'Bags' ? (BAG_DIMENSIONS[piece.kind]?.[k % 2] ?? null) : null,
             // a long tail: a few products sell far more than the rest
             salesCount: Math.floor(rand.next() ** 3 * 900),
             createdAt: new Date(now - daysAgo * 86_400_000 - rand.int(0, 86_399) * 1000),
