@@ -378,15 +378,14 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
      * neither; text and WhatsApp need a mobile number they can reach.
      */
     async setUpdatesChannel(user: SessionUser, channel: UpdateChannel): Promise<UpdateChannel> {
-      if (channel === 'whatsapp' && !whatsappOffered) throw new Invalid(message('whatsapp-updates-unavailable'));
       const current = await reload(user.id);
+      if (channel === current.updatesChannel) return channel;
+      if (channel === 'whatsapp' && !whatsappOffered) throw new Invalid(message('whatsapp-updates-unavailable'));
       if (channel !== 'none' && !normalisePhone(current.phoneNumber, current.country).ok) {
         throw new Invalid(message(channel === 'whatsapp' ? 'whatsapp-updates-need-phone' : 'text-updates-need-phone'));
       }
-      if (channel !== current.updatesChannel) {
-        await db.update(users).set({ updatesChannel: channel }).where(eq(users.id, user.id));
-        log.info('order updates channel chosen', { userId: user.id, channel });
-      }
+      await db.update(users).set({ updatesChannel: channel }).where(eq(users.id, user.id));
+      log.info('order updates channel chosen', { userId: user.id, channel });
       return channel;
     },
 
