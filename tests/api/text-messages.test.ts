@@ -71,7 +71,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       }
       expect(clickatell.texts.map((t) => t.content)).toEqual([
         `Maison Luxe: your order ${order.trackingNumber} has been placed.`,
-        `Maison Luxe: your order ${order.trackingNumber} has been dispatched.`,
+        `Maison Luxe: your order ${order.trackingNumber} is on its way. Follow it: ${server.baseUrl}/order-details/${order.id}`,
         `Maison Luxe: your order ${order.trackingNumber} has been delivered.`,
       ]);
       expect(new Set(clickatell.texts.map((t) => t.to))).toEqual(new Set([DEMO_PHONE.slice(1)]));
