@@ -70,7 +70,7 @@ export const MESSAGES = {
   'phone-invalid-ng': 'Please enter a valid Nigerian phone number, e.g. 0803 123 4567',
   'phone-invalid-za': 'Please enter a valid South African phone number, e.g. 082 123 4567',
   'phone-other-country': 'Please enter a Nigerian (+234) or South African (+27) phone number',
-  'text-updates-on': 'We will text you when your orders are placed, dispatched and delivered.',
+  'text-updates-on': 'We will text you when your orders are placed, on their way and delivered.',
   'text-updates-off': 'We will no longer text you about your orders.',
   'text-updates-need-phone': 'Add a valid mobile number in your profile to get text messages.',
   'whatsapp-updates-on': `We will send your order updates on WhatsApp from ${STORE_NAME}. Reply STOP there to end them.`,
