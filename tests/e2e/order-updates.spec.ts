@@ -27,8 +27,8 @@ async function fitsTheScreen(page: Page) {
 }
 
 /** One unit of an in-stock product in the shopper's cart (through the API, as their session). */
-async function cartOneItem(request: APIRequestContext, email: string): Promise<string> {
-  const token = (await (await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } })).json()).data.token as string;
+async function cartOneItem(request: APIRequestContext, email: string, signedIn?: string): Promise<string> {
+  const token = signedIn ?? ((await (await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } })).json()).data.token as string);
   const list = await getJson(request, '/api/v1/products?limit=50');
   for (const p of list.data.docs as { id: number }[]) {
     const detail = (await getJson(request, `/api/v1/products/${p.id}`)).data;
@@ -77,6 +77,11 @@ test('a shopper chooses WhatsApp on /settings, places an order and the confirmat
   await expect(whatsapp).toBeChecked();
   await page.getByRole('group', { name: 'Order updates' }).screenshot({ path: info.outputPath('order-updates.png') });
   await page.screenshot({ path: info.outputPath('settings.png'), fullPage: true, animations: 'disabled' });
+  const phone = page.viewportSize()!;
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await fitsTheScreen(page);
+  await page.screenshot({ path: info.outputPath('settings-1366.png'), fullPage: true, animations: 'disabled' });
+  await page.setViewportSize(phone);
 
   const token = await cartOneItem(request, email);
   // Checkout shows the same choice, already WhatsApp.
@@ -108,7 +113,7 @@ test.describe('without JavaScript', () => {
     expect(await whatsappFor(request, first)).toHaveLength(1);
 
     // At checkout: "Neither" goes with the order, and no message follows.
-    await cartOneItem(request, email);
+    await cartOneItem(request, email, token);
     const second = await placeOrder(page, request, token, () => page.getByRole('group', { name: 'Order updates' }).getByRole('radio', { name: 'Neither' }).check());
     expect(await whatsappFor(request, second)).toEqual([]);
     await page.goto('/settings');

@@ -76,7 +76,7 @@ export const MESSAGES = {
   'whatsapp-updates-on': `We will send your order updates on WhatsApp from ${STORE_NAME}. Reply STOP there to end them.`,
   'whatsapp-updates-need-phone': 'Add a valid mobile number in your profile to get WhatsApp messages.',
   'whatsapp-updates-unavailable': 'Order updates on WhatsApp are not available at the moment. Please choose text messages.',
-  'whatsapp-signature-invalid': 'Invalid signature',
+  'webhook-signature-invalid': 'Invalid signature',
   'whatsapp-verify-refused': 'The verify token does not match',
   // Phone verification: a code texted to the shopper's mobile number.
   'phone-code-sent': 'We sent a code to {phone}.',

@@ -42,7 +42,7 @@ export const POST = endpoint(async ({ locals, request }) => {
   const raw = new TextDecoder().decode(await readBodyLimited(request, MAX_BODY));
   if (!whatsappSignatureValid(raw, request.headers.get('x-hub-signature-256'), appSecret)) {
     locals.log.warn('whatsapp webhook with a bad signature');
-    throw new Unauthorized(message('whatsapp-signature-invalid'));
+    throw new Unauthorized(message('webhook-signature-invalid'));
   }
   let body: unknown;
   try {
