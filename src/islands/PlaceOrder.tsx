@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { toast } from '@/lib/client/toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
+import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
@@ -18,6 +19,7 @@ import {
   type PayOnDeliveryStanding,
 } from '@/lib/domain/payment-methods';
 import { boutiqueAt, formatAddress, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
+import type { UpdateChannel } from '@/lib/domain/order-updates';
 import { TOASTS } from '@/lib/domain/toasts';
 import { LINE_WIDTHS, pictureSources } from '@/lib/client/pictures';
 import { Picture } from '@/components/Picture';
@@ -110,6 +112,8 @@ interface Props {
   storeCredit?: number | null;
   /** This checkout attempt's key, minted with the page: sent with PAY & PLACE ORDER, so a resend places one order. */
   checkoutKey?: string | null;
+  /** "Order updates": the shopper's current choice, and whether the store offers WhatsApp. */
+  updates?: { chosen: UpdateChannel; whatsapp: boolean } | null;
 }
 
 /** A fresh attempt key once the server has answered the last one (a new attempt may ask for other choices). */
@@ -171,7 +175,7 @@ function Address({ address, title, change }: { address: AddressDto; title: strin
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Kept until the server answers: a send lost on the way and tried again is the same attempt.
   const [attemptKey, setAttemptKey] = useState(checkoutKey ?? null);
@@ -313,13 +317,15 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     setSwitching(false);
   }
 
-  async function pay() {
+  async function pay(form: HTMLFormElement) {
     setBusy(true);
+    // The "Order updates" radios are the page's own (uncontrolled): what is ticked is the choice.
+    const chosenUpdates = new FormData(form).get('updates') ?? undefined;
     const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
       () =>
         api('/orders/initiate', {
           method: 'POST',
-          body: { paymentMethod: method, useStoreCredit: useCredit },
+          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates },
           headers: attemptKey ? { 'idempotency-key': attemptKey } : {},
         }),
       {
@@ -346,7 +352,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
     e.preventDefault();
     if (busy) return;
     if (reference) void placeOrder(reference);
-    else void pay();
+    else void pay(e.currentTarget as HTMLFormElement);
   }
 
   if (waiting) return <WaitingForTransfer waiting={waiting} />;
@@ -504,6 +510,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
               </div>
             </fieldset>
           )}
+          {updates && !reference && <UpdateChannelChoices chosen={updates.chosen} whatsapp={updates.whatsapp} idPrefix="po-updates" disabled={busy} />}
         </section>
         <CheckoutTotals
           label="Order summary"

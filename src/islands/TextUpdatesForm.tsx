@@ -1,39 +1,37 @@
 import { useFormSubmit } from '@/lib/client/forms';
 import CsrfInput from '@/components/CsrfInput';
 import SubmitButton from '@/components/SubmitButton';
+import UpdateChannelChoices from '@/components/UpdateChannelChoices';
+import type { UpdateChannel } from '@/lib/domain/order-updates';
 import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {
   /** The session's CSRF token for the form (src/components/CsrfInput.tsx). */
   csrf?: string | null;
-  /** Whether the shopper already opted in. */
-  on: boolean;
+  /** The shopper's current choice. */
+  chosen: UpdateChannel;
+  /** Whether the store offers WhatsApp. */
+  whatsapp: boolean;
 }
 
 /**
- * Settings: "Text me order updates" (placed, dispatched, delivered), a real form: without scripts
- * the browser posts it (an unticked box posts nothing, which the endpoint reads as off).
+ * Settings: "Order updates" by text, WhatsApp or neither, a real form: without scripts the browser
+ * posts the ticked radio.
  */
-export default function TextUpdatesForm({ csrf, on }: Props) {
+export default function TextUpdatesForm({ csrf, chosen, whatsapp }: Props) {
   const form = useFormSubmit({
     failed: TOASTS['text-updates-failed'],
     method: 'PATCH',
-    body: ({ textUpdates }) => ({ textUpdates: textUpdates === 'on' }),
+    body: ({ updates }) => ({ updates }),
   });
   return (
     <section className="acct-panel" aria-labelledby="settings-texts">
-      <h2 id="settings-texts">Text Messages</h2>
+      <h2 id="settings-texts">Order Updates</h2>
       <form className="acct-form" method="post" action="/api/v1/user-auth/text-updates" onSubmit={form.onSubmit}>
         <CsrfInput token={csrf} />
-        <label className="acct-check">
-          <input type="checkbox" name="textUpdates" defaultChecked={on} aria-describedby="set-texts-hint" />
-          <span>Text me order updates</span>
-        </label>
-        <p id="set-texts-hint" className="field-hint">
-          A short text to your phone number when an order is placed, dispatched and delivered.
-        </p>
+        <UpdateChannelChoices chosen={chosen} whatsapp={whatsapp} idPrefix="set-updates" disabled={form.busy} />
         <SubmitButton busy={form.busy} busyLabel="Saving…">
-          Save Text Messages
+          Save Order Updates
         </SubmitButton>
       </form>
     </section>

@@ -163,7 +163,8 @@ const SPECS: Record<string, Spec> = {
   'api/v1/user-auth/resend-device-code.ts': {},
   'api/v1/user-auth/resend-otp.ts': { body: () => ({ email: 'nobody@example.com' }) },
   'api/v1/user-auth/reset-password.ts': { body: () => ({ email: 'nobody@example.com', otp: '1234', newPassword: 'Another-Pass-2026!' }) },
-  'api/v1/user-auth/text-updates.ts': { body: () => ({ textUpdates: true }) },
+  'api/v1/user-auth/text-updates.ts': { body: () => ({ updates: 'whatsapp' }), extraBodies: () => [{ textUpdates: true }] },
+  'api/v1/webhooks/whatsapp.ts': { query: () => ({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-token', 'hub.challenge': '1158201444' }), body: () => ({ object: 'whatsapp_business_account', entry: [] }) },
   'api/v1/user-auth/my-data.ts': { body: () => ({ code: '' }) },
   'api/v1/user-auth/confirm-code.ts': { query: () => ({ back: '/settings?delete=account' }) },
   'api/v1/user-auth/delete-account.ts': { query: () => ({ back: '/settings?delete=account' }), body: () => ({ code: '1234', giveUpCredit: 'on' }) },
@@ -445,7 +446,16 @@ for (const driver of drivers) {
     let ids: Ids;
 
     beforeAll(async () => {
-      server = await startServer(driver, {}, { onOutput: (text) => log.push(text) });
+      // WhatsApp through the Cloud API, so its webhook answers (messages go nowhere: nothing listens on port 9).
+      const whatsapp = {
+        WHATSAPP: 'cloud',
+        WHATSAPP_TOKEN: 'EAAbadinput',
+        WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+        WHATSAPP_APP_SECRET: 'bad-input-app-secret',
+        WHATSAPP_VERIFY_TOKEN: 'verify-token',
+        WHATSAPP_BASE_URL: 'http://127.0.0.1:9',
+      };
+      server = await startServer(driver, whatsapp, { onOutput: (text) => log.push(text) });
       const api = accountClient(server.baseUrl);
       const customer = await api.call('POST', '/user-auth/login', { body: DEMO });
       expect(customer.status).toBe(200);

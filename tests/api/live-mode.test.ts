@@ -52,6 +52,16 @@ describe('live mode', () => {
     expect(http.output).not.toMatch(/PAYSTACK_SECRET_KEY_NG/);
   });
 
+  it('refuses to start with WhatsApp through the Cloud API but without its keys', async () => {
+    const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_SITE_URL: 'https://shop.example', LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters' };
+    const { code, output } = await refusedStart({ ...live, WHATSAPP: 'cloud', WHATSAPP_TOKEN: 'EAAlive', WHATSAPP_PHONE_NUMBER_ID: '', WHATSAPP_APP_SECRET: '', WHATSAPP_VERIFY_TOKEN: '' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/WHATSAPP_PHONE_NUMBER_ID: is required when WHATSAPP=cloud/);
+    expect(output).toMatch(/WHATSAPP_APP_SECRET: is required when WHATSAPP=cloud/);
+    expect(output).toMatch(/WHATSAPP_VERIFY_TOKEN: is required when WHATSAPP=cloud/);
+    expect(output).not.toMatch(/WHATSAPP_TOKEN: is required|SMTP_URL|PUBLIC_SITE_URL|PAYSTACK_SECRET_KEY/);
+  });
+
   it('refuses to start with pay on delivery but no SMS provider', async () => {
     const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://127.0.0.1:2525', PUBLIC_SITE_URL: 'https://shop.example', SMS_PROVIDER: '', CLICKATELL_API_KEY: '' };
     const { code, output } = await refusedStart({ ...live, PAY_ON_DELIVERY: 'on' });

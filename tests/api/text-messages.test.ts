@@ -23,7 +23,7 @@ async function placeOrder(api: Api, shopper: { token: string; id: string }): Pro
 
 const optIn = (api: Api, token: string, textUpdates: boolean) => api.call('PATCH', '/user-auth/text-updates', { token, body: { textUpdates } });
 
-/** Texts when an order is placed, dispatched and delivered, to shoppers who opted in (issue 19, point 4). */
+/** Texts when an order is placed, on their way and delivered, to shoppers who opted in (issue 19, point 4). */
 for (const driver of ['pglite', 'pg'] as const) {
   describe(`text messages through Clickatell (a local fake) on ${driver}`, () => {
     let server: RunningServer;
@@ -49,7 +49,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       await clickatell?.close();
     });
 
-    it('texts a shopper who opted in when the order is placed, dispatched and delivered, with the request Clickatell documents', async () => {
+    it('texts a shopper who opted in when the order is placed, on their way and delivered, with the request Clickatell documents', async () => {
       const shopper = await api.login();
       // Not opted in (the default): no text.
       await placeOrder(api, shopper);
@@ -58,7 +58,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await optIn(api, undefined as unknown as string, true)).status).toBe(401);
       const on = await optIn(api, shopper.token, true);
       expect(on.status).toBe(200);
-      expect(on.body).toMatchObject({ status: true, message: 'We will text you when your orders are placed, dispatched and delivered.', data: { textUpdates: true } });
+      expect(on.body).toMatchObject({ status: true, message: 'We will text you when your orders are placed, on their way and delivered.', data: { textUpdates: true } });
       const order = await placeOrder(api, shopper);
       expect(clickatell.texts).toHaveLength(1);
       const call = clickatell.calls.at(-1)!;
@@ -71,7 +71,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       }
       expect(clickatell.texts.map((t) => t.content)).toEqual([
         `Maison Luxe: your order ${order.trackingNumber} has been placed.`,
-        `Maison Luxe: your order ${order.trackingNumber} has been dispatched.`,
+        `Maison Luxe: your order ${order.trackingNumber} is on its way. Follow it: ${server.baseUrl}/order-details/${order.id}`,
         `Maison Luxe: your order ${order.trackingNumber} has been delivered.`,
       ]);
       expect(new Set(clickatell.texts.map((t) => t.to))).toEqual(new Set([DEMO_PHONE.slice(1)]));
@@ -100,7 +100,7 @@ for (const driver of ['pglite', 'pg'] as const) {
         clickatell.behaviour.down = false;
       }
       expect(clickatell.calls.length).toBe(before + 1);
-      await expect.poll(() => log).toContain('order text failed (dropped)');
+      await expect.poll(() => log).toContain('shopper update text failed (dropped)');
       expect(log).toContain('HTTP 503');
       // Nothing sends it later.
       await new Promise((r) => setTimeout(r, 500));

@@ -33,23 +33,23 @@ for (const driver of DRIVERS) {
       const za = await shopper(`za.${driver}@example.com`, '082 123 4567', 'south_africa');
       await services.notifications.orderUpdate(order, za.id, 'placed');
       expect(await services.textOutbox.list('+27821234567')).toEqual([]);
-      expect(await services.accounts.setTextUpdates(za, true)).toBe(true);
+      expect(await services.accounts.setUpdatesChannel(za, 'text')).toBe('text');
       for (const event of ['placed', 'pending', 'processed', 'cancelled', 'delivered']) await services.notifications.orderUpdate(order, za.id, event);
       const texts = await services.textOutbox.list('+27821234567');
       expect(texts.map((t) => t.text).reverse()).toEqual([
         'Maison Luxe: your order ML-TEXT-1 has been placed.',
-        'Maison Luxe: your order ML-TEXT-1 has been dispatched.',
+        `Maison Luxe: your order ML-TEXT-1 is on its way. Follow it: ${services.config.PUBLIC_SITE_URL}/order-details/${order.id}`,
         'Maison Luxe: your order ML-TEXT-1 has been delivered.',
       ]);
-      expect(await services.accounts.textUpdates(za)).toBe(true);
+      expect(await services.accounts.updatesChannel(za)).toBe('text');
     });
 
     it('refuses to opt in an account whose number is not a mobile number of the store\'s markets', async () => {
       const odd = await shopper(`odd.${driver}@example.com`, '+44 20 7946 0958', 'nigeria');
-      await expect(services.accounts.setTextUpdates(odd, true)).rejects.toMatchObject({ code: 'invalid', message: 'Add a valid mobile number in your profile to get text messages.' });
-      expect(await services.accounts.textUpdates(odd)).toBe(false);
+      await expect(services.accounts.setUpdatesChannel(odd, 'text')).rejects.toMatchObject({ code: 'invalid', message: 'Add a valid mobile number in your profile to get text messages.' });
+      expect(await services.accounts.updatesChannel(odd)).toBe('none');
       // Opting out is always possible.
-      expect(await services.accounts.setTextUpdates(odd, false)).toBe(false);
+      expect(await services.accounts.setUpdatesChannel(odd, 'none')).toBe('none');
     });
   });
 }

@@ -144,6 +144,35 @@ describe('configuration', () => {
   });
 });
 
+describe('WhatsApp settings', () => {
+  const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example', LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters' };
+  const keys = { WHATSAPP_TOKEN: 'EAAlive', WHATSAPP_PHONE_NUMBER_ID: '106540352242922', WHATSAPP_APP_SECRET: 'app-secret', WHATSAPP_VERIFY_TOKEN: 'verify-me-please' };
+
+  it('keeps WhatsApp messages in the dev outbox in a demo store and offers none in a live one unless set', () => {
+    expect(parseConfig({})).toMatchObject({ whatsapp: 'outbox', WHATSAPP_BASE_URL: 'https://graph.facebook.com', WHATSAPP_API_VERSION: 'v23.0' });
+    expect(parseConfig(live)).toMatchObject({ whatsapp: 'off' });
+    expect(parseConfig({ WHATSAPP: 'off' })).toMatchObject({ whatsapp: 'off' });
+    expect(() => parseConfig({ WHATSAPP: 'sms' })).toThrow(/WHATSAPP/);
+  });
+
+  it('refuses to start with WHATSAPP=cloud without its keys, naming each, in live mode as in demo', () => {
+    for (const env of [live, {}]) {
+      let error = '';
+      try {
+        parseConfig({ ...env, WHATSAPP: 'cloud' });
+      } catch (err) {
+        error = (err as Error).message;
+      }
+      for (const key of Object.keys(keys)) expect(error).toContain(`${key}: is required when WHATSAPP=cloud`);
+      expect(() => parseConfig({ ...env, ...keys, WHATSAPP: 'cloud', WHATSAPP_APP_SECRET: '' })).toThrow(/WHATSAPP_APP_SECRET: is required when WHATSAPP=cloud/);
+    }
+    expect(parseConfig({ ...live, ...keys, WHATSAPP: 'cloud' })).toMatchObject({ whatsapp: 'cloud', WHATSAPP_PHONE_NUMBER_ID: '106540352242922' });
+    expect(() => parseConfig({ ...live, ...keys, WHATSAPP: 'cloud', WHATSAPP_PHONE_NUMBER_ID: '+2348012345678' })).toThrow(/WHATSAPP_PHONE_NUMBER_ID: must be the numeric phone number id/);
+    // A live store's outbox would answer shoppers who chose WhatsApp with nothing.
+    expect(() => parseConfig({ ...live, WHATSAPP: 'outbox' })).toThrow(/WHATSAPP: must be cloud or off when STORE_MODE=live/);
+  });
+});
+
 describe('HTTP delivery policy', async () => {
   const { assetCacheControl, isSubresourcePath, securityHeaders, shouldCompress } = await import('@/server/http-policy');
   it('makes hashed assets immutable and other files revalidate daily', () => {

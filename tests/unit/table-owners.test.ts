@@ -64,6 +64,7 @@ const TABLE_OWNERS: Record<string, string> = {
   store_credit_balances: 'aftersales/store-credit',
   store_credit_entries: 'aftersales/store-credit',
   text_outbox: 'notifications/outbox',
+  whatsapp_outbox: 'notifications/outbox',
   users: 'accounts/accounts',
   variant_prices: 'catalogue/catalogue-admin',
   variants: 'catalogue/catalogue-admin',

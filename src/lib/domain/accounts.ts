@@ -3,6 +3,7 @@ import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rule
 import { COUNTRIES, DEFAULT_COUNTRY, ZIP_REQUIRED, isStateOf } from './geo';
 import { message } from './messages';
 import { text } from './validation';
+import { updateChannelField } from './order-updates';
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
 
@@ -95,11 +96,18 @@ export const profileUpdateSchema = z
   .refine((v) => v.firstName ?? v.lastName ?? v.phoneNumber ?? v.country, { message: message('nothing-to-update') });
 export type ProfileUpdate = Omit<z.output<typeof profileUpdateSchema>, 'userId'>;
 
-/** "Text me order updates": a ticked box posts true (a form's 'on'), an unticked one nothing (false). */
-export const textUpdatesSchema = z.object({
-  textUpdates: z.boolean({ error: 'textUpdates must be true or false' }).default(false),
-  userId: z.string().optional(),
-});
+/**
+ * "Order updates": `updates` is text, whatsapp or none. Clients of the earlier "Text me order
+ * updates" box send `textUpdates` instead: true is text, false (or an unticked box, which posts
+ * nothing) is none.
+ */
+export const orderUpdatesSchema = z
+  .object({
+    updates: updateChannelField.optional(),
+    textUpdates: z.boolean({ error: 'textUpdates must be true or false' }).default(false),
+    userId: z.string().optional(),
+  })
+  .transform(({ updates, textUpdates, userId }) => ({ userId, channel: updates ?? (textUpdates ? ('text' as const) : ('none' as const)) }));
 
 export const userIdQuerySchema = z.object({ userId: z.string().optional() });
 

@@ -3,6 +3,7 @@ import { TOASTS } from './toasts';
 import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
 import { STORE_NAME } from './brand';
+import type { ShopperUpdate, ShopperUpdateParams, UpdateChannel } from './order-updates';
 
 /**
  * The store's own messages, by code: the texts a page may show from a link (`?notice=` and
@@ -69,9 +70,14 @@ export const MESSAGES = {
   'phone-invalid-ng': 'Please enter a valid Nigerian phone number, e.g. 0803 123 4567',
   'phone-invalid-za': 'Please enter a valid South African phone number, e.g. 082 123 4567',
   'phone-other-country': 'Please enter a Nigerian (+234) or South African (+27) phone number',
-  'text-updates-on': 'We will text you when your orders are placed, dispatched and delivered.',
+  'text-updates-on': 'We will text you when your orders are placed, on their way and delivered.',
   'text-updates-off': 'We will no longer text you about your orders.',
   'text-updates-need-phone': 'Add a valid mobile number in your profile to get text messages.',
+  'whatsapp-updates-on': `We will send your order updates on WhatsApp from ${STORE_NAME}. Reply STOP there to end them.`,
+  'whatsapp-updates-need-phone': 'Add a valid mobile number in your profile to get WhatsApp messages.',
+  'whatsapp-updates-unavailable': 'Order updates on WhatsApp are not available at the moment. Please choose text messages.',
+  'webhook-signature-invalid': 'Invalid signature',
+  'whatsapp-verify-refused': 'The verify token does not match',
   // Phone verification: a code texted to the shopper's mobile number.
   'phone-code-sent': 'We sent a code to {phone}.',
   'phone-verified': 'Your phone is verified.',
@@ -401,25 +407,40 @@ export const MESSAGES = {
 export type MessageCode = keyof typeof MESSAGES;
 
 /**
- * The text messages (SMS) a shopper who opted in gets about an order, by the order's event:
- * short, plain, signed with the store's name. `{order}` is the order's tracking number.
+ * The words of each order update (SHOPPER_UPDATES in order-updates.ts): the body of its WhatsApp
+ * template as registered with Meta, and the text message (SMS) sent to shoppers who chose texts or
+ * whose WhatsApp message failed. Short, plain, signed with the store's name; `{name}` is a parameter.
  */
-const ORDER_TEXTS = {
-  placed: `${STORE_NAME}: your order {order} has been placed.`,
-  // The store has no separate "dispatched" status yet: staff mark an order processed when it leaves.
-  processed: `${STORE_NAME}: your order {order} has been dispatched.`,
-  delivered: `${STORE_NAME}: your order {order} has been delivered.`,
-} as const;
-export type OrderTextEvent = keyof typeof ORDER_TEXTS;
+export const SHOPPER_UPDATE_TEXTS: Record<ShopperUpdate, string> = {
+  order_confirmed: `${STORE_NAME}: your order {order} has been placed.`,
+  order_on_its_way: `${STORE_NAME}: your order {order} is on its way. Follow it: {link}`,
+  order_out_for_delivery: `${STORE_NAME}: your order {order} is out for delivery today. Your rider {rider} is on {rider_phone}.`,
+  order_delivered: `${STORE_NAME}: your order {order} has been delivered.`,
+  order_delivery_failed: `${STORE_NAME}: the courier could not deliver your order {order}. They will try again on the next working day; to change the time or address, call us on {store_phone}.`,
+};
 
-export function isOrderTextEvent(event: string): event is OrderTextEvent {
-  return Object.hasOwn(ORDER_TEXTS, event);
+/** An update's words with its parameters filled in. */
+export function shopperUpdateText<U extends ShopperUpdate>(update: U, params: ShopperUpdateParams<U>): string {
+  const values = params as Record<string, string>;
+  return SHOPPER_UPDATE_TEXTS[update].replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
 }
 
-/** The text message for an order's event. */
-export function orderText(event: OrderTextEvent, trackingNumber: string): string {
-  return ORDER_TEXTS[event].replace('{order}', trackingNumber);
-}
+/**
+ * The choices of "Order updates" (/settings and checkout). The WhatsApp choice is the shopper's
+ * opt-in: it names the store, what it sends and how to stop, as Meta's WhatsApp Business rules and
+ * the NDPA (Nigeria) and POPIA (South Africa) require of consent to direct messages.
+ */
+export const UPDATE_CHANNEL_CHOICES: Record<UpdateChannel, { label: string; hint: string }> = {
+  whatsapp: {
+    label: 'WhatsApp',
+    hint: `I agree that ${STORE_NAME} may send me order updates on WhatsApp at my mobile number: order confirmed, on its way, out for delivery and delivered. Reply STOP on WhatsApp to end them at any time.`,
+  },
+  text: {
+    label: 'Text message',
+    hint: `${STORE_NAME} texts my mobile number when an order is placed, on its way and delivered.`,
+  },
+  none: { label: 'Neither', hint: 'Updates by e-mail only.' },
+};
 
 /**
  * What a shopper is told as the courier reports: by text (signed with the store's name) and in the

@@ -16,7 +16,7 @@ export const TOASTS = {
   'registration-failed': 'Registration failed',
   'password-reset-failed': 'Failed to reset password',
   'profile-update-failed': 'Failed to update profile',
-  'text-updates-failed': 'Failed to save your text message choice',
+  'text-updates-failed': 'Failed to save your order updates choice',
   'password-change-failed': 'Failed to change password',
   'password-change-error': 'An error occurred while changing password.',
   'auth-error': 'Authentication error. Please login again.',

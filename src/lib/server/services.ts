@@ -35,9 +35,9 @@ import { createCatalogueAdmin } from '@/lib/server/catalogue/catalogue-admin';
 import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { PaymentProvider } from '@/lib/server/payments/port';
-import { createNotificationService, textSenderFor } from '@/lib/server/notifications/notifications';
+import { createNotificationService, textSenderFor, whatsappSenderFor } from '@/lib/server/notifications/notifications';
 import { createTextOutboxReader } from '@/lib/server/notifications/outbox';
-import type { TextSender } from '@/lib/server/notifications/port';
+import type { TextSender, WhatsAppSender } from '@/lib/server/notifications/port';
 // ---- back office
 import { createAuditLog } from '@/lib/server/backoffice/audit';
 import { createStaffService } from '@/lib/server/backoffice/staff';
@@ -71,6 +71,8 @@ export interface Deps {
   paymentProvider?: PaymentProvider;
   /** Tests may pass their own; otherwise Clickatell or the dev outbox, by SMS_PROVIDER. */
   textSender?: TextSender;
+  /** Tests may pass their own (null: none); otherwise the Cloud API, the dev outbox or none, by WHATSAPP. */
+  whatsappSender?: WhatsAppSender | null;
   /** Invalidates cached catalogue pages (on every app server); none by default. */
   pageCache?: PageCacheInvalidator;
   /** Tests may pass their own; otherwise each market's courier by configuration. */
@@ -102,7 +104,14 @@ export function createServices(deps: Deps) {
   // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
-  const notifications = createNotificationService({ db, log: deps.log, sender: deps.textSender ?? textSenderFor(deps) });
+  // Order updates by text or WhatsApp, as each shopper chose (notifications.notifyShopper).
+  const notifications = createNotificationService({
+    db,
+    log: deps.log,
+    sender: deps.textSender ?? textSenderFor(deps),
+    whatsapp: deps.whatsappSender === undefined ? whatsappSenderFor(deps) : deps.whatsappSender,
+    siteUrl: deps.config.PUBLIC_SITE_URL,
+  });
   const textOutbox = createTextOutboxReader({ db });
   const limiter = createRateLimiter({ db, clock });
   const codes = createCodeService({ db, clock, limiter });
@@ -110,7 +119,7 @@ export function createServices(deps: Deps) {
     perMinute: { ...LIMITS.signUpsPerAddressPerMinute, max: deps.config.SIGNUPS_PER_ADDRESS_PER_MINUTE },
     perHour: { ...LIMITS.signUpsPerAddressPerHour, max: deps.config.SIGNUPS_PER_ADDRESS_PER_HOUR },
   };
-  const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits });
+  const accounts = createAccountService({ db, clock, log: deps.log, mailer, sessions, media, limiter, codes, signUpLimits, whatsappOffered: deps.config.whatsapp !== 'off' });
   const addresses = createAddressService({ db, clock });
   const phoneVerification = createPhoneVerification({ db, codes, limiter, sender: notifications.sender, log: deps.log, audit });
   const promotions = createPromotionService({ db, clock, audit });

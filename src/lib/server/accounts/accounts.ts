@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import { AVATAR_CHANGES_PER_DAY, MESSAGES } from '@/lib/domain/account-rules';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { ProfileUpdate, RegisterInput } from '@/lib/domain/accounts';
@@ -17,6 +17,7 @@ import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server
 import type { SessionService, SessionUser } from './sessions';
 import type { Country } from '@/lib/domain/geo';
 import { normalisePhone } from '@/lib/domain/phone';
+import type { UpdateChannel } from '@/lib/domain/order-updates';
 
 /** The number in E.164, read in the shopper's country; a bad one is refused with what is wrong with it. */
 function e164(phoneNumber: string, country: Country): string {
@@ -63,6 +64,8 @@ interface Deps {
   codes: CodeService;
   /** Sign-ups per client address (LIMITS.signUpsPerAddress*, as configured). */
   signUpLimits: { perMinute: Limit; perHour: Limit };
+  /** Whether shoppers may choose order updates on WhatsApp (WHATSAPP is not off). */
+  whatsappOffered?: boolean;
 }
 
 /** Unverified accounts are told to verify; the details flag lets clients offer "resend code". */
@@ -86,7 +89,7 @@ function tooManyPictureChanges(retryAfterSeconds: number): RateLimited {
   );
 }
 
-export function createAccountService({ db, clock, log, mailer, sessions, media, limiter, codes, signUpLimits }: Deps) {
+export function createAccountService({ db, clock, log, mailer, sessions, media, limiter, codes, signUpLimits, whatsappOffered = true }: Deps) {
   async function findByEmail(email: string): Promise<SessionUser | undefined> {
     const [u] = await db.select().from(users).where(eq(users.email, email)).limit(1);
     return u;
@@ -362,17 +365,42 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       return toUserDto(await reload(user.id));
     },
 
-    /** Whether the shopper opted in to "Text me order updates". */
-    async textUpdates(user: SessionUser): Promise<boolean> {
-      return (await reload(user.id)).textUpdates;
+    /** Whether the store offers order updates on WhatsApp. */
+    whatsappOffered,
+
+    /** How the shopper chose to get order updates: text, whatsapp or none. */
+    async updatesChannel(user: SessionUser): Promise<UpdateChannel> {
+      return (await reload(user.id)).updatesChannel;
     },
 
-    /** Opts in or out of order texts; opting in needs a mobile number texts can reach. */
-    async setTextUpdates(user: SessionUser, on: boolean): Promise<boolean> {
+    /**
+     * Chooses order updates by text, WhatsApp (the shopper's opt-in to the store's templates) or
+     * neither; text and WhatsApp need a mobile number they can reach.
+     */
+    async setUpdatesChannel(user: SessionUser, channel: UpdateChannel): Promise<UpdateChannel> {
       const current = await reload(user.id);
-      if (on && !normalisePhone(current.phoneNumber, current.country).ok) throw new Invalid(message('text-updates-need-phone'));
-      await db.update(users).set({ textUpdates: on }).where(eq(users.id, user.id));
-      return on;
+      if (channel === current.updatesChannel) return channel;
+      if (channel === 'whatsapp' && !whatsappOffered) throw new Invalid(message('whatsapp-updates-unavailable'));
+      if (channel !== 'none' && !normalisePhone(current.phoneNumber, current.country).ok) {
+        throw new Invalid(message(channel === 'whatsapp' ? 'whatsapp-updates-need-phone' : 'text-updates-need-phone'));
+      }
+      await db.update(users).set({ updatesChannel: channel }).where(eq(users.id, user.id));
+      log.info('order updates channel chosen', { userId: user.id, channel });
+      return channel;
+    },
+
+    /**
+     * An inbound WhatsApp "STOP" from `phone` (E.164): the accounts that chose WhatsApp with that
+     * number (as verified, or as the number messages go to, verified or not: whoever receives them
+     * may end them) get no more WhatsApp messages, nor texts instead. Answers their ids.
+     */
+    async stopWhatsApp(phone: string): Promise<string[]> {
+      const stopped = await db
+        .update(users)
+        .set({ updatesChannel: 'none' })
+        .where(and(or(eq(users.phoneVerifiedNumber, phone), eq(users.phoneNumber, phone)), eq(users.updatesChannel, 'whatsapp')))
+        .returning({ id: users.id });
+      return stopped.map((u) => u.id);
     },
 
     async updateProfile(user: SessionUser, profile: ProfileUpdate): Promise<UserDto> {
@@ -422,7 +450,7 @@ export async function eraseAccountRow(tx: Db | Tx, userId: string, at: Date): Pr
       passwordHash: '!erased',
       phoneNumber: '',
       imageHash: null,
-      textUpdates: false,
+      updatesChannel: 'none',
       erasedAt: at,
     })
     .where(eq(users.id, userId));

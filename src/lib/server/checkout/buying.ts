@@ -21,7 +21,7 @@ import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import type { CodeTries } from '@/lib/server/promotions/code-tries';
-import type { OrderNotifications } from '@/lib/server/notifications/notifications';
+import type { ShopperNotifications } from '@/lib/server/notifications/notifications';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { exchangeDifferences } from '@/lib/server/aftersales/returns';
 
@@ -44,7 +44,7 @@ export function createBuyingServices(deps: {
   audit?: AuditLog;
   /** Discount codes: checked by the cart, held with a payment, used with its order, released without one. */
   promotions?: PromotionService;
-  notifications?: OrderNotifications;
+  notifications?: ShopperNotifications;
   /** Store credit: spent at checkout (held with the payment), given back when it never becomes an order or is cancelled. */
   storeCredit?: StoreCreditService;
   /** Limits the discount codes a shopper tries. */

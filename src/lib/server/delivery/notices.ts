@@ -9,7 +9,7 @@ import type { Db } from '@/lib/server/infra/db/client';
 import { orders, users } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
-import type { OrderNotifications } from '@/lib/server/notifications/notifications';
+import type { ShopperNotifications } from '@/lib/server/notifications/notifications';
 
 /**
  * What the shopper is told as the parcel moves: a mail and (when they opted in) a text at "on its
@@ -18,7 +18,7 @@ import type { OrderNotifications } from '@/lib/server/notifications/notification
  * Each is its own function, so another channel can be routed to one of them alone. None throws: a
  * notice that cannot go out is logged, never retried, and never undoes the tracking it follows.
  */
-export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notifications: Pick<OrderNotifications, 'textShopper'>; log: Logger; siteUrl: string }) {
+export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notifications: Pick<ShopperNotifications, 'notifyShopper'>; log: Logger; siteUrl: string }) {
   const { db, log } = deps;
 
   const SUBJECTS: Record<'on_its_way' | 'out_for_delivery' | 'delivered' | 'failed_attempt', string> = {
@@ -70,7 +70,13 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
       } catch (err) {
         log.error('delivery mail failed', { err, orderId, event });
       }
-      await deps.notifications.textShopper(row.userId, `${STORE_NAME}: ${sentences.join(' ')}`, { orderId, event });
+      // WhatsApp carries the registered template; a text carries every sentence (rider, amount due).
+      const words = `${STORE_NAME}: ${sentences.join(' ')}`;
+      const n = deps.notifications;
+      if (event === 'on_its_way') await n.notifyShopper(row.userId, 'order_on_its_way', { order: row.trackingNumber, link }, words);
+      else if (event === 'out_for_delivery') await n.notifyShopper(row.userId, 'order_out_for_delivery', { order: row.trackingNumber, rider: values.rider, rider_phone: values.riderPhone || values.storePhone }, words);
+      else if (event === 'delivered') await n.notifyShopper(row.userId, 'order_delivered', { order: row.trackingNumber }, words);
+      else await n.notifyShopper(row.userId, 'order_delivery_failed', { order: row.trackingNumber, store_phone: values.storePhone }, words);
     } catch (err) {
       log.error('delivery notice failed (dropped)', { err, orderId, event });
     }

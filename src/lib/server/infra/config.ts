@@ -109,6 +109,22 @@ const configSchema = z
     SMS_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['outbox', 'clickatell']).default('outbox')),
     CLICKATELL_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     CLICKATELL_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://platform.clickatell.com')),
+    /**
+     * Order updates on WhatsApp (the shopper's choice): cloud sends utility templates through the
+     * WhatsApp Business Platform's Cloud API; outbox keeps them in the dev outbox with the number's
+     * texts; off offers no WhatsApp choice. Unset: outbox in demo mode, off in live mode.
+     */
+    WHATSAPP: z.preprocess(emptyToUndefined, z.enum(['outbox', 'cloud', 'off']).optional()),
+    /** A system user's access token with whatsapp_business_messaging (sent as a Bearer token). */
+    WHATSAPP_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** The id of the store's business phone number in WhatsApp Manager (not the number itself). */
+    WHATSAPP_PHONE_NUMBER_ID: z.preprocess(emptyToUndefined, z.string().regex(/^\d{5,30}$/, 'must be the numeric phone number id from WhatsApp Manager').optional()),
+    /** The Meta app's secret: webhook calls carry X-Hub-Signature-256, its HMAC of the body. */
+    WHATSAPP_APP_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** The token typed into the app's webhook settings; Meta sends it back to verify the webhook URL. */
+    WHATSAPP_VERIFY_TOKEN: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
+    WHATSAPP_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://graph.facebook.com')),
+    WHATSAPP_API_VERSION: z.preprocess(emptyToUndefined, z.string().regex(/^v\d+\.\d+$/, 'must look like v23.0').default('v23.0')),
     /** The store's WhatsApp number (E.164): order pages offer a chat prefilled with the tracking number. */
     SUPPORT_WHATSAPP: z.preprocess(emptyToUndefined, z.string().regex(/^\+[1-9]\d{7,14}$/, 'must be an E.164 number, e.g. +2348012345678').optional()),
     /** Pay on delivery: off until the store offers it; a live store needs an SMS provider for it. */
@@ -179,6 +195,11 @@ const configSchema = z
     if (c.SMS_PROVIDER === 'clickatell' && !c.CLICKATELL_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['CLICKATELL_API_KEY'], message: 'is required when SMS_PROVIDER=clickatell' });
     }
+    if (c.WHATSAPP === 'cloud') {
+      for (const key of ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const) {
+        if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when WHATSAPP=cloud' });
+      }
+    }
     try {
       parseAddressList(c.METRICS_ALLOW);
     } catch (err) {
@@ -209,6 +230,8 @@ const configSchema = z
       if (!c.LINK_SIGNING_SECRET) live('LINK_SIGNING_SECRET', 'is required when STORE_MODE=live (it signs the confirm and unsubscribe links in mails; 32 characters or more, e.g. openssl rand -base64 48)');
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
       // Pay on delivery needs a verified mobile number: its codes go by text message.
+      // Shoppers who choose WhatsApp would hear nothing from an outbox nobody reads.
+      if (c.WHATSAPP === 'outbox') live('WHATSAPP', 'must be cloud or off when STORE_MODE=live (the outbox sends nothing)');
       if (c.PAY_ON_DELIVERY === 'on' && c.SMS_PROVIDER === 'outbox') live('SMS_PROVIDER', 'must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on (pay on delivery needs phone codes sent by text message)');
       // Every market charges in its own currency through its own account: a missing key would
       // leave a market's shoppers unable to pay.
@@ -231,6 +254,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   devMailboxEnabled: boolean;
   /** Whether the demo shopper is seeded and the demo notice shown. */
   demo: boolean;
+  /** The WhatsApp channel: WHATSAPP, or its default for the mode (outbox in demo, off in live). */
+  whatsapp: 'outbox' | 'cloud' | 'off';
   /**
    * The configured site is https. Requests use their public origin instead (Astro.locals.publicOrigin,
    * the same whenever PUBLIC_SITE_URL is set); this is for what happens outside a request's context.
@@ -271,6 +296,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     siteUrlExplicit: c.PUBLIC_SITE_URL !== undefined,
     demo,
     devMailboxEnabled: demo,
+    whatsapp: c.WHATSAPP ?? (demo ? 'outbox' : 'off'),
     secureCookies: siteUrl.startsWith('https://'),
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
     metricsAllow: parseAddressList(c.METRICS_ALLOW),

@@ -24,3 +24,32 @@ export class TextRefused extends AppError {
     super('invalid', `The SMS provider refused the text: ${reason}`);
   }
 }
+
+/** One WhatsApp template message: a utility template registered with Meta, with its body parameters. */
+export interface WhatsAppMessage {
+  /** E.164: +2348031234567. */
+  to: string;
+  /** The template's name (SHOPPER_UPDATES in src/lib/domain/order-updates.ts). */
+  template: string;
+  /** The template's body parameters, in order ({{1}}, {{2}}, …). */
+  params: string[];
+  /** The body as the shopper reads it (what the outbox keeps; the Cloud API fills in its own copy). */
+  body: string;
+}
+
+export interface WhatsAppSender {
+  readonly name: 'outbox' | 'cloud';
+  /**
+   * Sends one template message; resolves with the provider's id for it (null for the outbox).
+   * Throws WhatsAppRefused when the provider refuses it, and AppError 'unavailable' when the
+   * provider cannot be reached or fails.
+   */
+  send(message: WhatsAppMessage): Promise<{ messageId: string | null }>;
+}
+
+/** The WhatsApp Cloud API answered and refused the message (not a WhatsApp number, a template not approved, a bad token). */
+export class WhatsAppRefused extends AppError {
+  constructor(reason: string) {
+    super('invalid', `WhatsApp refused the message: ${reason}`);
+  }
+}

@@ -31,7 +31,7 @@ import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
-import type { OrderNotifications } from '@/lib/server/notifications/notifications';
+import type { ShopperNotifications } from '@/lib/server/notifications/notifications';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
@@ -171,7 +171,7 @@ export function createOrderService({
   pageCache?: PageCacheInvalidator;
   clock?: () => Date;
   /** Texts to shoppers who opted in (src/lib/server/notifications); never throws. */
-  notifications?: OrderNotifications;
+  notifications?: ShopperNotifications;
   /** Pays the refunds owed now (the refund worker's run), after a cancel commits; the worker pays them later otherwise. */
   payOwedRefunds?: () => Promise<unknown>;
   /** Gives a cancelled order's store credit back (the store credit module), in the cancelling transaction. */

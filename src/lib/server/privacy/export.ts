@@ -28,6 +28,7 @@ import {
   storeCreditEntries,
   textOutbox,
   users,
+  whatsappOutbox,
 } from '@/lib/server/infra/db/schema';
 
 const money = (minor: number, currency: string) => formatMoney(toMajor(minor), currency as CurrencyCode);
@@ -69,6 +70,7 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
           db.select({ code: promotionCodes.code, expiresAt: promotionCodes.expiresAt, redemptions: promotionCodes.redemptions }).from(promotionCodes).where(eq(promotionCodes.email, user.email)),
         ]);
 
+      const whatsappSent = phones.length > 0 ? await db.select().from(whatsappOutbox).where(inArray(whatsappOutbox.to, phones)).orderBy(asc(whatsappOutbox.id)) : [];
       const orderIds = orderRows.map((o) => o.id);
       const returnIds = returnRows.map((r) => r.id);
       const helpIds = helpRows.map((h) => h.id);
@@ -135,7 +137,7 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
           `Store credit: ${creditBalances.length ? creditBalances.map((b) => money(b.balanceMinor, b.currency)).join(', ') : 'none'} (${creditEntries.length} ledger entr${creditEntries.length === 1 ? 'y' : 'ies'}).`,
           `${favouriteRows.length} favourite${favouriteRows.length === 1 ? '' : 's'}.`,
           `Newsletter: ${sub ? `${sub.status} (since ${day(sub.createdAt)}, from the ${sub.source} page)` : 'not subscribed'}; ${consentEvents.length} consent change${consentEvents.length === 1 ? '' : 's'} recorded.`,
-          `Text messages about orders: ${user.textUpdates ? 'on' : 'off'}; phone ${user.phoneVerifiedNumber && user.phoneVerifiedNumber === user.phoneNumber ? 'verified' : 'not verified'}.`,
+          `Order updates by ${user.updatesChannel === 'none' ? 'mail only' : user.updatesChannel === 'whatsapp' ? 'WhatsApp' : 'text message'}; phone ${user.phoneVerifiedNumber && user.phoneVerifiedNumber === user.phoneNumber ? 'verified' : 'not verified'}.`,
           `${helpRows.length} help request${helpRows.length === 1 ? '' : 's'}.`,
           `${mails.length} e-mail${mails.length === 1 ? '' : 's'} and ${texts.length} text message${texts.length === 1 ? '' : 's'} we sent you and still keep.`,
           `${sessionRows.length} signed-in session${sessionRows.length === 1 ? '' : 's'}.`,
@@ -182,13 +184,15 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
           discountCodesIssuedToYou: codes,
         },
         textMessages: {
-          orderUpdates: user.textUpdates,
+          orderUpdates: user.updatesChannel === 'text',
+          updatesChannel: user.updatesChannel,
           phoneNumber: user.phoneNumber,
           verifiedNumber: user.phoneVerifiedNumber,
         },
         helpRequests: helpRows.map(({ userId: _u, ...h }) => ({ ...h, messages: helpThread.filter((m) => m.requestId === h.id).map(({ requestId: _r, ...m }) => m) })),
         mailsSent: mails.map((m) => ({ to: m.to, subject: m.subject, text: m.text, sentAt: m.createdAt })),
         textsSent: texts.map((t) => ({ to: t.to, body: t.body, sentAt: t.createdAt })),
+        whatsappSent: whatsappSent.map((w) => ({ to: w.to, template: w.template, body: w.body, sentAt: w.createdAt })),
         sessions: sessionRows,
       };
     },

@@ -30,6 +30,7 @@ import { COUNTRIES } from '@/lib/domain/geo';
 import { DEFAULT_MARKET, MARKET_CODES } from '@/lib/domain/markets';
 import { ORDER_MONEY_KINDS } from '@/lib/domain/order-money';
 import { ORDER_STATUSES } from '@/lib/domain/orders';
+import { UPDATE_CHANNELS } from '@/lib/domain/order-updates';
 import { COLLECTION_METHODS, COLLECTION_OUTCOMES, ONLINE_CHANNELS, PAYMENT_METHODS } from '@/lib/domain/payment-methods';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
 import { SHIPMENT_KINDS, SHIPMENT_STATUSES, TRACKING_STATUSES } from '@/lib/domain/delivery';
@@ -215,8 +216,11 @@ export const users = pgTable('users', {
   /** customer (default), staff (catalogue, stock, orders, customers) or owner (also staff and the audit log). */
   role: text('role', { enum: ROLES }).notNull().default('customer'),
   // ---- end back office
-  /** The shopper opted in to "Text me order updates" (placed, dispatched, delivered) at phone_number. */
-  textUpdates: boolean('text_updates').notNull().default(false),
+  /**
+   * How the shopper gets order updates at phone_number besides mail: text (SMS), whatsapp (their
+   * opt-in to the store's WhatsApp templates) or none; an inbound WhatsApp STOP sets none.
+   */
+  updatesChannel: text('updates_channel', { enum: UPDATE_CHANNELS }).notNull().default('none'),
   /** The number the shopper proved with a texted code (E.164); the phone counts as verified while it equals phone_number. */
   phoneVerifiedNumber: text('phone_verified_number'),
   /** Pay-on-delivery orders refused at the door since staff last lifted the block (pay on delivery stops at MAX_REFUSED_DELIVERIES). */
@@ -882,6 +886,24 @@ export const textOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('text_outbox_to_idx').on(t.to, t.createdAt)],
+);
+
+/** WhatsApp messages kept instead of sent when WHATSAPP=outbox: the dev outbox's WhatsApp messages. */
+export const whatsappOutbox = pgTable(
+  'whatsapp_outbox',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** E.164, e.g. +2348031234567. */
+    to: text('to').notNull(),
+    /** The template's name as registered with Meta (SHOPPER_UPDATES). */
+    template: text('template').notNull(),
+    /** The template's body parameters, in order. */
+    params: jsonb('params').$type<string[]>().notNull(),
+    /** The body as the shopper reads it. */
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('whatsapp_outbox_to_idx').on(t.to, t.createdAt)],
 );
 
 /**

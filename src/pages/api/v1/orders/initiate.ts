@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deliveryOptionField, deliverySpeedField } from '@/lib/domain/cart-input';
 import { failureText, message } from '@/lib/domain/messages';
 import { text } from '@/lib/domain/validation';
+import { updateChannelField } from '@/lib/domain/order-updates';
 import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import { TOASTS } from '@/lib/domain/toasts';
 import { requireUser } from '@/lib/server/accounts/auth';
@@ -24,6 +25,8 @@ const initiateSchema = z.object({
   paymentMethod: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(CHECKOUT_PAYMENT_CHOICES).optional()),
   /** "Use my store credit": a JSON boolean, or the checkbox's value. */
   useStoreCredit: z.preprocess((v) => v === true || v === 'true' || v === 'on', z.boolean()).optional(),
+  /** "Order updates": text, whatsapp or none, saved as the shopper's choice before the order is made. */
+  updates: z.preprocess((v) => (v === '' || v === null ? undefined : v), updateChannelField.optional()),
   /** The checkout form's attempt key (a hidden field minted with the page); API clients send `Idempotency-Key`. */
   idempotencyKey: z.preprocess((v) => (v === '' || v === null ? undefined : v), idempotencyKey.optional()),
 });
@@ -35,6 +38,7 @@ export const POST = formEndpoint(
     const input = await readInput(request, initiateSchema);
     const header = request.headers.get('idempotency-key');
     const key = header === null ? input.idempotencyKey : parseWith(idempotencyKey, header.trim());
+    if (input.updates) await locals.services.accounts.setUpdatesChannel(user, input.updates);
     const data = await locals.services.checkout.initiate(user, {
       callbackUrl: input.callbackUrl,
       deliveryOption: input.deliveryOption,

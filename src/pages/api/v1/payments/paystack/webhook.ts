@@ -15,7 +15,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   const signer = paystackSignerOf(raw, request.headers.get('x-paystack-signature'), config.paystackSecretKeys);
   if (!signer) {
     locals.log.warn('paystack webhook with a bad signature');
-    return json({ status: false, message: 'Invalid signature' }, { status: 401 });
+    return json({ status: false, message: message('webhook-signature-invalid') }, { status: 401 });
   }
   let event;
   try {
