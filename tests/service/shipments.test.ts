@@ -98,7 +98,7 @@ for (const driver of DRIVERS) {
       const shopper = await podShopper(services, market);
       n++;
       const phone = market === 'NG' ? `+23480312${String(40000 + n).padStart(5, '0')}` : `+278212${String(30000 + n).padStart(5, '0')}`;
-      await services.db.update(users).set({ phoneNumber: phone, textUpdates: true }).where(eq(users.id, shopper.id));
+      await services.db.update(users).set({ phoneNumber: phone, updatesChannel: 'text' }).where(eq(users.id, shopper.id));
       const v = await podVariant(services, market, 3, n);
       const order = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id, market, pickup: opts.pickup });
       return { ...order, phone };

@@ -87,7 +87,7 @@ for (const driver of DRIVERS) {
       for (const event of ['placed', 'pending', 'processed', 'delivered']) await services.notifications.orderUpdate(order, ada.id, event);
       expect(fake.messages.map((m) => [m.to, m.template, m.language, m.params])).toEqual([
         ['2348031111111', 'order_confirmed', 'en', ['ML-WA-1']],
-        ['2348031111111', 'order_on_its_way', 'en', ['ML-WA-1', `https://shop.example/order-details/${order.id}`]],
+        // Processed is "Ready to ship": "on its way" waits for the courier's pick-up (delivery/notices.ts).
         ['2348031111111', 'order_delivered', 'en', ['ML-WA-1']],
       ]);
       expect(await services.textOutbox.list('+2348031111111')).toEqual([]);
