@@ -58,6 +58,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/customers/[id]/release-phone.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ phone: '+2348031234567' }) },
   'api/v1/admin/customers/[id]/pay-on-delivery.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ refusedBefore: '0' }) },
   'api/v1/admin/markets/[market]/pay-on-delivery.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ enabled: 'on', cap: '3000', ceiling: '40000', depositPercent: '30' }) },
+  'api/v1/admin/markets/[market]/gift-wrap.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ fee: '150' }) },
   'api/v1/admin/markets/[market]/privacy-days.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ days: '30' }) },
   'api/v1/admin/data-requests/index.ts': { body: () => ({ email: 'nobody@example.com', kind: 'export', channel: 'mail', note: 'By letter' }) },
   'api/v1/admin/data-requests/[id]/export.ts': { segments: () => ({ id: nilUuid }), body: () => ({ code: '1234' }) },

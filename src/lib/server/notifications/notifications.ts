@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { isOrderTextEvent, orderText } from '@/lib/domain/messages';
+import { giftRecipientText, isOrderTextEvent, orderText } from '@/lib/domain/messages';
+import type { Gift } from '@/lib/domain/gifts';
 import { normalisePhone } from '@/lib/domain/phone';
 import type { Config } from '@/lib/server/infra/config';
 import type { Db } from '@/lib/server/infra/db/client';
@@ -17,6 +18,27 @@ export function textSenderFor({ config, db, log }: { config: Config; db: Db; log
   return createTextOutboxSender({ db, log });
 }
 
+/**
+ * Texts a gift's recipient about their order's event (domain giftRecipientText: none for events
+ * they are not told of); the courier's updates call this too. Logged and dropped on failure.
+ */
+export async function textGiftRecipient(
+  { sender, log }: { sender: TextSender; log: Logger },
+  order: { id: string; trackingNumber: string; gift: Gift | null },
+  senderName: string,
+  event: string,
+): Promise<void> {
+  if (!order.gift) return;
+  const body = giftRecipientText(event, order.trackingNumber, senderName);
+  if (!body) return;
+  try {
+    const { messageId } = await sender.send({ to: order.gift.recipientPhone, body });
+    log.info('gift recipient text sent', { orderId: order.id, event, provider: sender.name, messageId });
+  } catch (err) {
+    log.error('gift recipient text failed (dropped)', { err, orderId: order.id, event, provider: sender.name });
+  }
+}
+
 /** What the order service tells shoppers by text message. */
 export interface OrderNotifications {
   /**
@@ -26,6 +48,12 @@ export interface OrderNotifications {
    * cannot hold up or undo the order.
    */
   orderUpdate(order: { id: string; trackingNumber: string }, userId: string, event: string): Promise<void>;
+  /**
+   * Texts a gift order's recipient (the number the courier calls, deliveryContact) about an event
+   * on the way to them: placed, dispatched, delivered, and whatever the courier's updates add. The
+   * buyer keeps every mail and text of their own. Never throws, as orderUpdate.
+   */
+  giftRecipientUpdate(order: { id: string; trackingNumber: string; gift: Gift | null }, senderName: string, event: string): Promise<void>;
 }
 
 export function createNotificationService({ db, log, sender }: { db: Db; log: Logger; sender: TextSender }): OrderNotifications & { sender: TextSender } {
@@ -52,5 +80,6 @@ export function createNotificationService({ db, log, sender }: { db: Db; log: Lo
         log.error('order text failed (dropped)', { err, orderId: order.id, event, provider: sender.name });
       }
     },
+    giftRecipientUpdate: (order, senderName, event) => textGiftRecipient({ sender, log }, order, senderName, event),
   };
 }
