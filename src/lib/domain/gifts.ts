@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from './gift-limits';
 import type { Country } from './geo';
 import type { MarketCode } from './markets';
 import { message } from './messages';
@@ -11,8 +12,7 @@ import type { AddressDto } from './shipping';
  * Gift wrapping is a fee per market, set by staff. Pure: no I/O.
  */
 
-export const GIFT_MESSAGE_MAX = 250;
-export const GIFT_NAME_MAX = 80;
+export { GIFT_MESSAGE_MAX, GIFT_NAME_MAX };
 
 /** Gift wrapping's fee in a market without one set by staff (minor units): ₦5,000 and R150. */
 export const DEFAULT_GIFT_WRAP_MINOR: Record<MarketCode, number> = { NG: 500_000, ZA: 15_000 };
