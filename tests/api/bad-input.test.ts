@@ -201,6 +201,7 @@ const SPECS: Record<string, Spec> = {
   'admin/customers/[id].astro': { segments: (ids) => ({ id: ids.customerId }) },
   'admin/customers/index.astro': { query: () => ({ q: 'ada', page: '1' }) },
   'admin/orders/[id].astro': { segments: () => ({ id: nilUuid }) },
+  'admin/orders/[id]/packing-slip.astro': { segments: () => ({ id: nilUuid }) },
   'admin/orders/index.astro': { query: () => adminOrderQuery },
   'admin/products/[id].astro': { segments: (ids) => ({ id: ids.productId }) },
   'admin/products/index.astro': { query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }) },
