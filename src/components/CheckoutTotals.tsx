@@ -20,6 +20,8 @@ interface Props {
    * delivery costs at least, and it names the market's free-express threshold.
    */
   deliveryOutlook?: { addressKnown: boolean };
+  /** Gift wrapping's fee when asked for at checkout (major units; part of total). */
+  giftWrap?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ interface Props {
  * applied) / Shipping Fee / Total (spec: pickup shows 'Free shipping'), then the discount code's
  * controls and the way on.
  */
-export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls, deliveryOutlook }: Props) {
+export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls, deliveryOutlook, giftWrap = 0 }: Props) {
   const money = (n: number) => formatMoney(n, currency);
   const freeExpressFrom = deliveryOutlook ? freeExpressFromMinor(currency) : null;
   const fee = deliveryOutlook && !deliveryOutlook.addressKnown ? `Delivery from ${money(toMajor(lowestDeliveryFeeMinor(currency)))}` : pickup || deliveryFee === 0 ? 'Free shipping' : money(deliveryFee);
@@ -50,6 +52,12 @@ export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total,
           <dt>Shipping Fee</dt>
           <dd data-testid="shipping-fee">{fee}</dd>
         </div>
+        {giftWrap > 0 && (
+          <div>
+            <dt>Gift wrapping</dt>
+            <dd data-testid="gift-wrap">{money(giftWrap)}</dd>
+          </div>
+        )}
         <div className="buy-total">
           <dt>Total</dt>
           <dd data-testid={totalTestId}>{money(total)}</dd>

@@ -4,6 +4,7 @@ import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
 import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
+import GiftFields, { giftFromCheckoutForm, type GiftOffer, type GiftState } from '@/components/GiftFields';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
@@ -106,6 +107,8 @@ interface Props {
   payOnDelivery?: PayOnDeliveryOffer | null;
   /** The session's CSRF token for the checkout form. */
   csrf?: string | null;
+  /** "This is a gift" in this market: wrapping's fee and the phone's example. */
+  gift?: GiftOffer | null;
   /** Set on the return from the provider: what the server made of it. */
   outcome?: ReturnOutcome | null;
   /** The shopper's store credit in the market's currency (major units), when there is some. */
@@ -175,7 +178,7 @@ function Address({ address, title, change }: { address: AddressDto; title: strin
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Kept until the server answers: a send lost on the way and tried again is the same attempt.
   const [attemptKey, setAttemptKey] = useState(checkoutKey ?? null);
@@ -207,11 +210,16 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   const [method, setMethod] = useState<CheckoutPaymentChoice>(payOnDelivery?.initial ?? 'online');
   // "Use my store credit": it comes off the total first; when it covers everything, nothing is paid.
   const [useCredit, setUseCredit] = useState(false);
-  const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, cart.total) : 0;
-  const creditCoversAll = creditUsed > 0 && creditUsed >= cart.total;
+  // "This is a gift" with wrapping adds the market's fee to the total the server will charge.
+  const [giftState, setGiftState] = useState<GiftState>({ on: false, wrap: false });
+  const wrapFee = gift && giftState.on && giftState.wrap ? gift.wrapFee : 0;
+  const total = cart.total + wrapFee;
+  const form = useRef<HTMLFormElement>(null);
+  const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, total) : 0;
+  const creditCoversAll = creditUsed > 0 && creditUsed >= total;
   // What paying on delivery means for this total (it follows the delivery choice); shown while it is chosen.
   // The phone is verified by the "Verify your phone" forms beside the checkout, which come back to this page.
-  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(cart.total), payOnDelivery.rules, payOnDelivery.standing) : null;
+  const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(total), payOnDelivery.rules, payOnDelivery.standing) : null;
   const wholeOnDelivery = method === 'on_delivery' && terms?.allowed === true && terms.depositMinor === 0;
 
   function forgetReference() {
@@ -325,7 +333,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
       () =>
         api('/orders/initiate', {
           method: 'POST',
-          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates },
+          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, ...(form.current ? { gift: giftFromCheckoutForm(form.current) } : {}) },
           headers: attemptKey ? { 'idempotency-key': attemptKey } : {},
         }),
       {
@@ -379,7 +387,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   const empty = cart.items.length === 0;
   return (
     <>
-      <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit}>
+      <form className="po" method="post" action="/api/v1/orders/initiate" onSubmit={onSubmit} ref={form}>
         <CsrfInput token={csrf} />
         {attemptKey && <input type="hidden" name="idempotencyKey" value={attemptKey} />}
         <section className="po-details" aria-labelledby="po-details-title" ref={details}>
@@ -455,6 +463,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
               </li>
             ))}
           </ul>
+          {gift && !empty && <GiftFields offer={gift} disabled={busy} onChange={setGiftState} />}
           {storeCredit ? (
             <fieldset className="po-credit" disabled={busy}>
               <legend>Store credit: {money(storeCredit)}</legend>
@@ -464,8 +473,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
               </label>
               {/* Shown while ticked (CSS :has, so also before scripts run; the server works out the same). */}
               <p className="po-credit-note" aria-live="polite">
-                {money(Math.min(storeCredit, cart.total))} comes off your total
-                {Math.min(storeCredit, cart.total) >= cart.total ? ': nothing to pay.' : `; ${money(cart.total - Math.min(storeCredit, cart.total))} left to pay.`}
+                {money(Math.min(storeCredit, total))} comes off your total
+                {Math.min(storeCredit, total) >= total ? ': nothing to pay.' : `; ${money(total - Math.min(storeCredit, total))} left to pay.`}
               </p>
             </fieldset>
           ) : null}
@@ -514,7 +523,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         </section>
         <CheckoutTotals
           label="Order summary"
-          totals={cart}
+          totals={{ ...cart, total }}
+          giftWrap={wrapFee}
           pickup={option === 'pickup'}
           totalTestId="order-total"
           discountControls={!reference && !empty && <DiscountFields form="po-discount" back="/place-order" cart={cart} idPrefix="po" />}

@@ -156,6 +156,8 @@ for (const driver of DRIVERS) {
           cartId: priced.cartId,
           callbackUrl: 'http://localhost/place-order?paid=true',
           storeCreditMinor: 0,
+          gift: null,
+          giftWrapMinor: 0,
           deliveryOption: priced.deliveryOption,
           deliverySpeed: null,
           shipTo: priced.pickupAddress,

@@ -318,6 +318,12 @@ export const MESSAGES = {
   'pod-max-open-range': 'Open orders must be a whole number from 1 to 100',
   'pod-rules-saved': 'Pay on delivery settings saved',
   'pod-rules-cap-above-ceiling': 'The amount paid wholly on delivery cannot be above the most an order may be',
+  'gift-name-required': "Please enter the recipient's name",
+  'gift-name-too-long': "The recipient's name can be at most {count} characters",
+  'gift-phone-required': "Please enter the recipient's phone number, so the courier can call them",
+  'gift-message-too-long': 'The gift message can be at most {count} characters',
+  'gift-wrap-range': 'Gift wrapping must cost a whole amount from 0 up',
+  'gift-wrap-saved': 'Gift wrapping fee saved',
   'pod-order-unavailable': 'Your order could not be placed. Please review your cart and try again.',
   'order-cancelled-by-shopper': 'Your order has been cancelled.',
   'order-not-cancellable': 'This order can no longer be cancelled.',
@@ -461,6 +467,23 @@ export type DeliveryTextEvent = keyof typeof DELIVERY_TEXTS;
 /** A delivery text with its values filled in (a value not given leaves its place empty). */
 export function deliveryText(event: DeliveryTextEvent, values: Partial<Record<'order' | 'storePhone' | 'rider' | 'riderPhone' | 'amount', string>>): string {
   return DELIVERY_TEXTS[event].replace(/\{(\w+)\}/g, (_, k: string) => values[k as keyof typeof values] ?? '');
+}
+
+/**
+ * The texts a gift's recipient gets about the order on its way to them (the courier's texts, not the
+ * buyer's order mail): no prices, no buyer's details beyond their name.
+ */
+const GIFT_TEXTS = {
+  placed: `${STORE_NAME}: {name} has sent you a gift (order {order}). Our courier will call this number to deliver it.`,
+  processed: `${STORE_NAME}: your gift (order {order}) is on its way. Our courier will call this number.`,
+  out_for_delivery: `${STORE_NAME}: your gift (order {order}) is out for delivery today. The rider will call this number.`,
+  delivered: `${STORE_NAME}: your gift (order {order}) has been delivered. Enjoy it.`,
+} as const;
+
+/** The text a gift's recipient gets for an order's event, or null for events they are not told of. */
+export function giftRecipientText(event: string, trackingNumber: string, senderName: string): string | null {
+  if (!Object.hasOwn(GIFT_TEXTS, event)) return null;
+  return GIFT_TEXTS[event as keyof typeof GIFT_TEXTS].replace('{order}', trackingNumber).replace('{name}', senderName);
 }
 
 /** The text message that carries a phone verification code (4 digits), valid for `minutes`. */

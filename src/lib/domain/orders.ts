@@ -2,6 +2,7 @@
 import type { CurrencyCode } from './money';
 import type { AddressDto, DeliveryOption, DeliverySpeedId } from './shipping';
 import type { PaymentMethod } from './payment-methods';
+import type { Gift } from './gifts';
 
 export const ORDER_STATUSES = ['pending', 'processed', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -116,6 +117,10 @@ export interface OrderDto {
   returnable: boolean;
   /** The payment's state as shoppers read it beside the status: "Paid", "To pay on delivery", "Refunded"… */
   paymentState: PaymentState;
+  /** A gift's recipient, message and choices (ADR 0035); null for an order that is not a gift. */
+  gift: Gift | null;
+  /** Gift wrapping's fee, major units (0 without); part of total. */
+  giftWrap: number;
 }
 
 export const PAYMENT_STATES = ['Paid', 'To pay on delivery', 'Refunded', 'Partly refunded', 'Nothing charged'] as const;

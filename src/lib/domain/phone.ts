@@ -21,6 +21,9 @@ const PLANS: Record<Country, PhonePlan> = {
   south_africa: { callingCode: '27', nsn: /^[1-8]\d{8}$/, invalid: MESSAGES['phone-invalid-za'] },
 };
 
+/** A mobile number in each country's own form, as a phone field's example. */
+export const PHONE_EXAMPLES: Record<Country, string> = { nigeria: '0803 123 4567', south_africa: '082 123 4567' };
+
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };
 
 /** The market a number in international form belongs to, and its national significant number. */

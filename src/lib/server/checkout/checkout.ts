@@ -15,6 +15,7 @@ import type { CheckoutPaymentChoice } from '@/lib/domain/payment-methods';
 import type { OnDeliveryService } from './on-delivery';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { creditToUse } from '@/lib/domain/after-sales';
+import { giftWrapMinor, type Gift } from '@/lib/domain/gifts';
 
 /**
  * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
@@ -73,6 +74,8 @@ export function checkoutFulfilment({
           totalMinor: snapshot.totalMinor,
           paymentMethod: payment.channel ?? (snapshot.storeCreditMinor > 0 && snapshot.storeCreditMinor + snapshot.dueOnDeliveryMinor === snapshot.totalMinor ? 'store_credit' : 'card'),
           storeCreditMinor: snapshot.storeCreditMinor,
+          gift: snapshot.gift,
+          giftWrapMinor: snapshot.giftWrapMinor,
           lines: snapshot.lines,
           // Pay on delivery: the order records it, and what is left to pay at the door.
           ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),
@@ -116,7 +119,7 @@ export function createCheckoutService(deps: {
   siteUrl: string;
   promotions?: Pick<PromotionService, 'hold'> | undefined;
   /** Pay on delivery's rules and the shopper's standing; without it, only online payment is offered. */
-  onDelivery?: Pick<OnDeliveryService, 'termsFor' | 'lockShopper' | 'confirmTerms'> | undefined;
+  onDelivery?: Pick<OnDeliveryService, 'termsFor' | 'lockShopper' | 'confirmTerms' | 'giftWrapFee'> | undefined;
   /** "Use my store credit": the balance, and the spend held with the payment. */
   storeCredit?: Pick<StoreCreditService, 'balance' | 'spend'> | undefined;
 }) {
@@ -157,6 +160,8 @@ export function createCheckoutService(deps: {
         useStoreCredit?: boolean | undefined;
         /** The checkout attempt's key (the form's hidden field, the island's, or `Idempotency-Key`): a resend answers the first outcome. */
         idempotencyKey?: string | undefined;
+        /** "This is a gift", validated in the market's country (domain/gifts): wrapping adds the market's fee to the total. */
+        gift?: Gift | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
@@ -169,6 +174,7 @@ export function createCheckoutService(deps: {
         deliverySpeed: input.deliverySpeed ?? null,
         paymentMethod: input.paymentMethod ?? 'online',
         useStoreCredit: input.useStoreCredit === true,
+        gift: input.gift ?? null,
       };
       const key = input.idempotencyKey ?? null;
       // Sent again (a double tap, a form posted twice): the first start's answer, even once the cart is empty.
@@ -206,6 +212,10 @@ export function createCheckoutService(deps: {
           { switchMarket: other },
         );
       }
+      // Gift wrapping is a line of the order's money: its fee is part of the total from here on.
+      const gift = input.gift ?? null;
+      const wrapMinor = giftWrapMinor(gift, gift?.wrap && onDelivery ? await onDelivery.giftWrapFee(market) : 0);
+      const totalMinor = priced.totalMinor + wrapMinor;
       const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
       const snapshot: PaymentSnapshot = {
         cartId: priced.cartId,
@@ -220,14 +230,16 @@ export function createCheckoutService(deps: {
         promotionId: priced.discount?.promotionId ?? null,
         codeId: priced.discount?.codeId ?? null,
         deliveryFeeMinor: priced.deliveryFeeMinor,
-        totalMinor: priced.totalMinor,
+        totalMinor,
         paymentMethod: 'online',
         dueOnDeliveryMinor: 0,
         storeCreditMinor: 0,
+        gift,
+        giftWrapMinor: wrapMinor,
       };
       // Store credit comes off first; whatever is left is paid online or (by the market's rules) at the door.
       if (input.useStoreCredit && storeCredit) {
-        snapshot.storeCreditMinor = creditToUse(await storeCredit.balance(user.id, priced.currency), priced.totalMinor);
+        snapshot.storeCreditMinor = creditToUse(await storeCredit.balance(user.id, priced.currency), totalMinor);
       }
       const discount = priced.discount;
       if (discount && !promotions) throw new Error('a discount without the promotions service');
@@ -250,7 +262,7 @@ export function createCheckoutService(deps: {
               }
             : undefined,
       };
-      const leftMinor = priced.totalMinor - credit;
+      const leftMinor = totalMinor - credit;
       if (input.paymentMethod === 'on_delivery' && leftMinor > 0) {
         if (!onDelivery) throw new Conflict(message('pod-disabled', market));
         const terms = await onDelivery.termsFor(user.id, market, leftMinor, cartId);
@@ -265,11 +277,11 @@ export function createCheckoutService(deps: {
         };
       }
       // Store credit covers what is paid now: nothing to charge, the order is placed at once.
-      if (credit > 0 && snapshot.dueOnDeliveryMinor + credit === priced.totalMinor && snapshot.paymentMethod !== 'on_delivery') {
+      if (credit > 0 && snapshot.dueOnDeliveryMinor + credit === totalMinor && snapshot.paymentMethod !== 'on_delivery') {
         return payments.startCheckout(start, 'store_credit');
       }
       if (snapshot.paymentMethod !== 'on_delivery') return payments.startCheckout(start, 'online');
-      const terms = { depositMinor: priced.totalMinor - credit - snapshot.dueOnDeliveryMinor };
+      const terms = { depositMinor: totalMinor - credit - snapshot.dueOnDeliveryMinor };
       // Above the cap: the deposit is paid online first, and the order is placed when it is confirmed.
       if (terms.depositMinor > 0) return payments.startCheckout(start, 'online');
       // Wholly on delivery: a payment that charges nothing, fulfilled at once (the stock is taken now).

@@ -19,10 +19,11 @@ import { parseWith } from '@/lib/server/infra/http';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { marketSettings, orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
 import { DEFAULT_PRIVACY_REQUEST_DAYS } from '@/lib/domain/privacy';
+import { DEFAULT_GIFT_WRAP_MINOR } from '@/lib/domain/gifts';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 
 /**
- * Pay on delivery: each market's rules (the one owner of market_settings; a market without a row
+ * Pay on delivery: each market's rules (the one owner of market_settings, which also keeps gift wrapping's fee; a market without a row
  * uses DEFAULT_PAY_ON_DELIVERY_RULES), and the terms a shopper gets for an order under them
  * (payOnDeliveryTerms), with the text of a refusal.
  */
@@ -37,6 +38,11 @@ export const payOnDeliveryRulesSchema = z
     maxOpenOrders: z.coerce.number().int().min(1).max(100).default(DEFAULT_MAX_OPEN_POD_ORDERS),
   })
   .refine((r) => r.capMinor <= r.ceilingMinor, { message: message('pod-rules-cap-above-ceiling'), path: ['capMinor'] });
+
+/** Gift wrapping's fee as staff set it, in minor units. */
+export const giftWrapFeeSchema = z.object({
+  giftWrapMinor: z.coerce.number({ error: message('gift-wrap-range') }).int(message('gift-wrap-range')).min(0, message('gift-wrap-range')).max(1_000_000_000_000, message('gift-wrap-range')),
+});
 
 /** The text that says why pay on delivery is not offered. */
 export function refusalText(reason: PayOnDeliveryRefusal, market: MarketCode, rules: PayOnDeliveryRules): string {
@@ -133,6 +139,12 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
     return t.allowed ? { ...t, rules: r } : { ...t, rules: r, text: refusalText(t.reason, market, r) };
   }
 
+  /** Gift wrapping's fee in `market` (minor units): what staff set, else DEFAULT_GIFT_WRAP_MINOR. */
+  async function giftWrapFee(market: MarketCode, tx: Db | Tx = db): Promise<number> {
+    const [row] = await tx.select({ fee: marketSettings.giftWrapMinor }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
+    return row?.fee ?? DEFAULT_GIFT_WRAP_MINOR[market];
+  }
+
   return {
     rules,
     standing,
@@ -164,6 +176,24 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
         await audit?.record(actor, { action: 'market.pay-on-delivery', entity: 'market', entityId: market, details: { before, after: next } }, tx);
         return next;
       });
+    },
+
+    giftWrapFee,
+
+    /** Staff set gift wrapping's fee for a market (a market without a row gets the default pay-on-delivery rules with it); audited. */
+    async setGiftWrapFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
+      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
+      const fee = parseWith(giftWrapFeeSchema, input).giftWrapMinor;
+      await db.transaction(async (tx) => {
+        const r = await rules(market, tx);
+        const before = await giftWrapFee(market, tx);
+        await tx
+          .insert(marketSettings)
+          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, giftWrapMinor: fee, updatedAt: clock() })
+          .onConflictDoUpdate({ target: marketSettings.market, set: { giftWrapMinor: fee, updatedAt: clock() } });
+        await audit?.record(actor, { action: 'market.gift-wrap', entity: 'market', entityId: market, details: { before, after: fee } }, tx);
+      });
+      return fee;
     },
 
     /** Days the store has to answer a data request made by mail or phone in `market`. */

@@ -18,7 +18,7 @@ import type { ShopperNotifications } from '@/lib/server/notifications/notificati
  * Each is its own function, so another channel can be routed to one of them alone. None throws: a
  * notice that cannot go out is logged, never retried, and never undoes the tracking it follows.
  */
-export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notifications: Pick<ShopperNotifications, 'notifyShopper'>; log: Logger; siteUrl: string }) {
+export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notifications: Pick<ShopperNotifications, 'notifyShopper' | 'giftRecipientUpdate'>; log: Logger; siteUrl: string }) {
   const { db, log } = deps;
 
   const SUBJECTS: Record<'on_its_way' | 'out_for_delivery' | 'delivered' | 'failed_attempt', string> = {
@@ -40,6 +40,8 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
           collectionOutcome: orders.collectionOutcome,
           email: users.email,
           firstName: users.firstName,
+          giftRecipientName: orders.giftRecipientName,
+          giftRecipientPhone: orders.giftRecipientPhone,
         })
         .from(orders)
         .innerJoin(users, eq(users.id, orders.userId))
@@ -77,6 +79,11 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
       else if (event === 'out_for_delivery') await n.notifyShopper(row.userId, 'order_out_for_delivery', { order: row.trackingNumber, rider: values.rider, rider_phone: values.riderPhone || values.storePhone }, words);
       else if (event === 'delivered') await n.notifyShopper(row.userId, 'order_delivered', { order: row.trackingNumber }, words);
       else await n.notifyShopper(row.userId, 'order_delivery_failed', { order: row.trackingNumber, store_phone: values.storePhone }, words);
+      // A gift's recipient hears from the courier too (the texts they are told of: no prices).
+      if (row.giftRecipientName && row.giftRecipientPhone && (event === 'out_for_delivery' || event === 'delivered')) {
+        const gift = { recipientName: row.giftRecipientName, recipientPhone: row.giftRecipientPhone, message: '', wrap: false, hidePrices: true };
+        await n.giftRecipientUpdate({ id: orderId, trackingNumber: row.trackingNumber, gift }, row.firstName, event);
+      }
     } catch (err) {
       log.error('delivery notice failed (dropped)', { err, orderId, event });
     }

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from 'dr
 import { z } from 'zod';
 import { COURIER_LABELS, FINAL_TRACKING, MANUAL_EVENT_STATUSES, type ShipmentKind, type TrackingStatusCode } from '@/lib/domain/delivery';
 import { AppError, Conflict, Invalid, NotFound } from '@/lib/domain/errors';
+import { deliveryContact } from '@/lib/domain/gifts';
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
@@ -76,6 +77,8 @@ interface OrderFacts {
   phone: string;
   email: string;
   country: (typeof users.$inferSelect)['country'];
+  /** A gift's recipient: the courier calls them, not the buyer. */
+  gift: { recipientName: string; recipientPhone: string } | null;
 }
 
 async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
@@ -91,21 +94,27 @@ async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
       phone: users.phoneNumber,
       email: users.email,
       country: users.country,
+      giftRecipientName: orders.giftRecipientName,
+      giftRecipientPhone: orders.giftRecipientPhone,
     })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId))
     .limit(1);
-  return row ? { ...row, address: row.address as AddressDto } : null;
+  if (!row) return null;
+  const { giftRecipientName, giftRecipientPhone, ...facts } = row;
+  const gift = giftRecipientName && giftRecipientPhone ? { recipientName: giftRecipientName, recipientPhone: giftRecipientPhone } : null;
+  return { ...facts, address: row.address as AddressDto, gift };
 }
 
-/** The shopper's end of the parcel: the order's address, the number the rider calls (the address's, else the account's). */
+/** The shopper's end of the parcel: the order's address and who the rider calls (deliveryContact), else the account's number. */
 function shopperAddress(f: OrderFacts): CourierAddress {
   const a = f.address;
-  const raw = a.deliveryPhone || f.phone;
+  const contact = deliveryContact({ gift: f.gift, deliveryAddress: a });
+  const raw = contact.phone || f.phone;
   const phone = normalisePhone(raw, a.country);
   return {
-    name: a.name,
+    name: contact.name,
     phone: phone.ok ? phone.e164 : raw,
     email: f.email,
     line1: a.address,

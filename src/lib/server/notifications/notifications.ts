@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { shopperUpdateText } from '@/lib/domain/messages';
+import { giftRecipientText, shopperUpdateText } from '@/lib/domain/messages';
+import type { Gift } from '@/lib/domain/gifts';
 import { ORDER_EVENT_UPDATES, SHOPPER_UPDATES, type ShopperUpdate, type ShopperUpdateParams } from '@/lib/domain/order-updates';
 import { normalisePhone } from '@/lib/domain/phone';
 import type { Config } from '@/lib/server/infra/config';
@@ -17,6 +18,27 @@ export function textSenderFor({ config, db, log }: { config: Config; db: Db; log
     return createClickatellSender({ apiKey: config.CLICKATELL_API_KEY, baseUrl: config.CLICKATELL_BASE_URL });
   }
   return createTextOutboxSender({ db, log });
+}
+
+/**
+ * Texts a gift's recipient about their order's event (domain giftRecipientText: none for events
+ * they are not told of); the courier's updates call this too. Logged and dropped on failure.
+ */
+export async function textGiftRecipient(
+  { sender, log }: { sender: TextSender; log: Logger },
+  order: { id: string; trackingNumber: string; gift: Gift | null },
+  senderName: string,
+  event: string,
+): Promise<void> {
+  if (!order.gift) return;
+  const body = giftRecipientText(event, order.trackingNumber, senderName);
+  if (!body) return;
+  try {
+    const { messageId } = await sender.send({ to: order.gift.recipientPhone, body });
+    log.info('gift recipient text sent', { orderId: order.id, event, provider: sender.name, messageId });
+  } catch (err) {
+    log.error('gift recipient text failed (dropped)', { err, orderId: order.id, event, provider: sender.name });
+  }
 }
 
 /** The configured WhatsApp channel: the Cloud API, the dev outbox, or none (WHATSAPP=off). */
@@ -45,6 +67,12 @@ export interface ShopperNotifications {
    * as the link; other events are ignored ("on its way" and the rest come from the courier's tracking).
    */
   orderUpdate(order: { id: string; trackingNumber: string }, userId: string, event: string): Promise<void>;
+  /**
+   * Texts a gift order's recipient (the number the courier calls, deliveryContact) about an event
+   * on the way to them: placed, dispatched, delivered, and whatever the courier's updates add. The
+   * buyer keeps every mail and text of their own. Never throws, as orderUpdate.
+   */
+  giftRecipientUpdate(order: { id: string; trackingNumber: string; gift: Gift | null }, senderName: string, event: string): Promise<void>;
 }
 
 export function createNotificationService({
@@ -116,6 +144,8 @@ export function createNotificationService({
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
       await service.notifyShopper(userId, update, { order: order.trackingNumber, link } as ShopperUpdateParams<typeof update>);
     },
+    giftRecipientUpdate: (order: { id: string; trackingNumber: string; gift: Gift | null }, senderName: string, event: string) =>
+      textGiftRecipient({ sender, log }, order, senderName, event),
   };
   return service;
 }

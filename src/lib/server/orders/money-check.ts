@@ -38,12 +38,12 @@ export async function checkMoney(db: Db, opts: { limit?: number } = {}): Promise
         coalesce(sum(amount_minor) filter (where kind = 'difference_paid'), 0) as difference_paid,
         coalesce(-sum(amount_minor) filter (where kind not in ('charged', 'collected', 'credit_used', 'difference_paid')), 0) as given_back
       from order_money group by order_id)
-    select o.id, o.tracking_number, o.currency, o.subtotal_minor, o.discount_minor, o.delivery_fee_minor, o.total_minor,
+    select o.id, o.tracking_number, o.currency, o.subtotal_minor, o.discount_minor, o.delivery_fee_minor, o.gift_wrap_minor, o.total_minor,
       o.store_credit_minor, o.due_on_delivery_minor, o.collection_outcome, o.collected_minor, p.amount_minor as payment_minor,
       coalesce(m.charged, 0) as charged, coalesce(m.collected, 0) as collected, coalesce(m.credit_used, 0) as credit_used,
       coalesce(m.difference_paid, 0) as difference_paid, coalesce(m.given_back, 0) as given_back
     from orders o join payments p on p.id = o.payment_id left join m on m.order_id = o.id
-    where o.total_minor <> o.subtotal_minor - o.discount_minor + o.delivery_fee_minor
+    where o.total_minor <> o.subtotal_minor - o.discount_minor + o.delivery_fee_minor + o.gift_wrap_minor
        or coalesce(m.charged, 0) <> p.amount_minor
        or coalesce(m.credit_used, 0) <> o.store_credit_minor
        or coalesce(m.collected, 0) <> case when o.collection_outcome = 'paid' then coalesce(o.collected_minor, 0) else 0 end
@@ -56,8 +56,10 @@ export async function checkMoney(db: Db, opts: { limit?: number } = {}): Promise
     const order = `order ${String(o.tracking_number)} (${String(o.id)}, ${String(o.currency)})`;
     const total = n(o.total_minor);
     const taken = n(o.charged) + n(o.collected) + n(o.credit_used) + n(o.difference_paid);
-    if (total !== n(o.subtotal_minor) - n(o.discount_minor) + n(o.delivery_fee_minor)) {
-      problems.push(`${order}: total ${total} is not subtotal ${n(o.subtotal_minor)} - discount ${n(o.discount_minor)} + delivery ${n(o.delivery_fee_minor)}`);
+    if (total !== n(o.subtotal_minor) - n(o.discount_minor) + n(o.delivery_fee_minor) + n(o.gift_wrap_minor)) {
+      problems.push(
+        `${order}: total ${total} is not subtotal ${n(o.subtotal_minor)} - discount ${n(o.discount_minor)} + delivery ${n(o.delivery_fee_minor)} + gift wrap ${n(o.gift_wrap_minor)}`,
+      );
     }
     if (n(o.charged) !== n(o.payment_minor)) problems.push(`${order}: charged ${n(o.charged)} in its account, its payment charged ${n(o.payment_minor)}`);
     if (n(o.credit_used) !== n(o.store_credit_minor)) problems.push(`${order}: store credit used ${n(o.credit_used)} in its account, the order says ${n(o.store_credit_minor)}`);

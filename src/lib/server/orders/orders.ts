@@ -38,6 +38,7 @@ import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
 import { lockedOrderMoney, recordOrderMoney } from './order-money';
 import { oweRefund, type RefundDestination } from './owed-refunds';
 import { UUID } from '@/lib/domain/validation';
+import type { Gift } from '@/lib/domain/gifts';
 
 /** Where a cancelled order's online money goes back, and how much (default: all that is left of the payment). */
 export interface CancelRefund {
@@ -99,7 +100,15 @@ function toDto(row: OrderRow, items: OrderItemRow[], now: Date, payment: { statu
     returnWindowClosesAt: row.deliveredAt ? returnWindowClosesAt(row.deliveredAt).toISOString() : null,
     returnable: returnWindowOpen(row, now),
     paymentState: paymentStateOf({ status: row.status, dueMinor }, payment),
+    gift: giftOf(row),
+    giftWrap: toMajor(row.giftWrapMinor),
   };
+}
+
+/** The order's gift as its columns keep it; null for an order that is not a gift. */
+function giftOf(row: OrderRow): Gift | null {
+  if (row.giftRecipientName === null || row.giftRecipientPhone === null) return null;
+  return { recipientName: row.giftRecipientName, recipientPhone: row.giftRecipientPhone, message: row.giftMessage ?? '', wrap: row.giftWrap, hidePrices: row.giftHidePrices };
 }
 
 const STATUS_SUBJECTS: Record<OrderStatus, string> = {
@@ -369,6 +378,9 @@ export function createOrderService({
         dueOnDeliveryMinor?: number;
         /** Store credit used at checkout. */
         storeCreditMinor?: number;
+        /** A gift, and its wrapping's fee (part of totalMinor). */
+        gift?: Gift | null;
+        giftWrapMinor?: number;
         lines: {
           productId: number;
           variantId: number;
@@ -384,11 +396,14 @@ export function createOrderService({
         }[];
       },
     ): Promise<string> {
-      const { lines, ...order } = input;
+      const { lines, gift, ...order } = input;
+      const giftColumns = gift
+        ? { giftRecipientName: gift.recipientName, giftRecipientPhone: gift.recipientPhone, giftMessage: gift.message || null, giftHidePrices: gift.hidePrices, giftWrap: gift.wrap }
+        : {};
       const [row] = await tx
         .insert(orders)
         // Reconciliation measures an order's age (for a lost confirmation mail) on the services' clock.
-        .values({ ...order, trackingNumber: newTrackingNumber(), createdAt: clock(), updatedAt: clock() })
+        .values({ ...order, ...giftColumns, trackingNumber: newTrackingNumber(), createdAt: clock(), updatedAt: clock() })
         .returning({ id: orders.id });
       await tx.insert(orderItems).values(
         lines.map((l) => ({
@@ -755,6 +770,7 @@ export function createOrderService({
       // Sent but not recorded (a crash right here) means one more mail later: at least once, never none.
       await mailed().catch((err) => log.error('could not record the confirmation mail', { err, orderId: order.id }));
       await notifications?.orderUpdate(order, userId, 'placed');
+      await notifications?.giftRecipientUpdate(order, owner.firstName, 'placed');
       return true;
     },
 
@@ -796,6 +812,7 @@ export function createOrderService({
         log.error('order status mail failed', { err, orderId: order.id });
       }
       await notifications?.orderUpdate(order, row!.userId, order.status);
+      await notifications?.giftRecipientUpdate(order, owner.firstName, order.status);
     },
   };
 }

@@ -67,6 +67,12 @@ export const paymentSnapshotSchema = z.object({
   dueOnDeliveryMinor: z.number().int().min(0).default(0),
   /** Store credit used: spent with the payment row, given back if it never becomes an order. */
   storeCreditMinor: z.number().int().min(0).default(0),
+  /** A gift (phone in E.164) and its wrapping's fee, in totalMinor (absent before gifts: none, 0). */
+  gift: z
+    .object({ recipientName: z.string(), recipientPhone: z.string(), message: z.string(), wrap: z.boolean(), hidePrices: z.boolean() })
+    .nullable()
+    .default(null),
+  giftWrapMinor: z.number().int().min(0).default(0),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;

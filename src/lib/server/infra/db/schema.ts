@@ -488,6 +488,17 @@ export const orders = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     /** When the shopper cancelled it (status cancelled). */
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /**
+     * A gift (ADR 0035): the recipient the courier calls (phone in E.164), the message for the
+     * packing slip and whether it shows prices; null name for an order that is not a gift.
+     */
+    giftRecipientName: text('gift_recipient_name'),
+    giftRecipientPhone: text('gift_recipient_phone'),
+    giftMessage: text('gift_message'),
+    giftHidePrices: boolean('gift_hide_prices').notNull().default(false),
+    giftWrap: boolean('gift_wrap').notNull().default(false),
+    /** Gift wrapping's fee (minor units; 0 without it): total = subtotal - discount + delivery + gift wrap. */
+    giftWrapMinor: bigint('gift_wrap_minor', { mode: 'number' }).notNull().default(0),
     /** When the confirmation mail went out; null until then (reconciliation sends it if a crash lost it). */
     confirmationMailedAt: timestamp('confirmation_mailed_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -509,6 +520,8 @@ export const orders = pgTable(
       .on(t.createdAt)
       .where(sql`${t.paymentMethod} = 'on_delivery' and ${t.collectionOutcome} is null`),
     check('orders_due_on_delivery_only', sql`${t.paymentMethod} = 'on_delivery' or ${t.dueOnDeliveryMinor} = 0`),
+    check('orders_gift_whole', sql`(${t.giftRecipientName} is null) = (${t.giftRecipientPhone} is null)`),
+    check('orders_gift_wrap_fee', sql`${t.giftWrapMinor} >= 0 and (${t.giftWrap} or ${t.giftWrapMinor} = 0)`),
   ],
 );
 
@@ -907,7 +920,7 @@ export const whatsappOutbox = pgTable(
 );
 
 /**
- * Each market's pay-on-delivery rules as staff set them; a market without a row uses
+ * Each market's pay-on-delivery rules (and gift wrapping's fee) as staff set them; a market without a row uses
  * DEFAULT_PAY_ON_DELIVERY_RULES. Written only by checkout/on-delivery.ts.
  */
 export const marketSettings = pgTable(
@@ -922,6 +935,8 @@ export const marketSettings = pgTable(
     privacyRequestDays: integer('privacy_request_days').notNull().default(30),
     /** How many of a shopper's pay-on-delivery orders may be open (not yet settled at the door nor cancelled) at once. */
     podMaxOpenOrders: integer('pod_max_open_orders').notNull().default(2),
+    /** Gift wrapping's fee in the market's minor units; null: DEFAULT_GIFT_WRAP_MINOR. */
+    giftWrapMinor: bigint('gift_wrap_minor', { mode: 'number' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -929,6 +944,7 @@ export const marketSettings = pgTable(
     check('market_settings_deposit_share', sql`${t.podDepositPercent} between 1 and 100`),
     check('market_settings_privacy_days', sql`${t.privacyRequestDays} between 1 and 90`),
     check('market_settings_max_open_orders', sql`${t.podMaxOpenOrders} between 1 and 100`),
+    check('market_settings_gift_wrap', sql`${t.giftWrapMinor} >= 0`),
   ],
 );
 

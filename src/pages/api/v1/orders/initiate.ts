@@ -8,6 +8,8 @@ import { TOASTS } from '@/lib/domain/toasts';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 import { parseWith } from '@/lib/server/infra/http';
+import { giftFromForm, giftSchema } from '@/lib/domain/gifts';
+import { MARKETS } from '@/lib/domain/markets';
 
 /** A checkout attempt's key: what a browser's randomUUID or an API client's own key looks like. */
 const idempotencyKey = z.string({ error: message('checkout-key-invalid') }).regex(/^[A-Za-z0-9._-]{8,100}$/, message('checkout-key-invalid'));
@@ -29,6 +31,15 @@ const initiateSchema = z.object({
   updates: z.preprocess((v) => (v === '' || v === null ? undefined : v), updateChannelField.optional()),
   /** The checkout form's attempt key (a hidden field minted with the page); API clients send `Idempotency-Key`. */
   idempotencyKey: z.preprocess((v) => (v === '' || v === null ? undefined : v), idempotencyKey.optional()),
+  /** "This is a gift": `{ recipientName, recipientPhone, message, wrap, hidePrices }`, read in the market's country (domain/gifts). */
+  gift: z.unknown().optional(),
+  /** …or, from the checkout form, its flat fields (giftOn ticks it). */
+  giftOn: z.unknown().optional(),
+  giftName: z.unknown().optional(),
+  giftPhone: z.unknown().optional(),
+  giftMessage: z.unknown().optional(),
+  giftWrap: z.unknown().optional(),
+  giftHidePrices: z.unknown().optional(),
 });
 
 /** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
@@ -38,6 +49,8 @@ export const POST = formEndpoint(
     const input = await readInput(request, initiateSchema);
     const header = request.headers.get('idempotency-key');
     const key = header === null ? input.idempotencyKey : parseWith(idempotencyKey, header.trim());
+    const giftInput = giftFromForm(input);
+    const gift = giftInput === undefined || giftInput === null ? undefined : parseWith(giftSchema(MARKETS[locals.market].country), giftInput);
     if (input.updates) await locals.services.accounts.setUpdatesChannel(user, input.updates);
     const data = await locals.services.checkout.initiate(user, {
       callbackUrl: input.callbackUrl,
@@ -48,6 +61,7 @@ export const POST = formEndpoint(
       paymentMethod: input.paymentMethod,
       useStoreCredit: input.useStoreCredit,
       idempotencyKey: key,
+      gift,
     });
     // Paid wholly on delivery or with store credit, the order is placed already: the "payment page" is the return page.
     const placed = (input.paymentMethod === 'on_delivery' || input.useStoreCredit === true) && data.amount === 0;

@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server';
+import { buyingClient } from './buying-client';
+
+const run = promisify(execFile);
+const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
+const RECIPIENT = '0803 555 0101';
+const RECIPIENT_E164 = '+2348035550101';
+
+/** A gift at checkout: validated in the market's country, wrapped at the market's fee, in the order's money, its recipient texted. */
+describe('gift orders (PostgreSQL)', () => {
+  let server: RunningServer;
+  let api: ReturnType<typeof buyingClient>;
+  let owner: string;
+
+  beforeAll(async () => {
+    server = await startServer('pg');
+    api = buyingClient(server.baseUrl);
+    const login = await api.call('POST', '/user-auth/login', { body: OWNER });
+    owner = login.body.data.token;
+    const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
+    expect(confirmed.status).toBe(200);
+  }, 120_000);
+  afterAll(async () => server?.stop());
+
+  const moneyCheck = () =>
+    run('npx', ['tsx', 'scripts/money-check.ts'], { env: { ...process.env, DATABASE_URL: server.databaseUrl!, LOG_LEVEL: 'silent' } }).then(
+      (r) => ({ code: 0, out: r.stdout }),
+      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
+    );
+
+  async function shopperWithCart() {
+    const shopper = await api.login();
+    await api.clear(shopper.token, shopper.id);
+    await api.add(shopper.token, await api.variant({ minStock: 2 }), 1);
+    return shopper;
+  }
+
+  it('refuses a gift without a recipient, with a number of another market, or a message over 250 characters', async () => {
+    const shopper = await shopperWithCart();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ recipientName: '', recipientPhone: RECIPIENT }, /recipient's name/],
+      [{ recipientName: 'Ada', recipientPhone: '' }, /recipient's phone number/],
+      [{ recipientName: 'Ada', recipientPhone: '1234567' }, /valid Nigerian phone number/],
+      [{ recipientName: 'Ada', recipientPhone: RECIPIENT, message: 'x'.repeat(251) }, /at most 250 characters/],
+    ];
+    for (const [gift, text] of cases) {
+      const res = await api.call('POST', '/orders/initiate', { token: shopper.token, body: { gift } });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(JSON.stringify(res.body)).toMatch(text);
+    }
+  }, 60_000);
+
+  it('adds the wrapping fee staff set to the total, keeps the gift, texts the recipient, passes the money check and refunds the wrapped total', async () => {
+    // Staff set Nigeria's wrapping fee to ₦7,500.
+    const set = await api.call('POST', '/admin/markets/NG/gift-wrap', { token: owner, body: { fee: 7500 } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const shopper = await shopperWithCart();
+    const cartTotal = (await api.cart(shopper.token, shopper.id)).total as number;
+    const init = await api.call('POST', '/orders/initiate', {
+      token: shopper.token,
+      body: { gift: { recipientName: 'Ada Obi', recipientPhone: RECIPIENT, message: 'Happy birthday, Ada!', wrap: true, hidePrices: true } },
+    });
+    expect(init.status, JSON.stringify(init.body)).toBe(200);
+    await api.answerSimulated(init.body.data.reference, 'pay');
+    const placed = await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: init.body.data.reference } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const order = placed.body.data;
+    expect(order.giftWrap).toBe(7500);
+    expect(order.total).toBe(cartTotal + 7500);
+    expect(order.gift).toEqual({ recipientName: 'Ada Obi', recipientPhone: RECIPIENT_E164, message: 'Happy birthday, Ada!', wrap: true, hidePrices: true });
+
+    // The recipient is texted (the dev outbox), without a price.
+    const texts = await api.call('GET', `/dev/outbox?to=${encodeURIComponent(RECIPIENT_E164)}`);
+    const bodies = (texts.body as { text: string }[]).map((t) => t.text);
+    expect(bodies.some((t) => t.includes(order.trackingNumber) && t.includes('sent you a gift'))).toBe(true);
+    expect(bodies.join(' ')).not.toMatch(/₦/);
+
+    expect((await moneyCheck()).code).toBe(0);
+    // A full refund gives back the wrapped total.
+    const refund = await api.call('POST', `/admin/orders/${order.id}/refund`, { token: owner, body: {} });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(200);
+    const after = await moneyCheck();
+    expect(after.out).toMatch(/money check: ok/);
+    expect(after.code).toBe(0);
+  }, 240_000);
+});
