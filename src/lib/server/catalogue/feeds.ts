@@ -12,7 +12,8 @@
  * and is brought up to date in the background as soon as one arrives: a product's change marks
  * the segment of a thousand products it falls in (./infra/gzip-segments.ts), which is read again; a
  * change of the categories reads the feed again whole. A request that comes while the copy is
- * being brought up to date waits for it FRESH_WAIT_MS at most, then takes the last copy: a price
+ * being brought up to date waits for it FRESH_WAIT_MS at most (never for a read of the whole feed),
+ * then takes the last copy: a price
  * change reaches the next fetch of the feed as it reaches the next view of the page when its
  * segment is read within that time, and at worst one refresh later (ADR 0031). Only a store that
  * has never finished a feed streams its first build to the first request as it is read.
@@ -108,6 +109,8 @@ export function createFeedService({
   const working = new Map<string, Promise<void>>();
   /** Changes that came while a feed was read whole. */
   const missed = new Map<string, Missed>();
+  /** Feeds being read whole: a request does not wait for that (seconds at 50,000 products). */
+  const wholeReads = new Set<string>();
   /** The database's copy, read once per feed per process. */
   const loading = new Map<string, Promise<FeedCopy | null>>();
 
@@ -189,10 +192,17 @@ export function createFeedService({
     return [...byId.values()];
   }
 
-  const itemsText = (format: FeedFormat, market: MarketCode, page: FeedProduct[]): Buffer => {
+  /**
+   * A page of products' items as text. Written a hundred products at a time, handing the event
+   * loop back between them: a read in the background never holds up the requests it serves.
+   */
+  const itemsText = async (format: FeedFormat, market: MarketCode, page: FeedProduct[]): Promise<Buffer> => {
     const shipping = googleShipping(market);
     const parts: string[] = [];
-    for (const p of page) for (const item of feedItems(p, market, site)) parts.push(format === 'google' ? googleItem(item, shipping) : metaRow(item));
+    for (let i = 0; i < page.length; i++) {
+      if (i > 0 && i % 100 === 0) await new Promise<void>((r) => setImmediate(r));
+      for (const item of feedItems(page[i]!, market, site)) parts.push(format === 'google' ? googleItem(item, shipping) : metaRow(item));
+    }
     return Buffer.from(parts.join(''));
   };
 
@@ -215,7 +225,7 @@ export function createFeedService({
       if (page.length === 0) break;
       const last = page[page.length - 1]!.id;
       next = readPage(market, last);
-      body.push({ after, last, ...(await piece(itemsText(format, market, page))) });
+      body.push({ after, last, ...(await piece(await itemsText(format, market, page))) });
       after = last;
     }
     // The last segment runs to the end: products added later fall into it.
@@ -238,7 +248,7 @@ export function createFeedService({
     await Promise.all(
       todo.map(async (i) => {
         const seg = entry.body[i]!;
-        const fresh = await compressSegment(itemsText(format, market, await readPage(market, seg.after, seg.last)));
+        const fresh = await compressSegment(await itemsText(format, market, await readPage(market, seg.after, seg.last)));
         entry.body[i] = { after: seg.after, last: seg.last, ...fresh };
       }),
     );
@@ -288,7 +298,8 @@ export function createFeedService({
         if (!entry || entry.whole) {
           missed.delete(key);
           entries.delete(key);
-          entry = await build(format, market, out);
+          wholeReads.add(key);
+          entry = await build(format, market, out).finally(() => wholeReads.delete(key));
           out = undefined;
           const m = missed.get(key);
           missed.delete(key);
@@ -360,8 +371,8 @@ export function createFeedService({
 
   return {
     /**
-     * The answer to GET or HEAD of a feed: the last copy (brought up to date first if that takes
-     * no longer than FRESH_WAIT_MS). A store that never finished the feed streams its first read
+     * The answer to GET or HEAD of a feed: the last copy (brought up to date first if its changed
+     * segments are read within FRESH_WAIT_MS; a read of the whole feed is never waited for). A store that never finished the feed streams its first read
      * to an unconditional GET; a conditional one or a HEAD waits for it (it needs the ETag).
      */
     async respond(request: Request, format: FeedFormat, market: MarketCode): Promise<Response> {
@@ -389,7 +400,7 @@ export function createFeedService({
       const entry = entries.get(key);
       if (!entry || entry.whole || entry.stale.size) void kick(key).catch(onError);
       const running = working.get(key);
-      if (running && freshWaitMs > 0) await Promise.race([running.catch(() => undefined), sleep(freshWaitMs)]);
+      if (running && freshWaitMs > 0 && !wholeReads.has(key)) await Promise.race([running.catch(() => undefined), sleep(freshWaitMs)]);
       return fromCopy(request, format, copies.get(key) ?? copy, headOnly);
     },
     /** Resolves once no feed is being brought up to date (scripts and tests). */
