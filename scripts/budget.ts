@@ -40,7 +40,7 @@ const PATH_BUDGET_KB = 200;
  */
 const PATH_REQUESTS_COLD = 40;
 const PATH_REQUESTS_WARM = 15;
-/** A product page seen before, opened again on the warm walk: its bytes on the wire (reported). */
+/** A product page seen before, opened again on the warm walk: its bytes on the wire; the build fails above it (ADR 0031). */
 const REPEAT_PRODUCT_KB = 10;
 /**
  * The chunk a page imports with its first toast: the toaster (src/lib/client/toaster-root.ts)
