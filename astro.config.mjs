@@ -23,6 +23,8 @@ import { MAX_BODY_BYTES } from './src/server/http-policy';
  */
 /** Stylesheets below this size (raw bytes) are written into the page instead of linked. */
 const CSS_INLINE_BYTES = 8192;
+/** Page stylesheets linked whatever their size: the product page's (see assetsInlineLimit below). */
+const LINKED_SHEETS = /(^|\/)_productId_\.[\w-]+\.css$/;
 
 const clientChunks = [
   {
@@ -72,9 +74,11 @@ export default defineConfig({
   server: { port: 4321, host: true },
   vite: {
     environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunks } } } } } },
-    // A page's own small stylesheet (the product page's, the cart and checkout's) goes in its HTML:
-    // one round trip fewer on a phone for a kilobyte or two; the shared Layout sheet stays a cached file.
-    build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length < CSS_INLINE_BYTES : undefined) },
+    // A page's own small stylesheet (the cart and checkout's) goes in its HTML: one round trip fewer
+    // on a phone for a kilobyte or two; the shared Layout sheet stays a cached file. The product
+    // page's is linked too: it is the page a shopper opens again and again, and a signed-in copy
+    // is sent whole each time (ADR 0016), so its sheet is taken from the cache after the first.
+    build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length < CSS_INLINE_BYTES && !LINKED_SHEETS.test(file) : undefined) },
     ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer'] },
   },
 });

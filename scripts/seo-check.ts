@@ -142,7 +142,10 @@ async function main(): Promise<void> {
     const origin = new URL(base).origin;
 
     // The products and the markets each is sold in, from the sitemap's hreflang alternates.
-    const sitemap = await (await get('/sitemap.xml')).text();
+    // The sitemap is an index: its parts are read in turn.
+    const index = await (await get('/sitemap.xml')).text();
+    let sitemap = '';
+    for (const [, loc] of index.matchAll(/<sitemap><loc>([^<]+)<\/loc><\/sitemap>/g)) sitemap += await (await get(new URL(loc!.replace(/&amp;/g, '&')).pathname)).text();
     const products: { id: number; markets: MarketCode[] }[] = [];
     for (const m of sitemap.matchAll(/<url><loc>[^<]*\/product\/(\d+)<\/loc>(.*?)<\/url>/g)) {
       const markets = MARKET_CODES.filter((code) => m[2]!.includes(`hreflang="${MARKETS[code].locale}"`));

@@ -177,6 +177,7 @@ const SPECS: Record<string, Spec> = {
   'robots.txt.ts': {},
   'metrics.ts': {},
   'sitemap.xml.ts': {},
+  'sitemaps/[part].ts': { segments: () => ({ part: 'products-1.xml' }) },
   'feeds/[file].ts': { segments: () => ({ file: 'meta-ZA.csv' }) },
   'media/[hash]/index.ts': { segments: () => ({ hash: '0123456789abcdef0123456789abcdef' }) },
   // Pages that read their URL (path segments, query) or take a form post.

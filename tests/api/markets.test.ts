@@ -115,9 +115,18 @@ describe('markets over HTTP', () => {
     expect(back.body.data).toMatchObject({ currency: 'NGN', subtotal: inNaira.subtotal });
   });
 
-  it('the sitemap lists both markets', async () => {
-    const { body } = await get('/sitemap.xml');
-    expect(body).toContain(`${server.baseUrl}/collection?market=ZA`);
-    expect(body).toMatch(/\/product\/\d+\?market=ZA/);
+  it('the sitemap is an index of parts, which list both markets; a part past the last is not found', async () => {
+    const index = (await get('/sitemap.xml')).body as string;
+    expect(index).toMatch(/^<\?xml[^>]*>\s*<sitemapindex /);
+    const parts = [...index.matchAll(/<sitemap><loc>([^<]+)<\/loc><\/sitemap>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(parts).toEqual(['/sitemaps/pages.xml', '/sitemaps/products-1.xml']);
+    const pages = (await get(parts[0]!)).body as string;
+    expect(pages).toContain('<urlset ');
+    expect(pages).toContain(`${server.baseUrl}/collection?market=ZA`);
+    const products = (await get(parts[1]!)).body as string;
+    expect(products).toMatch(/\/product\/\d+\?market=ZA/);
+    expect(products).toContain('<image:image>');
+    expect((await fetch(`${server.baseUrl}/sitemaps/products-2.xml`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/sitemaps/products-0.xml`)).status).toBe(404);
   });
 });

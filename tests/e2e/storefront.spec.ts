@@ -535,8 +535,19 @@ test.describe('content pages and search engines', () => {
     const res = await page.request.get('/sitemap.xml');
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toContain('xml');
-    const xml = await res.text();
-    expect(xml).toMatch(/^<\?xml/);
+    // An index of parts (one sitemap file holds at most 50,000 URLs): the pages', then the products'.
+    const index = await res.text();
+    expect(index).toMatch(/^<\?xml[^>]*>\s*<sitemapindex /);
+    const parts = [...index.matchAll(/<sitemap><loc>([^<]+)<\/loc><\/sitemap>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(parts[0]).toBe('/sitemaps/pages.xml');
+    let xml = '';
+    for (const part of parts) {
+      const partRes = await page.request.get(part);
+      expect(partRes.status(), part).toBe(200);
+      const text = await partRes.text();
+      expect(text).toMatch(/^<\?xml[^>]*>\s*<urlset /);
+      xml += text;
+    }
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
     const paths = locs.map((l) => new URL(l).pathname + new URL(l).search);
     for (const p of ['/', '/about', '/privacy', '/contact', `/product/${id}`, `/collection?categoryId=${parents[0]!.id}`]) expect(paths).toContain(p);

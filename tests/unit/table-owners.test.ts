@@ -24,6 +24,7 @@ const TABLE_OWNERS: Record<string, string> = {
   customer_views: 'privacy/views',
   data_requests: 'privacy/requests',
   favourites: 'accounts/favourites',
+  feed_copies: 'catalogue/feeds',
   help_messages: 'aftersales/help',
   help_requests: 'aftersales/help',
   mail_outbox: 'infra/mail',

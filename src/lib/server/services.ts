@@ -95,8 +95,13 @@ export function createServices(deps: Deps) {
   // Search: full text and trigram matching, shared by the collection page and the catalogue API.
   const search = createSearch({ db, log: deps.log });
   const catalogue = createCatalogueService({ db, memo: readMemo, search });
-  // Shopping feeds, kept while the catalogue pages are (dropped by the same invalidations).
-  const feeds = createFeedService({ db, site: deps.config.PUBLIC_SITE_URL, keep: deps.config.PAGE_CACHE_SECONDS > 0 });
+  // Shopping feeds, kept while the catalogue pages are (brought up to date by the same invalidations, ADR 0031).
+  const feeds = createFeedService({
+    db,
+    site: deps.config.PUBLIC_SITE_URL,
+    keep: deps.config.PAGE_CACHE_SECONDS > 0,
+    onError: (err) => deps.log.error('bringing a shopping feed up to date failed; the last copy is answered', { err }),
+  });
   // ---- back office
   const audit = createAuditLog({ db, clock });
   const stock = createStockService({ db, clock, pageCache, audit });

@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, exists, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, count, desc, eq, exists, gte, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type {
   CategoryDto,
   NamedRef,
@@ -28,6 +28,11 @@ const API_IMAGE_WIDTH = 640;
 const BANNER_WIDTH = 1280;
 /** The pictures the sitemap offers image search: large ones. */
 const SITEMAP_IMAGE_WIDTH = 1280;
+/**
+ * Products per part of the sitemap. A sitemap file holds at most 50,000 URLs and 50 MB
+ * (sitemaps.org); a product's entry, with its market alternates and pictures, is 1 to 2 KB.
+ */
+export const SITEMAP_PART_PRODUCTS = 5000;
 /** Pages of products kept in memory (each up to 100 products). */
 const LISTS_KEPT = 400;
 
@@ -491,23 +496,39 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     },
 
     /** Every product id (with the markets it is sold in and its pictures) and category id, for the sitemap. */
-    async sitemapEntries(): Promise<{ products: { id: number; updated: Date; markets: MarketCode[]; images: string[] }[]; categories: { id: number; parentId: number | null }[] }> {
-      const [p, c, i] = await Promise.all([
-        db
-          .select({ id: products.id, updated: products.createdAt, markets: productMarketsSql })
-          .from(products)
-          .where(eq(products.active, true))
-          .orderBy(asc(products.id)),
-        db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id)),
-        db.select({ productId: productImages.productId, hash: productImages.mediaHash }).from(productImages).orderBy(asc(productImages.productId), asc(productImages.position)),
-      ]);
+    /** The categories the sitemap lists (its first part). */
+    async sitemapCategories(): Promise<{ id: number; parentId: number | null }[]> {
+      return db.select({ id: categories.id, parentId: categories.parentId }).from(categories).orderBy(asc(categories.id));
+    },
+
+    /** How many parts of SITEMAP_PART_PRODUCTS products the sitemap's products take (at least one). */
+    async sitemapProductParts(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(products).where(eq(products.active, true));
+      return Math.max(1, Math.ceil(Number(row?.n ?? 0) / SITEMAP_PART_PRODUCTS));
+    },
+
+    /** The products of the sitemap's part `part` (from 1, by id), each with the markets it is sold in and its pictures; none sold anywhere are left out. */
+    async sitemapProducts(part: number): Promise<{ id: number; updated: Date; markets: MarketCode[]; images: string[] }[]> {
+      const p = await db
+        .select({ id: products.id, updated: products.createdAt, markets: productMarketsSql })
+        .from(products)
+        .where(eq(products.active, true))
+        .orderBy(asc(products.id))
+        .offset((part - 1) * SITEMAP_PART_PRODUCTS)
+        .limit(SITEMAP_PART_PRODUCTS);
+      if (p.length === 0) return [];
+      const i = await db
+        .select({ productId: productImages.productId, hash: productImages.mediaHash })
+        .from(productImages)
+        .where(and(gte(productImages.productId, p[0]!.id), lte(productImages.productId, p[p.length - 1]!.id)))
+        .orderBy(asc(productImages.productId), asc(productImages.position));
       const images = new Map<number, string[]>();
       for (const r of i) {
         const list = images.get(r.productId) ?? [];
         list.push(imageUrl(r.hash, SITEMAP_IMAGE_WIDTH));
         images.set(r.productId, list);
       }
-      return { products: p.filter((row) => row.markets.length > 0).map((row) => ({ ...row, images: images.get(row.id) ?? [] })), categories: c };
+      return p.filter((row) => row.markets.length > 0).map((row) => ({ ...row, images: images.get(row.id) ?? [] }));
     },
   };
 }

@@ -198,6 +198,18 @@ export const productFromPrices = pgTable(
   (t) => [primaryKey({ columns: [t.productId, t.market] }), index('product_from_prices_market_price_idx').on(t.market, t.priceMinor, t.productId)],
 );
 
+/**
+ * The last finished copy of each shopping feed, gzipped (catalogue/feeds.ts): any app server
+ * answers from it at once after a start, while it reads the feed again behind.
+ */
+export const feedCopies = pgTable('feed_copies', {
+  /** `google:NG`, `meta:ZA`, … */
+  feed: text('feed').primaryKey(),
+  etag: text('etag').notNull(),
+  builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
+  gzip: bytea('gzip').notNull(),
+});
+
 // ---------------------------------------------------------------- accounts
 
 export const users = pgTable('users', {
