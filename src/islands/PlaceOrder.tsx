@@ -6,6 +6,7 @@ import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
+import { holdOffline } from '@/lib/client/offline-forms';
 import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '@/lib/client/stores';
 import type { CartDto } from '@/lib/domain/cart';
 import { formatMoney, toMajor, toMinor } from '@/lib/domain/money';
@@ -326,6 +327,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         failed: 'Failed to initialize payment.',
         toastId: PLACE_ORDER_TOAST,
         unreachable: TOASTS['payment-init-error'],
+        // Never sent again by itself: the shopper retries, with the same attempt key.
+        whenOffline: () => holdOffline({ retry: () => void pay(), resend: false }),
         succeeded: ({ ok, body }) => ok && body.status === 'success' && Boolean(body.data),
         onSuccess: ({ data }) => {
           writeReference(data!.reference);

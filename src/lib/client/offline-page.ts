@@ -1,0 +1,33 @@
+/**
+ * The offline page's list of the pages saved on this phone: the service worker's pages cache
+ * (src/lib/server/offline/service-worker.ts), each with the title it was saved with.
+ */
+import { OFFLINE_PATH } from '@/lib/domain/offline';
+
+export async function listSavedPages(): Promise<void> {
+  const list = document.querySelector<HTMLUListElement>('[data-saved-pages]');
+  const none = document.querySelector<HTMLElement>('[data-saved-none]');
+  if (!list || !none) return;
+  const saved: { href: string; title: string }[] = [];
+  if ('caches' in window) {
+    for (const name of (await caches.keys()).filter((n) => n.startsWith('pages-'))) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        const url = new URL(request.url);
+        if (url.pathname === OFFLINE_PATH) continue;
+        const html = (await (await cache.match(request))?.text()) ?? '';
+        const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? url.pathname;
+        saved.push({ href: url.pathname + url.search, title: new DOMParser().parseFromString(title, 'text/html').documentElement.textContent ?? title });
+      }
+    }
+  }
+  for (const page of saved) {
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = page.href;
+    link.textContent = page.title;
+    item.append(link);
+    list.append(item);
+  }
+  none.hidden = saved.length > 0;
+}

@@ -1,0 +1,22 @@
+/**
+ * Registers the store's service worker (ADR 0030) once the page has loaded, so it never competes
+ * with what the page needs first; where the store has turned it off (SERVICE_WORKER=off: the page's
+ * <html> has no data-service-worker), removes any worker this phone installed before.
+ */
+export function startServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  const wanted = document.documentElement.dataset.serviceWorker !== undefined;
+  const go = () => {
+    if (!wanted) {
+      void navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => void r.unregister()));
+      return;
+    }
+    void navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(async () => {
+      // "Data saver" as the phone's setting says it: the worker keeps images out of its cache.
+      const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+      (await navigator.serviceWorker.ready).active?.postMessage({ saveData });
+    }, (err: unknown) => console.warn('Service worker not registered', err));
+  };
+  if (document.readyState === 'complete') go();
+  else window.addEventListener('load', go, { once: true });
+}
