@@ -1,4 +1,6 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { freePort } from '../support/store-process';
+import { startServer, type RunningServer } from '../support/server';
 import { getJson, newShopper, signIn } from './support';
 
 /**
@@ -19,8 +21,8 @@ async function products(request: APIRequestContext, count: number, skip = 0): Pr
 }
 
 /** Opens the home page and waits until the service worker controls it. */
-async function withWorker(page: Page): Promise<void> {
-  await page.goto('/');
+async function withWorker(page: Page, origin = ''): Promise<void> {
+  await page.goto(origin + '/');
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
@@ -205,4 +207,46 @@ test('data saver: no picture is kept', async ({ page, request }) => {
   const kept = await cached(page);
   expect(kept.some((e) => e.url.startsWith('/_astro/'))).toBe(true);
   expect(kept.filter((e) => e.type.startsWith('image/'))).toEqual([]);
+});
+
+/** The names of the worker's caches and how many workers are registered, as the page sees them. */
+async function workerState(page: Page): Promise<{ caches: string[]; registrations: number }> {
+  return page.evaluate(async () => ({ caches: (await caches.keys()).sort(), registrations: (await navigator.serviceWorker.getRegistrations()).length }));
+}
+
+test("a new build's worker takes over on the next navigation, and SERVICE_WORKER=off removes it", async ({ page, context }) => {
+  // Two builds of one store, one after the other at the same address: the built store twice, told
+  // a different BUILD_ID (what names a build's caches), then once more with the worker turned off.
+  test.setTimeout(300_000);
+  const port = await freePort();
+  const serve = (env: Record<string, string>) => startServer('pglite', env, { pickPort: async () => port });
+  let server: RunningServer | undefined = await serve({ BUILD_ID: 'build-one' });
+  try {
+    const origin = server.baseUrl;
+    const productPath = `/product/${(await (await fetch(`${origin}/api/v1/products?limit=1`)).json()).data.docs[0].id}`;
+    await withWorker(page, origin);
+    await page.goto(origin + productPath);
+    await saved(page, productPath);
+    expect((await workerState(page)).caches).toEqual(['assets-build-one', 'pages-build-one', 'settings']);
+
+    await server.stop();
+    server = await serve({ BUILD_ID: 'build-two' });
+    await page.goto(origin + productPath);
+    // The old build's pages and assets go with its worker: no page outlives the assets it was built against.
+    await expect.poll(async () => (await workerState(page)).caches).toEqual(['assets-build-two', 'pages-build-two', 'settings']);
+    await page.goto(origin + productPath);
+    await saved(page, productPath);
+    await context.setOffline(true);
+    await page.goto(origin + productPath);
+    await expect(page.getByRole('status').filter({ hasText: "You're offline" })).toHaveText(SAVED_BANNER);
+    await context.setOffline(false);
+
+    await server.stop();
+    server = await serve({ SERVICE_WORKER: 'off' });
+    await page.goto(origin + '/');
+    await expect(page.locator('html')).not.toHaveAttribute('data-service-worker');
+    await expect.poll(async () => workerState(page)).toEqual({ caches: [], registrations: 0 });
+  } finally {
+    await server?.stop();
+  }
 });

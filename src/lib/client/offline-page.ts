@@ -3,6 +3,7 @@
  * (src/lib/server/offline/service-worker.ts), each with the title it was saved with.
  */
 import { OFFLINE_PATH } from '@/lib/domain/offline';
+import { STORE_NAME } from '@/lib/domain/brand';
 
 export async function listSavedPages(): Promise<void> {
   const list = document.querySelector<HTMLUListElement>('[data-saved-pages]');
@@ -17,7 +18,9 @@ export async function listSavedPages(): Promise<void> {
         if (url.pathname === OFFLINE_PATH) continue;
         const html = (await (await cache.match(request))?.text()) ?? '';
         const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? url.pathname;
-        saved.push({ href: url.pathname + url.search, title: new DOMParser().parseFromString(title, 'text/html').documentElement.textContent ?? title });
+        const text = new DOMParser().parseFromString(title, 'text/html').documentElement.textContent ?? title;
+        // The page's own name: the store's is on every one.
+        saved.push({ href: url.pathname + url.search, title: text.replace(` | ${STORE_NAME}`, '') || STORE_NAME });
       }
     }
   }
