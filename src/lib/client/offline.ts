@@ -5,13 +5,15 @@
  */
 export function startServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const wanted = document.documentElement.dataset.serviceWorker !== undefined;
+  const build = document.documentElement.dataset.serviceWorker;
   const go = () => {
-    if (!wanted) {
+    if (build === undefined) {
       void navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => void r.unregister()));
       return;
     }
-    void navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(async () => {
+    // The build's own URL, kept in the HTTP cache: no request on each navigation, and a new build's
+    // pages register its worker at once (src/pages/sw.js.ts).
+    void navigator.serviceWorker.register(`/sw.js?v=${encodeURIComponent(build)}`, { scope: '/', updateViaCache: 'all' }).then(async () => {
       // "Data saver" as the phone's setting says it: the worker keeps images out of its cache.
       const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
       (await navigator.serviceWorker.ready).active?.postMessage({ saveData });

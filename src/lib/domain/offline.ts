@@ -14,9 +14,6 @@ export const PERSONAL_HEADER = 'x-personal';
  */
 export const OFFLINE_PAGES: readonly RegExp[] = [/^\/$/, /^\/collection\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/i, /^\/(about|contact|privacy|delivery-options)\/?$/];
 
-/** The offline page, kept by the worker from its install on. */
-export const OFFLINE_PATH = '/offline';
-
 /** The query parameter the installed app's start URL carries (manifest start_url); not part of a saved page's key. */
 export const SOURCE_PARAM = 'source';
 

@@ -51,6 +51,10 @@ export const TOASTS = {
   'offline-not-sent': "You're offline. Nothing was sent: press Retry when you're back.",
   'offline-retry': 'Retry',
   'offline-saved': "You're offline. This page was saved {reason}.",
+  'offline-heading': "You're offline",
+  'offline-lead': 'This page needs a connection. These pages were saved on this phone and can still be read:',
+  'offline-none': 'This page needs a connection, and no pages are saved on this phone yet.',
+  'offline-again': 'Try again',
 
   // Addresses
   'address-save-failed': 'Failed to save address',

@@ -11,16 +11,19 @@
  * - Never stored: anything but a GET, API calls, other pages, and any response marked personal
  *   (PERSONAL_HEADER) or `private`/`no-store`: a signed-in shopper's page (assembled from the shared
  *   cache or not) never reaches the worker's cache.
+ * - The offline page is made by the worker (offlinePage): nothing to fetch or keep for it.
  * - Caches are named by build: a new build's worker takes over at once and drops the old build's
  *   pages and assets together, so no saved page outlives the assets it was built against.
  */
 import { TOASTS } from '@/lib/domain/toasts';
-import { ASSET_CACHE_BYTES, NETWORK_TIMEOUT_MS, OFFLINE_PAGES, OFFLINE_PATH, PERSONAL_HEADER, SOURCE_PARAM, timeAgo } from '@/lib/domain/offline';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { ASSET_CACHE_BYTES, NETWORK_TIMEOUT_MS, OFFLINE_PAGES, PERSONAL_HEADER, SOURCE_PARAM, timeAgo } from '@/lib/domain/offline';
 
 export interface WorkerSettings {
   build: string;
   pages: string[];
-  offlinePath: string;
+  titleSuffix: string;
+  offline: { heading: string; lead: string; none: string; again: string };
   personalHeader: string;
   sourceParam: string;
   assetBytes: number;
@@ -116,8 +119,29 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     return new Response(html, { status: 200, headers });
   }
 
+  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  /**
+   * The offline page: the pages saved on this phone, listed in the chrome of the newest of them
+   * (its header, footer and styles, all in this build's caches), so it costs no request of its own.
+   */
   async function offlinePage(): Promise<Response> {
-    return (await (await caches.open(pagesCache)).match(s.offlinePath)) ?? new Response('You are offline.', { status: 503, headers: { 'content-type': 'text/plain' } });
+    const cache = await caches.open(pagesCache);
+    const saved = await Promise.all((await cache.keys()).map(async (key) => ({ key, res: (await cache.match(key))! })));
+    saved.sort((a, b) => Number(b.res.headers.get('x-saved-at')) - Number(a.res.headers.get('x-saved-at')));
+    const listed = await Promise.all(
+      saved.map(async ({ key, res }) => {
+        const url = new URL(key.url);
+        const title = /<title>([^<]*)<\/title>/.exec(await res.clone().text())?.[1]?.replace(s.titleSuffix, '') ?? url.pathname;
+        return `<li><a href="${escape(url.pathname + url.search)}">${title}</a></li>`;
+      }),
+    );
+    const content = `<section class="container offline-page"><h1>${s.offline.heading}</h1><p>${listed.length ? s.offline.lead : s.offline.none}</p><ul class="offline-saved" data-saved-pages>${listed.join('')}</ul><a class="btn" href="/">${s.offline.again}</a></section>`;
+    const newest = saved[0]?.res;
+    const html = newest
+      ? (await newest.text()).replace(/(<main\b[^>]*>)[\s\S]*<\/main>/, `$1${content}</main>`).replace(/<title>[^<]*<\/title>/, `<title>${s.offline.heading}</title>`)
+      : `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${s.offline.heading}</title><main>${content}</main></html>`;
+    return new Response(html, { status: 503, headers: { 'content-type': 'text/html; charset=utf-8' } });
   }
 
   async function page(request: Request, url: URL, wait: (p: Promise<unknown>) => void): Promise<Response> {
@@ -150,21 +174,7 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     }
   }
 
-  /** The offline page and the scripts and styles it needs, stored anonymously (no cookies). */
-  async function precache(): Promise<void> {
-    const res = await fetch(s.offlinePath, { credentials: 'omit', cache: 'no-store' });
-    if (!res.ok) return;
-    const html = await res.clone().text();
-    await (await caches.open(pagesCache)).put(s.offlinePath, await stamped(res));
-    const assets = [...new Set([...html.matchAll(/(?:src|href)="(\/_astro\/[^"]+)"/g)].map((m) => m[1]!))];
-    const cache = await caches.open(assetsCache);
-    await Promise.all(assets.map(async (a) => {
-      const r = await fetch(a);
-      if (r.ok) await cache.put(a, await stamped(r));
-    }));
-  }
-
-  self.addEventListener('install', (event) => event.waitUntil(precache().then(() => self.skipWaiting())));
+  self.addEventListener('install', (event) => event.waitUntil(self.skipWaiting()));
   self.addEventListener('activate', (event) =>
     event.waitUntil(
       caches
@@ -203,18 +213,37 @@ function remover(self: WorkerScope): void {
   );
 }
 
+/**
+ * A function's source as the worker's script: without its comments and indentation, which a phone
+ * would download again with every new build (the code has no multi-line strings to spoil).
+ */
+function scriptOf(fn: (...args: never[]) => void): string {
+  return fn
+    .toString()
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('//') && !line.startsWith('/*') && !line.startsWith('*'))
+    .join('\n');
+}
+
 /** The source of /sw.js for this build (`build`), or of the worker that removes itself when the store turns it off. */
 export function serviceWorkerScript(opts: { build: string; on: boolean }): string {
-  if (!opts.on) return `(${remover.toString()})(self);\n`;
+  if (!opts.on) return `(${scriptOf(remover)})(self);\n`;
   const settings: WorkerSettings = {
     build: opts.build,
     pages: OFFLINE_PAGES.map(String),
-    offlinePath: OFFLINE_PATH,
+    titleSuffix: ` | ${STORE_NAME}`,
+    offline: { heading: TOASTS['offline-heading'], lead: TOASTS['offline-lead'], none: TOASTS['offline-none'], again: TOASTS['offline-again'] },
     personalHeader: PERSONAL_HEADER,
     sourceParam: SOURCE_PARAM,
     assetBytes: ASSET_CACHE_BYTES,
     timeoutMs: NETWORK_TIMEOUT_MS,
     savedText: TOASTS['offline-saved'],
   };
-  return `(${worker.toString()})(self, ${JSON.stringify(settings)}, ${timeAgo.toString()});\n`;
+  return `(${scriptOf(worker)})(self, ${JSON.stringify(settings)}, ${scriptOf(timeAgo)});\n`;
+}
+
+/** The id of the running build (BUILD_ID, else the one made at build time): names the worker's caches and its script's URL. */
+export function buildId(config: { BUILD_ID?: string | undefined }): string {
+  return config.BUILD_ID ?? __STORE_BUILD_ID__;
 }
