@@ -9,11 +9,15 @@ export function startServiceWorker(): void {
   const go = () => {
     if (build === undefined) {
       void navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => void r.unregister()));
+      if ('caches' in window) void caches.keys().then((names) => names.forEach((n) => void caches.delete(n)));
       return;
     }
     // The build's own URL, kept in the HTTP cache: no request on each navigation, and a new build's
     // pages register its worker at once (src/pages/sw.js.ts).
-    void navigator.serviceWorker.register(`/sw.js?v=${encodeURIComponent(build)}`, { scope: '/', updateViaCache: 'all' }).then(async () => {
+    const script = `/sw.js?v=${encodeURIComponent(build)}`;
+    void navigator.serviceWorker.register(script, { scope: '/', updateViaCache: 'all' }).then(async (registration) => {
+      // Another build's worker still in charge: fetch this build's now.
+      if (registration.active && !registration.active.scriptURL.endsWith(script)) void registration.update();
       // "Data saver" as the phone's setting says it: the worker keeps images out of its cache.
       const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
       (await navigator.serviceWorker.ready).active?.postMessage({ saveData });
