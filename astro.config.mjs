@@ -30,7 +30,7 @@ const clientChunks = [
   {
     name: 'store',
     priority: 2,
-    test: /src[\\/]lib[\\/]client[\\/](api|form-send|image-fallback|navigate|pictures|product-card|session|stores|toast)\.ts$|vite[\\/]preload-helper|rolldown[\\/]runtime/,
+    test: /src[\\/]lib[\\/]client[\\/](api|form-send|image-fallback|navigate|offline|offline-forms|pictures|product-card|session|stores|toast)\.ts$|vite[\\/]preload-helper|rolldown[\\/]runtime/,
   },
   {
     name: 'react',
@@ -73,6 +73,8 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   server: { port: 4321, host: true },
   vite: {
+    // Names this build's service worker caches (src/lib/server/offline/service-worker.ts); BUILD_ID may override it.
+    define: { __STORE_BUILD_ID__: JSON.stringify(Date.now().toString(36)) },
     environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunks } } } } } },
     // A page's own small stylesheet (the cart and checkout's) goes in its HTML: one round trip fewer
     // on a phone for a kilobyte or two; the shared Layout sheet stays a cached file. The product

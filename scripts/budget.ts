@@ -268,11 +268,29 @@ interface Step {
  * included); what the browser takes from its own cache costs nothing and is not counted as a
  * request.
  */
+/**
+ * What the service worker (ADR 0030) and the installable app cost on the network, besides the pages
+ * the worker passes through: the worker's script and the web app manifest, once (a phone's browser
+ * reads the manifest to offer the install); the browser's check for a new worker on each
+ * navigation is answered by its HTTP cache (src/pages/sw.js.ts), and the offline page is made by
+ * the worker. Bytes as sent to a browser that accepts brotli.
+ */
+async function workerCost(baseUrl: string): Promise<Step> {
+  const build = /data-service-worker="([^"]+)"/.exec((await get(baseUrl + '/')).body.toString('utf8'))?.[1];
+  if (!build) throw new Error('the home page registers no service worker');
+  const sw = await get(`${baseUrl}/sw.js?v=${build}`);
+  const manifest = await get(baseUrl + '/manifest.webmanifest');
+  return { name: 'service worker', requests: 2, bytes: sw.wire + manifest.wire, scriptBytes: sw.wire };
+}
+
 async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; warm: Step[] }> {
   const productId = await productToBuy(baseUrl);
   const browser = await chromium.launch({ ...debianChromium, headless: true });
   try {
-    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, hasTouch: true });
+    // The service worker is kept out of the walk: once it controls a page, the page's own CDP
+    // session no longer sees what reaches the network (the worker's fetches do). Its own cost is
+    // measured apart (workerCost) and added to both walks.
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, hasTouch: true, serviceWorkers: 'block' });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -335,10 +353,12 @@ async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; war
     }
 
     const cold = await walkPath();
+    cold.push(await workerCost(baseUrl));
     // Signed out, so the warm walk signs in as the cold one did (the cart it fills is the shopper's own).
     await context.clearCookies();
     phase = 'warm';
     const warm = await walkPath();
+    warm.push({ name: 'service worker', requests: 0, bytes: 0, scriptBytes: 0 });
     return { cold, warm };
   } finally {
     await browser.close();

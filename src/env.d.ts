@@ -1,5 +1,8 @@
 /// <reference types="astro/client" />
 
+/** The id made when the store was built (astro.config.mjs). */
+declare const __STORE_BUILD_ID__: string;
+
 declare namespace App {
   interface Locals {
     requestId: string;

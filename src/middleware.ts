@@ -12,6 +12,7 @@ import { SESSION_COOKIE, tokenFromRequest } from '@/lib/server/accounts/sessions
 import { MARKET_COOKIE, resolveMarket } from '@/lib/domain/markets';
 import { getConfig } from '@/lib/server/infra/config';
 import { localRedirectPath } from '@/lib/domain/redirects';
+import { PERSONAL_HEADER } from '@/lib/domain/offline';
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);
@@ -92,6 +93,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       // A page rendered for a signed-in shopper shows their name: never stored by any cache.
       if (ctx.locals.session && response.headers.get('content-type')?.startsWith('text/html')) {
         response.headers.set('cache-control', 'private, no-store');
+        // Said twice for the service worker, which must never keep such a page (ADR 0030).
+        response.headers.set(PERSONAL_HEADER, '1');
       }
       response = await revalidatedPrivately(ctx.request, response);
     } catch {

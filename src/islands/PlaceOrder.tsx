@@ -8,6 +8,7 @@ import GiftFields, { giftFromCheckoutForm, type GiftOffer, type GiftState } from
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
+import { holdOffline } from '@/lib/client/offline-forms';
 import { $cartId, cartChanged, cartEmptied, cartIdForgotten } from '@/lib/client/stores';
 import type { CartDto } from '@/lib/domain/cart';
 import { formatMoney, toMajor, toMinor } from '@/lib/domain/money';
@@ -340,6 +341,8 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         failed: 'Failed to initialize payment.',
         toastId: PLACE_ORDER_TOAST,
         unreachable: TOASTS['payment-init-error'],
+        // Never sent again by itself: the shopper retries, with the same attempt key.
+        whenOffline: () => holdOffline({ retry: () => void pay(), resend: false }),
         succeeded: ({ ok, body }) => ok && body.status === 'success' && Boolean(body.data),
         onSuccess: ({ data }) => {
           writeReference(data!.reference);

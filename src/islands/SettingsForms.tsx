@@ -45,7 +45,7 @@ export default function SettingsForms({ user, csrf }: Props) {
     <div className="settings">
       <section className="acct-panel" aria-labelledby="settings-profile">
         <h2 id="settings-profile">Profile Information</h2>
-        <form className="acct-form" method="post" action="/api/v1/user-auth/profile" onSubmit={profile.onSubmit}>
+        <form className="acct-form" method="post" action="/api/v1/user-auth/profile" onSubmit={profile.onSubmit} data-offline-resend="">
           <CsrfInput token={csrf} />
           <div className="acct-row">
             <Field id="set-first" label="First Name" name="firstName" autoComplete="given-name" required maxLength={60} defaultValue={user.firstName} />

@@ -6,6 +6,7 @@
  * `useFormSubmit` (forms.ts), plain scripts through `enhanceForm`.
  */
 import { api, type ApiResult } from './api';
+import { failedOffline, holdOffline, resendsByItself } from './offline-forms';
 import { navigateAfterToast } from './navigate';
 import { toast } from './toast';
 
@@ -36,6 +37,11 @@ export interface Outcome<B = any> {
   onFailure?: () => void;
   /** The action its toasts are about: each replaces the last one of the same action (toast.ts). */
   toastId?: string;
+  /**
+   * The phone is offline: instead of the failure toast, what to do (offline-forms.ts holdOffline:
+   * a notice with Retry, and a resend when back online for forms safe to send twice).
+   */
+  whenOffline?: () => void;
 }
 
 export type Sent = 'navigating' | 'succeeded' | 'failed';
@@ -57,6 +63,10 @@ export async function sendAndShow<B = any>(send: () => Promise<ApiResult<B>>, ou
     }
   } catch (err) {
     outcome.onFailure?.();
+    if (outcome.whenOffline && failedOffline(err)) {
+      outcome.whenOffline();
+      return 'failed';
+    }
     const text = outcome.unreachable ?? outcome.failed;
     toast.error(typeof text === 'function' ? text(err) : text, { id: outcome.toastId });
     return 'failed';
@@ -132,6 +142,12 @@ export async function submitForm<B = any>(form: HTMLFormElement, submitter: HTML
     {
       ...options,
       toastId,
+      whenOffline: () =>
+        holdOffline({
+          // Sent again as the shopper would send it: the same button, the form's own submit handler.
+          retry: () => form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined),
+          resend: resendsByItself(form),
+        }),
       onSuccess: options.onSuccess && ((b) => options.onSuccess!(b, values, form)),
       refusal: options.refusal && ((r) => options.refusal!(r, values)),
     },

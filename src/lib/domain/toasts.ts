@@ -48,6 +48,16 @@ export const TOASTS = {
   'transfer-waiting-note': 'Your order appears in your orders, and we e-mail it to you, once the bank confirms the transfer.',
   'upload-failed': 'Failed to upload image: {reason}',
 
+  // Offline (src/lib/client/offline-forms.ts and the service worker, ADR 0030)
+  'offline-will-send': "You're offline. We'll send this when you're back.",
+  'offline-not-sent': "You're offline. Nothing was sent: press Retry when you're back.",
+  'offline-retry': 'Retry',
+  'offline-saved': "You're offline. This page was saved {reason}.",
+  'offline-heading': "You're offline",
+  'offline-lead': 'This page needs a connection. These pages were saved on this phone and can still be read:',
+  'offline-none': 'This page needs a connection, and no pages are saved on this phone yet.',
+  'offline-again': 'Try again',
+
   // Addresses
   'address-save-failed': 'Failed to save address',
   'addresses-fetch-failed': 'Failed to fetch addresses',

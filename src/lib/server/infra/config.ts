@@ -129,6 +129,16 @@ const configSchema = z
     SUPPORT_WHATSAPP: z.preprocess(emptyToUndefined, z.string().regex(/^\+[1-9]\d{7,14}$/, 'must be an E.164 number, e.g. +2348012345678').optional()),
     /** Pay on delivery: off until the store offers it; a live store needs an SMS provider for it. */
     PAY_ON_DELIVERY: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
+    /**
+     * The service worker (offline mode, ADR 0030). off: pages no longer register it, and /sw.js answers
+     * with a worker that removes itself and its caches, so phones that installed one are healed.
+     */
+    SERVICE_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    /**
+     * The id of the running build, naming the service worker's caches: by default the one made at build
+     * time; a deployment may set its own (a commit), the same on every app server of one release.
+     */
+    BUILD_ID: z.preprocess(emptyToUndefined, z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, dots and dashes').optional()),
     /** Seconds an anonymous catalogue page is served from the route cache before it is re-rendered. */
     PAGE_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(86_400).default(60)),
     /** Proxies in front of the app (a hop count, or IPs/CIDRs); empty: X-Forwarded-For is ignored. */

@@ -1,0 +1,28 @@
+/**
+ * Registers the store's service worker (ADR 0030) once the page has loaded, so it never competes
+ * with what the page needs first; where the store has turned it off (SERVICE_WORKER=off: the page's
+ * <html> has no data-service-worker), removes any worker this phone installed before.
+ */
+export function startServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  const build = document.documentElement.dataset.serviceWorker;
+  const go = () => {
+    if (build === undefined) {
+      void navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => void r.unregister()));
+      if ('caches' in window) void caches.keys().then((names) => names.forEach((n) => void caches.delete(n)));
+      return;
+    }
+    // The build's own URL, kept in the HTTP cache: no request on each navigation, and a new build's
+    // pages register its worker at once (src/pages/sw.js.ts).
+    const script = `/sw.js?v=${encodeURIComponent(build)}`;
+    void navigator.serviceWorker.register(script, { scope: '/', updateViaCache: 'all' }).then(async (registration) => {
+      // Another build's worker still in charge: fetch this build's now.
+      if (registration.active && !registration.active.scriptURL.endsWith(script)) void registration.update();
+      // "Data saver" as the phone's setting says it: the worker keeps images out of its cache.
+      const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+      (await navigator.serviceWorker.ready).active?.postMessage({ saveData });
+    }, (err: unknown) => console.warn('Service worker not registered', err));
+  };
+  if (document.readyState === 'complete') go();
+  else window.addEventListener('load', go, { once: true });
+}
