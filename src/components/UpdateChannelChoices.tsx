@@ -1,5 +1,4 @@
-import { UPDATE_CHANNEL_CHOICES } from '@/lib/domain/messages';
-import { UPDATE_CHANNELS, type UpdateChannel } from '@/lib/domain/order-updates';
+import { UPDATE_CHANNEL_CHOICES, UPDATE_CHANNELS, type UpdateChannel } from '@/lib/domain/order-updates';
 import './UpdateChannelChoices.css';
 
 interface Props {

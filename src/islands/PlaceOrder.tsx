@@ -334,7 +334,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
       () =>
         api('/orders/initiate', {
           method: 'POST',
-          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, ...(form.current ? { gift: giftFromCheckoutForm(form.current) } : {}) },
+          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, gift: giftFromCheckoutForm(form) },
           headers: attemptKey ? { 'idempotency-key': attemptKey } : {},
         }),
       {
@@ -342,7 +342,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         toastId: PLACE_ORDER_TOAST,
         unreachable: TOASTS['payment-init-error'],
         // Never sent again by itself: the shopper retries, with the same attempt key.
-        whenOffline: () => holdOffline({ retry: () => void pay(), resend: false }),
+        whenOffline: () => holdOffline({ retry: () => void pay(form), resend: false }),
         succeeded: ({ ok, body }) => ok && body.status === 'success' && Boolean(body.data),
         onSuccess: ({ data }) => {
           writeReference(data!.reference);

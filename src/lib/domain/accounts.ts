@@ -3,7 +3,10 @@ import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rule
 import { COUNTRIES, DEFAULT_COUNTRY, ZIP_REQUIRED, isStateOf } from './geo';
 import { message } from './messages';
 import { text } from './validation';
-import { updateChannelField } from './order-updates';
+import { UPDATE_CHANNELS } from './order-updates';
+
+/** The shopper's choice of channel for order updates (order-updates.ts; a zod-free module, read by islands). */
+export const updateChannelField = z.enum(UPDATE_CHANNELS, { error: 'updates must be text, whatsapp or none' });
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
 

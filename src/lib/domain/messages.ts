@@ -432,23 +432,6 @@ export function shopperUpdateText<U extends ShopperUpdate>(update: U, params: Sh
 }
 
 /**
- * The choices of "Order updates" (/settings and checkout). The WhatsApp choice is the shopper's
- * opt-in: it names the store, what it sends and how to stop, as Meta's WhatsApp Business rules and
- * the NDPA (Nigeria) and POPIA (South Africa) require of consent to direct messages.
- */
-export const UPDATE_CHANNEL_CHOICES: Record<UpdateChannel, { label: string; hint: string }> = {
-  whatsapp: {
-    label: 'WhatsApp',
-    hint: `I agree that ${STORE_NAME} may send me order updates on WhatsApp at my mobile number: order confirmed, on its way, out for delivery and delivered. Reply STOP on WhatsApp to end them at any time.`,
-  },
-  text: {
-    label: 'Text message',
-    hint: `${STORE_NAME} texts my mobile number when an order is placed, on its way and delivered.`,
-  },
-  none: { label: 'Neither', hint: 'Updates by e-mail only.' },
-};
-
-/**
  * What a shopper is told as the courier reports: by text (signed with the store's name) and in the
  * mail. `{order}` is the order's tracking number; the rider, the store's phone and the amount due
  * are filled in where the event has them.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { STORE_NAME } from './brand';
 
 /**
  * How a shopper hears about their orders besides mail: by text message (SMS), by WhatsApp, or
@@ -6,8 +6,6 @@ import { z } from 'zod';
  */
 export const UPDATE_CHANNELS = ['text', 'whatsapp', 'none'] as const;
 export type UpdateChannel = (typeof UPDATE_CHANNELS)[number];
-
-export const updateChannelField = z.enum(UPDATE_CHANNELS, { error: 'updates must be text, whatsapp or none' });
 
 /**
  * The updates a shopper gets about an order, each a WhatsApp utility template registered with Meta
@@ -45,3 +43,20 @@ const STOP_WORDS = new Set(['STOP', 'UNSUBSCRIBE', 'STOP ALL', 'OPT OUT', 'OPTOU
 export function isStopMessage(body: string): boolean {
   return STOP_WORDS.has(body.trim().replace(/\s+/g, ' ').toUpperCase());
 }
+
+/**
+ * The choices of "Order updates" (/settings and checkout). The WhatsApp choice is the shopper's
+ * opt-in: it names the store, what it sends and how to stop, as Meta's WhatsApp Business rules and
+ * the NDPA (Nigeria) and POPIA (South Africa) require of consent to direct messages.
+ */
+export const UPDATE_CHANNEL_CHOICES: Record<UpdateChannel, { label: string; hint: string }> = {
+  whatsapp: {
+    label: 'WhatsApp',
+    hint: `I agree that ${STORE_NAME} may send me order updates on WhatsApp at my mobile number: order confirmed, on its way, out for delivery and delivered. Reply STOP on WhatsApp to end them at any time.`,
+  },
+  text: {
+    label: 'Text message',
+    hint: `${STORE_NAME} texts my mobile number when an order is placed, on its way and delivered.`,
+  },
+  none: { label: 'Neither', hint: 'Updates by e-mail only.' },
+};

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deliveryOptionField, deliverySpeedField } from '@/lib/domain/cart-input';
 import { failureText, message } from '@/lib/domain/messages';
 import { text } from '@/lib/domain/validation';
-import { updateChannelField } from '@/lib/domain/order-updates';
+import { updateChannelField } from '@/lib/domain/accounts';
 import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import { TOASTS } from '@/lib/domain/toasts';
 import { requireUser } from '@/lib/server/accounts/auth';
