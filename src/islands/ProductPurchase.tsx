@@ -32,7 +32,6 @@ export interface PurchaseProduct {
   /** The lowest variant price, already formatted in the market's currency. */
   priceText: string;
   price: number;
-  description: string;
   categoryLine: string;
   gallery: GalleryImage[];
   variants: PurchaseVariant[];
@@ -56,6 +55,8 @@ export interface ProductPurchaseProps {
   children?: ReactNode;
   /** The "Size guide" under the sizes (the page's named slot: static HTML, no script). */
   sizeGuide?: ReactNode;
+  /** The description, as the page's HTML (a slot): sent once, not again in the island's props. */
+  description?: ReactNode;
 }
 
 const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
@@ -73,7 +74,7 @@ const largeOf = (url: string) => {
  * are radio inputs of a real form posting to the add-to-cart endpoint, which works without
  * scripts (303 to /cart); once hydrated the island sends it with fetch and shows the toasts.
  */
-export default function ProductPurchase({ product, csrf, initialColor, initialSize, children, sizeGuide }: ProductPurchaseProps) {
+export default function ProductPurchase({ product, csrf, initialColor, initialSize, children, sizeGuide, description }: ProductPurchaseProps) {
   const [imageIndex, setImageIndex] = useState(0);
   // Sizes are chosen, never assumed: with more than one, none is ticked until the shopper picks one.
   const sizeCount = new Set(product.variants.map((v) => v.size).filter(Boolean)).size;
@@ -194,7 +195,7 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
         <p className="product-price" aria-live="polite" data-price={chosen?.price ?? product.price}>
           {chosen?.priceText ?? product.priceText}
         </p>
-        <p className="product-description">{product.description}</p>
+        {description}
         {product.sizeFit && (
           <div className="size-fit">
             <h2>Size &amp; fit</h2>
