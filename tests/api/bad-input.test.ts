@@ -175,6 +175,7 @@ const SPECS: Record<string, Spec> = {
   'market.ts': { body: () => ({ market: 'NG', back: '/collection?page=2' }) },
   'media/[hash]/[file].ts': { segments: () => ({ hash: '0123456789abcdef0123456789abcdef', file: '400.webp' }) },
   'robots.txt.ts': {},
+  'sw.js.ts': { query: () => ({ v: 'build' }) },
   'metrics.ts': {},
   'sitemap.xml.ts': {},
   'sitemaps/[part].ts': { segments: () => ({ part: 'products-1.xml' }) },
