@@ -1,7 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
 import { AppError } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
-import { CourierRefused, type Booking } from './port';
+import { CourierRefused, WebhookRejected, type Booking } from './port';
 
 /**
  * What the real couriers' adapters share: one way to call a courier's JSON API (unreachable or
@@ -112,4 +113,17 @@ export function daysUntil(from: Date, to: string | null | undefined): number | n
   const t = Date.parse(to);
   if (Number.isNaN(t)) return null;
   return Math.max(0, Math.ceil((t - from.getTime()) / 86_400_000));
+}
+
+/** A signed webhook's body, read against the courier's schema; `what` names it in the refusal. */
+export function webhookJson<T extends z.ZodType>(rawBody: string, schema: T, what: string): z.infer<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    throw new WebhookRejected('the body is not JSON');
+  }
+  const body = schema.safeParse(json);
+  if (!body.success) throw new WebhookRejected(`the body is not ${what}`);
+  return body.data;
 }

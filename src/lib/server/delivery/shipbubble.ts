@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { courierHttp, contentId, hmacHex, memoryBookingMemo, sameHex, type BookingMemo } from './courier-http';
+import { courierHttp, contentId, hmacHex, memoryBookingMemo, sameHex, webhookJson, type BookingMemo } from './courier-http';
 import { CourierRefused, WebhookRejected, type Booking, type Courier, type CourierAddress, type Parcel, type Quote, type TrackingEvent, type TrackingStatus } from './port';
 
 /**
@@ -238,15 +238,7 @@ export function createShipbubbleCourier(opts: ShipbubbleOptions): Courier {
       // Shipbubble's page names SHA512 (and, in one revision, SHA256): the length says which.
       const algorithm = signature?.length === 64 ? 'sha256' : 'sha512';
       if (!sameHex(signature, hmacHex(algorithm, webhookKey, rawBody))) throw new WebhookRejected('the x-ship-signature does not match');
-      let json: unknown;
-      try {
-        json = JSON.parse(rawBody);
-      } catch {
-        throw new WebhookRejected('the body is not JSON');
-      }
-      const body = webhookBody.safeParse(json);
-      if (!body.success) throw new WebhookRejected('the body is not a Shipbubble shipment event');
-      const l = body.data;
+      const l = webhookJson(rawBody, webhookBody, 'a Shipbubble shipment event');
       const events = eventsOf(l);
       // A status the history does not list yet (shipment.status.changed before package_status
       // catches up) still counts, stamped with the event's date.

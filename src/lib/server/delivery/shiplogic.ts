@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { courierHttp, daysUntil, hmacHex, memoryBookingMemo, sameHex, type BookingMemo } from './courier-http';
+import { courierHttp, daysUntil, hmacHex, memoryBookingMemo, sameHex, webhookJson, type BookingMemo } from './courier-http';
 import { sigV4Headers, type SigV4Credentials } from './sigv4';
 import { CourierRefused, WebhookRejected, type Booking, type Courier, type CourierAddress, type Parcel, type TrackingEvent, type TrackingStatus } from './port';
 
@@ -243,15 +243,7 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
     parseWebhook(headers, rawBody) {
       if (!opts.webhookSecret) throw new WebhookRejected('no SHIPLOGIC_WEBHOOK_SECRET is set');
       if (!sameHex(headers.get('x-shiplogic-signature'), hmacHex('sha256', opts.webhookSecret, rawBody))) throw new WebhookRejected('the x-shiplogic-signature does not match');
-      let json: unknown;
-      try {
-        json = JSON.parse(rawBody);
-      } catch {
-        throw new WebhookRejected('the body is not JSON');
-      }
-      const body = webhookBody.safeParse(json);
-      if (!body.success) throw new WebhookRejected('the body is not a ShipLogic tracking event');
-      const b = body.data;
+      const b = webhookJson(rawBody, webhookBody, 'a ShipLogic tracking event');
       return {
         shipmentId: b.short_tracking_reference ?? null,
         trackingNumber: b.short_tracking_reference ?? null,
