@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments, promotionCodes, promotions, users, variants } from '@/lib/server/infra/db/schema';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Services } from '@/lib/server/services';
-import { SAME_CHECKOUT_REUSE_MS } from '@/lib/server/payments/service';
+import { SAME_CHECKOUT_REUSE_MS } from '@/lib/server/payments/attempts';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, servicesFor, answerSimulatedPage } from '../support/services';
 

@@ -9,7 +9,7 @@ import { seedIfEmpty } from '@/lib/server/infra/db/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { checkMoney } from '@/lib/server/orders/money-check';
 import { createOwedRefunds, REFUND_LEASE_MS, refundBackoffMs } from '@/lib/server/orders/owed-refunds';
-import { paymentRecords } from '@/lib/server/payments/service';
+import { paymentRecords } from '@/lib/server/payments/rows';
 import { createSimulatedProvider } from '@/lib/server/payments/simulated';
 import type { PaymentProvider } from '@/lib/server/payments/port';
 import { createServices, type Services } from '@/lib/server/services';

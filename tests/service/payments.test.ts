@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, orders, payments, users, variants } from '@/lib/server/infra/db/schema';
 import { createLogger } from '@/lib/server/infra/log';
 import type { PaymentProvider, Refund, VerificationStatus } from '@/lib/server/payments/port';
-import { paymentRecords } from '@/lib/server/payments/service';
+import { paymentRecords } from '@/lib/server/payments/rows';
 import { createSimulatedProvider } from '@/lib/server/payments/simulated';
 import { createReconciliation, RECONCILIATION_LOCK_KEY, scheduleReconciliation } from '@/lib/server/payments/reconciliation';
 import { createServices, type Services } from '@/lib/server/services';

@@ -4,7 +4,7 @@ import { orders, payments, users, variants } from '@/lib/server/infra/db/schema'
 import { createLogger } from '@/lib/server/infra/log';
 import { createPaystackProvider } from '@/lib/server/payments/paystack';
 import { createReconciliation } from '@/lib/server/payments/reconciliation';
-import { paymentRecords } from '@/lib/server/payments/service';
+import { paymentRecords } from '@/lib/server/payments/rows';
 import { createSimulatedProvider, simulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { createServices, type Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';

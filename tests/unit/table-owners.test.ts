@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * One owner per table (issue 17): every insert, update and delete of a table in src/lib/server is
+ * One owner per table: every insert, update and delete of a table in src/lib/server is
  * in the one module that owns it, so a rule about a table (an exactly-once guarantee, a ledger, a
  * role) lives in one place. Other modules call the owner. The seed is aside.
  *
@@ -41,7 +41,7 @@ const TABLE_OWNERS: Record<string, string> = {
   order_items: 'orders/orders',
   owed_refunds: 'orders/owed-refunds',
   orders: 'orders/orders',
-  payments: 'payments/service',
+  payments: 'payments/rows',
   // Units sold per day and product, kept by migration 0017's triggers on order lines and orders: nothing writes it but them.
   product_daily_sales: 'orders/orders',
   product_images: 'catalogue/catalogue-admin',

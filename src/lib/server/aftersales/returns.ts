@@ -35,7 +35,8 @@ import { colors, orderItems, orders, owedRefunds, payments, returnItems, returns
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
-import { CannotFulfil, type DifferenceFulfilment, type PaymentService } from '@/lib/server/payments/service';
+import type { PaymentService } from '@/lib/server/payments/service';
+import { CannotFulfil, type DifferenceFulfilment } from '@/lib/server/payments/types';
 import { lockedOrderMoney, recordOrderMoney } from '@/lib/server/orders/order-money';
 import { oweRefund } from '@/lib/server/orders/owed-refunds';
 import type { StoreCreditService } from './store-credit';

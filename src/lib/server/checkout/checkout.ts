@@ -5,7 +5,9 @@ import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/s
 import type { CartService } from '@/lib/server/cart/cart';
 import type { OrderService } from '@/lib/server/orders/orders';
 import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
-import { CannotFulfil, type CheckoutStart, type Fulfilment, type InitiateResult, type PaymentService, type PaymentSnapshot } from '@/lib/server/payments/service';
+import type { PaymentService } from '@/lib/server/payments/service';
+import type { PaymentSnapshot } from '@/lib/server/payments/snapshots';
+import { CannotFulfil, type CheckoutStart, type Fulfilment, type InitiateResult } from '@/lib/server/payments/types';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { OutOfStock } from '@/lib/server/catalogue/stock';
 import type { PromotionService } from '@/lib/server/promotions/promotions';

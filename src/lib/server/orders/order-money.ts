@@ -5,7 +5,7 @@ import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { orderMoneySign, orderMoneyTotals, type OrderMoneyKind, type OrderMoneyTotals } from '@/lib/domain/order-money';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orderMoney, orders } from '@/lib/server/infra/db/schema';
-import type { RefundLedger } from '@/lib/server/payments/service';
+import type { RefundLedger } from '@/lib/server/payments/types';
 
 /**
  * The money of an order (ADR 0021): the one writer of `order_money`. Every amount that comes in

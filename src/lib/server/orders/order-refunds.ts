@@ -2,7 +2,8 @@ import { Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Actor, AuditEntry, AuditLog } from '@/lib/server/backoffice/audit';
 import type { OrderService } from './orders';
-import type { PaymentService, RefundClaimHook, RefundResult } from '@/lib/server/payments/service';
+import type { PaymentService } from '@/lib/server/payments/service';
+import type { RefundClaimHook, RefundResult } from '@/lib/server/payments/types';
 
 /**
  * Staff refunds of an order (the back office's Refund button): full, or partial with an amount,

@@ -59,7 +59,8 @@ export interface PaymentRecord {
 /**
  * The store's payment records, read-only: what a provider that runs inside the store (the simulated
  * one) reads back instead of a provider's own state. Only the payment service writes payments
- * (src/lib/server/payments/service.ts): the simulated page's Pay or Decline goes through it.
+ * (their owner, src/lib/server/payments/rows.ts): the simulated page's Pay or Decline goes through
+ * it (simulated-answers.ts).
  */
 export interface PaymentRecords {
   find(reference: string): Promise<PaymentRecord | null>;

@@ -24,7 +24,7 @@ import { eraseSubscriptionOf } from '@/lib/server/newsletter/newsletter';
 import { eraseBackInStockOf } from '@/lib/server/catalogue/back-in-stock';
 import { eraseTextsTo } from '@/lib/server/notifications/outbox';
 import { anonymiseOrdersOf } from '@/lib/server/orders/orders';
-import { anonymisePaymentsOf } from '@/lib/server/payments/service';
+import { anonymisePaymentsOf } from '@/lib/server/payments/rows';
 import { unbindCodesFrom } from '@/lib/server/promotions/promotions';
 
 /** What stands between an account and its deletion: orders on their way, open returns, payments being confirmed, and the credit it would give up. */

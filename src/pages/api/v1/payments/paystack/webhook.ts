@@ -1,5 +1,5 @@
 import { Unavailable, type AppError } from '@/lib/domain/errors';
-import { fulfilmentIsFinal } from '@/lib/server/payments/service';
+import { fulfilmentIsFinal } from '@/lib/server/payments/fulfil';
 import { errorResponse, json } from '@/lib/server/infra/http';
 import { message } from '@/lib/domain/messages';
 import { paystackSignerOf, paystackWebhookEvent } from '@/lib/server/payments/paystack';
