@@ -2,9 +2,9 @@
  * `npm run bench`: autocannon against the built server. Requests per second and p99 latency for
  * the product page (anonymous and signed in), the collection, home, a content page (/about,
  * anonymous and signed in), the catalogue API and static files served by the same server, then
- * the ratios of issue 8 (anonymous product / static file, signed-in product / signed-in content
+ * the ratios the store is held to (anonymous product / static file, signed-in product / signed-in content
  * page) and the catalogue API's p99 while 50 connections flood the login with wrong passwords
- * (issue 9; 401 and 429 answers are both expected there). One target at a time, each for
+ * (401 and 429 answers are both expected there). One target at a time, each for
  * --duration seconds. Prints a table and writes .bench/bench.json. Never fails on a figure:
  * exit 1 only when the tool itself broke.
  *
@@ -117,7 +117,7 @@ async function ownerToken(base: string): Promise<string> {
   return token;
 }
 
-/** Every page and API call of issue 22's table, measured once on the store at `base`. */
+/** Every page and API call of the benchmark table, measured once on the store at `base`. */
 async function measureScaleTargets(base: string): Promise<Measured[]> {
   const productPath = `/product/${await firstProductId(base)}`;
   const login = await fetch(`${base}/api/v1/user-auth/login`, {

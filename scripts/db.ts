@@ -24,7 +24,7 @@ try {
     } else if (flags.includes('--reset')) {
       await resetDatabase(services);
       await seed(services);
-      // `--products 50000`: the large store the benchmarks measure (issue 22), grown from the demo one.
+      // `--products 50000`: the large store the benchmarks measure, grown from the demo one.
       const products = Number(flags[flags.indexOf('--products') + 1] ?? 0);
       if (flags.includes('--products')) {
         if (!Number.isInteger(products) || products < 1) throw new Error('--products takes a whole number, e.g. --products 50000');

@@ -414,7 +414,7 @@ async function terminateOne(cluster: Cluster) {
   note(`app server ${victim.index} started again`);
 }
 
-// ---------------------------------------------------------------- cache coherence (issue 11, point 5)
+// ---------------------------------------------------------------- cache coherence
 async function priceChangeReachesEveryServer(cluster: Cluster, productId: number): Promise<number> {
   const path = `/api/v1/products/${productId}`;
   const price = async (url: string) => (await (await fetch(url + path)).json()).data.price as number;

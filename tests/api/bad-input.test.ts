@@ -5,7 +5,7 @@ import { startServer, type Driver, type RunningServer } from '../support/server'
 import { accountClient } from './account-client';
 
 /**
- * Bad input never answers 5xx (issue 16 point 5). A generated set of bad inputs goes to every API
+ * Bad input never answers 5xx. A generated set of bad inputs goes to every API
  * route and every form post (enumerated from src/pages, so a new route without an entry below
  * fails this test), and to every page that reads its URL, as an anonymous visitor, a signed-in
  * shopper and a stepped-up owner. Any 5xx (a 503 "database unreachable" included: the database is

@@ -19,7 +19,7 @@ function serverEnv(store: PreparedStore): [Record<string, string>, { databaseUrl
   return store.dataDir ? [{ DATA_DIR: store.dataDir }, {}] : [{}, { databaseUrl: store.databaseUrl! }];
 }
 
-/** Staff settle pay-on-delivery orders (issue 19) through POST /api/v1/admin/orders/{id}/collection. */
+/** Staff settle pay-on-delivery orders through POST /api/v1/admin/orders/{id}/collection. */
 for (const driver of ['pglite', 'pg'] as const) {
   describe(`collection at the door on ${driver}`, () => {
     let store: PreparedStore;

@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { DEMO } from './buying-client';
 
 /**
- * Issue 16: hostile requests and links. Odd cookies must not poison the route cache across
+ * Hostile requests and links. Odd cookies must not poison the route cache across
  * markets or sessions, redirects stay on the site, cached pages do not echo tracking parameters,
  * and ?notice= / ?error= show only the store's own messages.
  */

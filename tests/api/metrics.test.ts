@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeLabel } from '@/lib/server/infra/metrics';
 import { startServer, type RunningServer } from '../support/server';
 
-/** /metrics (issue 22): Prometheus's format, only for the configured addresses. */
+/** /metrics: Prometheus's format, only for the configured addresses. */
 describe('metrics', () => {
   let open: RunningServer;
   let closed: RunningServer;

@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { accountClient, otherCode } from './account-client';
 
 /**
- * Issue 19 point 2: pay on delivery needs a verified mobile number. "Send code" texts a 4-digit
+ * Pay on delivery needs a verified mobile number. "Send code" texts a 4-digit
  * code (the dev outbox here, addressed by E.164), "Verify" uses it, under the e-mail codes' rules:
  * hashed, single use, 5 tries, send limits. A number changed since is not verified.
  */

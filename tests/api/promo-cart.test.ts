@@ -7,7 +7,7 @@ const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const minor = (major: number) => Math.round(major * 100);
 
 /**
- * Discount codes over HTTP (issue 18, points 3 and 4): apply and remove on the cart API (JSON and
+ * Discount codes over HTTP: apply and remove on the cart API (JSON and
  * plain form posts), each refusal as a 4xx with the spec's text, the totals, the payment charged
  * the discounted total, the order keeping the code and discount, the CSV export and line refunds.
  * Codes are made the way testers make them: the owner's POST /api/v1/admin/promotions.

@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, DEMO, type Variant } from './buying-client';
 
 /**
- * The store behind a TLS-terminating proxy (issue 16): the browser is on https://shop.example, the
+ * The store behind a TLS-terminating proxy: the browser is on https://shop.example, the
  * app sees http:// on its socket. Requests are sent the way nginx forwards a browser's
  * (deploy/nginx.conf): Host and X-Forwarded-Proto set by the proxy, the browser's Origin and cookie.
  */

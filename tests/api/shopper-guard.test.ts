@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { DEMO } from './buying-client';
 
 /**
- * Issue 17: every shopper page goes through one guard (shopperPage in src/lib/server/accounts/auth.ts). A
+ * Every shopper page goes through one guard (shopperPage in src/lib/server/accounts/auth.ts). A
  * signed-out visitor is sent to the login page with the page as `?next=`, and signing in there,
  * with or without scripts, lands back on it; a `next` from anywhere else still lands on this site.
  */

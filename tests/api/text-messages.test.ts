@@ -23,7 +23,7 @@ async function placeOrder(api: Api, shopper: { token: string; id: string }): Pro
 
 const optIn = (api: Api, token: string, textUpdates: boolean) => api.call('PATCH', '/user-auth/text-updates', { token, body: { textUpdates } });
 
-/** Texts when an order is placed, on their way and delivered, to shoppers who opted in (issue 19, point 4). */
+/** Texts when an order is placed, on their way and delivered, to shoppers who opted in. */
 for (const driver of ['pglite', 'pg'] as const) {
   describe(`text messages through Clickatell (a local fake) on ${driver}`, () => {
     let server: RunningServer;

@@ -11,7 +11,7 @@ const CARDS = 3;
 const TRANSFERS = 3;
 
 /**
- * Issue 19, exactly once: bank transfers sent for the last units stay pending while card payments
+ * Exactly once: bank transfers sent for the last units stay pending while card payments
  * take those units; when the simulated provider confirms the transfers (every server's job, a few
  * seconds later), they are refunded like any sold-out payment. Two app servers share PostgreSQL.
  */

@@ -5,7 +5,7 @@ import { baseURL } from '../../playwright.tls.config';
 /**
  * Buying through nginx terminating TLS (deploy/nginx.conf, playwright.tls.config.ts): the browser is
  * on https://127.0.0.1:PORT and sends that Origin; the store sees plain http from nginx. Every
- * write must be taken as same-site (it was refused with 403 before issue 16), cookies must carry
+ * write must be taken as same-site (an https origin behind the proxy), cookies must carry
  * Secure and the payment must come back to the https address.
  */
 const DEMO = { email: 'demo@maisonluxe.ng', password: 'LuxeDemo2026!' };
@@ -74,7 +74,7 @@ test.describe('with JavaScript', () => {
     await page.getByRole('button', { name: /^Pay / }).click();
 
     await expect(page.getByText('Order placed successfully!')).toBeVisible();
-    // After paying, the order's own page thanks the shopper (issue 21).
+    // After paying, the order's own page thanks the shopper.
     await page.waitForURL(new RegExp(`^${baseURL}/order-details/[^?]+\\?placed=1$`));
     await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
     await page.goto('/order-history');

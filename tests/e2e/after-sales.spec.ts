@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
 
 /**
- * After the sale at 360 px (issue 20), with and without JavaScript: a shopper asks to exchange a
+ * After the sale at 360 px, with and without JavaScript: a shopper asks to exchange a
  * delivered piece for another size ("Too small"), staff approve, receive and ship it from "Returns";
  * another piece is refunded to the payment; staff grant store credit and the shopper spends it at
  * checkout; an order delivered five days ago says its window closed. The orders are placed before

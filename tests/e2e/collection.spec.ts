@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
 
 /**
- * Staff collect pay-on-delivery orders in the back office at 360 px (issue 19), with and without
+ * Staff collect pay-on-delivery orders in the back office at 360 px, with and without
  * JavaScript: open "To collect", record "Refused at the door" (the stock comes back) and
  * "Delivered and paid". The orders are placed before the store starts (tests/support/pod-orders.ts),
  * on its own server on the run's database driver (E2E_DRIVER), so this does not depend on checkout.

@@ -3,7 +3,7 @@ import { expect, request as http, test, type APIRequestContext, type Page } from
 import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
- * Discount codes in the cart and at checkout (issue 18, point 3), at 360 px, with and without
+ * Discount codes in the cart and at checkout, at 360 px, with and without
  * JavaScript: the "Discount code" field and Apply, the Discount line with the code and a negative
  * amount, the lower total, Remove; the server's texts as toasts with scripts and inline without.
  * The code is made the way testers make one: the owner's POST /api/v1/admin/promotions.

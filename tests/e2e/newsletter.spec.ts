@@ -221,7 +221,7 @@ test('a tampered confirmation link shows a clear page, not an error', async ({ p
   await expect(page.getByText('This link is not valid. Please subscribe again from the home page.')).toBeVisible();
 });
 
-test('an address typed before the box has loaded its script is the one sent (issue 21, point 8)', async ({ page }, info) => {
+test('an address typed before the box has loaded its script is the one sent', async ({ page }, info) => {
   // The box's script is held back until the shopper has typed, as on a slow phone network.
   let release!: () => void;
   const typed = new Promise<void>((resolve) => (release = resolve));

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { getJson, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
- * Pay on delivery at 360 px, with and without JavaScript (issue 19): a shopper registered with a
+ * Pay on delivery at 360 px, with and without JavaScript: a shopper registered with a
  * Nigerian mobile number chooses "Pay on delivery" on /place-order, verifies the phone with the
  * texted code from the dev outbox, and places the order; an order above the cap pays its deposit
  * on the simulated page first; cancelling returns the stock. The market's rules are the defaults

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { getJson, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
- * "Verify your phone" on /place-order (issue 19 point 2), at 360 px, with and without scripts: a
+ * "Verify your phone" on /place-order, at 360 px, with and without scripts: a
  * shopper registered with a Nigerian mobile number opens checkout with pay on delivery chosen,
  * presses "Send code", reads the code from the dev outbox by the E.164 number, types it in "Code"
  * and presses "Verify".

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 /**
- * Search (issue 22) in the browser, on phone and desktop, with and without JavaScript: a misspelt
+ * Search in the browser, on phone and desktop, with and without JavaScript: a misspelt
  * search finds the right pieces and says what it searched for; one that finds nothing says so and
  * offers the categories; with scripts, the field suggests words as the shopper types.
  */

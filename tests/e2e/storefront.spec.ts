@@ -83,7 +83,7 @@ test.describe('home', () => {
     const first = page.locator('.hero-slide').first();
     await expect(first.locator('.hero-eyebrow')).toHaveText(parents[0]!.name.toUpperCase());
     await expect(first.getByText('SHOP NOW')).toBeVisible();
-    // 'SHOP NOW' leads to the slide's category (issue 21).
+    // 'SHOP NOW' leads to the slide's category.
     const slideId = await first.getAttribute('data-slide-id');
     await expect(first.getByRole('link', { name: 'SHOP NOW' })).toHaveAttribute('href', `/collection?categoryId=${slideId}`);
     const firstImg = first.locator('img');
@@ -107,7 +107,7 @@ test.describe('home', () => {
     await expect.poll(async () => active.getAttribute('data-slide-id'), { timeout: 9000 }).not.toBe(afterClick);
   });
 
-  test('banner: Swiper is fetched only when the slideshow is needed (issue 22.4)', async ({ page }) => {
+  test('banner: Swiper is fetched only when the slideshow is needed', async ({ page }) => {
     const swiperFetched: string[] = [];
     page.on('request', (r) => {
       if (/hero-swiper/.test(r.url())) swiperFetched.push(r.url());

@@ -44,7 +44,7 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === '/');
 }
 
-/** A product in two colours, each with stock and pictures of its own (issue 21: the gallery follows the colour). */
+/** A product in two colours, each with stock and pictures of its own (the gallery follows the colour). */
 export async function twoColourProduct(request: APIRequestContext, skip = 0) {
   const list = await getJson(request, '/api/v1/products?limit=100');
   let seen = 0;

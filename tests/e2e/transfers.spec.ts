@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
- * Issue 19: a bank transfer confirmed late, at 360 px, with and without JavaScript. The shopper
+ * A bank transfer confirmed late, at 360 px, with and without JavaScript. The shopper
  * chooses "Bank transfer" on the simulated payment page, sees the account number and the exact
  * amount, presses "I have sent the money", and comes back to "Waiting for your transfer" (no error,
  * the cart kept). The simulated provider confirms the transfer a few seconds later, as Paystack's

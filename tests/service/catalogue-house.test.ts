@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKET_CODES, type MarketCode } from '@/lib/domain/markets';
 import { DRIVERS, servicesFor } from '../support/services';
 
-/** Issue 21: a catalogue that reads like a house: unique names, descriptions of their own, men's bags, no empty categories. */
+/** A catalogue that reads like a house: unique names, descriptions of their own, men's bags, no empty categories. */
 for (const driver of DRIVERS) {
   describe(`categories shown to shoppers on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;

@@ -4,7 +4,7 @@ import { DRIVERS, servicesFor } from '../support/services';
 
 const staff = { id: null, email: 'care@maisonluxe.ng' };
 
-/** Issue 20: "Get help with this order", answered from the back office and mailed. */
+/** "Get help with this order", answered from the back office and mailed. */
 for (const driver of DRIVERS) {
   describe(`help with an order on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;

@@ -9,7 +9,7 @@ import type { Services } from '@/lib/server/services';
 import { answerSimulatedPage, DRIVERS, servicesFor } from '../support/services';
 
 /**
- * Discount codes on the shopper's side (issue 18, points 3 and 4), on both databases: applying a
+ * Discount codes on the shopper's side, on both databases: applying a
  * code to the cart (each refusal's text), the totals, the re-check on a market switch or a smaller
  * cart, the payment and the order keeping the discount, the mail, the CSV export and line refunds.
  */

@@ -8,7 +8,7 @@ import { DRIVERS, servicesFor } from '../support/services';
 
 const staff = { id: null, email: 'returns@maisonluxe.ng' };
 
-/** Issue 20: returns and exchanges on the stock ledger, the payment port and store credit, on both databases. */
+/** Returns and exchanges on the stock ledger, the payment port and store credit, on both databases. */
 for (const driver of DRIVERS) {
   describe(`returns and exchanges on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;

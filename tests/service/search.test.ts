@@ -4,7 +4,7 @@ import { productQuerySchema } from '@/lib/domain/catalogue';
 import { searchWords } from '@/lib/domain/search';
 import { DRIVERS, servicesFor } from '../support/services';
 
-/** Issue 22: search that finds what shoppers type, on PGlite and PostgreSQL alike. */
+/** Search that finds what shoppers type, on PGlite and PostgreSQL alike. */
 for (const driver of DRIVERS) {
   describe(`search on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;

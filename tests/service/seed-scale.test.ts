@@ -5,7 +5,7 @@ import { DRIVERS, servicesFor } from '../support/services';
 
 const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res as T[]));
 
-/** Issue 22: the large store (`npm run db:seed -- --reset --products N`), grown small here, keeps every invariant. */
+/** The large store (`npm run db:seed -- --reset --products N`), grown small here, keeps every invariant. */
 for (const driver of DRIVERS) {
   describe(`the large store's seed on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;

@@ -6,7 +6,7 @@ import { DRIVERS, answerSimulatedPage, servicesFor } from '../support/services';
 
 const staff = { id: null, email: 'credit@maisonluxe.ng' };
 
-/** Issue 20: store credit, a ledger per shopper per currency, granted by staff and spent at checkout exactly once. */
+/** Store credit, a ledger per shopper per currency, granted by staff and spent at checkout exactly once. */
 for (const driver of DRIVERS) {
   describe(`store credit on ${driver}`, () => {
     let ctx: Awaited<ReturnType<typeof servicesFor>>;

@@ -15,7 +15,7 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const DELAY = 5 * SECOND;
 
-/** Bank transfers (issue 19): pending until the provider confirms them, then one order; expired ones settle without an order. */
+/** Bank transfers: pending until the provider confirms them, then one order; expired ones settle without an order. */
 for (const driver of DRIVERS) {
   describe(`bank transfers on ${driver}`, () => {
     const clock = testClock();

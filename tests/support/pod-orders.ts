@@ -1,5 +1,5 @@
 /**
- * Pay-on-delivery orders for tests of the back office's collection (issue 19), made the way
+ * Pay-on-delivery orders for tests of the back office's collection, made the way
  * ADR 0013 says checkout makes them: a payment row (provider 'on_delivery', amount 0, for a whole
  * order paid at the door; or a deposit paid online) and its order through orders.createPaid, in one
  * transaction, with the order's method and amount due. Independent of the checkout's own code.

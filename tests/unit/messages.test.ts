@@ -48,7 +48,7 @@ describe('the store messages a link may show, by code', () => {
     expect(messageRef('Invalid OTP. Please check the code and try again. 3 tries left.')).toBe('otp-wrong:3');
     expect(messageRef('Failed to upload image: The file is not a valid image')).toBe('upload-failed:image-invalid');
     expect(messageRef('Your account is suspended. Call +234')).toBeNull();
-    // Issue 18: a discount code's refusals and the market switch that takes a code off.
+    // A discount code's refusals and the market switch that takes a code off.
     expect(messageRef('Spend at least ₦50,000 to use this code.')).toBe('code-min-spend:₦50,000');
     expect(messageText('code-min-spend:₦50,000')).toBe('Spend at least ₦50,000 to use this code.');
     expect(messageText('code-min-spend:Call +234')).toBeNull();

@@ -3,7 +3,7 @@ import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Styles (issue 17): colours, the type scale and the spacing scale live in one place,
+ * Styles: colours, the type scale and the spacing scale live in one place,
  * src/styles/tokens.css; every other file uses var(--…). These checks keep it so.
  *
  * The few exceptions are files whose HTML is shown without the store's stylesheet, where a CSS
