@@ -9,7 +9,7 @@ import {
   trackingNumberFrom,
   TRACKING_NUMBER_PATTERN,
 } from '@/lib/domain/orders';
-import { newTrackingNumber } from '@/lib/server/orders/orders';
+import { newTrackingNumber } from '@/lib/server/orders/order-placing';
 
 describe('order statuses', () => {
   it('allows only pending -> processed -> delivered and cancelling before delivery', () => {

@@ -35,15 +35,15 @@ const TABLE_OWNERS: Record<string, string> = {
   newsletter_subscriptions: 'newsletter/newsletter',
   one_time_codes: 'accounts/codes',
   // The dashboard's rollup of orders, kept by migration 0016's triggers: nothing writes it but them.
-  order_daily_totals: 'orders/orders',
-  order_events: 'orders/orders',
+  order_daily_totals: 'orders/order-placing',
+  order_events: 'orders/order-status',
   order_money: 'orders/order-money',
-  order_items: 'orders/orders',
+  order_items: 'orders/order-placing',
   owed_refunds: 'orders/owed-refunds',
-  orders: 'orders/orders',
+  orders: 'orders/order-placing',
   payments: 'payments/rows',
   // Units sold per day and product, kept by migration 0017's triggers on order lines and orders: nothing writes it but them.
-  product_daily_sales: 'orders/orders',
+  product_daily_sales: 'orders/order-placing',
   product_images: 'catalogue/catalogue-admin',
   // A rollup of variant_prices the database keeps (migration 0015's triggers): nothing writes it but them.
   product_from_prices: 'catalogue/catalogue-admin',
@@ -81,6 +81,15 @@ const COLUMN_OWNERS: Record<string, string> = {
   'products.salesCount': 'catalogue/stock',
   'users.role': 'backoffice/staff',
   'users.phoneVerifiedNumber': 'accounts/phone-verification',
+  // An order's status and its dates move only through order-status's moveLocked (under the order's row lock).
+  'orders.status': 'orders/order-status',
+  'orders.deliveredAt': 'orders/order-status',
+  'orders.cancelledAt': 'orders/order-status',
+  'orders.updatedAt': 'orders/order-status',
+  // The confirmation mail's mark (reconciliation mails the orders without it).
+  'orders.confirmationMailedAt': 'orders/order-mails',
+  // Units refunded by line, taken and given back by the line refunds' bookkeeping.
+  'orderItems.refundedQuantity': 'orders/line-refunds',
   // Settling a pay-on-delivery order at the door, and the shopper's refusals (counted, and lifted by staff).
   'orders.collectionOutcome': 'orders/collection',
   'orders.collectionMethod': 'orders/collection',

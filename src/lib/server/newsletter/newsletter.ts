@@ -8,7 +8,7 @@ import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { Logger } from '@/lib/server/infra/log';
 import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { LinkSigner } from '@/lib/server/infra/signing';
-import { csvCell } from '@/lib/server/orders/orders';
+import { csvCell } from '@/lib/server/orders/staff-orders';
 
 export type NewsletterSource = 'home' | 'settings';
 export type NewsletterStatus = 'pending' | 'confirmed' | 'unsubscribed';

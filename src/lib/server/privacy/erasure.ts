@@ -23,7 +23,7 @@ import { eraseCountersOf } from '@/lib/server/infra/rate-limit';
 import { eraseSubscriptionOf } from '@/lib/server/newsletter/newsletter';
 import { eraseBackInStockOf } from '@/lib/server/catalogue/back-in-stock';
 import { eraseTextsTo } from '@/lib/server/notifications/outbox';
-import { anonymiseOrdersOf } from '@/lib/server/orders/orders';
+import { anonymiseOrdersOf } from '@/lib/server/orders/order-placing';
 import { anonymisePaymentsOf } from '@/lib/server/payments/rows';
 import { unbindCodesFrom } from '@/lib/server/promotions/promotions';
 

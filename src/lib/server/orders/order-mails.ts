@@ -1,0 +1,157 @@
+import { and, asc, eq, isNull, lte } from 'drizzle-orm';
+import { STORE_NAME } from '@/lib/domain/brand';
+import { formatMoney } from '@/lib/domain/money';
+import type { OrderDto, OrderStatus } from '@/lib/domain/orders';
+import { deliveryDirections, formatAddress } from '@/lib/domain/shipping';
+import type { Db } from '@/lib/server/infra/db/client';
+import { orders, users } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
+import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import type { ShopperNotifications } from '@/lib/server/notifications/notifications';
+
+/**
+ * The mails about an order: its confirmation (recorded on the order, the one writer of
+ * `orders.confirmation_mailed_at`; reconciliation mails the lost ones) and its status changes,
+ * with the texts to shoppers who opted in. Every line of these mails is built here.
+ */
+
+const STATUS_SUBJECTS: Record<OrderStatus, string> = {
+  pending: 'We have received your order',
+  processed: 'Your order is being prepared',
+  delivered: 'Your order has been delivered',
+  cancelled: 'Your order has been cancelled',
+};
+
+export function createOrderMails({
+  db,
+  mailer,
+  log,
+  siteUrl,
+  clock,
+  notifications,
+  load,
+}: {
+  db: Db;
+  mailer: Mailer;
+  log: Logger;
+  siteUrl: string;
+  clock: () => Date;
+  /** Texts to shoppers who opted in (src/lib/server/notifications); never throws. */
+  notifications?: ShopperNotifications | undefined;
+  /** One order as its shopper reads it (order-reading.ts). */
+  load(orderId: string): Promise<OrderDto | null>;
+}) {
+  async function ownerEmail(userId: string): Promise<{ email: string; firstName: string } | null> {
+    const [u] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId)).limit(1);
+    return u ?? null;
+  }
+
+  function itemsText(order: OrderDto): string {
+    return order.items
+      .map((i) => `- ${i.productName}${i.color ? `, ${i.color}` : ''}${i.size ? `, ${i.size}` : ''} x ${i.quantity}: ${formatMoney(i.price, order.currency)}`)
+      .join('\n');
+  }
+
+  /** The order's discount as a mail line ("Discount (CODE): -₦2,000"), or nothing without one. */
+  function discountText(order: OrderDto): string {
+    return order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '';
+  }
+
+  /** What is left to pay at the door, as a mail line, or nothing. */
+  function dueText(order: OrderDto): string {
+    return order.amountDue > 0 ? `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n` : '';
+  }
+
+  function itemsHtml(order: OrderDto): string {
+    const rows = order.items
+      .map(
+        (i) =>
+          `<tr><td style="padding:6px 0">${escapeHtml(i.productName)}${i.color ? `, ${escapeHtml(i.color)}` : ''}${i.size ? `, ${escapeHtml(i.size)}` : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(formatMoney(i.price, order.currency))}</td></tr>`,
+      )
+      .join('');
+    const discount =
+      order.discount > 0
+        ? `<tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Discount${order.discountCode ? ` (${escapeHtml(order.discountCode)})` : ''}</td><td align="right" style="border-top:1px solid #e8e2d8">-${escapeHtml(formatMoney(order.discount, order.currency))}</td></tr>`
+        : '';
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}${discount}
+<tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Shipping</td><td align="right" style="border-top:1px solid #e8e2d8">${escapeHtml(order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency))}</td></tr>
+<tr><td style="padding:6px 0"><strong>Total</strong></td><td align="right"><strong>${escapeHtml(formatMoney(order.total, order.currency))}</strong></td></tr></table>`;
+  }
+
+  const mails = {
+    /** Sends the order confirmation and records it on the order; false when the mail could not be sent (reconciliation tries again). */
+    async sendConfirmation(order: OrderDto, userId: string): Promise<boolean> {
+      const mailed = () => db.update(orders).set({ confirmationMailedAt: clock() }).where(eq(orders.id, order.id));
+      const owner = await ownerEmail(userId);
+      if (!owner) {
+        await mailed();
+        return true;
+      }
+      const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
+      const speed = order.deliverySpeed ? ` (${order.deliverySpeed.name}, ${order.deliverySpeed.days})` : '';
+      const directions = order.deliveryOption === 'delivery' ? deliveryDirections(order.deliveryAddress) : null;
+      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
+      try {
+        await mailer.send({
+          to: owner.email,
+          subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n${dueText(order)}\n${address}\n\nFollow your order: ${link}\n`,
+          html: mailHtml(
+            'Thank you for your order',
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${order.amountDue > 0 ? `<p>${escapeHtml(dueText(order).trim())}</p>` : ''}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+          ),
+        });
+      } catch (err) {
+        log.error('order confirmation mail failed', { err, orderId: order.id });
+        return false;
+      }
+      // Sent but not recorded (a crash right here) means one more mail later: at least once, never none.
+      await mailed().catch((err) => log.error('could not record the confirmation mail', { err, orderId: order.id }));
+      await notifications?.orderUpdate(order, userId, 'placed');
+      await notifications?.giftRecipientUpdate(order, owner.firstName, 'placed');
+      return true;
+    },
+
+    /**
+     * Orders placed before `placedBefore` whose confirmation mail was never recorded as sent (the server
+     * died or lost its database between placing the order and mailing it): mailed now. Returns how many.
+     */
+    async mailLostConfirmations({ placedBefore, limit = 100 }: { placedBefore: Date; limit?: number }): Promise<number> {
+      const rows = await db
+        .select({ id: orders.id, userId: orders.userId })
+        .from(orders)
+        .where(and(isNull(orders.confirmationMailedAt), lte(orders.createdAt, placedBefore)))
+        .orderBy(asc(orders.createdAt))
+        .limit(limit);
+      let sent = 0;
+      for (const row of rows) {
+        const order = await load(row.id);
+        if (order && (await mails.sendConfirmation(order, row.userId))) sent++;
+      }
+      return sent;
+    },
+
+    async sendStatusMail(order: OrderDto): Promise<void> {
+      const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, order.id)).limit(1);
+      const owner = row ? await ownerEmail(row.userId) : null;
+      if (!owner) return;
+      const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
+      try {
+        await mailer.send({
+          to: owner.email,
+          subject: `${STATUS_SUBJECTS[order.status]} (${order.trackingNumber})`,
+          text: `Hello ${owner.firstName},\n\nYour order ${order.trackingNumber} is now ${order.status}.\n\n${itemsText(order)}\nTotal: ${formatMoney(order.total, order.currency)}\n\nDetails: ${link}\n`,
+          html: mailHtml(
+            STATUS_SUBJECTS[order.status],
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>Your order <strong>${escapeHtml(order.trackingNumber)}</strong> is now <strong>${order.status}</strong>.</p>${itemsHtml(order)}<p><a href="${escapeHtml(link)}">See your order</a></p>`,
+          ),
+        });
+      } catch (err) {
+        log.error('order status mail failed', { err, orderId: order.id });
+      }
+      await notifications?.orderUpdate(order, row!.userId, order.status);
+      await notifications?.giftRecipientUpdate(order, owner.firstName, order.status);
+    },
+  };
+  return mails;
+}
