@@ -103,15 +103,48 @@ for (const driver of DRIVERS) {
       await feeds.settled();
     });
 
-    it('an app server that starts answers from the database copy at once, and reads the feed again behind it', async () => {
+    it('an app server that starts on a current copy streams it from the database and reads nothing of the feed again', async () => {
+      await feeds.settled();
+      const saved = await kept(feeds);
+      const reads: unknown[] = [];
+      const started = createFeedService({ db: ctx.database.db, site: SITE, pages: new PageCacheStore(), freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
+      const first = await kept(started);
+      expect(first.etag).toBe(saved.etag);
+      expect(first.text).toBe(saved.text);
+      expect((await fetchFeed(started, { 'if-none-match': saved.etag })).status).toBe(304);
+      // Unpacked for a client that takes no gzip, from the same segments.
+      expect(await (await fetchFeed(started)).text()).toBe(saved.text);
+      await started.settled();
+      expect(reads).toEqual([]);
+      expect((await kept(started)).etag).toBe(saved.etag);
+
+      // A change while it listens still reads its segment alone.
+      await setPrice(variant.priceMinor + 300);
+      pages.invalidateTags([`product:${variant.productId}`]);
+      await feeds.settled();
+      const listening = createFeedService({ db: ctx.database.db, site: SITE, pages, freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
+      expect((await kept(listening)).etag).not.toBe(saved.etag);
+      await listening.settled();
+      expect(reads).toEqual([]);
+      await setPrice(variant.priceMinor + 200);
+      pages.invalidateTags([`product:${variant.productId}`]);
+      await listening.settled();
+      await feeds.settled();
+      expect(reads).toEqual([{ feed: 'google:NG', what: { segments: 1 } }]);
+      expect(priceIn((await kept(listening)).text, variant.sku)).toBe(priceText());
+    });
+
+    it('an app server that starts answers from the database copy at once, and reads again behind it the segment that changed meanwhile', async () => {
       const saved = await kept(feeds);
       // A change made while no app server listened: no invalidation reaches anyone.
       await setPrice(variant.priceMinor + 700);
-      const started = createFeedService({ db: ctx.database.db, site: SITE, pages: new PageCacheStore(), freshWaitMs: 0 });
+      const reads: unknown[] = [];
+      const started = createFeedService({ db: ctx.database.db, site: SITE, pages: new PageCacheStore(), freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
       const first = await kept(started);
       expect(first.etag).toBe(saved.etag);
       expect(first.lastModified).toBe(saved.lastModified);
       await started.settled();
+      expect(reads).toEqual([{ feed: 'google:NG', what: { segments: 1 } }]);
       const behind = await kept(started);
       expect(priceIn(behind.text, variant.sku)).toBe(priceText());
       expect(await savedEtag()).toBe(behind.etag);

@@ -25,6 +25,7 @@ const TABLE_OWNERS: Record<string, string> = {
   data_requests: 'privacy/requests',
   favourites: 'accounts/favourites',
   feed_copies: 'catalogue/feeds',
+  feed_pieces: 'catalogue/feeds',
   help_messages: 'aftersales/help',
   help_requests: 'aftersales/help',
   mail_outbox: 'infra/mail',

@@ -56,12 +56,13 @@ export function crc32Combine(crcA: number, crcB: number, lengthB: number): numbe
   return (crc ^ crcB) >>> 0;
 }
 
-const HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
+/** The gzip header every joined file starts with (no name, no time: the same bytes on every app server). */
+export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
 /** A final, empty block with fixed Huffman codes: the end of the deflate stream. */
 const LAST_BLOCK = Buffer.from([0x03, 0x00]);
 
-/** The pieces as one gzip member. */
-export function joinGzip(segments: readonly GzipSegment[]): Buffer {
+/** What follows the pieces' bytes: the closing block and the trailer (the text's CRC-32 and length), from the pieces' own. */
+export function gzipEnd(segments: readonly Pick<GzipSegment, 'crc' | 'size'>[]): Buffer {
   let crc = 0;
   let size = 0;
   for (const s of segments) {
@@ -71,5 +72,10 @@ export function joinGzip(segments: readonly GzipSegment[]): Buffer {
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(size % 2 ** 32, 4);
-  return Buffer.concat([HEADER, ...segments.map((s) => s.deflate), LAST_BLOCK, trailer]);
+  return Buffer.concat([LAST_BLOCK, trailer]);
+}
+
+/** The pieces as one gzip member. */
+export function joinGzip(segments: readonly GzipSegment[]): Buffer {
+  return Buffer.concat([GZIP_HEADER, ...segments.map((s) => s.deflate), gzipEnd(segments)]);
 }

@@ -199,16 +199,32 @@ export const productFromPrices = pgTable(
 );
 
 /**
- * The last finished copy of each shopping feed, gzipped (catalogue/feeds.ts): any app server
- * answers from it at once after a start, while it reads the feed again behind.
+ * The last finished copy of each shopping feed (catalogue/feeds.ts): its ETag, when it was built,
+ * the version of the text it was written with, and its layout (`pieces`: the gzip segments in
+ * order, each a product range with a fingerprint of what the range read). The segments' bytes are
+ * in `feed_pieces`: an app server that starts answers from the copy at once, streaming its pieces
+ * from the database, and reads again only the ranges whose fingerprint no longer matches.
  */
 export const feedCopies = pgTable('feed_copies', {
   /** `google:NG`, `meta:ZA`, … */
   feed: text('feed').primaryKey(),
   etag: text('etag').notNull(),
   builtAt: timestamp('built_at', { withTimezone: true }).notNull(),
-  gzip: bytea('gzip').notNull(),
+  format: text('format').notNull(),
+  pieces: jsonb('pieces').notNull(),
 });
+
+/** A gzip segment of a feed copy, by the hash of its bytes (shared by the copies that hold it; unreferenced ones are removed after a while). */
+export const feedPieces = pgTable(
+  'feed_pieces',
+  {
+    feed: text('feed').notNull(),
+    hash: text('hash').notNull(),
+    deflate: bytea('deflate').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.feed, t.hash] })],
+);
 
 // ---------------------------------------------------------------- accounts
 
