@@ -155,7 +155,7 @@ export function createServices(deps: Deps) {
     },
   });
   const deliveryNotices = createDeliveryNotices({ db, mailer, notifications, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickup, orders: buying.orders, notices: deliveryNotices });
+  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickup, parcelSizes: deps.config.parcelSizes, orders: buying.orders, notices: deliveryNotices });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });

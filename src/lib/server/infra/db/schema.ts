@@ -1325,7 +1325,9 @@ export const shipments = pgTable(
     // One collection per return.
     uniqueIndex('shipments_one_collection_idx').on(t.returnId).where(sql`${t.returnId} is not null`),
     index('shipments_order_idx').on(t.orderId),
-    index('shipments_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'to_book'`),
+    index('shipments_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('to_book', 'to_cancel')`),
+    // Parcels booked and not yet collected: the few a cancelled order may still take back from the courier.
+    index('shipments_awaiting_pickup_idx').on(t.orderId).where(sql`${t.status} = 'booked' and ${t.kind} = 'delivery' and (${t.trackingStatus} is null or ${t.trackingStatus} = 'booked')`),
     index('shipments_courier_id_idx').on(t.courier, t.courierShipmentId),
     index('shipments_courier_tracking_idx').on(t.courier, t.trackingNumber),
   ],

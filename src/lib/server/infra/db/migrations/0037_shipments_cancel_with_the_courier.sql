@@ -1,0 +1,3 @@
+DROP INDEX "shipments_due_idx";--> statement-breakpoint
+CREATE INDEX "shipments_awaiting_pickup_idx" ON "shipments" USING btree ("order_id") WHERE "shipments"."status" = 'booked' and "shipments"."kind" = 'delivery' and ("shipments"."tracking_status" is null or "shipments"."tracking_status" = 'booked');--> statement-breakpoint
+CREATE INDEX "shipments_due_idx" ON "shipments" USING btree ("next_attempt_at") WHERE "shipments"."status" in ('to_book', 'to_cancel');
