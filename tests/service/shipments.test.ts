@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, gte } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/domain/errors';
 import { parseConfig } from '@/lib/server/infra/config';
@@ -436,6 +436,41 @@ for (const driver of DRIVERS) {
       expect(onItsWay[0]).toContain(order.trackingNumber);
       expect(onItsWay[0]).not.toMatch(/₦/);
       expect(await orderStatus(order.id)).toBe('processed');
+    });
+
+    it("staff shipping an exchange's replacement book it with the courier, once, to the shopper, for the exchanged pieces", async () => {
+      const res = await services.db.execute(sql`
+        select a.id as a, b.id as b from variants a
+        join variants b on b.product_id = a.product_id and b.id <> a.id
+        join variant_prices pa on pa.variant_id = a.id and pa.market = 'NG'
+        join variant_prices pb on pb.variant_id = b.id and pb.market = 'NG'
+        where a.stock >= 6 and b.stock >= 6 and pa.price_minor = pb.price_minor
+        order by a.id limit 1`);
+      const pair = (((res as unknown as { rows?: unknown[] }).rows ?? res) as { a: number; b: number }[])[0]!;
+      const order = await deliveryOrder('NG', { variantId: Number(pair.a), quantity: 3 });
+      await services.orders.setStatus(order.id, 'processed');
+      await services.orders.setStatus(order.id, 'delivered');
+      const line = (await services.orders.load(order.id))!.items[0]!.id;
+      const staff = { id: null, email: 'returns@maisonluxe.ng' };
+      const ret = await services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1, exchangeVariantId: Number(pair.b) }], reason: 'too_small', resolution: 'exchange', method: 'collection' }));
+      await services.returns.act(staff, ret.id, { action: 'approve' });
+      await services.returns.act(staff, ret.id, { action: 'receive' });
+      await services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'BY-HAND-1' });
+      const rows = await shipmentsOf(order.id);
+      expect(rows.map((r) => r.kind).sort()).toEqual(['delivery', 'exchange', 'return']);
+      const out = rows.find((r) => r.kind === 'exchange')!;
+      expect(out).toMatchObject({ status: 'booked', returnId: ret.id, courier: 'shipbubble' });
+      const asked = test.inputs.filter((i) => i.key === out.id);
+      expect(asked).toHaveLength(1);
+      // From the boutique to the shopper, nothing to collect, one piece (not the order's three).
+      expect(asked[0]).toMatchObject({ kind: 'delivery', collectMinor: 0, from: { line1: '22 Awolowo Road' }, to: { line1: '1 Allen Avenue' } });
+      const collection = test.inputs.find((i) => i.key === rows.find((r) => r.kind === 'return')!.id)!;
+      expect(asked[0]!.parcel.weightGrams).toBe(collection.parcel.weightGrams);
+      const [deliveryInput] = test.inputs.filter((i) => i.key === rows.find((r) => r.kind === 'delivery')!.id);
+      expect(deliveryInput!.parcel.weightGrams).toBe(3 * asked[0]!.parcel.weightGrams);
+      // A second ship is refused by the return's own rules; the exchange stays one parcel.
+      await expect(services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'again' })).rejects.toThrow();
+      expect((await shipmentsOf(order.id)).filter((r) => r.kind === 'exchange')).toHaveLength(1);
     });
   });
 }

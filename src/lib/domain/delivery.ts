@@ -13,7 +13,8 @@ import { STORE_NAME } from './brand';
 export const SHIPMENT_STATUSES = ['to_book', 'booked', 'failed', 'to_cancel', 'cancelled', 'cancel_failed'] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
-export const SHIPMENT_KINDS = ['delivery', 'return'] as const;
+/** An order's delivery, a return's collection, or an exchange's replacement going out to the shopper. */
+export const SHIPMENT_KINDS = ['delivery', 'return', 'exchange'] as const;
 export type ShipmentKind = (typeof SHIPMENT_KINDS)[number];
 
 /** What happened to a parcel, as couriers report it (the courier port's TrackingStatus). */

@@ -177,6 +177,8 @@ export function createServices(deps: Deps) {
     // An approved collection is booked with the market's courier, as a delivery is.
     shipments: {
       ask: (tx, ret) => requestShipment(tx, { orderId: ret.orderId, returnId: ret.id, kind: 'return', courier: couriers[marketOfOrder(ret.currency)].name }, clock()),
+      // Staff shipping an exchange's replacement book it with the market's courier too.
+      sendExchange: (tx, ret) => requestShipment(tx, { orderId: ret.orderId, returnId: ret.id, kind: 'exchange', courier: couriers[marketOfOrder(ret.currency)].name }, clock()),
       bookNow: () => shipments.runDue(),
     },
   });

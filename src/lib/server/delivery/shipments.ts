@@ -14,7 +14,7 @@ import { normalisePhone } from '@/lib/domain/phone';
 import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { categories, orderItems, orders, products, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
+import { categories, orderItems, orders, products, returnItems, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
 import { backoffMs, dueRow, leaseOf, runClaimed } from '@/lib/server/infra/leased-work';
 import type { Logger } from '@/lib/server/infra/log';
 import type { ManualLabelFacts } from './manual';
@@ -87,7 +87,8 @@ interface OrderFacts {
 
 const topCategory = alias(categories, 'top_category');
 
-async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
+/** The order's facts; with `returnId`, the parcel's pieces are that return's lines (a collection, an exchange's replacement of the same pieces in another size). */
+async function orderFacts(db: Db, orderId: string, returnId: string | null = null): Promise<OrderFacts | null> {
   const [row] = await db
     .select({
       trackingNumber: orders.trackingNumber,
@@ -110,12 +111,13 @@ async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
   if (!row) return null;
   // A product's category is a sub-category; the parcel's box is its parent's (bags, shoes…), or its own at the top.
   const items = await db
-    .select({ categorySlug: sql<string | null>`coalesce(${topCategory.slug}, ${categories.slug})`, quantity: orderItems.quantity })
+    .select({ categorySlug: sql<string | null>`coalesce(${topCategory.slug}, ${categories.slug})`, quantity: sql<number>`coalesce(${returnItems.quantity}, ${orderItems.quantity})` })
     .from(orderItems)
+    .leftJoin(returnItems, returnId ? and(eq(returnItems.orderItemId, orderItems.id), eq(returnItems.returnId, returnId)) : sql`false`)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .leftJoin(categories, eq(categories.id, products.categoryId))
     .leftJoin(topCategory, eq(topCategory.id, categories.parentId))
-    .where(eq(orderItems.orderId, orderId));
+    .where(and(eq(orderItems.orderId, orderId), returnId ? sql`${returnItems.id} is not null` : undefined));
   const { giftRecipientName, giftRecipientPhone, ...facts } = row;
   const gift = giftRecipientName && giftRecipientPhone ? { recipientName: giftRecipientName, recipientPhone: giftRecipientPhone } : null;
   return { ...facts, address: row.address as AddressDto, gift, items };
@@ -170,12 +172,14 @@ function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses,
   const shopper = shopperAddress(f);
   const store = storeAddress(market, pickup);
   const parcel: Parcel = { ...parcelForItems(sizes, f.items), valueMinor: f.totalMinor, currency: market === 'ZA' ? 'ZAR' : 'NGN', description: `Order ${f.trackingNumber}` };
+  // An exchange's replacement goes out as a delivery does (nothing to collect at the door).
+  const outbound = row.kind !== 'return';
   return {
     key: row.id,
     orderReference: f.trackingNumber,
-    kind: row.kind,
-    from: row.kind === 'delivery' ? store : shopper,
-    to: row.kind === 'delivery' ? shopper : store,
+    kind: outbound ? 'delivery' : 'return',
+    from: outbound ? store : shopper,
+    to: outbound ? shopper : store,
     parcel,
     collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
     rateRef: row.rateRef,
@@ -188,11 +192,11 @@ export function shipmentLabelFacts(db: Db, pickup?: PickupAddresses) {
     if (!UUID.test(shipmentId)) return null;
     const [row] = await db.select().from(shipments).where(eq(shipments.id, shipmentId)).limit(1);
     if (!row?.trackingNumber) return null;
-    const f = await orderFacts(db, row.orderId);
+    const f = await orderFacts(db, row.orderId, row.returnId);
     if (!f) return null;
     const input = bookingInput(row, f, pickup);
     const collect = input.collectMinor ? formatMoney(toMajor(input.collectMinor), f.currency as CurrencyCode).replace('₦', 'NGN ').replace(/^R\s?/, 'ZAR ') : null;
-    return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: row.kind, from: input.from, to: input.to, collect };
+    return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: input.kind, from: input.from, to: input.to, collect };
   };
 }
 
@@ -348,7 +352,7 @@ export function createShipments(deps: {
     try {
       const courier = courierNamed(row.courier);
       if (!courier) throw new CourierRefused(`no courier named ${row.courier} is configured`);
-      const facts = await orderFacts(db, row.orderId);
+      const facts = await orderFacts(db, row.orderId, row.returnId);
       if (!facts) throw new CourierRefused('the order is gone');
       // Cancelled before any call was made: nothing is booked. After one, the same key is asked again
       // (the courier may hold a parcel), and the cancel sweep then takes it back.

@@ -1292,7 +1292,7 @@ export const shipments = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: SHIPMENT_KINDS }).notNull().default('delivery'),
-    /** The return whose pieces a courier collects (kind return); null for a delivery. */
+    /** The return whose pieces a courier collects (kind return) or whose replacement it takes out (kind exchange); null for a delivery. */
     returnId: uuid('return_id').references(() => returns.id, { onDelete: 'cascade' }),
     /** The courier it is booked with (the market's, when it was asked for). */
     courier: text('courier').notNull(),
@@ -1322,8 +1322,8 @@ export const shipments = pgTable(
   (t) => [
     // One delivery per order: two staff pressing "Ready to ship" at once ask for one parcel.
     uniqueIndex('shipments_one_delivery_idx').on(t.orderId).where(sql`${t.kind} = 'delivery'`),
-    // One collection per return.
-    uniqueIndex('shipments_one_collection_idx').on(t.returnId).where(sql`${t.returnId} is not null`),
+    // One collection per return, and one replacement per exchange.
+    uniqueIndex('shipments_one_per_return_idx').on(t.returnId, t.kind).where(sql`${t.returnId} is not null`),
     index('shipments_order_idx').on(t.orderId),
     index('shipments_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('to_book', 'to_cancel')`),
     // Parcels booked and not yet collected: the few a cancelled order may still take back from the courier.
