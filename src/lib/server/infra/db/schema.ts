@@ -1278,7 +1278,7 @@ export const backupRuns = pgTable(
 );
 
 /**
- * Parcels the store sends with a courier (a delivery) or has collected (a return), the one writer
+ * Parcels the store sends with a courier (a delivery, an exchange's replacement) or has collected (a return), the one writer
  * being delivery/shipments.ts. A row is written in the transaction that asks for it (staff mark the
  * order "Ready to ship") and booked by the shipment worker, which claims it as the refund worker
  * claims refunds (FOR UPDATE SKIP LOCKED, a lease) and books with the row's id as the courier's key,
