@@ -75,6 +75,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/help/[id].ts': { segments: () => ({ id: nilUuid }), body: () => ({ message: 'Hello' }), extraBodies: () => [{ action: 'close' }] },
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/shipments/[id]/label.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/admin/shipments/[id]/retry.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/shipments/[id]/events.ts': { segments: () => ({ id: nilUuid }), body: () => ({ status: 'out_for_delivery', description: 'On the way', riderName: 'Musa', riderPhone: '+2348031234567' }) },
   'api/v1/admin/orders/[id]/refund.ts': {
     segments: () => ({ id: nilUuid }),

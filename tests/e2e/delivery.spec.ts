@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/lib/server/accounts/passwords';
-import { users } from '@/lib/server/infra/db/schema';
+import { orders as orderRows, shipments, users } from '@/lib/server/infra/db/schema';
+import { requestShipment } from '@/lib/server/delivery/shipments';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
 
@@ -18,7 +19,7 @@ const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 let store: PreparedStore;
 let server: RunningServer;
 let shopper: { email: string };
-let orders: { js: PodOrder; nojs: PodOrder };
+let orders: { js: PodOrder; nojs: PodOrder; failed: PodOrder };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -30,7 +31,14 @@ test.beforeAll(async ({}, info) => {
     await services.db.update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, s.id));
     const v = await podVariant(services, 'NG', 4);
     const base = { userId: s.id, email: s.email, variantId: v.id };
-    return { shopper: s, orders: { js: await placePodOrder(services, base), nojs: await placePodOrder(services, { ...base, depositPercent: 100 }) } };
+    // A booking the courier refused (staff try it again), on a gift order with wrapping (its own line for the shopper).
+    const failed = await placePodOrder(services, base);
+    await services.db.transaction(async (tx) => {
+      await tx.update(orderRows).set({ status: 'processed', giftRecipientName: 'Ada Obi', giftRecipientPhone: '+2348035550199', giftWrap: true, giftWrapMinor: 500_000 }).where(eq(orderRows.id, failed.id));
+      const id = await requestShipment(tx, { orderId: failed.id, kind: 'delivery', courier: 'manual' }, new Date());
+      await tx.update(shipments).set({ status: 'failed', attempts: 1, lastError: 'The courier refused: the address could not be found' }).where(eq(shipments.id, id!));
+    });
+    return { shopper: s, orders: { js: await placePodOrder(services, base), nojs: await placePodOrder(services, { ...base, depositPercent: 100 }), failed } };
   });
   store = prepared.store;
   shopper = prepared.value.shopper;
@@ -112,6 +120,30 @@ test('staff ship and deliver with the manual courier; the shopper follows the ti
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+  test('staff see a failed booking with the courier’s answer and try it again; the shopper sees the gift wrapping line', async ({ page }, info) => {
+    await staffSignIn(page);
+    await page.goto(`${server.baseUrl}/admin/orders/${orders.failed.id}`);
+    const panel = page.getByTestId('admin-shipment');
+    await expect(panel).toContainText('Booking failed');
+    await expect(panel.getByTestId('shipment-last-answer')).toHaveText('Courier’s last answer: The courier refused: the address could not be found');
+    await page.screenshot({ path: info.outputPath('admin-booking-failed-360.png'), fullPage: true });
+    await panel.getByRole('button', { name: 'Try booking again' }).click();
+    await expect(page.getByText('The booking will be tried again now.')).toBeVisible();
+    await expect(page.getByTestId('admin-shipment')).toContainText('Maison Luxe delivery · Booked');
+    await expect(page.getByTestId('shipment-retry-form')).toHaveCount(0);
+    await page.context().clearCookies();
+    await page.goto(`${server.baseUrl}/login`);
+    await page.getByLabel('Email').fill(shopper.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`${server.baseUrl}/order-details/${orders.failed.id}`);
+    await expect(page.getByTestId('order-gift-wrap')).toHaveText('₦5,000');
+    await page.screenshot({ path: info.outputPath('order-gift-wrap-360.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: info.outputPath('order-gift-wrap-1366.png'), fullPage: true });
+  });
+
   test('staff ship and deliver with the manual courier form; the shopper sees the timeline', async ({ page }) => {
     await shipAndDeliver(page, orders.nojs);
     await page.context().clearCookies();

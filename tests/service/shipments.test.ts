@@ -1,15 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/domain/errors';
 import { parseConfig } from '@/lib/server/infra/config';
 import { openDatabase, type Database } from '@/lib/server/infra/db/client';
-import { orders, shipments, users } from '@/lib/server/infra/db/schema';
+import { alias } from 'drizzle-orm/pg-core';
+import { categories, orders, products, shipments, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
 import { seedIfEmpty } from '@/lib/server/infra/db/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { createManualCourier } from '@/lib/server/delivery/manual';
-import { WebhookRejected, type Booking, type BookingInput, type Courier, type TrackingEvent } from '@/lib/server/delivery/port';
-import { BOOKING_LEASE_MS, bookingBackoffMs, POLL_EVERY_MS, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
+import { CourierRefused, WebhookRejected, type Booking, type BookingInput, type Courier, type Parcel, type TrackingEvent } from '@/lib/server/delivery/port';
+import { BOOKING_LEASE_MS, bookingBackoffMs, POLL_EVERY_MS, requestShipment, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
 import { createServices, type Services } from '@/lib/server/services';
 import { returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
@@ -17,6 +18,7 @@ import { createFreshDatabase } from '../support/pg';
 import { DRIVERS, testClock } from '../support/services';
 
 const SECRET = 'test-courier-secret';
+const topCategories = alias(categories, 'top_categories');
 
 /**
  * A courier for these tests (under Shipbubble's name): it keeps every parcel by the store's key (a
@@ -27,11 +29,14 @@ function testCourier() {
   const parcels = new Map<string, Booking>();
   const calls: string[] = [];
   const inputs: BookingInput[] = [];
-  const state = { loseAnswer: false, events: new Map<string, TrackingEvent[]>(), quotes: 0 };
+  const state = { loseAnswer: false, events: new Map<string, TrackingEvent[]>(), quotes: 0, cancelAnswer: 'ok' as 'ok' | 'lost' | 'refuse' };
+  const cancelled: string[] = [];
+  const quoted: Parcel[] = [];
   const courier: Courier = {
     name: 'shipbubble',
     // Each quote is a new rate, as Shipbubble's request tokens are: a retry must book on the kept one.
-    async quote() {
+    async quote(_from, _to, parcel) {
+      quoted.push(parcel);
       state.quotes += 1;
       return [{ rateRef: `rate-${state.quotes}`, service: 'Test Express', feeMinor: 500_000, currency: 'NGN' as const, minDays: 1, maxDays: 2 }];
     },
@@ -46,7 +51,14 @@ function testCourier() {
       if (state.loseAnswer) throw new AppError('unavailable', 'The courier did not answer');
       return booking;
     },
-    async cancel() {},
+    // A cancel whose answer is lost still cancels; a second cancel of a cancelled parcel is refused, as couriers do.
+    async cancel(shipmentId) {
+      if (state.cancelAnswer === 'refuse') throw new CourierRefused('the parcel has been collected');
+      if (cancelled.includes(shipmentId)) throw new CourierRefused('already cancelled');
+      cancelled.push(shipmentId);
+      state.events.set(shipmentId, [...(state.events.get(shipmentId) ?? []), { eventId: `c-${shipmentId}`, status: 'cancelled', at: new Date(), description: 'Cancelled' }]);
+      if (state.cancelAnswer === 'lost') throw new AppError('unavailable', 'The courier did not answer');
+    },
     async track(shipmentId) {
       return state.events.get(shipmentId) ?? [];
     },
@@ -60,7 +72,7 @@ function testCourier() {
       return { shipmentId: body.shipment, trackingNumber: null, events: body.events.map((e) => ({ ...e, at: new Date(e.at) })) };
     },
   };
-  return { courier, parcels, calls, inputs, state };
+  return { courier, parcels, calls, inputs, state, cancelled, quoted };
 }
 
 function signed(body: unknown, secret = SECRET) {
@@ -79,7 +91,8 @@ for (const driver of DRIVERS) {
     beforeAll(async () => {
       const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
       drop = fresh?.drop;
-      const config = parseConfig({ LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}) });
+      // Bags travel in a box of their own size here, so the test can tell the configured table reached the courier.
+      const config = parseConfig({ LOG_LEVEL: 'silent', PARCEL_SIZES: JSON.stringify({ bags: { weightGrams: 2500, lengthCm: 50, widthCm: 40, heightCm: 25 } }), ...(fresh ? { DATABASE_URL: fresh.url } : {}) });
       database = await openDatabase({ databaseUrl: fresh?.url, dataDir: 'memory://' });
       test = testCourier();
       // Nigeria ships with the test courier, South Africa with the store's own riders.
@@ -94,13 +107,13 @@ for (const driver of DRIVERS) {
 
     let n = 0;
     /** A pay-on-delivery order to deliver, its shopper opted in to texts on a number of its own. */
-    async function deliveryOrder(market: 'NG' | 'ZA' = 'NG', opts: { pickup?: boolean } = {}): Promise<PodOrder & { phone: string }> {
+    async function deliveryOrder(market: 'NG' | 'ZA' = 'NG', opts: { pickup?: boolean; variantId?: number; quantity?: number } = {}): Promise<PodOrder & { phone: string }> {
       const shopper = await podShopper(services, market);
       n++;
       const phone = market === 'NG' ? `+23480312${String(40000 + n).padStart(5, '0')}` : `+278212${String(30000 + n).padStart(5, '0')}`;
       await services.db.update(users).set({ phoneNumber: phone, updatesChannel: 'text' }).where(eq(users.id, shopper.id));
       const v = await podVariant(services, market, 3, n);
-      const order = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id, market, pickup: opts.pickup });
+      const order = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: opts.variantId ?? v.id, quantity: opts.quantity, market, pickup: opts.pickup });
       return { ...order, phone };
     }
     const shipmentsOf = (orderId: string) => services.db.select().from(shipments).where(eq(shipments.orderId, orderId));
@@ -285,6 +298,179 @@ for (const driver of DRIVERS) {
       await services.orders.setStatus(ng.id, 'processed');
       const [ngRow] = await shipmentsOf(ng.id);
       await expect(services.shipments.addStaffEvent(ngRow!.id, { status: 'delivered', description: '', location: '', riderName: '', riderPhone: '' }, null)).rejects.toMatchObject({ code: 'invalid' });
+    });
+
+    const orderStatus = async (orderId: string) => (await services.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.status;
+
+    it('cancelling an order whose parcel is booked cancels it with the courier, once, and the worker retries a lost answer', async () => {
+      const order = await deliveryOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      const [row] = await shipmentsOf(order.id);
+      expect(row!.status).toBe('booked');
+      test.state.cancelAnswer = 'lost';
+      await services.orders.setStatus(order.id, 'cancelled');
+      // Two workers at once: the row is leased by one; the courier's answer is lost.
+      await Promise.all([services.shipments.runDue(), services.shipments.runDue()]);
+      let [after] = await shipmentsOf(order.id);
+      expect(after).toMatchObject({ status: 'to_cancel', attempts: 1 });
+      expect(after!.lastError).toMatch(/did not answer/);
+      expect(test.cancelled.filter((id) => id === row!.courierShipmentId)).toHaveLength(1);
+      test.state.cancelAnswer = 'ok';
+      await services.shipments.runDue();
+      expect((await shipmentsOf(order.id))[0]!.status).toBe('to_cancel');
+      clock.advance(bookingBackoffMs(1) + 1);
+      // Asked again, the courier says it is cancelled already; its tracking confirms it.
+      await services.shipments.runDue();
+      [after] = await shipmentsOf(order.id);
+      expect(after).toMatchObject({ status: 'cancelled', trackingStatus: 'cancelled', lastError: null });
+      expect(test.cancelled.filter((id) => id === row!.courierShipmentId)).toHaveLength(1);
+      await services.shipments.runDue();
+      expect((await shipmentsOf(order.id))[0]!.status).toBe('cancelled');
+      const [view] = await services.shipments.forOrder(order.id);
+      expect(view!.events.map((e) => e.status)).toEqual(['booked', 'cancelled']);
+    });
+
+    it('a parcel the courier will not cancel is left for staff with its answer; one not yet booked is simply not booked', async () => {
+      const order = await deliveryOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      test.state.cancelAnswer = 'refuse';
+      await services.orders.setStatus(order.id, 'cancelled');
+      await services.shipments.runDue();
+      const [refused] = await shipmentsOf(order.id);
+      expect(refused).toMatchObject({ status: 'cancel_failed' });
+      expect(refused!.lastError).toMatch(/collected/);
+      test.state.cancelAnswer = 'ok';
+
+      // The courier never answered the booking; the order is cancelled before the worker's next try:
+      // the same key is asked once more (the parcel it may hold), then cancelled.
+      const lost = await deliveryOrder();
+      test.state.loseAnswer = true;
+      await services.orders.setStatus(lost.id, 'processed');
+      test.state.loseAnswer = false;
+      await services.orders.setStatus(lost.id, 'cancelled');
+      clock.advance(bookingBackoffMs(1) + 1);
+      await services.shipments.runDue();
+      const [lostRow] = await shipmentsOf(lost.id);
+      expect(lostRow).toMatchObject({ status: 'cancelled' });
+      expect(test.parcels.has(lostRow!.id)).toBe(true);
+      expect(test.cancelled).toContain(test.parcels.get(lostRow!.id)!.shipmentId);
+
+      // Asked for, but no worker ran before the cancel: no call at all.
+      const unasked = await deliveryOrder();
+      await services.db.transaction(async (tx) => {
+        const [o] = await tx.select().from(orders).where(eq(orders.id, unasked.id));
+        await requestShipment(tx, { orderId: o!.id, kind: 'delivery', courier: 'shipbubble' }, clock());
+      });
+      await services.orders.setStatus(unasked.id, 'cancelled');
+      const calls = test.calls.length;
+      await services.shipments.runDue();
+      const [unaskedRow] = await shipmentsOf(unasked.id);
+      expect(unaskedRow).toMatchObject({ status: 'cancelled', attempts: 0, courierShipmentId: null });
+      expect(test.calls.length).toBe(calls);
+    });
+
+    it('staff retry a failed booking: booked on the same key, not for a cancelled order, not twice', async () => {
+      const order = await deliveryOrder();
+      test.state.loseAnswer = true;
+      await services.orders.setStatus(order.id, 'processed');
+      const [row] = await shipmentsOf(order.id);
+      await services.db.update(shipments).set({ status: 'failed', lastError: 'The courier refused: no rider in the area' }).where(eq(shipments.id, row!.id));
+      test.state.loseAnswer = false;
+      const [failed] = await services.shipments.forOrder(order.id);
+      expect(failed).toMatchObject({ status: 'failed', retryable: true, lastError: 'The courier refused: no rider in the area' });
+      expect(await services.shipments.retry(row!.id)).toEqual({ orderId: order.id });
+      await services.shipments.runDue();
+      const [booked] = await shipmentsOf(order.id);
+      expect(booked).toMatchObject({ status: 'booked', trackingNumber: test.parcels.get(row!.id)!.trackingNumber });
+      expect([...test.parcels.keys()].filter((k) => k === row!.id)).toHaveLength(1);
+      await expect(services.shipments.retry(row!.id)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(services.shipments.retry('not-a-uuid')).rejects.toMatchObject({ code: 'not_found' });
+
+      const gone = await deliveryOrder();
+      test.state.loseAnswer = true;
+      await services.orders.setStatus(gone.id, 'processed');
+      test.state.loseAnswer = false;
+      const [goneRow] = await shipmentsOf(gone.id);
+      expect((await services.shipments.forOrder(gone.id))[0]!.retryable).toBe(true);
+      await services.orders.setStatus(gone.id, 'cancelled');
+      await expect(services.shipments.retry(goneRow!.id)).rejects.toMatchObject({ code: 'conflict' });
+    });
+
+    it("the parcel is the order's pieces boxed by category, as PARCEL_SIZES says", async () => {
+      const [bag] = await services.db
+        .select({ id: variants.id })
+        .from(variants)
+        .innerJoin(products, eq(products.id, variants.productId))
+        .innerJoin(categories, eq(categories.id, products.categoryId))
+        .innerJoin(topCategories, eq(topCategories.id, categories.parentId))
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, 'NG')))
+        .where(and(eq(topCategories.slug, 'bags'), gte(variants.stock, 3)))
+        .limit(1);
+      const order = await deliveryOrder('NG', { variantId: bag!.id, quantity: 2 });
+      await services.orders.setStatus(order.id, 'processed');
+      const [row] = await shipmentsOf(order.id);
+      const booked = test.inputs.find((i) => i.key === row!.id)!;
+      // Two bags, each in the configured 50 x 40 x 25 cm box of 2.5 kg, stacked.
+      expect(booked.parcel).toMatchObject({ weightGrams: 5000, lengthCm: 50, widthCm: 40, heightCm: 50, valueMinor: order.totalMinor, currency: 'NGN' });
+      expect(test.quoted.at(-1)).toEqual(booked.parcel);
+    });
+
+    it("a gift's recipient hears \"on its way\" at the courier's pick-up, not at Ready to ship; the wrapping is a line of the confirmation", async () => {
+      const order = await deliveryOrder();
+      const recipient = '+2348035550199';
+      await services.db.update(orders).set({ giftRecipientName: 'Ada Obi', giftRecipientPhone: recipient, giftWrap: true, giftWrapMinor: 750_000 }).where(eq(orders.id, order.id));
+      const dto = (await services.orders.load(order.id))!;
+      await services.orders.sendConfirmation(dto, order.userId);
+      const [mail] = await services.outbox.list(order.email);
+      expect(mail!.text).toContain('Gift wrapping: ₦7,500');
+      expect(mail!.html).toMatch(/Gift wrapping<\/td><td align="right">₦7,500/);
+
+      await services.orders.setStatus(order.id, 'processed');
+      const texts = async () => (await services.textOutbox.list(recipient)).map((t) => t.text);
+      expect((await texts()).some((t) => t.includes('on its way'))).toBe(false);
+      const [row] = await shipmentsOf(order.id);
+      const picked = signed({ shipment: row!.courierShipmentId, events: [{ eventId: `gift-${row!.id}`, status: 'picked_up', at: clock().toISOString(), description: '' }] });
+      await services.shipments.acceptWebhook('shipbubble', picked.headers, picked.raw);
+      const onItsWay = (await texts()).filter((t) => t.includes('on its way'));
+      expect(onItsWay).toHaveLength(1);
+      expect(onItsWay[0]).toContain(order.trackingNumber);
+      expect(onItsWay[0]).not.toMatch(/₦/);
+      expect(await orderStatus(order.id)).toBe('processed');
+    });
+
+    it("staff shipping an exchange's replacement book it with the courier, once, to the shopper, for the exchanged pieces", async () => {
+      const res = await services.db.execute(sql`
+        select a.id as a, b.id as b from variants a
+        join variants b on b.product_id = a.product_id and b.id <> a.id
+        join variant_prices pa on pa.variant_id = a.id and pa.market = 'NG'
+        join variant_prices pb on pb.variant_id = b.id and pb.market = 'NG'
+        where a.stock >= 6 and b.stock >= 6 and pa.price_minor = pb.price_minor
+        order by a.id limit 1`);
+      const pair = (((res as unknown as { rows?: unknown[] }).rows ?? res) as { a: number; b: number }[])[0]!;
+      const order = await deliveryOrder('NG', { variantId: Number(pair.a), quantity: 3 });
+      await services.orders.setStatus(order.id, 'processed');
+      await services.orders.setStatus(order.id, 'delivered');
+      const line = (await services.orders.load(order.id))!.items[0]!.id;
+      const staff = { id: null, email: 'returns@maisonluxe.ng' };
+      const ret = await services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1, exchangeVariantId: Number(pair.b) }], reason: 'too_small', resolution: 'exchange', method: 'collection' }));
+      await services.returns.act(staff, ret.id, { action: 'approve' });
+      await services.returns.act(staff, ret.id, { action: 'receive' });
+      await services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'BY-HAND-1' });
+      const rows = await shipmentsOf(order.id);
+      expect(rows.map((r) => r.kind).sort()).toEqual(['delivery', 'exchange', 'return']);
+      const out = rows.find((r) => r.kind === 'exchange')!;
+      expect(out).toMatchObject({ status: 'booked', returnId: ret.id, courier: 'shipbubble' });
+      const asked = test.inputs.filter((i) => i.key === out.id);
+      expect(asked).toHaveLength(1);
+      // From the boutique to the shopper, nothing to collect, one piece (not the order's three).
+      expect(asked[0]).toMatchObject({ kind: 'delivery', collectMinor: 0, from: { line1: '22 Awolowo Road' }, to: { line1: '1 Allen Avenue' } });
+      const collection = test.inputs.find((i) => i.key === rows.find((r) => r.kind === 'return')!.id)!;
+      expect(asked[0]!.parcel.weightGrams).toBe(collection.parcel.weightGrams);
+      const [deliveryInput] = test.inputs.filter((i) => i.key === rows.find((r) => r.kind === 'delivery')!.id);
+      expect(deliveryInput!.parcel.weightGrams).toBe(3 * asked[0]!.parcel.weightGrams);
+      // A second ship is refused by the return's own rules; the exchange stays one parcel.
+      await expect(services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'again' })).rejects.toThrow();
+      expect((await shipmentsOf(order.id)).filter((r) => r.kind === 'exchange')).toHaveLength(1);
     });
   });
 }

@@ -5,11 +5,16 @@ import { STORE_NAME } from './brand';
  * shopper reads them on the order's timeline.
  */
 
-/** Where a shipment's booking is: waiting for the worker, booked with the courier, or given up (staff look). */
-export const SHIPMENT_STATUSES = ['to_book', 'booked', 'failed', 'cancelled'] as const;
+/**
+ * Where a shipment's booking is: waiting for the worker, booked with the courier, or given up (staff
+ * look); once its order is cancelled, waiting to be cancelled with the courier, cancelled (or never
+ * booked), or refused by the courier (staff look).
+ */
+export const SHIPMENT_STATUSES = ['to_book', 'booked', 'failed', 'to_cancel', 'cancelled', 'cancel_failed'] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
-export const SHIPMENT_KINDS = ['delivery', 'return'] as const;
+/** An order's delivery, a return's collection, or an exchange's replacement going out to the shopper. */
+export const SHIPMENT_KINDS = ['delivery', 'return', 'exchange'] as const;
 export type ShipmentKind = (typeof SHIPMENT_KINDS)[number];
 
 /** What happened to a parcel, as couriers report it (the courier port's TrackingStatus). */

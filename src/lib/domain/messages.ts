@@ -332,6 +332,8 @@ export const MESSAGES = {
   'refund-retry-queued': 'The refund will be tried again',
   'owed-refund-not-found': 'No failed or stuck refund with this id',
   'shipment-not-found': 'Shipment not found',
+  'shipment-retry-refused': 'This booking cannot be tried again: it is booked, being booked, or its order is cancelled.',
+  'shipment-retry-queued': 'The booking will be tried again now.',
   'shipment-not-manual': 'Only the store’s own deliveries take events typed here: this courier reports its own.',
   'shipment-event-added': 'Delivery update added.',
   'delivery-failed-next': 'The courier will try again on the next working day. To choose another time or address, call us or write to us with “Get help with this order” below.',
@@ -458,7 +460,8 @@ export function deliveryText(event: DeliveryTextEvent, values: Partial<Record<'o
  */
 const GIFT_TEXTS = {
   placed: `${STORE_NAME}: {name} has sent you a gift (order {order}). Our courier will call this number to deliver it.`,
-  processed: `${STORE_NAME}: your gift (order {order}) is on its way. Our courier will call this number.`,
+  // At the courier's pick-up, as the buyer's "on its way" (Ready to ship tells nobody).
+  on_its_way: `${STORE_NAME}: your gift (order {order}) is on its way. Our courier will call this number.`,
   out_for_delivery: `${STORE_NAME}: your gift (order {order}) is out for delivery today. The rider will call this number.`,
   delivered: `${STORE_NAME}: your gift (order {order}) has been delivered. Enjoy it.`,
 } as const;

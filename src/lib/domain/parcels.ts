@@ -23,3 +23,20 @@ export const DEFAULT_PARCEL_SIZES: Readonly<Record<string, ParcelSize>> = {
 export function parcelSizeFor(sizes: Readonly<Record<string, ParcelSize>>, categorySlug: string | null | undefined): ParcelSize {
   return (categorySlug && sizes[categorySlug]) || sizes.default || DEFAULT_PARCEL_SIZES.default!;
 }
+
+/**
+ * The one parcel an order travels in: each piece in its category's box, the boxes stacked (the
+ * widest footprint, the heights added) and their weights added. An order with no lines found
+ * travels in the `default` box.
+ */
+export function parcelForItems(sizes: Readonly<Record<string, ParcelSize>>, items: readonly { categorySlug: string | null; quantity: number }[]): ParcelSize {
+  const boxes = items.flatMap((i) => Array.from({ length: Math.max(1, i.quantity) }, () => parcelSizeFor(sizes, i.categorySlug)));
+  if (boxes.length === 0) return parcelSizeFor(sizes, null);
+  const widest = boxes.reduce((a, b) => (b.lengthCm * b.widthCm > a.lengthCm * a.widthCm ? b : a));
+  return {
+    weightGrams: boxes.reduce((s, b) => s + b.weightGrams, 0),
+    lengthCm: widest.lengthCm,
+    widthCm: widest.widthCm,
+    heightCm: boxes.reduce((s, b) => s + b.heightCm, 0),
+  };
+}

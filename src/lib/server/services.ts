@@ -155,7 +155,7 @@ export function createServices(deps: Deps) {
     },
   });
   const deliveryNotices = createDeliveryNotices({ db, mailer, notifications, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickup, orders: buying.orders, notices: deliveryNotices });
+  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickup, parcelSizes: deps.config.parcelSizes, orders: buying.orders, notices: deliveryNotices });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });
@@ -177,6 +177,8 @@ export function createServices(deps: Deps) {
     // An approved collection is booked with the market's courier, as a delivery is.
     shipments: {
       ask: (tx, ret) => requestShipment(tx, { orderId: ret.orderId, returnId: ret.id, kind: 'return', courier: couriers[marketOfOrder(ret.currency)].name }, clock()),
+      // Staff shipping an exchange's replacement book it with the market's courier too.
+      sendExchange: (tx, ret) => requestShipment(tx, { orderId: ret.orderId, returnId: ret.id, kind: 'exchange', courier: couriers[marketOfOrder(ret.currency)].name }, clock()),
       bookNow: () => shipments.runDue(),
     },
   });

@@ -120,7 +120,7 @@ export function createReturnService(deps: {
    * Delivery by courier (delivery/shipments.ts): `ask` records, in the approving transaction, the
    * collection of a return's pieces from the shopper; `bookNow` runs the worker after the commit.
    */
-  shipments?: { ask(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> };
+  shipments?: { ask(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; sendExchange?(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> };
 }) {
   const { db, clock, log, mailer, audit } = deps;
 
@@ -626,12 +626,13 @@ export function createReturnService(deps: {
             await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor: back, currency: row.currency, returnId: row.id, reason: `Exchange ${row.reference}: the difference` }, clock());
           }
           updated = await move(tx, row, 'exchanged', { shipmentTracking: input.trackingNumber, creditedMinor: back });
+          await deps.shipments?.sendExchange?.(tx, row);
           await audited({ trackingNumber: input.trackingNumber, creditedMinor: back });
         }
         return { ret: (await toDtos([updated], tx))[0]!, productIds, differenceOwed };
       });
       // Paying it now spares the shopper the worker's wait; the worker pays it otherwise.
-      if (input.action === 'approve') await deps.shipments?.bookNow().catch((err: unknown) => log.error('booking a return collection failed', { returnId: id, err }));
+      if (input.action === 'approve' || input.action === 'ship') await deps.shipments?.bookNow().catch((err: unknown) => log.error('booking a return collection failed', { returnId: id, err }));
       if (done.differenceOwed) await deps.payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a rejected exchange failed', { returnId: id, err }));
       if (done.productIds.length && deps.pageCache) await deps.pageCache.invalidate([...new Set(done.productIds)].map((p) => cacheTags.product(p)));
       const ret = done.ret;

@@ -80,7 +80,7 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
       else if (event === 'delivered') await n.notifyShopper(row.userId, 'order_delivered', { order: row.trackingNumber }, words);
       else await n.notifyShopper(row.userId, 'order_delivery_failed', { order: row.trackingNumber, store_phone: values.storePhone }, words);
       // A gift's recipient hears from the courier too (the texts they are told of: no prices).
-      if (row.giftRecipientName && row.giftRecipientPhone && (event === 'out_for_delivery' || event === 'delivered')) {
+      if (row.giftRecipientName && row.giftRecipientPhone && event !== 'failed_attempt') {
         const gift = { recipientName: row.giftRecipientName, recipientPhone: row.giftRecipientPhone, message: '', wrap: false, hidePrices: true };
         await n.giftRecipientUpdate({ id: orderId, trackingNumber: row.trackingNumber, gift }, row.firstName, event);
       }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { COURIER_LABELS, FINAL_TRACKING, MANUAL_EVENT_STATUSES, type ShipmentKind, type TrackingStatusCode } from '@/lib/domain/delivery';
@@ -8,11 +9,12 @@ import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/
 import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { amountDueMinor } from '@/lib/domain/orders';
+import { DEFAULT_PARCEL_SIZES, parcelForItems, type ParcelSize } from '@/lib/domain/parcels';
 import { normalisePhone } from '@/lib/domain/phone';
 import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orders, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
+import { categories, orderItems, orders, products, returnItems, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
 import { backoffMs, dueRow, leaseOf, runClaimed } from '@/lib/server/infra/leased-work';
 import type { Logger } from '@/lib/server/infra/log';
 import type { ManualLabelFacts } from './manual';
@@ -63,8 +65,8 @@ export function marketOfOrder(currency: string): MarketCode {
   return marketOfCurrency(currency)?.code ?? DEFAULT_MARKET;
 }
 
-/** One parcel per order: a boxed garment or accessory; its declared value is the order's total. */
-const STANDARD_BOX = { weightGrams: 1500, lengthCm: 40, widthCm: 30, heightCm: 12 };
+/** Tracking is still read (webhooks, polls) for parcels in these states: booked, or with the courier despite a cancel. */
+const TRACKED: ShipmentRow['status'][] = ['booked', 'to_cancel', 'cancel_failed'];
 
 interface OrderFacts {
   trackingNumber: string;
@@ -79,9 +81,14 @@ interface OrderFacts {
   country: (typeof users.$inferSelect)['country'];
   /** A gift's recipient: the courier calls them, not the buyer. */
   gift: { recipientName: string; recipientPhone: string } | null;
+  /** The order's lines by top category (the parcel's boxes). */
+  items: { categorySlug: string | null; quantity: number }[];
 }
 
-async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
+const topCategory = alias(categories, 'top_category');
+
+/** The order's facts; with `returnId`, the parcel's pieces are that return's lines (a collection, an exchange's replacement of the same pieces in another size). */
+async function orderFacts(db: Db, orderId: string, returnId: string | null = null): Promise<OrderFacts | null> {
   const [row] = await db
     .select({
       trackingNumber: orders.trackingNumber,
@@ -102,9 +109,18 @@ async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
     .where(eq(orders.id, orderId))
     .limit(1);
   if (!row) return null;
+  // A product's category is a sub-category; the parcel's box is its parent's (bags, shoes…), or its own at the top.
+  const items = await db
+    .select({ categorySlug: sql<string | null>`coalesce(${topCategory.slug}, ${categories.slug})`, quantity: sql<number>`coalesce(${returnItems.quantity}, ${orderItems.quantity})` })
+    .from(orderItems)
+    .leftJoin(returnItems, returnId ? and(eq(returnItems.orderItemId, orderItems.id), eq(returnItems.returnId, returnId)) : sql`false`)
+    .leftJoin(products, eq(products.id, orderItems.productId))
+    .leftJoin(categories, eq(categories.id, products.categoryId))
+    .leftJoin(topCategory, eq(topCategory.id, categories.parentId))
+    .where(and(eq(orderItems.orderId, orderId), returnId ? sql`${returnItems.id} is not null` : undefined));
   const { giftRecipientName, giftRecipientPhone, ...facts } = row;
   const gift = giftRecipientName && giftRecipientPhone ? { recipientName: giftRecipientName, recipientPhone: giftRecipientPhone } : null;
-  return { ...facts, address: row.address as AddressDto, gift };
+  return { ...facts, address: row.address as AddressDto, gift, items };
 }
 
 /** The shopper's end of the parcel: the order's address and who the rider calls (deliveryContact), else the account's number. */
@@ -146,18 +162,24 @@ function storeAddress(market: MarketCode, pickup: PickupAddresses = {}): Courier
   };
 }
 
-/** The booking the courier is asked for: a delivery goes from the boutique to the shopper, a return the other way. */
-function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses): BookingInput {
+/**
+ * The booking the courier is asked for: a delivery goes from the boutique to the shopper, a return
+ * the other way; the parcel is the order's pieces boxed by category (PARCEL_SIZES), its declared
+ * value the order's total.
+ */
+function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses, sizes: Readonly<Record<string, ParcelSize>> = DEFAULT_PARCEL_SIZES): BookingInput {
   const market = marketOfOrder(f.currency);
   const shopper = shopperAddress(f);
   const store = storeAddress(market, pickup);
-  const parcel: Parcel = { ...STANDARD_BOX, valueMinor: f.totalMinor, currency: market === 'ZA' ? 'ZAR' : 'NGN', description: `Order ${f.trackingNumber}` };
+  const parcel: Parcel = { ...parcelForItems(sizes, f.items), valueMinor: f.totalMinor, currency: market === 'ZA' ? 'ZAR' : 'NGN', description: `Order ${f.trackingNumber}` };
+  // An exchange's replacement goes out as a delivery does (nothing to collect at the door).
+  const outbound = row.kind !== 'return';
   return {
     key: row.id,
     orderReference: f.trackingNumber,
-    kind: row.kind,
-    from: row.kind === 'delivery' ? store : shopper,
-    to: row.kind === 'delivery' ? shopper : store,
+    kind: outbound ? 'delivery' : 'return',
+    from: outbound ? store : shopper,
+    to: outbound ? shopper : store,
     parcel,
     collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
     rateRef: row.rateRef,
@@ -170,11 +192,11 @@ export function shipmentLabelFacts(db: Db, pickup?: PickupAddresses) {
     if (!UUID.test(shipmentId)) return null;
     const [row] = await db.select().from(shipments).where(eq(shipments.id, shipmentId)).limit(1);
     if (!row?.trackingNumber) return null;
-    const f = await orderFacts(db, row.orderId);
+    const f = await orderFacts(db, row.orderId, row.returnId);
     if (!f) return null;
     const input = bookingInput(row, f, pickup);
     const collect = input.collectMinor ? formatMoney(toMajor(input.collectMinor), f.currency as CurrencyCode).replace('₦', 'NGN ').replace(/^R\s?/, 'ZAR ') : null;
-    return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: row.kind, from: input.from, to: input.to, collect };
+    return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: input.kind, from: input.from, to: input.to, collect };
   };
 }
 
@@ -199,6 +221,11 @@ export interface ShipmentView {
   trackingNumber: string | null;
   trackingUrl: string | null;
   lastError: string | null;
+  /** Booking (or cancelling) calls so far, and when the worker asks again (to_book, to_cancel). */
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Staff may ask for the booking again now: it failed, or it waits after calls that went unanswered. */
+  retryable: boolean;
   events: Pick<EventRow, 'status' | 'at' | 'description' | 'location' | 'riderName' | 'riderPhone'>[];
 }
 
@@ -213,6 +240,8 @@ export function createShipments(deps: {
   notices?: DeliveryNotices;
   /** The configured pickup addresses (the boutique's where none is set). */
   pickup?: PickupAddresses;
+  /** Parcel sizes by top category (PARCEL_SIZES over the domain's table). */
+  parcelSizes?: Readonly<Record<string, ParcelSize>>;
   leaseMs?: number;
 }) {
   const { db, log } = deps;
@@ -223,14 +252,82 @@ export function createShipments(deps: {
     return Object.values(deps.couriers).find((c) => c.name === name) ?? null;
   }
 
-  async function claim(): Promise<ShipmentRow | null> {
+  async function claimIn(status: 'to_book' | 'to_cancel'): Promise<ShipmentRow | null> {
     const now = clock();
     const [row] = await db
       .update(shipments)
       .set(leaseOf(shipments, now, leaseMs))
-      .where(inArray(shipments.id, dueRow(db, { table: shipments, ...shipments }, 'to_book', now)))
+      .where(inArray(shipments.id, dueRow(db, { table: shipments, ...shipments }, status, now)))
       .returning();
     return row ?? null;
+  }
+  const claim = () => claimIn('to_book');
+
+  /** No lease is running on the row (nobody is calling the courier for it right now). */
+  const unleased = (now: Date) => or(isNull(shipments.leaseUntil), sql`${shipments.leaseUntil} <= ${now}`);
+
+  /**
+   * Deliveries of cancelled orders: a parcel booked and not yet collected is to be cancelled with its
+   * courier (the worker does it, leased, as it books); one never asked for (no call made yet) or
+   * given up is simply not booked. One asked for with calls unanswered stays to book: the worker
+   * books it on the same key (the parcel the courier may hold, never a second) and then cancels it.
+   */
+  async function sweepCancelled(): Promise<number> {
+    const now = clock();
+    const cancelledOrder = inArray(shipments.orderId, db.select({ id: orders.id }).from(orders).where(eq(orders.status, 'cancelled')));
+    const toCancel = await db
+      .update(shipments)
+      .set({ status: 'to_cancel', attempts: 0, nextAttemptAt: now, leaseUntil: null, lastError: null, updatedAt: now })
+      .where(and(eq(shipments.status, 'booked'), eq(shipments.kind, 'delivery'), or(isNull(shipments.trackingStatus), eq(shipments.trackingStatus, 'booked')), cancelledOrder))
+      .returning({ id: shipments.id });
+    const dropped = await db
+      .update(shipments)
+      .set({ status: 'cancelled', leaseUntil: null, updatedAt: now })
+      .where(and(eq(shipments.kind, 'delivery'), or(eq(shipments.status, 'failed'), and(eq(shipments.status, 'to_book'), eq(shipments.attempts, 0))), unleased(now), cancelledOrder))
+      .returning({ id: shipments.id });
+    return toCancel.length + dropped.length;
+  }
+
+  /**
+   * Cancels a claimed parcel with its courier. A refusal is checked against the courier's own
+   * tracking (a cancel whose answer was lost is refused the second time as already cancelled);
+   * no answer is asked again later, as a booking is.
+   */
+  async function cancelWithCourier(row: ShipmentRow): Promise<boolean> {
+    const courier = courierNamed(row.courier);
+    const settle = async (set: Partial<typeof shipments.$inferInsert>) => {
+      const now = clock();
+      return db.transaction(async (tx) => {
+        const done = await tx
+          .update(shipments)
+          .set({ ...set, leaseUntil: null, updatedAt: now })
+          .where(and(eq(shipments.id, row.id), eq(shipments.status, 'to_cancel')))
+          .returning({ id: shipments.id });
+        if (done.length && set.status === 'cancelled') {
+          await tx.insert(shipmentEvents).values({ shipmentId: row.id, courierEventId: 'store:cancelled', status: 'cancelled', at: now, description: '' }).onConflictDoNothing();
+        }
+      });
+    };
+    try {
+      if (!courier || !row.courierShipmentId) throw new CourierRefused(`no courier named ${row.courier} is configured`);
+      try {
+        await courier.cancel(row.courierShipmentId);
+      } catch (err) {
+        if (!(err instanceof CourierRefused)) throw err;
+        const events = await courier.track(row.courierShipmentId).catch(() => []);
+        if (events.at(-1)?.status !== 'cancelled') throw err;
+      }
+      await settle({ status: 'cancelled', trackingStatus: 'cancelled', lastError: null });
+      log.info('shipment cancelled with the courier', { shipmentId: row.id, orderId: row.orderId, courier: row.courier });
+      return true;
+    } catch (err) {
+      const answer = err instanceof Error ? err.message : String(err);
+      const last = err instanceof CourierRefused || row.attempts >= MAX_BOOKING_ATTEMPTS;
+      await settle({ status: last ? 'cancel_failed' : 'to_cancel', lastError: answer.slice(0, 500), nextAttemptAt: new Date(clock().getTime() + bookingBackoffMs(row.attempts)) });
+      if (!(err instanceof AppError)) log.error('shipment cancel failed', { shipmentId: row.id, err });
+      else log.warn('shipment not cancelled', { shipmentId: row.id, attempts: row.attempts, last, err });
+      return false;
+    }
   }
 
   /**
@@ -255,9 +352,18 @@ export function createShipments(deps: {
     try {
       const courier = courierNamed(row.courier);
       if (!courier) throw new CourierRefused(`no courier named ${row.courier} is configured`);
-      const facts = await orderFacts(db, row.orderId);
+      const facts = await orderFacts(db, row.orderId, row.returnId);
       if (!facts) throw new CourierRefused('the order is gone');
-      const booking = await courier.book(await withRate(courier, row, bookingInput(row, facts, deps.pickup)));
+      // Cancelled before any call was made: nothing is booked. After one, the same key is asked again
+      // (the courier may hold a parcel), and the cancel sweep then takes it back.
+      if (facts.status === 'cancelled' && row.attempts <= 1 && row.kind === 'delivery') {
+        await db
+          .update(shipments)
+          .set({ status: 'cancelled', leaseUntil: null, updatedAt: clock() })
+          .where(and(eq(shipments.id, row.id), eq(shipments.status, 'to_book')));
+        return false;
+      }
+      const booking = await courier.book(await withRate(courier, row, bookingInput(row, facts, deps.pickup, deps.parcelSizes)));
       const now = clock();
       await db.transaction(async (tx) => {
         const done = await tx
@@ -333,7 +439,8 @@ export function createShipments(deps: {
       const addedIds = new Set(added.map((e) => e.id));
       return { added, earlier: all.filter((e) => !addedIds.has(e.id)).map((e) => e.status) };
     });
-    if (row.kind === 'delivery' && deps.notices) await tell(row.orderId, result.added, result.earlier);
+    // A cancelled order's parcel still moving (the courier would not cancel it) tells the shopper nothing.
+    if (row.kind === 'delivery' && row.status === 'booked' && deps.notices) await tell(row.orderId, result.added, result.earlier);
     return result.added;
   }
 
@@ -357,9 +464,38 @@ export function createShipments(deps: {
   }
 
   return {
-    /** Books what is due, one row at a time, at most `limit`; returns how many were booked. */
-    runDue({ limit = 20 }: { limit?: number } = {}): Promise<number> {
-      return runClaimed(claim, book, limit);
+    /**
+     * The worker's run: deliveries of cancelled orders are cancelled with their couriers (or not
+     * booked), then what is due is booked, one row at a time, at most `limit` of each; returns how
+     * many were booked.
+     */
+    async runDue({ limit = 20 }: { limit?: number } = {}): Promise<number> {
+      await sweepCancelled();
+      await runClaimed(() => claimIn('to_cancel'), cancelWithCourier, limit);
+      const booked = await runClaimed(claim, book, limit);
+      // A booking that finished for an order cancelled meanwhile is cancelled in this same run.
+      if (booked > 0 && (await sweepCancelled()) > 0) await runClaimed(() => claimIn('to_cancel'), cancelWithCourier, limit);
+      return booked;
+    },
+
+    /**
+     * Staff: a failed booking, or one waiting after unanswered calls, is asked for again now (the
+     * worker books it on the same key and kept rate: a parcel the courier made is answered, never a
+     * second). Not for a cancelled order. Returns the order's id.
+     */
+    async retry(shipmentId: string): Promise<{ orderId: string }> {
+      const row = await get(shipmentId);
+      const now = clock();
+      const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, row.orderId)).limit(1);
+      if (order?.status === 'cancelled') throw new Conflict(message('shipment-retry-refused'));
+      const [done] = await db
+        .update(shipments)
+        // Kept at one attempt when calls were made, so a cancel meanwhile still books on the key before cancelling.
+        .set({ status: 'to_book', attempts: sql`least(${shipments.attempts}, 1)`, nextAttemptAt: now, leaseUntil: null, updatedAt: now })
+        .where(and(eq(shipments.id, row.id), or(eq(shipments.status, 'failed'), and(eq(shipments.status, 'to_book'), sql`${shipments.attempts} > 0`, unleased(now)))))
+        .returning({ id: shipments.id });
+      if (!done) throw new Conflict(message('shipment-retry-refused'));
+      return { orderId: row.orderId };
     },
 
     /** Takes a due row without booking it (tests: a worker that dies after its claim). */
@@ -381,7 +517,7 @@ export function createShipments(deps: {
       const [row] = await db
         .select()
         .from(shipments)
-        .where(and(eq(shipments.courier, courier.name), eq(shipments.status, 'booked'), or(...match)))
+        .where(and(eq(shipments.courier, courier.name), inArray(shipments.status, TRACKED), or(...match)))
         .limit(1);
       if (!row) {
         log.warn('courier webhook for an unknown shipment', { courier: courier.name, shipmentId: update.shipmentId, trackingNumber: update.trackingNumber });
@@ -402,7 +538,7 @@ export function createShipments(deps: {
       const candidates = await db
         .select({ id: shipments.id })
         .from(shipments)
-        .where(and(eq(shipments.status, 'booked'), sql`${shipments.courier} <> 'manual'`, or(isNull(shipments.trackingStatus), notInArray(shipments.trackingStatus, [...FINAL_TRACKING])), due))
+        .where(and(inArray(shipments.status, TRACKED), sql`${shipments.courier} <> 'manual'`, or(isNull(shipments.trackingStatus), notInArray(shipments.trackingStatus, [...FINAL_TRACKING])), due))
         .orderBy(asc(shipments.polledAt))
         .limit(limit);
       let added = 0;
@@ -475,6 +611,9 @@ export function createShipments(deps: {
         trackingNumber: r.trackingNumber,
         trackingUrl: r.trackingUrl,
         lastError: r.lastError,
+        attempts: r.attempts,
+        nextAttemptAt: r.nextAttemptAt,
+        retryable: r.status === 'failed' || (r.status === 'to_book' && r.attempts > 0),
         events: events
           .filter((e) => e.shipmentId === r.id)
           .map((e) => ({ status: e.status, at: e.at, description: e.description, location: e.location, riderName: e.riderName, riderPhone: e.riderPhone })),

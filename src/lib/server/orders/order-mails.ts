@@ -52,9 +52,10 @@ export function createOrderMails({
       .join('\n');
   }
 
-  /** The order's discount as a mail line ("Discount (CODE): -₦2,000"), or nothing without one. */
+  /** The order's discount and gift wrapping as mail lines ("Discount (CODE): -₦2,000"), or nothing without one. */
   function discountText(order: OrderDto): string {
-    return order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '';
+    const wrap = order.giftWrap > 0 ? `Gift wrapping: ${formatMoney(order.giftWrap, order.currency)}\n` : '';
+    return (order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '') + wrap;
   }
 
   /** What is left to pay at the door, as a mail line, or nothing. */
@@ -73,7 +74,8 @@ export function createOrderMails({
       order.discount > 0
         ? `<tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Discount${order.discountCode ? ` (${escapeHtml(order.discountCode)})` : ''}</td><td align="right" style="border-top:1px solid #e8e2d8">-${escapeHtml(formatMoney(order.discount, order.currency))}</td></tr>`
         : '';
-    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}${discount}
+    const wrap = order.giftWrap > 0 ? `<tr><td style="padding:6px 0">Gift wrapping</td><td align="right">${escapeHtml(formatMoney(order.giftWrap, order.currency))}</td></tr>` : '';
+    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}${discount}${wrap}
 <tr><td style="padding:6px 0;border-top:1px solid #e8e2d8">Shipping</td><td align="right" style="border-top:1px solid #e8e2d8">${escapeHtml(order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency))}</td></tr>
 <tr><td style="padding:6px 0"><strong>Total</strong></td><td align="right"><strong>${escapeHtml(formatMoney(order.total, order.currency))}</strong></td></tr></table>`;
   }

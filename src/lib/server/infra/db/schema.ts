@@ -1294,7 +1294,7 @@ export const backupRuns = pgTable(
 );
 
 /**
- * Parcels the store sends with a courier (a delivery) or has collected (a return), the one writer
+ * Parcels the store sends with a courier (a delivery, an exchange's replacement) or has collected (a return), the one writer
  * being delivery/shipments.ts. A row is written in the transaction that asks for it (staff mark the
  * order "Ready to ship") and booked by the shipment worker, which claims it as the refund worker
  * claims refunds (FOR UPDATE SKIP LOCKED, a lease) and books with the row's id as the courier's key,
@@ -1308,7 +1308,7 @@ export const shipments = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: SHIPMENT_KINDS }).notNull().default('delivery'),
-    /** The return whose pieces a courier collects (kind return); null for a delivery. */
+    /** The return whose pieces a courier collects (kind return) or whose replacement it takes out (kind exchange); null for a delivery. */
     returnId: uuid('return_id').references(() => returns.id, { onDelete: 'cascade' }),
     /** The courier it is booked with (the market's, when it was asked for). */
     courier: text('courier').notNull(),
@@ -1338,10 +1338,12 @@ export const shipments = pgTable(
   (t) => [
     // One delivery per order: two staff pressing "Ready to ship" at once ask for one parcel.
     uniqueIndex('shipments_one_delivery_idx').on(t.orderId).where(sql`${t.kind} = 'delivery'`),
-    // One collection per return.
-    uniqueIndex('shipments_one_collection_idx').on(t.returnId).where(sql`${t.returnId} is not null`),
+    // One collection per return, and one replacement per exchange.
+    uniqueIndex('shipments_one_per_return_idx').on(t.returnId, t.kind).where(sql`${t.returnId} is not null`),
     index('shipments_order_idx').on(t.orderId),
-    index('shipments_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'to_book'`),
+    index('shipments_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('to_book', 'to_cancel')`),
+    // Parcels booked and not yet collected: the few a cancelled order may still take back from the courier.
+    index('shipments_awaiting_pickup_idx').on(t.orderId).where(sql`${t.status} = 'booked' and ${t.kind} = 'delivery' and (${t.trackingStatus} is null or ${t.trackingStatus} = 'booked')`),
     index('shipments_courier_id_idx').on(t.courier, t.courierShipmentId),
     index('shipments_courier_tracking_idx').on(t.courier, t.trackingNumber),
   ],
