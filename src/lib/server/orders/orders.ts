@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sq
 import { STORE_NAME } from '@/lib/domain/brand';
 import { Conflict, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
-import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '@/lib/domain/payment-methods';
+import { doorPaymentSentence, MARKET_COLLECTION_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from '@/lib/domain/payment-methods';
 import {
   amountDueMinor,
   canTransition,
@@ -16,7 +16,7 @@ import {
   type OrderDto,
   type OrderStatus,
 } from '@/lib/domain/orders';
-import { timeZoneOfCurrency } from '@/lib/domain/markets';
+import { marketOfCurrency, timeZoneOfCurrency } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import { deliveredAtOn, LIVE_RETURN_STATUSES, returnWindowClosesAt, returnWindowOpen } from '@/lib/domain/after-sales';
 import { paidForUnits } from '@/lib/domain/promotions';
@@ -264,8 +264,12 @@ export function createOrderService({
   }
 
   /** What is left to pay at the door, as a mail line, or nothing. */
+  /** What is left to pay on delivery, and (on its own line) how the courier or the pickup point takes it. */
   function dueText(order: OrderDto): string {
-    return order.amountDue > 0 ? `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n` : '';
+    if (order.amountDue <= 0) return '';
+    const market = marketOfCurrency(order.currency);
+    const door = market ? doorPaymentSentence(MARKET_COLLECTION_METHODS[market.code], order.deliveryOption) : '';
+    return `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n${door ? `${door}\n` : ''}`;
   }
 
   function itemsHtml(order: OrderDto): string {
@@ -760,7 +764,7 @@ export function createOrderService({
           text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n${dueText(order)}\n${address}\n\nFollow your order: ${link}\n`,
           html: mailHtml(
             'Thank you for your order',
-            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${order.amountDue > 0 ? `<p>${escapeHtml(dueText(order).trim())}</p>` : ''}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${dueText(order).trim().split('\n').filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
           ),
         });
       } catch (err) {
