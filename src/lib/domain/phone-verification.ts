@@ -8,8 +8,8 @@ import { localRedirectPath } from './redirects';
  */
 export const PHONE_VERIFY_BACK = '/place-order?payment=on_delivery';
 /** The forms' ids (their controls name them with `form=`, so they may sit inside another form) and the code field's, the anchor "Send code" comes back to. */
-export const PHONE_SEND_FORM = 'verify-phone-send';
-export const PHONE_VERIFY_FORM = 'verify-phone-verify';
+export const PHONE_SEND_FORM = 'vp-send';
+export const PHONE_VERIFY_FORM = 'vp-verify';
 export const PHONE_CODE_FIELD = 'verify-phone-code';
 
 const back = z.string().max(2000).optional();
