@@ -38,7 +38,7 @@ export default function NewsletterPreference({ csrf, status: initial, email }: P
       <CsrfInput token={csrf} />
       <label className="acct-check" htmlFor="set-newsletter">
         <input id="set-newsletter" type="checkbox" name="newsletter" value="yes" defaultChecked={subscribed} aria-describedby="set-newsletter-hint" />
-        <span>Newsletter</span>
+        <span>Send me the Newsletter</span>
       </label>
       <p id="set-newsletter-hint" className="field-hint" role="status">
         New arrivals, private sales and styling notes, sent to {email}. {STATE_TEXT[subscribed ? status : 'none']}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from '@/lib/client/toast';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import CsrfInput from '@/components/CsrfInput';
@@ -101,6 +101,8 @@ export interface PayOnDeliveryOffer {
   refusals: Record<PayOnDeliveryRefusal, string>;
   /** The choice the page opened with (?payment=on_delivery). */
   initial: CheckoutPaymentChoice;
+  /** How the courier, or the pickup point, takes the money (doorPaymentSentence for the market). */
+  doorPayment: Record<DeliveryOption, string>;
 }
 
 interface Props {
@@ -118,6 +120,8 @@ interface Props {
   checkoutKey?: string | null;
   /** "Order updates": the shopper's current choice, and whether the store offers WhatsApp. */
   updates?: { chosen: UpdateChannel; whatsapp: boolean } | null;
+  /** "Verify your phone" (the page's slot): shown above PAY & PLACE ORDER while pay on delivery is chosen. */
+  verifyPhone?: ReactNode;
 }
 
 /** A fresh attempt key once the server has answered the last one (a new attempt may ask for other choices). */
@@ -179,7 +183,7 @@ function Address({ address, title, change }: { address: AddressDto; title: strin
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift, verifyPhone }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Kept until the server answers: a send lost on the way and tried again is the same attempt.
   const [attemptKey, setAttemptKey] = useState(checkoutKey ?? null);
@@ -219,7 +223,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, total) : 0;
   const creditCoversAll = creditUsed > 0 && creditUsed >= total;
   // What paying on delivery means for this total (it follows the delivery choice); shown while it is chosen.
-  // The phone is verified by the "Verify your phone" forms beside the checkout, which come back to this page.
+  // The phone is verified by "Verify your phone" above the pay button, whose forms come back to this page.
   const terms = payOnDelivery ? payOnDeliveryTerms(toMinor(total), payOnDelivery.rules, payOnDelivery.standing) : null;
   const wholeOnDelivery = method === 'on_delivery' && terms?.allowed === true && terms.depositMinor === 0;
 
@@ -519,6 +523,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
                     Nothing to pay now: pay <strong>{money(toMajor(terms.dueMinor))}</strong> {option === 'pickup' ? 'at the pickup point' : 'on delivery'}.
                   </p>
                 )}
+                {(terms.allowed || terms.reason === 'phone-not-verified') && payOnDelivery.doorPayment[option] && (
+                  <p data-testid="pod-door">{payOnDelivery.doorPayment[option]}</p>
+                )}
               </div>
             </fieldset>
           )}
@@ -532,6 +539,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
           totalTestId="order-total"
           discountControls={!reference && !empty && <DiscountFields form="po-discount" back="/place-order" cart={cart} idPrefix="po" />}
         >
+          {verifyPhone}
           <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
             {reference || wholeOnDelivery || creditCoversAll ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
           </button>

@@ -29,7 +29,7 @@ export default function TextUpdatesForm({ csrf, chosen, whatsapp }: Props) {
       <h2 id="settings-texts">Order Updates</h2>
       <form className="acct-form" method="post" action="/api/v1/user-auth/text-updates" onSubmit={form.onSubmit}>
         <CsrfInput token={csrf} />
-        <UpdateChannelChoices chosen={chosen} whatsapp={whatsapp} idPrefix="set-updates" disabled={form.busy} />
+        <UpdateChannelChoices chosen={chosen} whatsapp={whatsapp} idPrefix="set-updates" disabled={form.busy} underHeading />
         <SubmitButton busy={form.busy} busyLabel="Saving…">
           Save Order Updates
         </SubmitButton>

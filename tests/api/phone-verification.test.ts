@@ -190,7 +190,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(first.status).toBe(303);
       const location = first.headers.get('location')!;
       expect(new URL(location, server.baseUrl).origin).toBe(server.baseUrl);
-      expect(location).toBe(`/place-order?payment=on_delivery&notice=${encodeURIComponent(`phone-code-sent:${me.phone}`)}`);
+      expect(location).toBe(`/place-order?payment=on_delivery&notice=${encodeURIComponent(`phone-code-sent:${me.phone}`)}#verify-phone-code`);
       // The notice link shows the message (the page reads it back).
       expect(await page(location, me.token)).toContain(SENT(me.phone));
       // Errors go back to a local ?back= only, never to another site.

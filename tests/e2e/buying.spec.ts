@@ -4,10 +4,9 @@ import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
 
 /**
  * Buying in the browser: product page -> cart -> checkout -> simulated payment -> orders.
- * Each test uses its own shopper (the demo shopper on desktop for the main path) so the
- * phone and desktop runs never share a cart.
+ * Each test, and each retry of it, uses a shopper of its own, so no run finds another's cart
+ * lines or orders (a shared account's cart carried an earlier attempt's lines into a retry).
  */
-const DEMO = { email: 'demo@maisonluxe.ng', password: 'LuxeDemo2026!' };
 const PASSWORD = SHOPPER_PASSWORD;
 
 interface Pick {
@@ -60,9 +59,8 @@ const skipFor = (project: string, base: number) => base + (project === 'phone' ?
 test('buy two variants with delivery, pay, and follow the order', async ({ page, request }, info) => {
   // The whole journey, to the order's page: past a minute on a loaded two-core CI machine.
   test.setTimeout(120_000);
-  const desktop = info.project.name === 'desktop';
-  const email = desktop ? DEMO.email : await newShopper(request, true);
-  await login(page, email, desktop ? DEMO.password : PASSWORD);
+  const email = await newShopper(request, true);
+  await login(page, email);
 
   // browse: a collection, then two products in different variants
   await page.goto('/collection');

@@ -20,7 +20,7 @@ test.describe.configure({ mode: 'serial' });
 
 let store: PreparedStore;
 let server: RunningServer;
-let facts: { email: string; orderId: string; productId: number; customerId: string };
+let facts: { email: string; orderId: string; dueOrderId: string; productId: number; customerId: string };
 
 test.beforeAll(async ({}, info) => {
   test.skip(info.project.name !== 'phone', 'one run: each test sets its own width, and the owner has one step-up code at a time');
@@ -32,7 +32,9 @@ test.beforeAll(async ({}, info) => {
     const order = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id, depositPercent: 100 });
     await services.orders.setStatus(order.id, 'processed');
     await services.orders.setStatus(order.id, 'delivered');
-    return { email: shopper.email, orderId: order.id, productId: v.productId, customerId: shopper.id };
+    // And one still to collect at the door: its page carries the collection form and the courier's panel.
+    const due = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id });
+    return { email: shopper.email, orderId: order.id, dueOrderId: due.id, productId: v.productId, customerId: shopper.id };
   });
   store = prepared.store;
   facts = prepared.value;
@@ -92,6 +94,7 @@ for (const js of [true, false]) {
         `/admin/products/${facts.productId}`,
         '/admin/orders',
         `/admin/orders/${facts.orderId}`,
+        `/admin/orders/${facts.dueOrderId}`,
         '/admin/stock',
         '/admin/customers',
         `/admin/customers/${facts.customerId}`,
@@ -106,6 +109,17 @@ for (const js of [true, false]) {
         '/admin/audit',
       ];
       for (const path of pages) await fitsTheScreen(page, url(path));
+    });
+
+    test.describe('at 360 px', () => {
+      test.use({ viewport: { width: 360, height: 740 } });
+
+      test('the admin order page, delivered and still to collect, does not scroll sideways', async ({ page }, info) => {
+        test.setTimeout(90_000);
+        await ownerSignIn(page);
+        for (const id of [facts.orderId, facts.dueOrderId]) await fitsTheScreen(page, url(`/admin/orders/${id}`));
+        await page.screenshot({ path: info.outputPath(`admin-order-360-${js ? 'js' : 'nojs'}.png`), fullPage: true });
+      });
     });
   });
 }

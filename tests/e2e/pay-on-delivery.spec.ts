@@ -56,12 +56,39 @@ async function variantPriced(request: APIRequestContext, min: number, max: numbe
 const stockOf = async (request: APIRequestContext, v: { productId: number; color: string | null; size: string | null }) =>
   (await getJson(request, `/api/v1/products/${v.productId}`)).data.variants.find((x: any) => x.color === v.color && x.size === v.size).stock as number;
 
+/** How the courier, or the pickup point, takes the money in Nigeria (its collection methods). */
+const DOOR_DELIVERY = 'Our courier accepts cash, card on a POS terminal or bank transfer at your door.';
+const DOOR_PICKUP = 'The pickup point accepts cash, card on a POS terminal or bank transfer.';
+
+/** The order confirmation mail in the dev outbox (it is sent just after the order is placed). */
+async function confirmationMail(request: APIRequestContext, email: string): Promise<{ text: string; html: string }> {
+  let mail: { subject: string; text: string; html: string } | undefined;
+  await expect
+    .poll(async () => {
+      const box = (await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`)) as { subject: string; text: string; html: string }[];
+      mail = box.find((m) => /^Your .+ order /.test(m.subject));
+      return mail !== undefined;
+    })
+    .toBe(true);
+  return mail!;
+}
+
 const naira = (n: number) => `₦${new Intl.NumberFormat('en-NG').format(n)}`;
 
 /** "Verify your phone" on /place-order: Send code, the texted 4-digit code from the outbox, Verify. */
 async function verifyPhone(page: Page, request: APIRequestContext, phone: string) {
   await expect(page.getByText('Verify your phone to pay on delivery.')).toBeVisible();
+  // It sits above the pay button, so the first tap on that button is not the one that fails.
+  const section = page.locator('#verify-phone');
+  await expect(section.getByRole('heading', { name: 'Verify your phone' })).toBeVisible();
+  const above = (await section.boundingBox())!;
+  const pay = (await page.getByRole('button', { name: /PLACE ORDER$/ }).boundingBox())!;
+  expect(above.y + above.height).toBeLessThanOrEqual(pay.y);
   await page.getByRole('button', { name: 'Send code' }).click();
+  // Back at the code field: the anchor brings it into view and it has the focus.
+  await expect(page).toHaveURL(/notice=phone-code-sent[^#]*#verify-phone-code$/);
+  await expect(page.getByLabel('Code', { exact: true })).toBeFocused();
+  await expect(page.getByLabel('Code', { exact: true })).toBeInViewport();
   await expect.poll(async () => (await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`)).length).toBeGreaterThan(0);
   const texts = await getJson(request, `/api/v1/dev/outbox?to=${encodeURIComponent(phone)}`);
   const code = /\b(\d{4})\b/.exec(texts[0].text)![1]!;
@@ -96,6 +123,7 @@ for (const javaScript of [true, false]) {
       await verifyPhone(page, request, shopper.phone);
       const total = item.price + DELIVERY_FEE;
       await expect(page.getByTestId('pod-terms')).toContainText(`pay ${naira(total)} on delivery`);
+      await expect(page.getByTestId('pod-door')).toHaveText(DOOR_DELIVERY);
       await page.getByRole('button', { name: 'PLACE ORDER', exact: true }).click();
 
       if (javaScript) {
@@ -114,6 +142,10 @@ for (const javaScript of [true, false]) {
       // The API says the same.
       const orders = (await (await request.get('/api/v1/orders/get-orders', { headers: { authorization: `Bearer ${shopper.token}` } })).json()).data.data;
       expect(orders[0]).toMatchObject({ paymentMethod: 'Pay on delivery', amountDue: total, payment: 'due', status: 'pending' });
+      // The confirmation mail says what is due and how the courier takes it.
+      const mail = await confirmationMail(request, shopper.email);
+      expect(mail.text).toContain(`Amount to pay on delivery: ${naira(total)}\n${DOOR_DELIVERY}\n`);
+      expect(mail.html).toContain(`<p>${DOOR_DELIVERY}</p>`);
 
       await page.getByRole('button', { name: 'Cancel order' }).click();
       await expect(page.getByText('Your order has been cancelled.')).toBeVisible();
@@ -143,6 +175,7 @@ for (const javaScript of [true, false]) {
       const deposit = depositMinor / 100;
       const due = item.price - deposit;
       await expect(page.getByTestId('pod-terms')).toContainText(`Pay a deposit of ${naira(deposit)} online now, and ${naira(due)} at the pickup point.`);
+      await expect(page.getByTestId('pod-door')).toHaveText(DOOR_PICKUP);
       await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
       await expect(page).toHaveURL(/\/pay\/simulated\//);
       await expect(page.getByText(naira(deposit)).first()).toBeVisible();
@@ -150,6 +183,7 @@ for (const javaScript of [true, false]) {
       await expect(page.getByText('Order placed successfully!')).toBeVisible();
       const orders = (await (await request.get('/api/v1/orders/get-orders', { headers: { authorization: `Bearer ${shopper.token}` } })).json()).data.data;
       expect(orders[0]).toMatchObject({ paymentMethod: 'Pay on delivery', amountDue: due, payment: 'due', deliveryOption: 'pickup' });
+      expect((await confirmationMail(request, shopper.email)).text).toContain(`Amount to pay on delivery: ${naira(due)}\n${DOOR_PICKUP}\n`);
       // With scripts the shopper lands on the order's own page after the toast.
       if (javaScript) await page.waitForURL((url) => url.pathname === `/order-details/${orders[0].id}`);
       else await page.goto(`/order-details/${orders[0].id}`);

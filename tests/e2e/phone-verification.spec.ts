@@ -68,9 +68,14 @@ async function verifyOnCheckout(page: Page, request: APIRequestContext, info: { 
   await expect(section.getByRole('heading', { name: 'Verify your phone' })).toBeVisible();
   await expect(section).toContainText(phone);
   await fitsTheScreen(page);
+  // Above the pay button: the phone is verified before the first tap on it.
+  const box = (await section.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual((await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).boundingBox())!.y);
   await section.getByRole('button', { name: 'Send code' }).click();
 
-  await expect(page).toHaveURL(/\/place-order\?payment=on_delivery&notice=phone-code-sent/);
+  // Back at the code field (its anchor), which has the focus.
+  await expect(page).toHaveURL(/\/place-order\?payment=on_delivery&notice=phone-code-sent[^#]*#verify-phone-code$/);
+  await expect(section.getByLabel('Code', { exact: true })).toBeFocused();
   await expect(page.getByRole('status').filter({ hasText: `We sent a code to ${phone}.` })).toBeVisible();
   const code = await textedCode(request, phone);
 

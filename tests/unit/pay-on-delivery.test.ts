@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAY_ON_DELIVERY_RULES, MAX_REFUSED_DELIVERIES, payOnDeliveryTerms, POD_REFUSALS, type PayOnDeliveryRules } from '@/lib/domain/payment-methods';
+import { COLLECTION_METHODS, DEFAULT_PAY_ON_DELIVERY_RULES, doorPaymentSentence, MARKET_COLLECTION_METHODS, MAX_REFUSED_DELIVERIES, payOnDeliveryTerms, POD_REFUSALS, type PayOnDeliveryRules } from '@/lib/domain/payment-methods';
 import { refusalText, payOnDeliveryRulesSchema } from '@/lib/server/checkout/on-delivery';
 import { amountDueMinor, shopperMayCancel } from '@/lib/domain/orders';
 import { messageRef } from '@/lib/domain/messages';
@@ -72,5 +72,22 @@ describe('pay on delivery terms', () => {
     expect(shopperMayCancel({ status: 'pending', collectionOutcome: null })).toBe(true);
     expect(shopperMayCancel({ status: 'processed', collectionOutcome: null })).toBe(false);
     expect(shopperMayCancel({ status: 'pending', collectionOutcome: 'refused' })).toBe(false);
+  });
+});
+
+describe('how the door takes the money', () => {
+  it('names the market\'s collection methods in one sentence, for the courier or the pickup point', () => {
+    expect(doorPaymentSentence(MARKET_COLLECTION_METHODS.NG, 'delivery')).toBe('Our courier accepts cash, card on a POS terminal or bank transfer at your door.');
+    expect(doorPaymentSentence(MARKET_COLLECTION_METHODS.ZA, 'pickup')).toBe('The pickup point accepts cash, card on a POS terminal or bank transfer.');
+    expect(doorPaymentSentence(['transfer', 'cash'], 'delivery')).toBe('Our courier accepts bank transfer or cash at your door.');
+    expect(doorPaymentSentence(['cash', 'cash'], 'delivery')).toBe('Our courier accepts cash at your door.');
+    expect(doorPaymentSentence([], 'delivery')).toBe('');
+  });
+
+  it('offers every market only methods staff can record', () => {
+    for (const methods of Object.values(MARKET_COLLECTION_METHODS)) {
+      expect(methods.length).toBeGreaterThan(0);
+      for (const m of methods) expect(COLLECTION_METHODS).toContain(m);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { message, messageRef, messageText, phoneCodeText } from '@/lib/domain/messages';
-import { PHONE_VERIFY_BACK, phoneVerifyNext } from '@/lib/domain/phone-verification';
+import { PHONE_VERIFY_BACK, phoneCodeSentNext, phoneVerifyNext } from '@/lib/domain/phone-verification';
 import { phoneToVerify, phoneVerified } from '@/lib/server/accounts/phone-verification';
 
 const ORIGIN = 'https://shop.example';
@@ -25,6 +25,12 @@ describe('phone verification rules', () => {
     for (const hostile of ['//evil.example', 'https://evil.example/', '/\\evil.example', '/.//evil.example', 'javascript:alert(1)', '']) {
       expect(phoneVerifyNext(hostile, hostile, ORIGIN), hostile).toBe(PHONE_VERIFY_BACK);
     }
+  });
+
+  it('"Send code" comes back to the code field', () => {
+    expect(phoneCodeSentNext(undefined, '/place-order?payment=on_delivery', ORIGIN)).toBe('/place-order?payment=on_delivery#verify-phone-code');
+    expect(phoneCodeSentNext('/settings#top', null, ORIGIN)).toBe('/settings#verify-phone-code');
+    expect(phoneCodeSentNext('//evil.example', null, ORIGIN)).toBe(`${PHONE_VERIFY_BACK}#verify-phone-code`);
   });
 
   it('the texts: the code message, and a link notice that carries only an E.164 number', () => {

@@ -42,6 +42,30 @@ export const COLLECTION_METHODS = ['cash', 'card', 'transfer'] as const;
 export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
 export const COLLECTION_METHOD_LABELS: Record<CollectionMethod, string> = { cash: 'Cash', card: 'Card at the door', transfer: 'Transfer' };
 
+/**
+ * How each market's couriers take the money at the door (and the pickup point at the counter), in
+ * the order the shopper reads them; staff record a collection with one of these.
+ */
+export const MARKET_COLLECTION_METHODS: Record<MarketCode, readonly CollectionMethod[]> = {
+  NG: ['cash', 'card', 'transfer'],
+  ZA: ['cash', 'card', 'transfer'],
+};
+
+/** A shopper's words for each way to pay at the door. */
+const DOOR_PAYMENT_WORDS: Record<CollectionMethod, string> = { cash: 'cash', card: 'card on a POS terminal', transfer: 'bank transfer' };
+
+/**
+ * The sentence checkout and the order confirmation mail use to say how an order paid on delivery is
+ * paid at the door (or at the pickup point): "Our courier accepts cash, card on a POS terminal or
+ * bank transfer at your door." Empty when the market names no method.
+ */
+export function doorPaymentSentence(methods: readonly CollectionMethod[], where: 'delivery' | 'pickup'): string {
+  const words = [...new Set(methods)].map((m) => DOOR_PAYMENT_WORDS[m]);
+  if (words.length === 0) return '';
+  const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]!}`;
+  return where === 'pickup' ? `The pickup point accepts ${list}.` : `Our courier accepts ${list} at your door.`;
+}
+
 export const COLLECTION_OUTCOMES = ['paid', 'refused'] as const;
 export type CollectionOutcome = (typeof COLLECTION_OUTCOMES)[number];
 

@@ -7,6 +7,10 @@ import { localRedirectPath } from './redirects';
  * delivery) and /settings. A plain form post goes back to `back`, a path on this site only.
  */
 export const PHONE_VERIFY_BACK = '/place-order?payment=on_delivery';
+/** The forms' ids (their controls name them with `form=`, so they may sit inside another form) and the code field's, the anchor "Send code" comes back to. */
+export const PHONE_SEND_FORM = 'vp-send';
+export const PHONE_VERIFY_FORM = 'vp-verify';
+export const PHONE_CODE_FIELD = 'verify-phone-code';
 
 const back = z.string().max(2000).optional();
 
@@ -17,4 +21,9 @@ export const verifyPhoneSchema = z.object({ code: otpSchema, back });
 /** Where a plain form post returns: `back` (the body's, else the action's ?back=) when it is a local path, else checkout. */
 export function phoneVerifyNext(bodyBack: string | undefined, queryBack: string | null, origin: string): string {
   return localRedirectPath(bodyBack, origin) ?? localRedirectPath(queryBack, origin) ?? PHONE_VERIFY_BACK;
+}
+
+/** Where "Send code" returns a plain form post: phoneVerifyNext at the code field, the next thing to fill in. */
+export function phoneCodeSentNext(bodyBack: string | undefined, queryBack: string | null, origin: string): string {
+  return `${phoneVerifyNext(bodyBack, queryBack, origin).replace(/#.*$/, '')}#${PHONE_CODE_FIELD}`;
 }

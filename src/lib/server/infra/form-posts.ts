@@ -49,13 +49,14 @@ export async function readInput<S extends z.ZodType>(request: Request, schema: S
   return parseWith(schema, values);
 }
 
-/** `path` (a local path, else home) with the outcome's parameters in place of any earlier ones. */
+/** `path` (a local path, else home) with the outcome's parameters in place of any earlier ones, and its fragment. */
 function withParams(path: string, params: Record<string, string | undefined>, origin: string): string {
   const url = new URL(localRedirectPath(path, origin) ?? '/', origin);
   url.searchParams.delete('error');
   url.searchParams.delete('notice');
   for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
-  return localRedirectPath(url.pathname + url.search, origin) ?? '/';
+  // The fragment stays: a form may come back to the field to fill in next.
+  return localRedirectPath(url.pathname + url.search + url.hash, origin) ?? '/';
 }
 
 /**

@@ -2,6 +2,8 @@ import { and, asc, eq, isNull, lte } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { formatMoney } from '@/lib/domain/money';
 import type { OrderDto, OrderStatus } from '@/lib/domain/orders';
+import { marketOfCurrency } from '@/lib/domain/markets';
+import { doorPaymentSentence, MARKET_COLLECTION_METHODS } from '@/lib/domain/payment-methods';
 import { deliveryDirections, formatAddress } from '@/lib/domain/shipping';
 import type { Db } from '@/lib/server/infra/db/client';
 import { orders, users } from '@/lib/server/infra/db/schema';
@@ -58,9 +60,12 @@ export function createOrderMails({
     return (order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '') + wrap;
   }
 
-  /** What is left to pay at the door, as a mail line, or nothing. */
+  /** What is left to pay on delivery, and (on its own line) how the courier or the pickup point takes it. */
   function dueText(order: OrderDto): string {
-    return order.amountDue > 0 ? `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n` : '';
+    if (order.amountDue <= 0) return '';
+    const market = marketOfCurrency(order.currency);
+    const door = market ? doorPaymentSentence(MARKET_COLLECTION_METHODS[market.code], order.deliveryOption) : '';
+    return `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n${door ? `${door}\n` : ''}`;
   }
 
   function itemsHtml(order: OrderDto): string {
@@ -100,7 +105,7 @@ export function createOrderMails({
           text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n${dueText(order)}\n${address}\n\nFollow your order: ${link}\n`,
           html: mailHtml(
             'Thank you for your order',
-            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${order.amountDue > 0 ? `<p>${escapeHtml(dueText(order).trim())}</p>` : ''}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${dueText(order).trim().split('\n').filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
           ),
         });
       } catch (err) {
