@@ -5,6 +5,8 @@ import CsrfInput from '@/components/CsrfInput';
 import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import GiftFields, { giftFromCheckoutForm, type GiftOffer, type GiftState } from '@/components/GiftFields';
+import PickupPointChoices from '@/components/PickupPointChoices';
+import { withPickupPointFee, type PickupPointOffer } from '@/lib/domain/pickup-points';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
@@ -118,6 +120,8 @@ interface Props {
   checkoutKey?: string | null;
   /** "Order updates": the shopper's current choice, and whether the store offers WhatsApp. */
   updates?: { chosen: UpdateChannel; whatsapp: boolean } | null;
+  /** "Collect from a PUDO locker": the lockers nearest the delivery address, and the one the page came back with. */
+  lockers?: { offer: PickupPointOffer; chosen: string | null } | null;
 }
 
 /** A fresh attempt key once the server has answered the last one (a new attempt may ask for other choices). */
@@ -179,7 +183,7 @@ function Address({ address, title, change }: { address: AddressDto; title: strin
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift, lockers }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Kept until the server answers: a send lost on the way and tried again is the same attempt.
   const [attemptKey, setAttemptKey] = useState(checkoutKey ?? null);
@@ -214,7 +218,11 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   // "This is a gift" with wrapping adds the market's fee to the total the server will charge.
   const [giftState, setGiftState] = useState<GiftState>({ on: false, wrap: false });
   const wrapFee = gift && giftState.on && giftState.wrap ? gift.wrapFee : 0;
-  const total = cart.total + wrapFee;
+  // A PUDO locker chosen: its fee stands in for the speed's (the server charges the same).
+  const [locker, setLocker] = useState(lockers?.chosen ?? null);
+  const toLocker = option === 'delivery' && locker !== null ? locker : undefined;
+  const figures = withPickupPointFee(cart, toLocker && lockers ? lockers.offer.fee : null);
+  const total = figures.total + wrapFee;
   const form = useRef<HTMLFormElement>(null);
   const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, total) : 0;
   const creditCoversAll = creditUsed > 0 && creditUsed >= total;
@@ -334,7 +342,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
       () =>
         api('/orders/initiate', {
           method: 'POST',
-          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, gift: giftFromCheckoutForm(form) },
+          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, gift: giftFromCheckoutForm(form), pickupPoint: toLocker },
           headers: attemptKey ? { 'idempotency-key': attemptKey } : {},
         }),
       {
@@ -447,6 +455,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
               </a>
             </fieldset>
           )}
+          {cart.deliveryAddress && lockers && (
+            <PickupPointChoices offer={lockers.offer} chosen={locker} onChoose={setLocker} disabled={switching || busy} money={money} />
+          )}
           {!cart.deliveryAddress && (
             <p className="po-hint">
               To have your order delivered, <a href="/add-address?next=%2Fplace-order">add a shipping address</a> and make it your default.
@@ -526,7 +537,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         </section>
         <CheckoutTotals
           label="Order summary"
-          totals={{ ...cart, total }}
+          totals={{ ...figures, total }}
           giftWrap={wrapFee}
           pickup={option === 'pickup'}
           totalTestId="order-total"

@@ -9,6 +9,7 @@ import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { amountDueMinor } from '@/lib/domain/orders';
 import { normalisePhone } from '@/lib/domain/phone';
+import type { ChosenPickupPoint } from '@/lib/domain/pickup-points';
 import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
@@ -79,6 +80,8 @@ interface OrderFacts {
   country: (typeof users.$inferSelect)['country'];
   /** A gift's recipient: the courier calls them, not the buyer. */
   gift: { recipientName: string; recipientPhone: string } | null;
+  /** A PUDO locker the shopper chose: the parcel goes there, not to the address. */
+  pickupPoint: ChosenPickupPoint | null;
 }
 
 async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
@@ -96,6 +99,7 @@ async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
       country: users.country,
       giftRecipientName: orders.giftRecipientName,
       giftRecipientPhone: orders.giftRecipientPhone,
+      pickupPoint: orders.pickupPoint,
     })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
@@ -104,7 +108,7 @@ async function orderFacts(db: Db, orderId: string): Promise<OrderFacts | null> {
   if (!row) return null;
   const { giftRecipientName, giftRecipientPhone, ...facts } = row;
   const gift = giftRecipientName && giftRecipientPhone ? { recipientName: giftRecipientName, recipientPhone: giftRecipientPhone } : null;
-  return { ...facts, address: row.address as AddressDto, gift };
+  return { ...facts, address: row.address as AddressDto, gift, pickupPoint: row.pickupPoint ?? null };
 }
 
 /** The shopper's end of the parcel: the order's address and who the rider calls (deliveryContact), else the account's number. */
@@ -146,6 +150,11 @@ function storeAddress(market: MarketCode, pickup: PickupAddresses = {}): Courier
   };
 }
 
+/** A delivery to a locker: the locker's address, with the shopper (or recipient) to text the collection code to. */
+function toPickupPoint(shopper: CourierAddress, p: ChosenPickupPoint): CourierAddress {
+  return { ...shopper, line1: p.address || p.name, line2: `PUDO locker ${p.name} (${p.id})`, city: p.city || shopper.city, postalCode: null, landmark: null };
+}
+
 /** The booking the courier is asked for: a delivery goes from the boutique to the shopper, a return the other way. */
 function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses): BookingInput {
   const market = marketOfOrder(f.currency);
@@ -157,7 +166,8 @@ function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses)
     orderReference: f.trackingNumber,
     kind: row.kind,
     from: row.kind === 'delivery' ? store : shopper,
-    to: row.kind === 'delivery' ? shopper : store,
+    to: row.kind === 'delivery' ? (f.pickupPoint ? toPickupPoint(shopper, f.pickupPoint) : shopper) : store,
+    pickupPoint: row.kind === 'delivery' && f.pickupPoint ? { network: f.pickupPoint.courier, id: f.pickupPoint.id } : null,
     parcel,
     collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
     rateRef: row.rateRef,

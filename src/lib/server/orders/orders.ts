@@ -39,6 +39,7 @@ import { lockedOrderMoney, recordOrderMoney } from './order-money';
 import { oweRefund, type RefundDestination } from './owed-refunds';
 import { UUID } from '@/lib/domain/validation';
 import type { Gift } from '@/lib/domain/gifts';
+import { pickupPointDelivery, type ChosenPickupPoint } from '@/lib/domain/pickup-points';
 
 /** Where a cancelled order's online money goes back, and how much (default: all that is left of the payment). */
 export interface CancelRefund {
@@ -102,6 +103,7 @@ function toDto(row: OrderRow, items: OrderItemRow[], now: Date, payment: { statu
     paymentState: paymentStateOf({ status: row.status, dueMinor }, payment),
     gift: giftOf(row),
     giftWrap: toMajor(row.giftWrapMinor),
+    pickupPoint: row.pickupPoint ?? null,
   };
 }
 
@@ -381,6 +383,8 @@ export function createOrderService({
         /** A gift, and its wrapping's fee (part of totalMinor). */
         gift?: Gift | null;
         giftWrapMinor?: number;
+        /** A courier pickup point the parcel goes to (its fee is deliveryFeeMinor). */
+        pickupPoint?: ChosenPickupPoint | null;
         lines: {
           productId: number;
           variantId: number;
@@ -752,7 +756,9 @@ export function createOrderService({
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
       const speed = order.deliverySpeed ? ` (${order.deliverySpeed.name}, ${order.deliverySpeed.days})` : '';
       const directions = order.deliveryOption === 'delivery' ? deliveryDirections(order.deliveryAddress) : null;
-      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
+      const address = order.pickupPoint
+        ? pickupPointDelivery(order.pickupPoint)
+        : `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
       try {
         await mailer.send({
           to: owner.email,

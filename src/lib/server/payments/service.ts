@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { chosenPickupPointSchema } from '@/lib/server/delivery/pickup-points';
 import { and, asc, desc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
@@ -73,6 +74,8 @@ export const paymentSnapshotSchema = z.object({
     .nullable()
     .default(null),
   giftWrapMinor: z.number().int().min(0).default(0),
+  /** A courier pickup point (PUDO locker) the parcel goes to; its fee is deliveryFeeMinor (absent before pickup points: none). */
+  pickupPoint: chosenPickupPointSchema.nullable().default(null),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;
