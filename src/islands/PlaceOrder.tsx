@@ -6,7 +6,7 @@ import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import GiftFields, { giftFromCheckoutForm, type GiftOffer, type GiftState } from '@/components/GiftFields';
 import PickupPointChoices from '@/components/PickupPointChoices';
-import { withPickupPointFee, type PickupPointOffer } from '@/lib/domain/pickup-points';
+import type { PickupPointOffer } from '@/lib/domain/pickup-points';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
@@ -221,7 +221,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   // A PUDO locker chosen: its fee stands in for the speed's (the server charges the same).
   const [locker, setLocker] = useState(lockers?.chosen ?? null);
   const toLocker = option === 'delivery' && locker !== null ? locker : undefined;
-  const figures = withPickupPointFee(cart, toLocker && lockers ? lockers.offer.fee : null);
+  const figures = toLocker && lockers ? { ...cart, deliveryFee: lockers.offer.fee, total: cart.total - cart.deliveryFee + lockers.offer.fee } : cart;
   const total = figures.total + wrapFee;
   const form = useRef<HTMLFormElement>(null);
   const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, total) : 0;
@@ -456,7 +456,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
             </fieldset>
           )}
           {cart.deliveryAddress && lockers && (
-            <PickupPointChoices offer={lockers.offer} chosen={locker} onChoose={setLocker} disabled={switching || busy} money={money} />
+            <PickupPointChoices offer={lockers.offer} chosen={locker} onChoose={setLocker} disabled={switching || busy} />
           )}
           {!cart.deliveryAddress && (
             <p className="po-hint">

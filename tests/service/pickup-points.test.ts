@@ -46,7 +46,7 @@ describe('PUDO lockers at checkout, on the order and in its booking', () => {
       .values({ firstName: 'Thandi', lastName: 'Nkosi', email: `locker-${n}@example.com`, passwordHash: 'x', phoneNumber: '+27821234567', country: 'south_africa', verifiedAt: new Date() })
       .returning();
     const user = row as unknown as SessionUser;
-    await services.addresses.create(user.id, { name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196', active: true });
+    await services.addresses.create(user.id, { name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196', landmark: '', deliveryPhone: '', active: true });
     const v = await podVariant(services, 'ZA', 3, n);
     await services.cart.add(user, { productId: v.productId, color: v.color ?? undefined, size: v.size ?? undefined, quantity: 1 }, 'ZA');
     const cart = await services.cart.view(user, 'ZA');

@@ -16,7 +16,8 @@ describe('choosing and pricing a PUDO locker', () => {
     const offer = await offers.offer('ZA', joburg);
     expect(offer!.fee).toBe(PICKUP_POINT_FEE_MINOR.ZA! / 100);
     expect(offer!.points.map((p) => p.name)).toEqual(['Hyde Park Corner', 'Melrose Arch', 'Rosebank Mall', 'Sandton City']);
-    expect(offer!.points.every((p) => p.distanceKm === null)).toBe(true);
+    expect(offer!.points[2]).toEqual({ id: 'DEMO-JHB-ROS', name: 'Rosebank Mall', where: '50 Bath Avenue, Rosebank, Johannesburg' });
+    expect(offer).toMatchObject({ title: 'Collect from a PUDO locker', feeText: 'R\u00a065' });
     expect(await offers.offer('ZA', { ...joburg, city: 'Polokwane' })).toBeNull();
     expect(await offers.offer('ZA', null)).toBeNull();
     expect(await offers.offer('NG', { ...joburg, country: 'nigeria', state: 'Lagos', city: 'Lagos' })).toBeNull();

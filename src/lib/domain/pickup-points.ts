@@ -20,16 +20,33 @@ export interface ChosenPickupPoint {
   distanceKm: number | null;
 }
 
-/** A point as the checkout lists it (same facts; no coordinates go to the browser). */
-export type OfferedPickupPoint = Omit<ChosenPickupPoint, 'courier'>;
+/** A point as the checkout lists it: its code, its name, and where it is in words (with the distance when known). */
+export interface OfferedPickupPoint {
+  id: string;
+  name: string;
+  where: string;
+}
 
-/** What the checkout offers in a market: the points nearest the delivery address and the choice's fee. */
+/**
+ * What the checkout offers in a market: the points nearest the delivery address and the choice's
+ * fee. Its words are written on the server, so the checkout's script carries none of them.
+ */
 export interface PickupPointOffer {
   courier: 'pudo';
   /** Major units of the market's currency, as the cart's figures are. */
   fee: number;
+  /** The fee as the page shows it ("R 65"). */
+  feeText: string;
+  /** The choice's name (PICKUP_POINT_CHOICE) and what it means for the shopper. */
+  title: string;
+  note: string;
+  /** The radio that keeps delivery to the address. */
+  door: string;
   points: OfferedPickupPoint[];
 }
+
+/** What collecting from a locker means, as the checkout says it. */
+export const PICKUP_POINT_NOTE = 'Your parcel waits in the locker; collect it with the code sent to your phone.';
 
 /** How many points the checkout lists: enough to find one on the way, few enough to read at 360 px. */
 export const PICKUP_POINTS_LISTED = 5;

@@ -1,8 +1,8 @@
 import { AppError, Invalid } from '@/lib/domain/errors';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
-import { toMajor } from '@/lib/domain/money';
-import { PICKUP_POINT_FEE_MINOR, PICKUP_POINTS_LISTED, type ChosenPickupPoint, type PickupPointOffer } from '@/lib/domain/pickup-points';
+import { formatMoney, toMajor } from '@/lib/domain/money';
+import { distanceText, PICKUP_POINT_CHOICE, PICKUP_POINT_FEE_MINOR, PICKUP_POINT_NOTE, PICKUP_POINTS_LISTED, type ChosenPickupPoint, type PickupPointOffer } from '@/lib/domain/pickup-points';
 import type { AddressDto } from '@/lib/domain/shipping';
 import type { PickupPoint, PickupPoints } from '@/lib/server/delivery/pickup-points';
 import type { Logger } from '@/lib/server/infra/log';
@@ -41,10 +41,15 @@ export function createPickupPointOffers(deps: { points: Partial<Record<MarketCod
         return null;
       }
       if (!points || points.length === 0) return null;
+      const fee = toMajor(PICKUP_POINT_FEE_MINOR[market]!);
       return {
         courier: 'pudo',
-        fee: toMajor(PICKUP_POINT_FEE_MINOR[market]!),
-        points: points.map(({ id, name, address: line, city, distanceKm }) => ({ id, name, address: line, city, distanceKm })),
+        fee,
+        feeText: formatMoney(fee, MARKETS[market].currency),
+        title: PICKUP_POINT_CHOICE,
+        note: PICKUP_POINT_NOTE,
+        door: 'No, to my address',
+        points: points.map((p) => ({ id: p.id, name: p.name, where: [p.address, p.city, distanceText(p.distanceKm)].filter((s) => s !== '').join(', ') })),
       };
     },
 
