@@ -5,6 +5,8 @@ import CsrfInput from '@/components/CsrfInput';
 import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import { DiscountFields, DiscountForm } from '@/components/DiscountCode';
 import GiftFields, { giftFromCheckoutForm, type GiftOffer, type GiftState } from '@/components/GiftFields';
+import PickupPointChoices from '@/components/PickupPointChoices';
+import type { PickupPointOffer } from '@/lib/domain/pickup-points';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useChoicesMadeEarly } from '@/lib/client/forms';
 import { navigateAfterToast } from '@/lib/client/navigate';
@@ -122,6 +124,8 @@ interface Props {
   updates?: { chosen: UpdateChannel; whatsapp: boolean } | null;
   /** "Verify your phone" (the page's slot): shown above PAY & PLACE ORDER while pay on delivery is chosen. */
   verifyPhone?: ReactNode;
+  /** "Collect from a PUDO locker": the lockers nearest the delivery address, and the one the page came back with. */
+  lockers?: { offer: PickupPointOffer; chosen: string | null } | null;
 }
 
 /** A fresh attempt key once the server has answered the last one (a new attempt may ask for other choices). */
@@ -183,7 +187,7 @@ function Address({ address, title, change }: { address: AddressDto; title: strin
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the spec's calls instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift, verifyPhone }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCredit, checkoutKey, updates, gift, verifyPhone, lockers }: Props) {
   const [cart, setCart] = useState(initialCart);
   // Kept until the server answers: a send lost on the way and tried again is the same attempt.
   const [attemptKey, setAttemptKey] = useState(checkoutKey ?? null);
@@ -218,7 +222,11 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
   // "This is a gift" with wrapping adds the market's fee to the total the server will charge.
   const [giftState, setGiftState] = useState<GiftState>({ on: false, wrap: false });
   const wrapFee = gift && giftState.on && giftState.wrap ? gift.wrapFee : 0;
-  const total = cart.total + wrapFee;
+  // A PUDO locker chosen: its fee stands in for the speed's (the server charges the same).
+  const [locker, setLocker] = useState(lockers?.chosen ?? null);
+  const toLocker = option === 'delivery' && locker !== null ? locker : undefined;
+  const figures = toLocker && lockers ? { ...cart, deliveryFee: lockers.offer.fee, total: cart.total - cart.deliveryFee + lockers.offer.fee } : cart;
+  const total = figures.total + wrapFee;
   const form = useRef<HTMLFormElement>(null);
   const creditUsed = useCredit && storeCredit ? Math.min(storeCredit, total) : 0;
   const creditCoversAll = creditUsed > 0 && creditUsed >= total;
@@ -338,7 +346,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
       () =>
         api('/orders/initiate', {
           method: 'POST',
-          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, gift: giftFromCheckoutForm(form) },
+          body: { paymentMethod: method, useStoreCredit: useCredit, updates: chosenUpdates, gift: giftFromCheckoutForm(form), pickupPoint: toLocker },
           headers: attemptKey ? { 'idempotency-key': attemptKey } : {},
         }),
       {
@@ -451,6 +459,9 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
               </a>
             </fieldset>
           )}
+          {cart.deliveryAddress && lockers && (
+            <PickupPointChoices offer={lockers.offer} chosen={locker} onChoose={setLocker} disabled={switching || busy} />
+          )}
           {!cart.deliveryAddress && (
             <p className="po-hint">
               To have your order delivered, <a href="/add-address?next=%2Fplace-order">add a shipping address</a> and make it your default.
@@ -533,7 +544,7 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
         </section>
         <CheckoutTotals
           label="Order summary"
-          totals={{ ...cart, total }}
+          totals={{ ...figures, total }}
           giftWrap={wrapFee}
           pickup={option === 'pickup'}
           totalTestId="order-total"

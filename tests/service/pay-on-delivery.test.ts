@@ -158,6 +158,7 @@ for (const driver of DRIVERS) {
           storeCreditMinor: 0,
           gift: null,
           giftWrapMinor: 0,
+          pickupPoint: null,
           deliveryOption: priced.deliveryOption,
           deliverySpeed: null,
           shipTo: priced.pickupAddress,

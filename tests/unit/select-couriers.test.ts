@@ -20,8 +20,10 @@ describe('selecting each market\'s courier', () => {
     expect([mixed.NG.name, mixed.ZA.name]).toEqual(['manual', 'shiplogic']);
   });
 
-  it('offers PUDO lockers in South Africa only when configured, with its key', () => {
-    expect(selectPickupPoints(parseConfig({}))).toEqual({});
+  it('offers PUDO lockers in South Africa only when configured, with its key; demo lockers by default in demo mode', () => {
+    expect(selectPickupPoints(parseConfig({ PICKUP_POINTS_ZA: 'none' }))).toEqual({});
+    expect(Object.keys(selectPickupPoints(parseConfig({})))).toEqual(['ZA']);
+    expect(parseConfig({}).pickupPointsZA).toBe('demo');
     expect(() => parseConfig({ PICKUP_POINTS_ZA: 'pudo' })).toThrow(/PUDO_API_KEY: is required when PICKUP_POINTS_ZA=pudo/);
     const points = selectPickupPoints(parseConfig({ PICKUP_POINTS_ZA: 'pudo', PUDO_API_KEY: 'k' }));
     expect(Object.keys(points)).toEqual(['ZA']);

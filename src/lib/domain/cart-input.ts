@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
 import { fill, message } from './messages';
+import { PICKUP_POINT_ID } from './pickup-points';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from './shipping';
 import { isPlainText, requiredId, text } from './validation';
 
@@ -45,6 +46,12 @@ export const deliverySpeedField = z.preprocess(
 );
 
 export const deliveryOptionSchema = z.object({ deliveryOption: deliveryOptionField, deliverySpeed: deliverySpeedField });
+
+/** A courier pickup point's code (a PUDO locker), as the checkout's radios send it; empty means to the door. */
+export const pickupPointField = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.string({ error: message('pickup-point-unknown') }).regex(PICKUP_POINT_ID, message('pickup-point-unknown')).optional(),
+);
 
 
 /** A discount code as the cart's form or the API sends it (case-insensitive; an empty one is not valid). */

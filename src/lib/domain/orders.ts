@@ -3,6 +3,7 @@ import type { CurrencyCode } from './money';
 import type { AddressDto, DeliveryOption, DeliverySpeedId } from './shipping';
 import type { PaymentMethod } from './payment-methods';
 import type { Gift } from './gifts';
+import type { ChosenPickupPoint } from './pickup-points';
 
 export const ORDER_STATUSES = ['pending', 'processed', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -121,6 +122,8 @@ export interface OrderDto {
   gift: Gift | null;
   /** Gift wrapping's fee, major units (0 without); part of total. */
   giftWrap: number;
+  /** The courier pickup point (PUDO locker) the parcel goes to, its fee being deliveryFee; null otherwise. */
+  pickupPoint: ChosenPickupPoint | null;
 }
 
 export const PAYMENT_STATES = ['Paid', 'To pay on delivery', 'Refunded', 'Partly refunded', 'Nothing charged'] as const;

@@ -12,7 +12,8 @@ import { startRetention } from '@/lib/server/infra/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { startWorker } from '@/lib/server/infra/leased-work';
 import { createManualCourier } from '@/lib/server/delivery/manual';
-import { selectCouriers } from '@/lib/server/delivery/select';
+import { selectCouriers, selectPickupPoints } from '@/lib/server/delivery/select';
+import type { PickupPoints } from '@/lib/server/delivery/pickup-points';
 import { createDeliveryNotices } from '@/lib/server/delivery/notices';
 import type { Courier } from '@/lib/server/delivery/port';
 import { createShipments, marketOfOrder, requestShipment, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
@@ -77,6 +78,8 @@ export interface Deps {
   pageCache?: PageCacheInvalidator;
   /** Tests may pass their own; otherwise each market's courier by configuration. */
   couriers?: Record<MarketCode, Courier>;
+  /** Tests may pass their own; otherwise each market's pickup points by configuration (PICKUP_POINTS_ZA). */
+  pickupPoints?: Partial<Record<MarketCode, PickupPoints>>;
 }
 
 export function createServices(deps: Deps) {
@@ -140,6 +143,7 @@ export function createServices(deps: Deps) {
   const couriers: Record<MarketCode, Courier> = deps.couriers ?? selectCouriers(deps.config, { manual: () => manualCourier });
   const buying = createBuyingServices({
     ...deps,
+    pickupPoints: deps.pickupPoints ?? selectPickupPoints(deps.config),
     mailer,
     pageCache,
     readMemo,

@@ -4,6 +4,9 @@ import { paymentRefundLedger } from '@/lib/server/orders/order-money';
 import { createCartService } from '@/lib/server/cart/cart';
 import { checkoutFulfilment, createCheckoutService } from './checkout';
 import { createOnDeliveryService } from './on-delivery';
+import { createPickupPointOffers } from './pickup-points';
+import type { PickupPoints } from '@/lib/server/delivery/pickup-points';
+import type { MarketCode } from '@/lib/domain/markets';
 import type { Config } from '@/lib/server/infra/config';
 import type { Db } from '@/lib/server/infra/db/client';
 import { createFavouriteService } from '@/lib/server/accounts/favourites';
@@ -52,6 +55,8 @@ export function createBuyingServices(deps: {
   codeTries?: CodeTries;
   /** Delivery by courier: the shipment asked for when an order is ready to ship (delivery/shipments.ts). */
   shipments?: Parameters<typeof createOrderService>[0]['shipments'];
+  /** Courier pickup points (PUDO lockers) offered at checkout, per market. */
+  pickupPoints?: Partial<Record<MarketCode, PickupPoints>>;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
@@ -92,9 +97,10 @@ export function createBuyingServices(deps: {
     // Every refund is the order's money going back, within what the order has left.
     refundLedger: paymentRefundLedger(clock),
   });
-  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit });
+  const pickupPoints = createPickupPointOffers({ points: deps.pickupPoints ?? {}, log });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit, pickupPoints });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
   const owedRefunds = createOwedRefunds({ db, clock, log, payments });
-  return { shipping, cart, orders, payments, checkout, onDelivery, favourites, paymentProvider, orderRefunds, owedRefunds };
+  return { shipping, cart, orders, payments, checkout, onDelivery, pickupPoints, favourites, paymentProvider, orderRefunds, owedRefunds };
 }

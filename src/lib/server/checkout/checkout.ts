@@ -18,6 +18,7 @@ import type { OnDeliveryService } from './on-delivery';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { creditToUse } from '@/lib/domain/after-sales';
 import { giftWrapMinor, type Gift } from '@/lib/domain/gifts';
+import type { PickupPointOffers } from './pickup-points';
 
 /**
  * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
@@ -78,6 +79,7 @@ export function checkoutFulfilment({
           storeCreditMinor: snapshot.storeCreditMinor,
           gift: snapshot.gift,
           giftWrapMinor: snapshot.giftWrapMinor,
+          pickupPoint: snapshot.pickupPoint,
           lines: snapshot.lines,
           // Pay on delivery: the order records it, and what is left to pay at the door.
           ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),
@@ -124,8 +126,10 @@ export function createCheckoutService(deps: {
   onDelivery?: Pick<OnDeliveryService, 'termsFor' | 'lockShopper' | 'confirmTerms' | 'giftWrapFee'> | undefined;
   /** "Use my store credit": the balance, and the spend held with the payment. */
   storeCredit?: Pick<StoreCreditService, 'balance' | 'spend'> | undefined;
+  /** Courier pickup points (PUDO lockers): the one chosen is checked against those offered, and priced. */
+  pickupPoints?: Pick<PickupPointOffers, 'choose'> | undefined;
 }) {
-  const { cart, payments, siteUrl, promotions, onDelivery, storeCredit } = deps;
+  const { cart, payments, siteUrl, promotions, onDelivery, storeCredit, pickupPoints } = deps;
 
   /**
    * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
@@ -164,6 +168,8 @@ export function createCheckoutService(deps: {
         idempotencyKey?: string | undefined;
         /** "This is a gift", validated in the market's country (domain/gifts): wrapping adds the market's fee to the total. */
         gift?: Gift | undefined;
+        /** A courier pickup point's code (a PUDO locker) to deliver to instead of the address: its fee replaces the speed's. */
+        pickupPoint?: string | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
@@ -177,6 +183,7 @@ export function createCheckoutService(deps: {
         paymentMethod: input.paymentMethod ?? 'online',
         useStoreCredit: input.useStoreCredit === true,
         gift: input.gift ?? null,
+        pickupPoint: input.pickupPoint ?? null,
       };
       const key = input.idempotencyKey ?? null;
       // Sent again (a double tap, a form posted twice): the first start's answer, even once the cart is empty.
@@ -214,16 +221,23 @@ export function createCheckoutService(deps: {
           { switchMarket: other },
         );
       }
+      // A pickup point is a delivery to the courier's locker near the address: its fee replaces the speed's.
+      let locker: Awaited<ReturnType<PickupPointOffers['choose']>> | null = null;
+      if (input.pickupPoint && priced.deliveryOption === 'delivery') {
+        if (!pickupPoints) throw new Invalid(message('pickup-point-needs-address'));
+        locker = await pickupPoints.choose(market, priced.deliveryAddress, input.pickupPoint);
+      }
+      const deliveryFee = locker ? locker.feeMinor : priced.deliveryFeeMinor;
       // Gift wrapping is a line of the order's money: its fee is part of the total from here on.
       const gift = input.gift ?? null;
       const wrapMinor = giftWrapMinor(gift, gift?.wrap && onDelivery ? await onDelivery.giftWrapFee(market) : 0);
-      const totalMinor = priced.totalMinor + wrapMinor;
+      const totalMinor = priced.totalMinor - priced.deliveryFeeMinor + deliveryFee + wrapMinor;
       const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
       const snapshot: PaymentSnapshot = {
         cartId: priced.cartId,
         callbackUrl,
         deliveryOption: priced.deliveryOption,
-        deliverySpeed: priced.deliveryOption === 'delivery' ? priced.deliverySpeed : null,
+        deliverySpeed: priced.deliveryOption === 'delivery' && !locker ? priced.deliverySpeed : null,
         shipTo,
         lines: priced.lines.map(({ stock: _s, active: _a, priced: _p, categoryId: _c, ...l }) => l),
         subtotalMinor: priced.subtotalMinor,
@@ -231,13 +245,14 @@ export function createCheckoutService(deps: {
         discountCode: priced.discount?.code ?? null,
         promotionId: priced.discount?.promotionId ?? null,
         codeId: priced.discount?.codeId ?? null,
-        deliveryFeeMinor: priced.deliveryFeeMinor,
+        deliveryFeeMinor: deliveryFee,
         totalMinor,
         paymentMethod: 'online',
         dueOnDeliveryMinor: 0,
         storeCreditMinor: 0,
         gift,
         giftWrapMinor: wrapMinor,
+        pickupPoint: locker?.point ?? null,
       };
       // Store credit comes off first; whatever is left is paid online or (by the market's rules) at the door.
       if (input.useStoreCredit && storeCredit) {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Courier pickup points (lockers, kiosks) a shopper may choose at checkout instead of a door: a
  * small port of its own, since only some markets' couriers have them (PUDO lockers in South
@@ -35,3 +37,32 @@ export function distanceKm(a: { latitude: number; longitude: number }, b: { lati
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.sin(dLng / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
+
+/**
+ * The points nearest `near` from a courier's whole list: by distance from coordinates, else those
+ * in the delivery address's town by name (distance unknown). One rule for PUDO's list and the demo's.
+ */
+export function nearestPoints(points: readonly Omit<PickupPoint, 'distanceKm'>[], near: Near, limit: number): PickupPoint[] {
+  if ('latitude' in near) {
+    return points
+      .map((p) => ({ ...p, distanceKm: Math.round(distanceKm(near, p) * 10) / 10 }))
+      .sort((a, b) => a.distanceKm - b.distanceKm)
+      .slice(0, limit);
+  }
+  const town = near.city.trim().toLowerCase();
+  return points
+    .filter((p) => p.city.toLowerCase() === town)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .slice(0, limit)
+    .map((p) => ({ ...p, distanceKm: null }));
+}
+
+/** A chosen point as a payment's snapshot carries it to the order (read back through zod). */
+export const chosenPickupPointSchema = z.object({
+  courier: z.literal('pudo'),
+  id: z.string().min(1).max(40),
+  name: z.string().max(200),
+  address: z.string().max(300),
+  city: z.string().max(120),
+  distanceKm: z.number().nullable(),
+});

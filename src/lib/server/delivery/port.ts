@@ -65,6 +65,11 @@ export interface BookingInput {
   rateRef?: string | null;
   /** Money the rider collects at the door (pay on delivery), minor units; 0 or absent when nothing. */
   collectMinor?: number;
+  /**
+   * A courier pickup point the parcel goes to (a PUDO locker's code); `to` is then the locker's
+   * address with the shopper to tell. Null or absent: to the door.
+   */
+  pickupPoint?: { network: 'pudo'; id: string } | null;
 }
 
 export interface Booking {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { courierHttp } from './courier-http';
 import { CourierRefused } from './port';
-import { distanceKm, type Near, type PickupPoint, type PickupPoints } from './pickup-points';
+import { nearestPoints, type Near, type PickupPoint, type PickupPoints } from './pickup-points';
 
 /**
  * PUDO lockers (The Courier Guy's lockers, https://api-pudo.co.za, `Authorization: Bearer <API key>`
@@ -58,19 +58,7 @@ export function createPudoPickupPoints(opts: PudoOptions): PickupPoints {
   return {
     name: 'pudo',
     async pickupPoints(near: Near, limit = 10) {
-      const points = await all();
-      if ('latitude' in near) {
-        return points
-          .map((p) => ({ ...p, distanceKm: Math.round(distanceKm(near, p) * 10) / 10 }))
-          .sort((a, b) => a.distanceKm - b.distanceKm)
-          .slice(0, limit);
-      }
-      const town = near.city.trim().toLowerCase();
-      return points
-        .filter((p) => p.city.toLowerCase() === town)
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .slice(0, limit)
-        .map((p) => ({ ...p, distanceKm: null }));
+      return nearestPoints(await all(), near, limit);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from '@/lib/server/infra/config';
 import type { BookingMemo } from './courier-http';
 import type { PickupPoints } from './pickup-points';
 import type { Courier } from './port';
+import { createDemoPickupPoints } from './demo-pickup-points';
 import { createPudoPickupPoints } from './pudo';
 import { createShipbubbleCourier } from './shipbubble';
 import { createShiplogicCourier } from './shiplogic';
@@ -23,7 +24,7 @@ type CourierConfig = Pick<
   | 'SHIPLOGIC_TRACKING_URL'
 >;
 
-type PickupPointsConfig = Pick<Config, 'PICKUP_POINTS_ZA' | 'PUDO_API_KEY' | 'PUDO_BASE_URL'>;
+type PickupPointsConfig = Pick<Config, 'pickupPointsZA' | 'PUDO_API_KEY' | 'PUDO_BASE_URL'>;
 
 export interface CourierDeps {
   /** The store's own courier for a market (staff type the events). */
@@ -72,7 +73,11 @@ export function selectCouriers(config: CourierConfig, { manual, memo, fetch }: C
   return { NG: ng, ZA: za };
 }
 
-/** The courier pickup points each market offers at checkout (PICKUP_POINTS_ZA); a market absent offers none. */
+/**
+ * The courier pickup points each market offers at checkout (PICKUP_POINTS_ZA; demo lockers by
+ * default in demo mode); a market absent offers none.
+ */
 export function selectPickupPoints(config: PickupPointsConfig, deps: { fetch?: typeof fetch } = {}): Partial<Record<MarketCode, PickupPoints>> {
-  return config.PICKUP_POINTS_ZA === 'pudo' ? { ZA: createPudoPickupPoints({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, fetch: deps.fetch }) } : {};
+  if (config.pickupPointsZA === 'demo') return { ZA: createDemoPickupPoints() };
+  return config.pickupPointsZA === 'pudo' ? { ZA: createPudoPickupPoints({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, fetch: deps.fetch }) } : {};
 }

@@ -11,6 +11,7 @@ import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { amountDueMinor } from '@/lib/domain/orders';
 import { DEFAULT_PARCEL_SIZES, parcelForItems, type ParcelSize } from '@/lib/domain/parcels';
 import { normalisePhone } from '@/lib/domain/phone';
+import type { ChosenPickupPoint } from '@/lib/domain/pickup-points';
 import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
@@ -83,6 +84,8 @@ interface OrderFacts {
   gift: { recipientName: string; recipientPhone: string } | null;
   /** The order's lines by top category (the parcel's boxes). */
   items: { categorySlug: string | null; quantity: number }[];
+  /** A PUDO locker the shopper chose: the parcel goes there, not to the address. */
+  pickupPoint: ChosenPickupPoint | null;
 }
 
 const topCategory = alias(categories, 'top_category');
@@ -103,6 +106,7 @@ async function orderFacts(db: Db, orderId: string, returnId: string | null = nul
       country: users.country,
       giftRecipientName: orders.giftRecipientName,
       giftRecipientPhone: orders.giftRecipientPhone,
+      pickupPoint: orders.pickupPoint,
     })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
@@ -120,7 +124,7 @@ async function orderFacts(db: Db, orderId: string, returnId: string | null = nul
     .where(and(eq(orderItems.orderId, orderId), returnId ? sql`${returnItems.id} is not null` : undefined));
   const { giftRecipientName, giftRecipientPhone, ...facts } = row;
   const gift = giftRecipientName && giftRecipientPhone ? { recipientName: giftRecipientName, recipientPhone: giftRecipientPhone } : null;
-  return { ...facts, address: row.address as AddressDto, gift, items };
+  return { ...facts, address: row.address as AddressDto, gift, items, pickupPoint: row.pickupPoint ?? null };
 }
 
 /** The shopper's end of the parcel: the order's address and who the rider calls (deliveryContact), else the account's number. */
@@ -162,6 +166,11 @@ function storeAddress(market: MarketCode, pickup: PickupAddresses = {}): Courier
   };
 }
 
+/** A delivery to a locker: the locker's address, with the shopper (or recipient) to text the collection code to. */
+function toPickupPoint(shopper: CourierAddress, p: ChosenPickupPoint): CourierAddress {
+  return { ...shopper, line1: p.address || p.name, line2: `PUDO locker ${p.name} (${p.id})`, city: p.city || shopper.city, postalCode: null, landmark: null };
+}
+
 /**
  * The booking the courier is asked for: a delivery goes from the boutique to the shopper, a return
  * the other way; the parcel is the order's pieces boxed by category (PARCEL_SIZES), its declared
@@ -179,7 +188,8 @@ function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses,
     orderReference: f.trackingNumber,
     kind: outbound ? 'delivery' : 'return',
     from: outbound ? store : shopper,
-    to: outbound ? shopper : store,
+    to: outbound ? (row.kind === 'delivery' && f.pickupPoint ? toPickupPoint(shopper, f.pickupPoint) : shopper) : store,
+    pickupPoint: row.kind === 'delivery' && f.pickupPoint ? { network: f.pickupPoint.courier, id: f.pickupPoint.id } : null,
     parcel,
     collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
     rateRef: row.rateRef,

@@ -188,8 +188,12 @@ const configSchema = z
     SHIPLOGIC_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.shiplogic.com')),
     /** Where a shopper follows a ShipLogic parcel; {ref} is replaced by its tracking reference. */
     SHIPLOGIC_TRACKING_URL: z.preprocess(emptyToUndefined, z.string().includes('{ref}', { message: 'must contain {ref}' }).default('https://portal.thecourierguy.co.za/track?ref={ref}')),
-    /** Courier pickup points a South African shopper may choose at checkout: none, or PUDO lockers. */
-    PICKUP_POINTS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo']).default('none')),
+    /**
+     * Courier pickup points a South African shopper may choose at checkout: none, PUDO lockers (its
+     * API), or demo (a fixed list of PUDO lockers, no key, no network). Unset: demo in demo mode,
+     * none in live mode.
+     */
+    PICKUP_POINTS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo', 'demo']).optional()),
     PUDO_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     PUDO_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api-pudo.co.za')),
     /** The store's pickup address per market, as JSON (pickupAddress above). */
@@ -241,6 +245,7 @@ const configSchema = z
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
       // Pay on delivery needs a verified mobile number: its codes go by text message.
       // Shoppers who choose WhatsApp would hear nothing from an outbox nobody reads.
+      if (c.PICKUP_POINTS_ZA === 'demo') live('PICKUP_POINTS_ZA', 'must be pudo or none when STORE_MODE=live (the demo lockers are not real)');
       if (c.WHATSAPP === 'outbox') live('WHATSAPP', 'must be cloud or off when STORE_MODE=live (the outbox sends nothing)');
       if (c.PAY_ON_DELIVERY === 'on' && c.SMS_PROVIDER === 'outbox') live('SMS_PROVIDER', 'must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on (pay on delivery needs phone codes sent by text message)');
       // Every market charges in its own currency through its own account: a missing key would
@@ -266,6 +271,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   demo: boolean;
   /** The WhatsApp channel: WHATSAPP, or its default for the mode (outbox in demo, off in live). */
   whatsapp: 'outbox' | 'cloud' | 'off';
+  /** Courier pickup points offered in South Africa: PICKUP_POINTS_ZA, or its default for the mode (demo lockers in demo, none in live). */
+  pickupPointsZA: 'none' | 'pudo' | 'demo';
   /**
    * The configured site is https. Requests use their public origin instead (Astro.locals.publicOrigin,
    * the same whenever PUBLIC_SITE_URL is set); this is for what happens outside a request's context.
@@ -307,6 +314,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     demo,
     devMailboxEnabled: demo,
     whatsapp: c.WHATSAPP ?? (demo ? 'outbox' : 'off'),
+    pickupPointsZA: c.PICKUP_POINTS_ZA ?? (demo ? 'demo' : 'none'),
     secureCookies: siteUrl.startsWith('https://'),
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
     metricsAllow: parseAddressList(c.METRICS_ALLOW),

@@ -3,6 +3,7 @@ import { STORE_NAME } from '@/lib/domain/brand';
 import { formatMoney } from '@/lib/domain/money';
 import type { OrderDto, OrderStatus } from '@/lib/domain/orders';
 import { marketOfCurrency } from '@/lib/domain/markets';
+import { pickupPointDelivery } from '@/lib/domain/pickup-points';
 import { doorPaymentSentence, MARKET_COLLECTION_METHODS } from '@/lib/domain/payment-methods';
 import { deliveryDirections, formatAddress } from '@/lib/domain/shipping';
 import type { Db } from '@/lib/server/infra/db/client';
@@ -97,7 +98,9 @@ export function createOrderMails({
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
       const speed = order.deliverySpeed ? ` (${order.deliverySpeed.name}, ${order.deliverySpeed.days})` : '';
       const directions = order.deliveryOption === 'delivery' ? deliveryDirections(order.deliveryAddress) : null;
-      const address = `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
+      const address = order.pickupPoint
+        ? pickupPointDelivery(order.pickupPoint)
+        : `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
       try {
         await mailer.send({
           to: owner.email,

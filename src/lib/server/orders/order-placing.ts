@@ -4,6 +4,7 @@ import { trackingNumberFrom } from '@/lib/domain/orders';
 import type { PaymentMethod } from '@/lib/domain/payment-methods';
 import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Gift } from '@/lib/domain/gifts';
+import type { ChosenPickupPoint } from '@/lib/domain/pickup-points';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orderItems, orders, payments } from '@/lib/server/infra/db/schema';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
@@ -53,6 +54,8 @@ export function createOrderPlacing({ clock }: { clock: () => Date }) {
         /** A gift, and its wrapping's fee (part of totalMinor). */
         gift?: Gift | null;
         giftWrapMinor?: number;
+        /** A courier pickup point the parcel goes to (its fee is deliveryFeeMinor). */
+        pickupPoint?: ChosenPickupPoint | null;
         lines: {
           productId: number;
           variantId: number;

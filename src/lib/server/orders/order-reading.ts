@@ -66,6 +66,7 @@ function toDto(row: OrderRow, items: OrderItemRow[], now: Date, payment: { statu
     paymentState: paymentStateOf({ status: row.status, dueMinor }, payment),
     gift: giftOf(row),
     giftWrap: toMajor(row.giftWrapMinor),
+    pickupPoint: row.pickupPoint ?? null,
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
+import { chosenPickupPointSchema } from '@/lib/server/delivery/pickup-points';
 
 /**
  * What a payment paid for, kept on its row (payments.snapshot) and parsed back when it is fulfilled:
@@ -60,6 +61,8 @@ export const paymentSnapshotSchema = z.object({
     .nullable()
     .default(null),
   giftWrapMinor: z.number().int().min(0).default(0),
+  /** A courier pickup point (PUDO locker) the parcel goes to; its fee is deliveryFeeMinor (absent before pickup points: none). */
+  pickupPoint: chosenPickupPointSchema.nullable().default(null),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ChosenPickupPoint } from '@/lib/domain/pickup-points';
 import {
   bigint,
   boolean,
@@ -527,6 +528,11 @@ export const orders = pgTable(
     giftWrap: boolean('gift_wrap').notNull().default(false),
     /** Gift wrapping's fee (minor units; 0 without it): total = subtotal - discount + delivery + gift wrap. */
     giftWrapMinor: bigint('gift_wrap_minor', { mode: 'number' }).notNull().default(0),
+    /**
+     * A courier pickup point the parcel goes to instead of the address (ADR 0041: a PUDO locker,
+     * `{courier, id, name, address, city, distanceKm}`); null for delivery to the door and pickup.
+     */
+    pickupPoint: jsonb('pickup_point').$type<ChosenPickupPoint>(),
     /** When the confirmation mail went out; null until then (reconciliation sends it if a crash lost it). */
     confirmationMailedAt: timestamp('confirmation_mailed_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -1,0 +1,75 @@
+import { AppError, Invalid } from '@/lib/domain/errors';
+import { MARKETS, type MarketCode } from '@/lib/domain/markets';
+import { message } from '@/lib/domain/messages';
+import { formatMoney, toMajor } from '@/lib/domain/money';
+import { distanceText, PICKUP_POINT_CHOICE, PICKUP_POINT_FEE_MINOR, PICKUP_POINT_NOTE, PICKUP_POINTS_LISTED, type ChosenPickupPoint, type PickupPointOffer } from '@/lib/domain/pickup-points';
+import type { AddressDto } from '@/lib/domain/shipping';
+import type { PickupPoint, PickupPoints } from '@/lib/server/delivery/pickup-points';
+import type { Logger } from '@/lib/server/infra/log';
+
+/**
+ * The courier pickup points checkout offers (ADR 0041): the market's points nearest the delivery
+ * address, and the one the shopper chose, checked against that same list and priced by the
+ * market's fee for the choice. The courier's list is read through the pickup-points port.
+ */
+export function createPickupPointOffers(deps: { points: Partial<Record<MarketCode, PickupPoints>>; log?: Logger }) {
+  /** The points for an address in the market's country; null when the market offers none. */
+  async function nearest(market: MarketCode, address: AddressDto | null): Promise<PickupPoint[] | null> {
+    const source = deps.points[market];
+    const feeMinor = PICKUP_POINT_FEE_MINOR[market];
+    if (!source || feeMinor === null || !address || address.country !== MARKETS[market].country) return null;
+    return source.pickupPoints({ city: address.city }, PICKUP_POINTS_LISTED);
+  }
+
+  return {
+    /** Whether the market offers pickup points at all (the checkout shows the choice then). */
+    offered(market: MarketCode): boolean {
+      return deps.points[market] !== undefined && PICKUP_POINT_FEE_MINOR[market] !== null;
+    },
+
+    /**
+     * What checkout lists for this address. The courier out of reach is no reason to stop a
+     * checkout: the choice is left out (null) and delivery to the door remains.
+     */
+    async offer(market: MarketCode, address: AddressDto | null): Promise<PickupPointOffer | null> {
+      let points: PickupPoint[] | null;
+      try {
+        points = await nearest(market, address);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        deps.log?.warn('pickup points not listed', { err, market });
+        return null;
+      }
+      if (!points || points.length === 0) return null;
+      const fee = toMajor(PICKUP_POINT_FEE_MINOR[market]!);
+      return {
+        courier: 'pudo',
+        fee,
+        feeText: formatMoney(fee, MARKETS[market].currency),
+        title: PICKUP_POINT_CHOICE,
+        note: PICKUP_POINT_NOTE,
+        door: 'No, to my address',
+        points: points.map((p) => ({ id: p.id, name: p.name, where: [p.address, p.city, distanceText(p.distanceKm)].filter((s) => s !== '').join(', ') })),
+      };
+    },
+
+    /** The point chosen by its code, among those offered for this address, with its fee (minor units). */
+    async choose(market: MarketCode, address: AddressDto | null, id: string): Promise<{ point: ChosenPickupPoint; feeMinor: number }> {
+      if (!address || address.country !== MARKETS[market].country || !this.offered(market)) throw new Invalid(message('pickup-point-needs-address'));
+      let points: PickupPoint[] | null;
+      try {
+        points = await nearest(market, address);
+      } catch (err) {
+        if (err instanceof AppError) throw new AppError('unavailable', message('pickup-points-unavailable'));
+        throw err;
+      }
+      const found = points?.find((p) => p.id === id);
+      if (!found) throw new Invalid(message('pickup-point-unknown'));
+      return {
+        point: { courier: 'pudo', id: found.id, name: found.name, address: found.address, city: found.city, distanceKm: found.distanceKm },
+        feeMinor: PICKUP_POINT_FEE_MINOR[market]!,
+      };
+    },
+  };
+}
+export type PickupPointOffers = ReturnType<typeof createPickupPointOffers>;

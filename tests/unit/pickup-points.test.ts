@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '@/lib/domain/errors';
+import { distanceText, pickupPointDelivery, pickupPointLine, withPickupPointFee, PICKUP_POINT_FEE_MINOR } from '@/lib/domain/pickup-points';
+import type { AddressDto } from '@/lib/domain/shipping';
+import { createPickupPointOffers } from '@/lib/server/checkout/pickup-points';
+import { createDemoPickupPoints } from '@/lib/server/delivery/demo-pickup-points';
+import type { PickupPoints } from '@/lib/server/delivery/pickup-points';
+import { parseConfig } from '@/lib/server/infra/config';
+
+const joburg: AddressDto = { id: 'a1', name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196' };
+
+describe('choosing and pricing a PUDO locker', () => {
+  const offers = createPickupPointOffers({ points: { ZA: createDemoPickupPoints() } });
+
+  it('lists the demo lockers in the address\'s town, at the market\'s fee; none elsewhere', async () => {
+    const offer = await offers.offer('ZA', joburg);
+    expect(offer!.fee).toBe(PICKUP_POINT_FEE_MINOR.ZA! / 100);
+    expect(offer!.points.map((p) => p.name)).toEqual(['Hyde Park Corner', 'Melrose Arch', 'Rosebank Mall', 'Sandton City']);
+    expect(offer!.points[2]).toEqual({ id: 'DEMO-JHB-ROS', name: 'Rosebank Mall', where: '50 Bath Avenue, Rosebank, Johannesburg' });
+    expect(offer).toMatchObject({ title: 'Collect from a PUDO locker', feeText: 'R\u00a065' });
+    expect(await offers.offer('ZA', { ...joburg, city: 'Polokwane' })).toBeNull();
+    expect(await offers.offer('ZA', null)).toBeNull();
+    expect(await offers.offer('NG', { ...joburg, country: 'nigeria', state: 'Lagos', city: 'Lagos' })).toBeNull();
+    // An address outside the market's country gets no lockers.
+    expect(await offers.offer('ZA', { ...joburg, country: 'nigeria' })).toBeNull();
+  });
+
+  it('chooses only a locker offered for the address, with its fee in minor units', async () => {
+    const chosen = await offers.choose('ZA', joburg, 'DEMO-JHB-ROS');
+    expect(chosen).toEqual({ point: { courier: 'pudo', id: 'DEMO-JHB-ROS', name: 'Rosebank Mall', address: '50 Bath Avenue, Rosebank', city: 'Johannesburg', distanceKm: null }, feeMinor: 6_500 });
+    await expect(offers.choose('ZA', joburg, 'DEMO-CPT-VAW')).rejects.toThrow('This PUDO locker is not offered for your delivery address. Please choose another.');
+    await expect(offers.choose('NG', joburg, 'DEMO-JHB-ROS')).rejects.toThrow(/choose Delivery with an address in South Africa/);
+    await expect(offers.choose('ZA', null, 'DEMO-JHB-ROS')).rejects.toThrow(/choose Delivery with an address in South Africa/);
+  });
+
+  it('a courier out of reach lists no lockers (the door stays) and refuses a choice as unavailable', async () => {
+    const down: PickupPoints = { name: 'pudo', pickupPoints: () => Promise.reject(new AppError('unavailable', 'PUDO did not answer')) };
+    const out = createPickupPointOffers({ points: { ZA: down } });
+    expect(await out.offer('ZA', joburg)).toBeNull();
+    const err = await out.choose('ZA', joburg, 'CG54').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'unavailable' });
+  });
+
+  it('prices the checkout with the locker\'s fee instead of the speed\'s', () => {
+    expect(withPickupPointFee({ subtotal: 1000, deliveryFee: 150, total: 1150 }, 65)).toEqual({ subtotal: 1000, deliveryFee: 65, total: 1065 });
+    expect(withPickupPointFee({ subtotal: 1000, deliveryFee: 0, total: 1000 }, 65)).toMatchObject({ deliveryFee: 65, total: 1065 });
+    expect(withPickupPointFee({ deliveryFee: 150, total: 1150 }, null)).toEqual({ deliveryFee: 150, total: 1150 });
+  });
+
+  it('reads a locker and its distance as a shopper does', () => {
+    const p = { id: 'CG54', name: 'Rosebank Mall', address: '50 Bath Ave, Rosebank', city: 'Johannesburg' };
+    expect(pickupPointLine(p)).toBe('PUDO locker Rosebank Mall, 50 Bath Ave, Rosebank, Johannesburg');
+    expect(pickupPointDelivery(p)).toMatch(/^Collect from a PUDO locker: Rosebank Mall, 50 Bath Ave, Rosebank, Johannesburg \(locker CG54\)/);
+    expect([distanceText(null), distanceText(0.42), distanceText(2.44)]).toEqual(['', '420 m', '2.4 km']);
+  });
+
+  it('demo lockers are the demo store\'s default and a live store refuses them', () => {
+    expect(parseConfig({}).pickupPointsZA).toBe('demo');
+    expect(() => parseConfig({ STORE_MODE: 'live', PICKUP_POINTS_ZA: 'demo' })).toThrow(/PICKUP_POINTS_ZA: must be pudo or none when STORE_MODE=live/);
+  });
+});
