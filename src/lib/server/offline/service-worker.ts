@@ -90,9 +90,9 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
 
   /** Keeps the assets' cache within its budget, dropping the oldest stored first. */
   let trimming: Promise<void> | null = null;
-  const trim = () =>
+  // The cache the asset went into, never opened again by name (see superseded).
+  const trim = (cache: Cache) =>
     (trimming ??= (async () => {
-      const cache = await caches.open(assetsCache);
       const keys = await cache.keys();
       const sizes = await Promise.all(keys.map(async (k) => Number((await cache.match(k))?.headers.get('x-saved-bytes') ?? 0)));
       let total = sizes.reduce((a, b) => a + b, 0);
@@ -111,7 +111,7 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     const image = (res.headers.get('content-type') ?? '').startsWith('image/');
     const dataSaver = request.headers.get('save-data') === 'on' || Boolean(self.navigator.connection?.saveData) || (await saveData);
     if (storable(res) && !(image && dataSaver)) {
-      wait(stamped(res.clone()).then((copy) => cache.put(request, copy)).then(trim));
+      wait(stamped(res.clone()).then((copy) => cache.put(request, copy)).then(() => trim(cache)));
     }
     return res;
   }
