@@ -8,6 +8,8 @@ export function startServiceWorker(): void {
   const build = document.documentElement.dataset.serviceWorker;
   const go = () => {
     if (build === undefined) {
+      // The worker still serving this page stops keeping anything and drops its caches.
+      navigator.serviceWorker.controller?.postMessage({ retire: true });
       void navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => void r.unregister()));
       if ('caches' in window) void caches.keys().then((names) => names.forEach((n) => void caches.delete(n)));
       return;

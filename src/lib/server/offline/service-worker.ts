@@ -38,9 +38,9 @@ interface WorkerScope {
   addEventListener(type: 'message', listener: (event: { data: unknown; waitUntil(p: Promise<unknown>): void }) => void): void;
   skipWaiting(): Promise<void>;
   clients: { claim(): Promise<void> };
-  registration: { unregister(): Promise<boolean> };
+  registration: { active: { scriptURL: string } | null; unregister(): Promise<boolean> };
   navigator: { connection?: { saveData?: boolean } };
-  location: { origin: string };
+  location: { origin: string; href: string };
 }
 
 /** The worker itself: runs in the service worker's scope, never on the server. */
@@ -73,6 +73,14 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     headers.set('x-saved-bytes', String(body.size));
     return new Response(body, { status: res.status, statusText: res.statusText, headers });
   };
+  // Once a newer build's worker is active it deletes this build's caches; this worker may still be
+  // finishing a fetch, and opening a cache then would make it again, with nobody left to drop it.
+  // The same once the store turned the worker off (a page's `retire` message): it still serves
+  // the page that unregistered it.
+  let retired = false;
+  const superseded = () => retired || (self.registration.active !== null && self.registration.active.scriptURL !== self.location.href);
+  const ours = [pagesCache, assetsCache, settingsCache];
+  const dropOthers = () => caches.keys().then((names) => Promise.all(names.filter((n) => !ours.includes(n)).map((n) => caches.delete(n))));
   const pageKey = (url: URL) => {
     const key = new URL(url.href);
     key.searchParams.delete(s.sourceParam);
@@ -82,9 +90,9 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
 
   /** Keeps the assets' cache within its budget, dropping the oldest stored first. */
   let trimming: Promise<void> | null = null;
-  const trim = () =>
+  // The cache the asset went into, never opened again by name (see superseded).
+  const trim = (cache: Cache) =>
     (trimming ??= (async () => {
-      const cache = await caches.open(assetsCache);
       const keys = await cache.keys();
       const sizes = await Promise.all(keys.map(async (k) => Number((await cache.match(k))?.headers.get('x-saved-bytes') ?? 0)));
       let total = sizes.reduce((a, b) => a + b, 0);
@@ -95,6 +103,7 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     })().finally(() => (trimming = null)));
 
   async function asset(request: Request, wait: (p: Promise<unknown>) => void): Promise<Response> {
+    if (superseded()) return fetch(request);
     const cache = await caches.open(assetsCache);
     const hit = await cache.match(request);
     if (hit) return hit;
@@ -102,14 +111,14 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     const image = (res.headers.get('content-type') ?? '').startsWith('image/');
     const dataSaver = request.headers.get('save-data') === 'on' || Boolean(self.navigator.connection?.saveData) || (await saveData);
     if (storable(res) && !(image && dataSaver)) {
-      wait(stamped(res.clone()).then((copy) => cache.put(request, copy)).then(trim));
+      wait(stamped(res.clone()).then((copy) => cache.put(request, copy)).then(() => trim(cache)));
     }
     return res;
   }
 
   /** The saved copy of a page with the offline banner put at the top of its content. */
   async function savedCopy(key: string): Promise<Response | undefined> {
-    const saved = await (await caches.open(pagesCache)).match(key);
+    const saved = await caches.match(key, { cacheName: pagesCache });
     if (!saved) return undefined;
     const when = ago(Number(saved.headers.get('x-saved-at') ?? Date.now()), Date.now());
     const banner = `<p class="offline-banner" role="status">${s.savedText.replace('{reason}', when)}</p>`;
@@ -157,9 +166,8 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
         if (copy) return copy;
         return await network;
       }
-      const cache = await caches.open(pagesCache);
       // A page that is not anonymous any more (signed in since) must not be shown offline either.
-      if (storable(res)) wait(stamped(res.clone()).then((copy) => cache.put(key, copy)));
+      if (storable(res) && !superseded()) wait(Promise.all([caches.open(pagesCache), stamped(res.clone())]).then(([cache, copy]) => cache.put(key, copy)));
       return res;
     } catch {
       return (await savedCopy(key)) ?? offlinePage();
@@ -175,16 +183,14 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
   }
 
   self.addEventListener('install', (event) => event.waitUntil(self.skipWaiting()));
-  self.addEventListener('activate', (event) =>
-    event.waitUntil(
-      caches
-        .keys()
-        .then((names) => Promise.all(names.filter((n) => ![pagesCache, assetsCache, settingsCache].includes(n)).map((n) => caches.delete(n))))
-        .then(() => self.clients.claim()),
-    ),
-  );
+  self.addEventListener('activate', (event) => event.waitUntil(dropOthers().then(() => self.clients.claim())));
   self.addEventListener('message', (event) => {
-    const data = event.data as { saveData?: unknown } | null;
+    const data = event.data as { saveData?: unknown; retire?: unknown } | null;
+    if (data?.retire === true) {
+      retired = true;
+      event.waitUntil(caches.keys().then((names) => Promise.all(names.map((n) => caches.delete(n)))));
+      return;
+    }
     if (!data || typeof data.saveData !== 'boolean') return;
     saveData = Promise.resolve(data.saveData);
     event.waitUntil(caches.open(settingsCache).then((c) => c.put(SAVE_DATA_KEY, new Response(data.saveData ? 'on' : 'off'))));
@@ -196,7 +202,11 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
     if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
     const wait = (p: Promise<unknown>) => event.waitUntil(p.catch(() => undefined));
     if (url.pathname.startsWith('/_astro/') || url.pathname.startsWith('/media/')) event.respondWith(asset(request, wait));
-    else if (request.mode === 'navigate') event.respondWith(pages.some((p) => p.test(url.pathname)) ? page(request, url, wait) : other(request));
+    else if (request.mode === 'navigate') {
+      // What an old build's worker still wrote while this one took over goes on the next page.
+      wait(dropOthers());
+      event.respondWith(pages.some((p) => p.test(url.pathname)) ? page(request, url, wait) : other(request));
+    }
   });
 }
 
