@@ -10,7 +10,7 @@ import type { PaymentSnapshot } from './snapshots';
  * tells (PaymentHolds, RefundLedger), and what its calls answer.
  */
 
-/** What a paid exchange difference becomes: its return marked paid (src/lib/server/aftersales/returns.ts). */
+/** What a paid exchange difference becomes: its return marked paid (src/lib/server/aftersales/returns/). */
 export interface DifferenceFulfilment {
   /** Inside the payment's row lock: records the difference paid on the return and returns its order's id; CannotFulfil when the return no longer waits for it. */
   place(tx: Tx, payment: { id: string; returnId: string; amountMinor: number; currency: string }): Promise<string>;

@@ -1100,7 +1100,7 @@ export const storeCreditEntries = pgTable(
   ],
 );
 
-/** A shopper's return or exchange of some of an order's lines. Written only by aftersales/returns.ts. */
+/** A shopper's return or exchange of some of an order's lines. Written only by aftersales/returns/rows.ts. */
 export const returns = pgTable(
   'returns',
   {
@@ -1138,7 +1138,7 @@ export const returns = pgTable(
   (t) => [index('returns_order_idx').on(t.orderId), index('returns_status_idx').on(t.status, t.createdAt)],
 );
 
-/** A returned line: how many units, the exchange's variant, what staff received. Written only by aftersales/returns.ts. */
+/** A returned line: how many units, the exchange's variant, what staff received. Written only by aftersales/returns/rows.ts. */
 export const returnItems = pgTable(
   'return_items',
   {

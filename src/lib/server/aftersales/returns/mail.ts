@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm';
+import type { ReturnDto } from '@/lib/domain/after-sales';
+import type { ReturnActionInput } from '@/lib/domain/after-sales-input';
+import { STORE_NAME } from '@/lib/domain/brand';
+import type { MarketCode } from '@/lib/domain/markets';
+import { message } from '@/lib/domain/messages';
+import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
+import { formatAddress, pickupLocationForMarket } from '@/lib/domain/shipping';
+import type { Db } from '@/lib/server/infra/db/client';
+import { orders, returns, users } from '@/lib/server/infra/db/schema';
+import type { Logger } from '@/lib/server/infra/log';
+import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
+import type { ReturnSplit } from './money';
+
+const money = (minor: number, currency: string) => formatMoney(toMajor(minor), currency as CurrencyCode);
+const updateSubject = (ret: ReturnDto) => `${message('return-update')}: ${ret.statusLabel.toLowerCase()}`;
+
+/** What the shopper is told at each step of their return, by mail. */
+export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; siteUrl: string }) {
+  const { db, log, mailer } = deps;
+
+  /** Tells the shopper what became of their return (never throws: a lost mail is logged). */
+  async function mailShopper(ret: ReturnDto, subject: string, lines: string[]): Promise<void> {
+    try {
+      const [row] = await db
+        .select({ email: users.email, firstName: users.firstName, trackingNumber: orders.trackingNumber })
+        .from(returns)
+        .innerJoin(users, eq(users.id, returns.userId))
+        .innerJoin(orders, eq(orders.id, returns.orderId))
+        .where(eq(returns.id, ret.id))
+        .limit(1);
+      if (!row) return;
+      const link = new URL(`/order-details/${ret.orderId}`, deps.siteUrl).toString();
+      const items = ret.items.map((i) => `${i.quantity} × ${i.productName}${i.exchange ? ` → ${[i.exchange.color, i.exchange.size].filter(Boolean).join(', ')}` : ''}`);
+      await mailer.send({
+        to: row.email,
+        subject: `${subject} (${ret.reference}, order ${row.trackingNumber})`,
+        text: `Hello ${row.firstName},\n\n${lines.join('\n')}\n\n${items.join('\n')}\n\nYour order: ${link}\n\n${STORE_NAME}\n`,
+        html: mailHtml(
+          subject,
+          `<p>Hello ${escapeHtml(row.firstName)},</p>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul><p><a href="${escapeHtml(link)}">See your order</a></p>`,
+        ),
+      });
+    } catch (err) {
+      log.error('return mail failed', { err, returnId: ret.id });
+    }
+  }
+
+  return {
+    /** "Return or exchange" received: what happens next, by the method the shopper chose. */
+    requested: (ret: ReturnDto, market: MarketCode) =>
+      mailShopper(ret, message('return-requested'), [
+        `We have your request ${ret.reference}: ${ret.resolutionLabel.toLowerCase()}, because "${ret.reasonLabel}".`,
+        ret.method === 'drop_off'
+          ? `Once we approve it, bring the pieces to ${formatAddress(pickupLocationForMarket(market))}, with the order number.`
+          : 'Once we approve it, our courier will collect the pieces from your delivery address.',
+      ]),
+
+    /** A staff step other than the refund. */
+    acted(ret: ReturnDto, action: Exclude<ReturnActionInput['action'], 'refund'>) {
+      const lines: Record<typeof action, string[]> = {
+        approve: [ret.method === 'drop_off' ? 'Your return is approved. Bring the pieces to our boutique with the order number.' : 'Your return is approved. Our courier will collect the pieces from your delivery address.'],
+        reject: [`We cannot accept this return: ${ret.rejectionReason ?? ''}`, ...(ret.differencePaid ? [`The difference you paid, ${money(Math.round(ret.difference * 100), ret.currency)}, is on its way back to your payment.`] : [])],
+        receive: ['We have received the pieces you sent back.'],
+        credit: [`${money(Math.round(ret.credited * 100), ret.currency)} has been added to your store credit.`],
+        ship: [`Your exchange is on its way. Tracking number: ${ret.shipmentTracking ?? ''}.`, ...(ret.credited > 0 ? [`The difference, ${money(Math.round(ret.credited * 100), ret.currency)}, has been added to your store credit.`] : [])],
+      };
+      return mailShopper(ret, updateSubject(ret), lines[action]);
+    },
+
+    /** The refund: where each part of the money went. */
+    refunded: (ret: ReturnDto, split: ReturnSplit) =>
+      mailShopper(ret, updateSubject(ret), [
+        ...(split.toPaymentMinor > 0 ? [`${money(split.toPaymentMinor, ret.currency)} is on its way back to your payment.`] : []),
+        ...(split.toCreditMinor > 0 ? [`${money(split.toCreditMinor, ret.currency)} has been added to your store credit.`] : []),
+        ...(split.byTransferMinor > 0 ? [`${money(split.byTransferMinor, ret.currency)} has been sent to you by bank transfer (reference ${ret.transferReference ?? ''}).`] : []),
+        ...(split.toPaymentMinor + split.toCreditMinor + split.byTransferMinor === 0 ? [message('refund-order-nothing-left')] : []),
+      ]),
+  };
+}
+export type ReturnMails = ReturnType<typeof createReturnMails>;
