@@ -12,7 +12,7 @@ import { MAX_BODY_BYTES } from './src/server/http-policy';
  * - `store`: the plain client modules the chrome (src/layouts/chrome.ts) and the home page's
  *   scripts share, what they import, and the bundler's runtime. Every page loads the chrome, so
  *   every page loads this.
- * - `react`: React, its DOM client, Astro's renderer, the components islands share and the toaster
+ * - `react`: React, its DOM client, Astro's renderer, the components the purchase path's islands share (src/components/*.tsx; those only account pages use live in src/components/account/ and come with their islands) and the toaster
  *   (src/lib/client/toaster-root.ts, 1.7 KB, which src/lib/client/toast.ts imports with a page's
  *   first toast). Islands need all of it but the toaster, small enough to come along rather than
  *   cost a request of its own; pages without islands load the chunk with their first toast, as

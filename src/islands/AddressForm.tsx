@@ -3,7 +3,7 @@ import { COUNTRIES, COUNTRY_NAMES, STATES, ZIP_REQUIRED, type Country } from '@/
 import { useFormSubmit } from '@/lib/client/forms';
 import type { AddressView } from './AddressList';
 import CsrfInput from '@/components/CsrfInput';
-import CountryOptions from '@/components/CountryOptions';
+import CountryOptions from '@/components/account/CountryOptions';
 import Field from '@/components/Field';
 import { TOASTS } from '@/lib/domain/toasts';
 

@@ -2,7 +2,7 @@ import { passwordProblem } from '@/lib/domain/account-rules';
 import { useFormSubmit } from '@/lib/client/forms';
 import { verificationPending } from '@/lib/client/stores';
 import CsrfInput from '@/components/CsrfInput';
-import CountryOptions from '@/components/CountryOptions';
+import CountryOptions from '@/components/account/CountryOptions';
 import Field from '@/components/Field';
 import { TOASTS } from '@/lib/domain/toasts';
 

@@ -4,7 +4,7 @@ import { usePendingEmail, type CodeFormProps } from '@/lib/client/pending-email'
 import { $resetEmail, resetDone } from '@/lib/client/stores';
 import CsrfInput from '@/components/CsrfInput';
 import Field from '@/components/Field';
-import OtpField from '@/components/OtpField';
+import OtpField from '@/components/account/OtpField';
 import { TOASTS } from '@/lib/domain/toasts';
 
 /** 4-digit code, new password, confirm password. Without a reset e-mail, back to /forgot-password. */

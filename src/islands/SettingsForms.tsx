@@ -2,9 +2,9 @@ import { MESSAGES, passwordProblem } from '@/lib/domain/account-rules';
 import { useFormSubmit } from '@/lib/client/forms';
 import { setProfileFromUser, type ApiUser } from '@/lib/client/session';
 import CsrfInput from '@/components/CsrfInput';
-import CountryOptions from '@/components/CountryOptions';
+import CountryOptions from '@/components/account/CountryOptions';
 import Field from '@/components/Field';
-import SubmitButton from '@/components/SubmitButton';
+import SubmitButton from '@/components/account/SubmitButton';
 import { TOASTS } from '@/lib/domain/toasts';
 
 interface Props {

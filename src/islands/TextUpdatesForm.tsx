@@ -1,6 +1,6 @@
 import { useFormSubmit } from '@/lib/client/forms';
 import CsrfInput from '@/components/CsrfInput';
-import SubmitButton from '@/components/SubmitButton';
+import SubmitButton from '@/components/account/SubmitButton';
 import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import type { UpdateChannel } from '@/lib/domain/order-updates';
 import { TOASTS } from '@/lib/domain/toasts';

@@ -5,7 +5,7 @@ import { sendAndShow, useFormSubmit } from '@/lib/client/forms';
 import { usePendingEmail, type CodeFormProps } from '@/lib/client/pending-email';
 import { $registeredEmail, verificationDone } from '@/lib/client/stores';
 import CsrfInput from '@/components/CsrfInput';
-import OtpField from '@/components/OtpField';
+import OtpField from '@/components/account/OtpField';
 import { TOASTS } from '@/lib/domain/toasts';
 
 /** Enter the 4-digit registration code; Resend OTP. Without a registered e-mail, back to /register. */

@@ -198,10 +198,17 @@ export function pageEntry(body: Uint8Array, status: number, headers: Headers, { 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+/**
+ * Brotli's quality for a stored page: 10 makes the home page and the product lists about 8% smaller
+ * than 9 for about twice the time (some 20 ms for a 120 KB collection page), once per stored copy,
+ * in the thread pool; 11 saves little more for four times as long.
+ */
+const STORED_BROTLI_QUALITY = 10;
+
 /** Compresses a stored page once, off the request path; until then hits are compressed as they go out. */
 export async function precompress(entry: CachedPage): Promise<void> {
   const [br, gz] = await Promise.all([
-    brotliAsync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } }),
+    brotliAsync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: STORED_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } }),
     gzipAsync(entry.body, { level: 9 }),
   ]);
   entry.br = br;

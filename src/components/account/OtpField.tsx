@@ -1,5 +1,5 @@
 import { keepDigits } from '@/lib/client/forms';
-import Field from './Field';
+import Field from '@/components/Field';
 
 /** The 4-digit code of the verification and reset forms: digits only, offered by the phone's keyboard and autofill. */
 export default function OtpField({ id, label }: { id: string; label: string }) {
