@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
+import { getJson, signIn, southAfricanProducts, southAfricanShopper, type Variant } from './support';
 
 /**
  * Markets in the browser at 360 px, with JavaScript on and off: switch to South Africa with the
@@ -15,41 +15,6 @@ test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-
 const zar = (n: number) => formatMoney(n, 'ZAR');
 const ngn = (n: number) => formatMoney(n, 'NGN');
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first();
-
-/** A shopper whose default address is in Johannesburg. */
-async function southAfricanShopper(request: APIRequestContext): Promise<string> {
-  const email = await newShopper(request, false);
-  const login = await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } });
-  const token = (await login.json()).data.token;
-  const address = await request.post('/api/v1/address/create', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196', active: true },
-  });
-  expect(address.status()).toBe(201);
-  return email;
-}
-
-type Variant = { id: number; color: string | null; size: string | null; stock: number; price: number };
-
-/** Colour-only products sold in South Africa with stock, skipping `skip` so the two runs use different stock. */
-async function southAfricanProducts(request: APIRequestContext, skip: number, count: number) {
-  const list = await getJson(request, '/api/v1/products?limit=100&market=ZA');
-  const out: { productId: number; color: string | null; zaPrice: number; ngPrice: number }[] = [];
-  let seen = 0;
-  for (const p of list.data.docs as { id: number; sizeNames: string[]; price: number }[]) {
-    if (p.sizeNames.length > 0) continue;
-    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data as { variants: Variant[] };
-    // One price for every colour, so the page shows it whichever colour is preselected (the
-    // per-variant price test below covers the others).
-    if (new Set(detail.variants.map((x) => x.price)).size > 1) continue;
-    const v = detail.variants.find((x) => x.stock >= 4);
-    if (!v || seen++ < skip) continue;
-    const ng = (await getJson(request, `/api/v1/products/${p.id}?market=NG`)).data as { variants: Variant[] };
-    out.push({ productId: p.id, color: v.color, zaPrice: v.price, ngPrice: ng.variants.find((x) => x.id === v.id)!.price });
-    if (out.length === count) return out;
-  }
-  throw new Error('not enough South African stock');
-}
 
 async function shopIn(page: Page, label: 'South Africa (R ZAR)' | 'Nigeria (₦ NGN)') {
   await page.getByLabel('Shop in').selectOption({ label });

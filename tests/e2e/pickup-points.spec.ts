@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
+import { signIn, southAfricanProducts, southAfricanShopper } from './support';
 
 /**
  * PUDO lockers at checkout at 360 px, with JavaScript on and off: a South African shopper with a
@@ -13,33 +13,6 @@ test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-
 
 const zar = (n: number) => formatMoney(n, 'ZAR');
 const LOCKER_FEE = 65;
-
-async function southAfricanShopper(request: APIRequestContext): Promise<string> {
-  const email = await newShopper(request, false);
-  const login = await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } });
-  const token = (await login.json()).data.token;
-  const address = await request.post('/api/v1/address/create', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196', active: true },
-  });
-  expect(address.status()).toBe(201);
-  return email;
-}
-
-/** A colour-only product sold in South Africa with stock, one price for every colour. */
-async function southAfricanProduct(request: APIRequestContext, skip: number) {
-  const list = await getJson(request, '/api/v1/products?limit=100&market=ZA');
-  let seen = 0;
-  for (const p of list.data.docs as { id: number; sizeNames: string[] }[]) {
-    if (p.sizeNames.length > 0) continue;
-    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data as { variants: { color: string | null; stock: number; price: number }[] };
-    if (new Set(detail.variants.map((x) => x.price)).size > 1) continue;
-    const v = detail.variants.find((x) => x.stock >= 4);
-    if (!v || seen++ < skip) continue;
-    return { productId: p.id, color: v.color, price: v.price };
-  }
-  throw new Error('no South African stock');
-}
 
 async function shopInSouthAfrica(page: Page) {
   await page.goto('/');
@@ -54,12 +27,12 @@ for (const js of [true, false]) {
 
     test('choose a locker near the address at checkout and find it on the order', async ({ page, request }, info) => {
       const email = await southAfricanShopper(request);
-      const item = await southAfricanProduct(request, js ? 12 : 14);
+      const [item] = await southAfricanProducts(request, js ? 12 : 14, 1);
       await signIn(page, email);
       await shopInSouthAfrica(page);
-      await page.goto(`/product/${item.productId}`);
+      await page.goto(`/product/${item!.productId}`);
       if (js) await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
-      if (item.color) await page.getByRole('radio', { name: item.color, exact: true }).check();
+      if (item!.color) await page.getByRole('radio', { name: item!.color, exact: true }).check();
       await page.getByRole('button', { name: 'ADD TO CART' }).click();
       if (js) await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
       else await expect(page).toHaveURL(/\/cart\?notice=/);
@@ -79,13 +52,13 @@ for (const js of [true, false]) {
         await expect(page.getByRole('group', { name: 'Collect from a PUDO locker' }).getByRole('radio', { name: /Rosebank Mall/ })).toBeChecked();
       }
       await expect(page.getByTestId('shipping-fee')).toHaveText(zar(LOCKER_FEE));
-      await expect(page.getByTestId('order-total')).toHaveText(zar(item.price + LOCKER_FEE));
+      await expect(page.getByTestId('order-total')).toHaveText(zar(item!.zaPrice + LOCKER_FEE));
       await page.getByRole('group', { name: 'Collect from a PUDO locker' }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: info.outputPath(`checkout-locker-${js ? 'js' : 'nojs'}.png`), animations: 'disabled' });
 
       await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
       await expect(page).toHaveURL(/\/pay\/simulated\//);
-      await expect(page.getByLabel('Amount')).toContainText(zar(item.price + LOCKER_FEE));
+      await expect(page.getByLabel('Amount')).toContainText(zar(item!.zaPrice + LOCKER_FEE));
       await page.getByRole('button', { name: /^Pay / }).click();
       await expect(page.getByText('Order placed successfully!').first()).toBeVisible();
       await page.waitForURL(/\/order-details\//, { timeout: 15_000 });
@@ -93,7 +66,7 @@ for (const js of [true, false]) {
       await expect(locker).toContainText('Collect from a PUDO locker');
       await expect(locker).toContainText('Rosebank Mall');
       await expect(locker).toContainText('50 Bath Avenue, Rosebank, Johannesburg');
-      await expect(page.locator('main')).toContainText(zar(item.price + LOCKER_FEE));
+      await expect(page.locator('main')).toContainText(zar(item!.zaPrice + LOCKER_FEE));
       await page.screenshot({ path: info.outputPath(`order-locker-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
     });
   });

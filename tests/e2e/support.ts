@@ -95,3 +95,38 @@ export async function fitsTheScreen(page: Page, path: string) {
   const { extra, culprits } = await overflow(page);
   expect(extra, `${path} scrolls sideways: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
 }
+
+export type Variant = { id: number; color: string | null; size: string | null; stock: number; price: number };
+
+/** A shopper whose default address is in Johannesburg. */
+export async function southAfricanShopper(request: APIRequestContext): Promise<string> {
+  const email = await newShopper(request, false);
+  const login = await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } });
+  const token = (await login.json()).data.token;
+  const address = await request.post('/api/v1/address/create', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196', active: true },
+  });
+  expect(address.status()).toBe(201);
+  return email;
+}
+
+/** Colour-only products sold in South Africa with stock, skipping `skip` so the two runs use different stock. */
+export async function southAfricanProducts(request: APIRequestContext, skip: number, count: number) {
+  const list = await getJson(request, '/api/v1/products?limit=100&market=ZA');
+  const out: { productId: number; color: string | null; zaPrice: number; ngPrice: number }[] = [];
+  let seen = 0;
+  for (const p of list.data.docs as { id: number; sizeNames: string[]; price: number }[]) {
+    if (p.sizeNames.length > 0) continue;
+    const detail = (await getJson(request, `/api/v1/products/${p.id}?market=ZA`)).data as { variants: Variant[] };
+    // One price for every colour, so the page shows it whichever colour is preselected (the
+    // per-variant price test below covers the others).
+    if (new Set(detail.variants.map((x) => x.price)).size > 1) continue;
+    const v = detail.variants.find((x) => x.stock >= 4);
+    if (!v || seen++ < skip) continue;
+    const ng = (await getJson(request, `/api/v1/products/${p.id}?market=NG`)).data as { variants: Variant[] };
+    out.push({ productId: p.id, color: v.color, zaPrice: v.price, ngPrice: ng.variants.find((x) => x.id === v.id)!.price });
+    if (out.length === count) return out;
+  }
+  throw new Error('not enough South African stock');
+}
