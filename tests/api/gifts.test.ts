@@ -86,4 +86,55 @@ describe('gift orders (PostgreSQL)', () => {
     expect(after.out).toMatch(/money check: ok/);
     expect(after.code).toBe(0);
   }, 240_000);
+
+  it("a gift's return: the delivered text carries the link; a tampered link is 404; code, account and request credit the recipient", async () => {
+    const phone = '+2348035550909';
+    const shopper = await shopperWithCart();
+    const init = await api.call('POST', '/orders/initiate', { token: shopper.token, body: { gift: { recipientName: 'Kemi Ade', recipientPhone: '0803 555 0909', message: '', wrap: false, hidePrices: true } } });
+    await api.answerSimulated(init.body.data.reference, 'pay');
+    const order = (await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: init.body.data.reference } })).body.data;
+    for (const status of ['processed', 'delivered']) {
+      const moved = await api.call('POST', `/admin/orders/${order.id}/status`, { token: owner, body: { status } });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    }
+    const texts = ((await api.call('GET', `/dev/outbox?to=${encodeURIComponent(phone)}`)).body as { text: string }[]).map((t) => t.text);
+    const link = /(https?:\/\/\S+\/gift-return\/(\S+))/.exec(texts.join(' '))!;
+    expect(link, texts.join('\n')).not.toBeNull();
+    const token = link[2]!;
+    const get = (path: string, init: RequestInit = {}) => fetch(new URL(path, server.baseUrl), init);
+
+    // Tampered, foreign and unsigned links: 404, never 500, on the page and the API alike.
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    for (const bad of [tampered, 'nonsense', `${Buffer.from(order.id).toString('base64url')}.${'A'.repeat(43)}`]) {
+      expect((await get(`/api/v1/gift-returns/${bad}`)).status).toBe(404);
+      expect((await get(`/gift-return/${bad}`)).status).toBe(404);
+      expect((await get(`/api/v1/gift-returns/${bad}/send-code`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl }, body: '{}' })).status).toBe(404);
+    }
+    const view = await (await get(`/api/v1/gift-returns/${token}`)).json();
+    expect(view.data).toMatchObject({ proven: false, maskedPhone: '+234 ••• ••• 0909' });
+    expect(JSON.stringify(view)).not.toContain(phone);
+    expect(JSON.stringify(view)).not.toMatch(/price|₦/i);
+
+    const post = (path: string, body: unknown, cookie = '') =>
+      get(`/api/v1/gift-returns/${token}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    expect((await post('returns', { items: [{ orderItemId: order.items[0].id, quantity: 1 }], reason: 'too_big', method: 'drop_off' })).status).toBe(400);
+    expect((await post('send-code', {})).status).toBe(200);
+    const code = /code is (\d{4})/.exec((await api.call('GET', `/dev/outbox?to=${encodeURIComponent(phone)}`)).body[0].text)![1];
+    const verified = await post('verify', { code });
+    expect(verified.status).toBe(200);
+    const cookie = verified.headers.get('set-cookie')!.split(';')[0]!;
+    expect(verified.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    const account = await post('account', { firstName: 'Kemi', lastName: 'Ade', email: `kemi-${Date.now()}@example.com`, password: 'GiftReturn2026!' }, cookie);
+    expect(account.status, await account.clone().text()).toBe(201);
+    const asked = await post('returns', { items: [{ orderItemId: order.items[0].id, quantity: 1 }], reason: 'too_big', method: 'drop_off' }, cookie);
+    expect(asked.status, await asked.clone().text()).toBe(201);
+    const ret = (await asked.json()).data;
+    expect(JSON.stringify(ret)).not.toMatch(/paid|₦/);
+    // Staff credit it: the recipient's store credit, and the order's books still add up.
+    for (const action of ['approve', 'receive', 'credit']) {
+      const step = await api.call('POST', `/admin/returns/${ret.id}`, { token: owner, body: { action } });
+      expect(step.status, JSON.stringify(step.body)).toBe(200);
+    }
+    expect((await moneyCheck()).code).toBe(0);
+  }, 240_000);
 });

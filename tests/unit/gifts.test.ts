@@ -42,4 +42,11 @@ describe('gifts', () => {
     expect(giftRecipientText('placed', 'ML-1', 'Bola')).toMatch(/Bola has sent you a gift \(order ML-1\)/);
     expect(giftRecipientText('cancelled', 'ML-1', 'Bola')).toBeNull();
   });
+
+  it('"delivered" carries the gift\'s returns link when there is one, and only "delivered" does', () => {
+    const link = 'https://maisonluxe.ng/gift-return/abc.def';
+    expect(giftRecipientText('delivered', 'ML-1', 'Bola', link)).toMatch(/delivered\. Enjoy it\. To return a piece within 3 days, for store credit: https:\/\/maisonluxe\.ng\/gift-return\/abc\.def$/);
+    expect(giftRecipientText('out_for_delivery', 'ML-1', 'Bola', link)).not.toContain(link);
+    expect(giftRecipientText('delivered', 'ML-1', 'Bola')).not.toContain('return');
+  });
 });

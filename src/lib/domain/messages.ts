@@ -139,6 +139,14 @@ export const MESSAGES = {
   // Returns and exchanges.
   'delivered-on-range': 'The delivery day must be between the order day and today.',
   'return-requested': 'Return requested',
+  'gift-return-link-invalid': 'This return link is not valid.',
+  'gift-return-code-sent': 'We texted a code to the number this gift was sent to.',
+  'gift-return-phone-proven': 'Thank you: your number is confirmed.',
+  'gift-return-prove-first': 'Please confirm your number with the code we text you first.',
+  'gift-return-account-first': 'Please create your account first: the store credit goes there.',
+  'gift-return-account-exists': 'This number already has an account: the store credit goes there.',
+  'gift-return-account-created': 'Your account is ready. We e-mailed you a code: enter it to confirm your e-mail before you sign in.',
+  'gift-return-requested': 'Return requested. Once we receive the pieces, their value is added to your account as store credit.',
   'return-not-found': 'Return not found',
   'return-settling': 'This return is already being refunded.',
   'return-action-refused': 'This step does not apply to this return now.',
@@ -469,10 +477,17 @@ const GIFT_TEXTS = {
   delivered: `${STORE_NAME}: your gift (order {order}) has been delivered. Enjoy it.`,
 } as const;
 
-/** The text a gift's recipient gets for an order's event, or null for events they are not told of. */
-export function giftRecipientText(event: string, trackingNumber: string, senderName: string): string | null {
+/** What "delivered" adds when the gift has a returns link (ADR 0045): the recipient's own way to a return. */
+const GIFT_RETURN_SENTENCE = 'To return a piece within 3 days, for store credit: {link}';
+
+/**
+ * The text a gift's recipient gets for an order's event, or null for events they are not told of;
+ * "delivered" carries the gift's returns link when one is given.
+ */
+export function giftRecipientText(event: string, trackingNumber: string, senderName: string, returnLink?: string): string | null {
   if (!Object.hasOwn(GIFT_TEXTS, event)) return null;
-  return GIFT_TEXTS[event as keyof typeof GIFT_TEXTS].replace('{order}', trackingNumber).replace('{name}', senderName);
+  const text = GIFT_TEXTS[event as keyof typeof GIFT_TEXTS].replace('{order}', trackingNumber).replace('{name}', senderName);
+  return event === 'delivered' && returnLink ? `${text} ${GIFT_RETURN_SENTENCE.replace('{link}', returnLink)}` : text;
 }
 
 /** The text message that carries a phone verification code (4 digits), valid for `minutes`. */

@@ -29,6 +29,7 @@ import { createNewsletterService } from '@/lib/server/newsletter/newsletter';
 import { createRateLimiter, LIMITS } from '@/lib/server/infra/rate-limit';
 import { createCodeTries } from '@/lib/server/promotions/code-tries';
 import { createLinkSigner } from '@/lib/server/infra/signing';
+import { createGiftReturnAccess, giftReturnLink } from '@/lib/server/aftersales/gift-return-access';
 import { createSessionService } from '@/lib/server/accounts/sessions';
 import { createBuyingServices } from '@/lib/server/checkout/buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/infra/cache-bus';
@@ -112,10 +113,12 @@ export function createServices(deps: Deps) {
   // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
+  const signer = createLinkSigner(deps.config.linkSecret);
   // Order updates by text or WhatsApp, as each shopper chose (notifications.notifyShopper).
   const notifications = createNotificationService({
     db,
     log: deps.log,
+    giftReturnLink: (orderId) => giftReturnLink(signer, deps.config.PUBLIC_SITE_URL, orderId),
     sender: deps.textSender ?? textSenderFor(deps),
     whatsapp: deps.whatsappSender === undefined ? whatsappSenderFor(deps) : deps.whatsappSender,
     siteUrl: deps.config.PUBLIC_SITE_URL,
@@ -133,7 +136,6 @@ export function createServices(deps: Deps) {
   const promotions = createPromotionService({ db, clock, audit });
   // After the sale: store credit, spent at checkout and granted by returns and staff.
   const storeCredit = createStoreCreditService({ db, clock, audit, mailer, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const signer = createLinkSigner(deps.config.linkSecret);
   const newsletter = createNewsletterService({ db, clock, log: deps.log, mailer, limiter, promotions, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
   // "Email me when it is back": the newsletter's double opt-in (signed links, mail limits) for a sold-out choice.
   const backInStock = createBackInStock({ db, clock, log: deps.log, mailer, limiter, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
@@ -186,6 +188,19 @@ export function createServices(deps: Deps) {
       bookNow: () => shipments.runDue(),
     },
   });
+  // A gift's return by its recipient: the texted link, their phone proven, their account, the request.
+  const giftReturns = createGiftReturnAccess({
+    clock,
+    log: deps.log,
+    signer,
+    codes,
+    limiter,
+    sender: notifications.sender,
+    accounts,
+    phones: phoneVerification,
+    returns,
+    siteUrl: deps.config.PUBLIC_SITE_URL,
+  });
   const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   // The shopper's data: a copy, the account's deletion (the person erased, the books kept), staff requests.
   const dataExport = createDataExport({ db, clock });
@@ -226,6 +241,7 @@ export function createServices(deps: Deps) {
     collection,
     storeCredit,
     returns,
+    giftReturns,
     orderMoney: createOrderMoneyService({ db }),
     help,
     dataExport,

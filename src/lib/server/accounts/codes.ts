@@ -6,8 +6,12 @@ import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { oneTimeCodes } from '@/lib/server/infra/db/schema';
 import { describeWait, LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 
-/** verify-phone: a code texted to a shopper's mobile number (accounts/phone-verification.ts); confirm: a signed-in holder proving the e-mail again (privacy). */
-export type CodePurpose = 'verify' | 'reset' | 'staff-device' | 'verify-phone' | 'confirm';
+/**
+ * verify-phone: a code texted to a shopper's mobile number (accounts/phone-verification.ts); confirm:
+ * a signed-in holder proving the e-mail again (privacy); gift-return: a code texted to a gift's
+ * recipient, keyed by their number (aftersales/gift-return-access.ts).
+ */
+export type CodePurpose = 'verify' | 'reset' | 'staff-device' | 'verify-phone' | 'confirm' | 'gift-return';
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;

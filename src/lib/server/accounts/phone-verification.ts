@@ -142,6 +142,40 @@ export function createPhoneVerification({ db, codes, limiter, sender, log, audit
       return { phone };
     },
 
+    /** The account holding `phone` (E.164) in verified_phones, if any: where a gift's return credit goes (ADR 0045). */
+    async holderOf(phone: string): Promise<{ id: string; email: string; firstName: string } | null> {
+      const [held] = await db
+        .select({ id: users.id, email: users.email, firstName: users.firstName })
+        .from(verifiedPhones)
+        .innerJoin(users, eq(users.id, verifiedPhones.userId))
+        .where(eq(verifiedPhones.phone, phone))
+        .limit(1);
+      return held ?? null;
+    },
+
+    /**
+     * Marks `phone`, just proven with a texted code elsewhere (a gift's return, ADR 0045), as the
+     * verified number of the account created with it. Conflict when another account holds it meanwhile.
+     */
+    async holdProvenPhone(userId: string, phone: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        // The account's row, then the number's: the lock order of verify().
+        const [done] = await tx
+          .update(users)
+          .set({ phoneVerifiedNumber: phone })
+          .where(and(eq(users.id, userId), eq(users.phoneNumber, phone)))
+          .returning({ id: users.id });
+        if (!done) throw new Invalid(message('phone-changed-since-code'));
+        const [held] = await tx
+          .insert(verifiedPhones)
+          .values({ phone, userId })
+          .onConflictDoUpdate({ target: verifiedPhones.phone, set: { userId, verifiedAt: sql`now()` }, setWhere: or(isNull(verifiedPhones.userId), eq(verifiedPhones.userId, userId)) })
+          .returning({ phone: verifiedPhones.phone });
+        if (!held) throw new Conflict(message('phone-verified-elsewhere'));
+      });
+      log.info('phone verified by a gift return', { userId });
+    },
+
     /** The numbers an account holds, with the deliveries refused on each (the back office's customer page). */
     async heldBy(userId: string): Promise<{ phone: string; refusedDeliveries: number; verifiedAt: Date }[]> {
       return db

@@ -25,13 +25,13 @@ export function textSenderFor({ config, db, log }: { config: Config; db: Db; log
  * they are not told of); the courier's updates call this too. Logged and dropped on failure.
  */
 export async function textGiftRecipient(
-  { sender, log }: { sender: TextSender; log: Logger },
+  { sender, log, giftReturnLink }: { sender: TextSender; log: Logger; giftReturnLink?: ((orderId: string) => string) | undefined },
   order: { id: string; trackingNumber: string; gift: Gift | null },
   senderName: string,
   event: string,
 ): Promise<void> {
   if (!order.gift) return;
-  const body = giftRecipientText(event, order.trackingNumber, senderName);
+  const body = giftRecipientText(event, order.trackingNumber, senderName, giftReturnLink?.(order.id));
   if (!body) return;
   try {
     const { messageId } = await sender.send({ to: order.gift.recipientPhone, body });
@@ -81,10 +81,13 @@ export function createNotificationService({
   sender,
   whatsapp,
   siteUrl,
+  giftReturnLink,
 }: {
   db: Db;
   log: Logger;
   sender: TextSender;
+  /** The returns link of a gift order (ADR 0045), carried by the recipient's "delivered" text. */
+  giftReturnLink?: (orderId: string) => string;
   /** null: the store has no WhatsApp channel (WHATSAPP=off); shoppers who chose it get texts. */
   whatsapp: WhatsAppSender | null;
   siteUrl: string;
@@ -145,7 +148,7 @@ export function createNotificationService({
       await service.notifyShopper(userId, update, { order: order.trackingNumber, link } as ShopperUpdateParams<typeof update>);
     },
     giftRecipientUpdate: (order: { id: string; trackingNumber: string; gift: Gift | null }, senderName: string, event: string) =>
-      textGiftRecipient({ sender, log }, order, senderName, event),
+      textGiftRecipient({ sender, log, giftReturnLink }, order, senderName, event),
   };
   return service;
 }

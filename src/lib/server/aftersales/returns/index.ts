@@ -5,6 +5,7 @@ import type { Mailer } from '@/lib/server/infra/mail';
 import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import type { PaymentService } from '@/lib/server/payments/service';
 import type { StoreCreditService } from '../store-credit';
+import { createGiftReturnRequests } from './gift';
 import { createReturnMails } from './mail';
 import { createReturnMoney } from './money';
 import { createReturnReading } from './reading';
@@ -12,6 +13,7 @@ import { createReturnRequests } from './shopper';
 import { createReturnActions } from './staff';
 
 export type { ExchangeChoice } from './exchange';
+export type { GiftReturnOptions } from './gift';
 export { exchangeDifferences } from './exchange';
 export type { AdminReturnRow } from './reading';
 export type { ReturnOptions } from './shopper';
@@ -48,6 +50,7 @@ export function createReturnService(deps: {
   const money = createReturnMoney({ clock, storeCredit: deps.storeCredit });
   const requests = createReturnRequests({ db, clock, mails, payments: deps.payments, pageCache: deps.pageCache });
   const actions = createReturnActions({ db, clock, log: deps.log, audit: deps.audit, money, mails, payOwedRefunds: deps.payOwedRefunds, pageCache: deps.pageCache, shipments: deps.shipments });
-  return { ...requests, ...createReturnReading({ db }), ...actions };
+  const gifts = createGiftReturnRequests({ db, clock, mails, pageCache: deps.pageCache });
+  return { ...requests, ...gifts, ...createReturnReading({ db }), ...actions };
 }
 export type ReturnService = ReturnType<typeof createReturnService>;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { ReturnDto } from '@/lib/domain/after-sales';
 import type { ReturnActionInput } from '@/lib/domain/after-sales-input';
 import { STORE_NAME } from '@/lib/domain/brand';
@@ -15,7 +15,11 @@ import type { ReturnSplit } from './money';
 const money = (minor: number, currency: string) => formatMoney(toMajor(minor), currency as CurrencyCode);
 const updateSubject = (ret: ReturnDto) => `${message('return-update')}: ${ret.statusLabel.toLowerCase()}`;
 
-/** What the shopper is told at each step of their return, by mail. */
+/**
+ * What the shopper is told at each step of their return, by mail. A gift's return (credit_user_id,
+ * ADR 0045) is the recipient's: they are told, at the e-mail of the account the credit goes to, with
+ * a link to that account; the buyer who gave the gift is told nothing of it.
+ */
 export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; siteUrl: string }) {
   const { db, log, mailer } = deps;
 
@@ -23,22 +27,22 @@ export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; s
   async function mailShopper(ret: ReturnDto, subject: string, lines: string[]): Promise<void> {
     try {
       const [row] = await db
-        .select({ email: users.email, firstName: users.firstName, trackingNumber: orders.trackingNumber })
+        .select({ email: users.email, firstName: users.firstName, trackingNumber: orders.trackingNumber, gift: sql<boolean>`${returns.creditUserId} is not null` })
         .from(returns)
-        .innerJoin(users, eq(users.id, returns.userId))
+        .innerJoin(users, eq(users.id, sql`coalesce(${returns.creditUserId}, ${returns.userId})`))
         .innerJoin(orders, eq(orders.id, returns.orderId))
         .where(eq(returns.id, ret.id))
         .limit(1);
       if (!row) return;
-      const link = new URL(`/order-details/${ret.orderId}`, deps.siteUrl).toString();
+      const link = new URL(row.gift ? '/profile' : `/order-details/${ret.orderId}`, deps.siteUrl).toString();
       const items = ret.items.map((i) => `${i.quantity} × ${i.productName}${i.exchange ? ` → ${[i.exchange.color, i.exchange.size].filter(Boolean).join(', ')}` : ''}`);
       await mailer.send({
         to: row.email,
         subject: `${subject} (${ret.reference}, order ${row.trackingNumber})`,
-        text: `Hello ${row.firstName},\n\n${lines.join('\n')}\n\n${items.join('\n')}\n\nYour order: ${link}\n\n${STORE_NAME}\n`,
+        text: `Hello ${row.firstName},\n\n${lines.join('\n')}\n\n${items.join('\n')}\n\n${row.gift ? 'Your account' : 'Your order'}: ${link}\n\n${STORE_NAME}\n`,
         html: mailHtml(
           subject,
-          `<p>Hello ${escapeHtml(row.firstName)},</p>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul><p><a href="${escapeHtml(link)}">See your order</a></p>`,
+          `<p>Hello ${escapeHtml(row.firstName)},</p>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul><p><a href="${escapeHtml(link)}">${row.gift ? 'See your account' : 'See your order'}</a></p>`,
         ),
       });
     } catch (err) {

@@ -63,10 +63,13 @@ export type ReturnSplit = ReturnType<typeof splitReturnMoney>;
 export function createReturnMoney(deps: { clock: () => Date; storeCredit: Pick<StoreCreditService, 'move'> }) {
   const { clock } = deps;
 
-  /** Store credit for the return's shopper, on the order's money account in the same transaction. */
+  /**
+   * Store credit on the order's money account in the same transaction: to the buyer, or to a gift's
+   * recipient (credit_user_id, ADR 0045), whose return never goes back to the buyer's payment.
+   */
   async function creditBack(tx: Tx, row: ReturnRow, amountMinor: number, actorId: Actor['id'], reason: string): Promise<void> {
     if (amountMinor <= 0) return;
-    await deps.storeCredit.move(tx, { userId: row.userId, currency: row.currency, deltaMinor: amountMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId, reason });
+    await deps.storeCredit.move(tx, { userId: row.creditUserId ?? row.userId, currency: row.currency, deltaMinor: amountMinor, kind: 'return', returnId: row.id, orderId: row.orderId, actorId, reason });
     await recordOrderMoney(tx, { orderId: row.orderId, kind: 'credited', amountMinor, currency: row.currency, returnId: row.id, reason }, clock());
   }
 
@@ -108,6 +111,7 @@ export function createReturnMoney(deps: { clock: () => Date; storeCredit: Pick<S
 
     /**
      * "Refund": what was paid for the received units goes back where it came from (splitReturnMoney):
+     * a gift's return, all of it as the recipient's store credit; otherwise
      * to the order's online payment first (owed, paid by the refund worker with the row's key, once),
      * the rest as store credit or a bank transfer staff record, both on their ledgers at once.
      */
@@ -116,7 +120,7 @@ export function createReturnMoney(deps: { clock: () => Date; storeCredit: Pick<S
       const left = await lockedOrderMoney(tx, row.orderId);
       const amountMinor = await paidForReceived(tx, row);
       const pay = await paymentOf(tx, row.orderId);
-      let split: ReturnSplit = splitReturnMoney({ amountMinor, to: 'payment', onlineLeftMinor: pay.onlineLeftMinor, orderLeftMinor: left.leftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
+      let split: ReturnSplit = splitReturnMoney({ amountMinor, to: row.creditUserId ? 'credit' : 'payment', onlineLeftMinor: pay.onlineLeftMinor, orderLeftMinor: left.leftMinor, paidCash: pay.paidCash, cashBy: input.cashBy });
       if (split.byTransferMinor > 0 && !input.transferReference) throw new Invalid(message('return-transfer-reference'));
       const owed =
         split.toPaymentMinor > 0 && pay.paymentId

@@ -121,10 +121,13 @@ export async function loadReturn(tx: Db | Tx, id: string): Promise<ReturnDto> {
 export function createReturnReading(deps: { db: Db }) {
   const { db } = deps;
   return {
-    /** An order's returns, oldest first. */
+    /**
+     * An order's returns as its buyer sees them, oldest first: a gift's returns are its recipient's
+     * (ADR 0045), so the buyer is not shown them.
+     */
     async forOrder(orderId: string): Promise<ReturnDto[]> {
       if (!UUID.test(orderId)) return [];
-      const rows = await db.select().from(returns).where(eq(returns.orderId, orderId)).orderBy(asc(returns.createdAt), asc(returns.id));
+      const rows = await db.select().from(returns).where(and(eq(returns.orderId, orderId), isNull(returns.creditUserId))).orderBy(asc(returns.createdAt), asc(returns.id));
       return returnDtos(db, rows);
     },
 
@@ -176,19 +179,26 @@ export function createReturnReading(deps: { db: Db }) {
       return { ...shown, rows: list };
     },
 
-    /** One return for staff, with its order's customer and what its payment can still refund. */
+    /**
+     * One return for staff, with its order's customer, what its payment can still refund, and for a
+     * gift's return the recipient's account its store credit goes to.
+     */
     async adminDetail(id: string) {
       const ret = await loadReturn(db, id);
       const [row] = await db
-        .select({ userId: returns.userId, email: users.email, firstName: users.firstName, lastName: users.lastName, trackingNumber: orders.trackingNumber })
+        .select({ userId: returns.userId, creditUserId: returns.creditUserId, email: users.email, firstName: users.firstName, lastName: users.lastName, trackingNumber: orders.trackingNumber })
         .from(returns)
         .innerJoin(users, eq(users.id, returns.userId))
         .innerJoin(orders, eq(orders.id, returns.orderId))
         .where(eq(returns.id, id))
         .limit(1);
       const pay = await paymentOf(db, ret.orderId);
+      const [recipient] = row!.creditUserId
+        ? await db.select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, row!.creditUserId)).limit(1)
+        : [];
       return {
         ret,
+        creditTo: recipient ? { id: recipient.id, email: recipient.email, name: `${recipient.firstName} ${recipient.lastName}` } : null,
         trackingNumber: row!.trackingNumber,
         customer: { id: row!.userId, email: row!.email, name: `${row!.firstName} ${row!.lastName}` },
         onlineLeft: toMajor(pay.onlineLeftMinor),

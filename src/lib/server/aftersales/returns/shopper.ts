@@ -56,6 +56,78 @@ export async function heldUnits(tx: Db | Tx, orderId: string): Promise<Map<numbe
   return new Map(rows.map((r) => [r.orderItemId, Number(r.units)]));
 }
 
+/**
+ * A request's checks and rows, for an order locked by the caller (FOR UPDATE): delivered, within its
+ * 3-day window, never more units than are left of each line. The buyer's request and a gift's
+ * recipient's (gift.ts, `creditUserId` the account its money goes to) both write through here.
+ */
+export async function writeRequest(
+  tx: Tx,
+  order: typeof orders.$inferSelect,
+  input: ReturnRequestInput,
+  opts: { actorId: string; creditUserId: string | null; now: Date },
+): Promise<{ ret: ReturnDto; productIds: number[] }> {
+  const { actorId, creditUserId, now } = opts;
+  const orderId = order.id;
+  if (order.status !== 'delivered' || !order.deliveredAt) throw new Conflict(message('return-not-delivered'));
+  if (!returnWindowOpen(order, now)) {
+    throw new Conflict(fill('return-window-closed', formatOrderDate(returnWindowClosesAt(order.deliveredAt).toISOString())));
+  }
+  const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+  const held = await heldUnits(tx, orderId);
+  const paidBack = await unitsPaidBack(tx, lines.map((l) => l.id));
+  const market = marketOfOrder(order.currency);
+  const choices = await exchangeChoices(tx, [...new Set(lines.map((l) => l.productId))], market);
+  const today = await pricesNow(tx, lines.map((l) => l.variantId), market);
+  const seen = new Set<number>();
+  let paidMinor = 0;
+  let differenceMinor = 0;
+  const itemRows: ReturnItemInsert[] = [];
+  type Wanted = { orderItemId: number; quantity: number; exchangeVariantId?: number | undefined };
+  const holds: StockMove[] = [];
+  for (const wanted of input.items as Wanted[]) {
+    const line = lines.find((l) => l.id === wanted.orderItemId);
+    if (!line || seen.has(line.id)) throw new Invalid(message('return-line-unknown'));
+    seen.add(line.id);
+    const left = line.quantity - line.refundedQuantity - (held.get(line.id) ?? 0);
+    if (wanted.quantity > left) throw new Conflict(left > 0 ? fill('return-too-many', left) : message('return-line-taken'));
+    paidMinor += paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, wanted.quantity, paidBack.get(line.id) ?? 0);
+    let exchangeVariantId: number | null = null;
+    let exchangeUnitPriceMinor: number | null = null;
+    if (input.resolution === 'exchange') {
+      const choice = choices.find((c) => c.variantId === wanted.exchangeVariantId && c.productId === line.productId && c.variantId !== line.variantId);
+      if (!choice) throw new Invalid(message('return-exchange-unavailable'));
+      exchangeVariantId = choice.variantId;
+      exchangeUnitPriceMinor = choice.priceMinor;
+      differenceMinor += differenceFor(line, wanted.quantity, choice.priceMinor, today);
+      holds.push({ variantId: choice.variantId, delta: -wanted.quantity, kind: 'exchange', orderId, actorId });
+    }
+    itemRows.push({ orderItemId: line.id, quantity: wanted.quantity, exchangeVariantId, exchangeUnitPriceMinor });
+  }
+  const reference = returnReferenceFrom(randomBytes(8));
+  // The exchange's new units leave the shelf now (OutOfStock, a Conflict, if they just sold out).
+  await applyStockMoves(tx, holds.map((h) => ({ ...h, reason: `Held for exchange ${reference}` })), now);
+  const row = await insertReturn(
+    tx,
+    {
+      reference,
+      orderId,
+      userId: order.userId,
+      creditUserId,
+      reason: input.reason,
+      resolution: input.resolution,
+      method: input.method,
+      currency: order.currency,
+      paidMinor,
+      differenceMinor,
+      createdAt: now,
+      updatedAt: now,
+    },
+    itemRows,
+  );
+  return { ret: await returnDto(tx, row), productIds: [...new Set(choices.filter((c) => holds.some((h) => h.variantId === c.variantId)).map((c) => c.productId))] };
+}
+
 /** The shopper's side of a return: the request form's options, the request, paying a dearer exchange's difference. */
 export function createReturnRequests(deps: {
   db: Db;
@@ -108,62 +180,7 @@ export function createReturnRequests(deps: {
       const result = await db.transaction(async (tx) => {
         const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
         if (!order || order.userId !== userId) throw new NotFound(message('order-not-found'));
-        if (order.status !== 'delivered' || !order.deliveredAt) throw new Conflict(message('return-not-delivered'));
-        if (!returnWindowOpen(order, clock())) {
-          throw new Conflict(fill('return-window-closed', formatOrderDate(returnWindowClosesAt(order.deliveredAt).toISOString())));
-        }
-        const lines = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
-        const held = await heldUnits(tx, orderId);
-        const paidBack = await unitsPaidBack(tx, lines.map((l) => l.id));
-        const market = marketOfOrder(order.currency);
-        const choices = await exchangeChoices(tx, [...new Set(lines.map((l) => l.productId))], market);
-        const now = await pricesNow(tx, lines.map((l) => l.variantId), market);
-        const seen = new Set<number>();
-        let paidMinor = 0;
-        let differenceMinor = 0;
-        const itemRows: ReturnItemInsert[] = [];
-        type Wanted = { orderItemId: number; quantity: number; exchangeVariantId?: number | undefined };
-        const holds: StockMove[] = [];
-        for (const wanted of input.items as Wanted[]) {
-          const line = lines.find((l) => l.id === wanted.orderItemId);
-          if (!line || seen.has(line.id)) throw new Invalid(message('return-line-unknown'));
-          seen.add(line.id);
-          const left = line.quantity - line.refundedQuantity - (held.get(line.id) ?? 0);
-          if (wanted.quantity > left) throw new Conflict(left > 0 ? fill('return-too-many', left) : message('return-line-taken'));
-          paidMinor += paidForUnits(line.lineTotalMinor, line.discountMinor, line.quantity, wanted.quantity, paidBack.get(line.id) ?? 0);
-          let exchangeVariantId: number | null = null;
-          let exchangeUnitPriceMinor: number | null = null;
-          if (input.resolution === 'exchange') {
-            const choice = choices.find((c) => c.variantId === wanted.exchangeVariantId && c.productId === line.productId && c.variantId !== line.variantId);
-            if (!choice) throw new Invalid(message('return-exchange-unavailable'));
-            exchangeVariantId = choice.variantId;
-            exchangeUnitPriceMinor = choice.priceMinor;
-            differenceMinor += differenceFor(line, wanted.quantity, choice.priceMinor, now);
-            holds.push({ variantId: choice.variantId, delta: -wanted.quantity, kind: 'exchange', orderId, actorId: userId });
-          }
-          itemRows.push({ orderItemId: line.id, quantity: wanted.quantity, exchangeVariantId, exchangeUnitPriceMinor });
-        }
-        const reference = returnReferenceFrom(randomBytes(8));
-        // The exchange's new units leave the shelf now (OutOfStock, a Conflict, if they just sold out).
-        await applyStockMoves(tx, holds.map((h) => ({ ...h, reason: `Held for exchange ${reference}` })), clock());
-        const row = await insertReturn(
-          tx,
-          {
-            reference,
-            orderId,
-            userId,
-            reason: input.reason,
-            resolution: input.resolution,
-            method: input.method,
-            currency: order.currency,
-            paidMinor,
-            differenceMinor,
-            createdAt: clock(),
-            updatedAt: clock(),
-          },
-          itemRows,
-        );
-        return { ret: await returnDto(tx, row), productIds: [...new Set(choices.filter((c) => holds.some((h) => h.variantId === c.variantId)).map((c) => c.productId))] };
+        return writeRequest(tx, order, input, { actorId: userId, creditUserId: null, now: clock() });
       });
       if (result.productIds.length && deps.pageCache) await deps.pageCache.invalidate(result.productIds.map((id) => cacheTags.product(id)));
       const ret = result.ret;

@@ -315,7 +315,7 @@ export const oneTimeCodes = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device', 'verify-phone', 'confirm'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'staff-device', 'verify-phone', 'confirm', 'gift-return'] }).notNull(),
     /** verify-phone: the E.164 number the code was texted to (the one it proves). */
     phone: text('phone'),
     codeHash: text('code_hash').notNull(),
@@ -1112,6 +1112,8 @@ export const returns = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
+    /** A gift's return (ADR 0045): the recipient's account its money goes to, as store credit; null = the buyer (user_id). */
+    creditUserId: uuid('credit_user_id').references(() => users.id),
     status: text('status', { enum: RETURN_STATUSES }).notNull().default('requested'),
     reason: text('reason', { enum: RETURN_REASONS }).notNull(),
     resolution: text('resolution', { enum: RETURN_RESOLUTIONS }).notNull(),

@@ -1,0 +1,2 @@
+ALTER TABLE "returns" ADD COLUMN "credit_user_id" uuid;--> statement-breakpoint
+ALTER TABLE "returns" ADD CONSTRAINT "returns_credit_user_id_users_id_fk" FOREIGN KEY ("credit_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;

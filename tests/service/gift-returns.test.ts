@@ -1,0 +1,139 @@
+import { randomInt } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { giftReturnRequestSchema } from '@/lib/domain/gift-returns';
+import { orders, owedRefunds, payments } from '@/lib/server/infra/db/schema';
+import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
+import { DRIVERS, servicesFor } from '../support/services';
+
+const staff = { id: null, email: 'returns@maisonluxe.ng' };
+
+/** A gift's return by its recipient (ADR 0045): the link, the texted code, the account, the credit; on both databases. */
+for (const driver of DRIVERS) {
+  describe(`gift returns on ${driver}`, () => {
+    let ctx: Awaited<ReturnType<typeof servicesFor>>;
+    beforeAll(async () => {
+      ctx = await servicesFor(driver);
+    });
+    afterAll(async () => ctx?.close());
+
+    const newPhone = () => `+23480${randomInt(10_000_000, 99_999_999)}`;
+
+    /** A gift order of `quantity` units, paid online in full, delivered on `deliveredOn` (today by default). */
+    async function deliveredGift(quantity: number, skip: number, deliveredOn?: string): Promise<PodOrder & { phone: string; line: number }> {
+      const buyer = await podShopper(ctx.services);
+      const { id: variantId } = await podVariant(ctx.services, 'NG', quantity + 2, skip);
+      const order = await placePodOrder(ctx.services, { userId: buyer.id, email: buyer.email, variantId, quantity, depositPercent: 100 });
+      const phone = newPhone();
+      // The gift's columns as checkout writes them (orders.createPaid), set here on the test's order.
+      await ctx.services.db.update(orders).set({ giftRecipientName: 'Ada Obi', giftRecipientPhone: phone, giftMessage: 'With love', giftHidePrices: true }).where(eq(orders.id, order.id));
+      if (deliveredOn) await ctx.services.db.execute(sql`update orders set created_at = now() - interval '10 days' where id = ${order.id}`);
+      await ctx.services.orders.setStatus(order.id, 'processed');
+      await ctx.services.orders.setStatus(order.id, 'delivered', undefined, deliveredOn ? { deliveredOn } : {});
+      const line = (await ctx.services.orders.load(order.id))!.items[0]!.id;
+      return { ...order, phone, line };
+    }
+
+    const tokenOf = (orderId: string) => new URL(ctx.services.giftReturns.linkFor(orderId)).pathname.split('/').pop()!;
+    const lastCode = async (phone: string) => /code is (\d{4})/.exec((await ctx.services.textOutbox.list(phone, 1))[0]!.text)![1]!;
+    const ask = (body: Record<string, unknown>) => giftReturnRequestSchema.parse(body);
+
+    /** The recipient proves the phone and gets an account: the proof and the account's id. */
+    async function provenRecipient(order: { id: string; phone: string }) {
+      const token = tokenOf(order.id);
+      await ctx.services.giftReturns.sendCode(token, null);
+      const { proof } = await ctx.services.giftReturns.verifyCode(token, await lastCode(order.phone), null);
+      const email = `ada-${randomInt(1e9)}@example.com`;
+      await ctx.services.giftReturns.createAccount(token, proof, { firstName: 'Ada', lastName: 'Obi', email, password: 'GiftReturn2026!' }, null);
+      const holder = (await ctx.services.phoneVerification.holderOf(order.phone))!;
+      return { token, proof, userId: holder.id, email };
+    }
+
+    it('the link, the code, the account: a return credited to the recipient, never to the buyer', async () => {
+      const order = await deliveredGift(2, 0);
+      const token = tokenOf(order.id);
+      const view = await ctx.services.giftReturns.view(token, undefined);
+      expect(view).toMatchObject({ proven: false, account: null, maskedPhone: `+234 ••• ••• ${order.phone.slice(-4)}` });
+      expect(JSON.stringify(view)).not.toContain(order.phone);
+      // Nothing goes before the phone is proven.
+      await expect(ctx.services.giftReturns.request(token, undefined, ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_big', method: 'drop_off' }))).rejects.toThrow(
+        'Please confirm your number with the code we text you first.',
+      );
+      const { proof, userId, email } = await provenRecipient(order);
+      expect(await ctx.services.phoneVerification.isPhoneVerified(userId)).toBe(true);
+      expect((await ctx.services.giftReturns.view(token, proof)).account).toEqual({ email: `a•••@example.com` });
+      expect(email).toMatch(/^a/);
+      const ret = await ctx.services.giftReturns.request(token, proof, ask({ items: [{ orderItemId: order.line, quantity: 2 }], reason: 'changed_mind', method: 'drop_off' }));
+      expect(ret).toMatchObject({ status: 'requested', resolution: 'credit' });
+      // The buyer's order page does not list it.
+      expect(await ctx.services.returns.forOrder(order.id)).toEqual([]);
+      expect((await ctx.services.returns.adminDetail(ret.id)).creditTo).toMatchObject({ id: userId });
+
+      await ctx.services.returns.act(staff, ret.id, { action: 'approve' });
+      await ctx.services.returns.act(staff, ret.id, { action: 'receive' });
+      // "Refund" of a gift's return: all of it as the recipient's store credit, nothing to the buyer's payment.
+      const refunded = await ctx.services.returns.act(staff, ret.id, { action: 'refund' });
+      expect(refunded.refunded).toBe(0);
+      expect(refunded.credited).toBeGreaterThan(0);
+      expect(await ctx.services.storeCredit.balance(userId, 'NGN')).toBe(Math.round(refunded.credited * 100));
+      expect(await ctx.services.storeCredit.balance(order.userId, 'NGN')).toBe(0);
+      const [p] = await ctx.services.db.select({ refunded: payments.refundedMinor }).from(payments).where(eq(payments.reference, order.paymentReference));
+      expect(p!.refunded).toBe(0);
+      expect(await ctx.services.db.select().from(owedRefunds).where(eq(owedRefunds.orderId, order.id))).toEqual([]);
+      expect(await ctx.services.storeCredit.mismatches()).toEqual([]);
+    });
+
+    it('"Credit" goes to the recipient; a second request beyond the units left is refused; the account is found again by the number', async () => {
+      const order = await deliveredGift(1, 1);
+      const { token, proof, userId } = await provenRecipient(order);
+      const ret = await ctx.services.giftReturns.request(token, proof, ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_small', method: 'collection' }));
+      await expect(ctx.services.giftReturns.request(token, proof, ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_small', method: 'drop_off' }))).rejects.toThrow('This item is already being returned.');
+      // Neither may the buyer return the same unit.
+      await expect(ctx.services.returns.request(order.userId, order.id, giftReturnRequestSchema.parse({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_small', method: 'drop_off' }))).rejects.toThrow('This item is already being returned.');
+      await ctx.services.returns.act(staff, ret.id, { action: 'approve' });
+      await ctx.services.returns.act(staff, ret.id, { action: 'receive' });
+      const credited = await ctx.services.returns.act(staff, ret.id, { action: 'credit' });
+      expect(await ctx.services.storeCredit.balance(userId, 'NGN')).toBe(Math.round(credited.credited * 100));
+      expect(await ctx.services.storeCredit.balance(order.userId, 'NGN')).toBe(0);
+      // A creating a second account for a number that has one is refused.
+      await expect(ctx.services.giftReturns.createAccount(token, proof, { firstName: 'Ada', lastName: 'Obi', email: 'other-ada@example.com', password: 'GiftReturn2026!' }, null)).rejects.toThrow(
+        'This number already has an account: the store credit goes there.',
+      );
+    });
+
+    it('a tampered, foreign or non-gift link is not found; a proof for another order proves nothing', async () => {
+      const gift = await deliveredGift(1, 2);
+      const token = tokenOf(gift.id);
+      await expect(ctx.services.giftReturns.view(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, undefined)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(ctx.services.giftReturns.view('nonsense', undefined)).rejects.toMatchObject({ code: 'not_found' });
+      const buyer = await podShopper(ctx.services);
+      const plain = await placePodOrder(ctx.services, { userId: buyer.id, email: buyer.email, variantId: gift.variantId, depositPercent: 100 });
+      await expect(ctx.services.giftReturns.view(tokenOf(plain.id), undefined)).rejects.toMatchObject({ code: 'not_found' });
+      const { proof } = await provenRecipient(gift);
+      const other = await deliveredGift(1, 3);
+      expect((await ctx.services.giftReturns.view(tokenOf(other.id), proof)).proven).toBe(false);
+    });
+
+    it('after the 3-day window, no code is sent and no request is taken', async () => {
+      const fiveDaysAgo = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
+      const order = await deliveredGift(1, 4, fiveDaysAgo);
+      const token = tokenOf(order.id);
+      expect((await ctx.services.giftReturns.view(token, undefined)).options.open).toBe(false);
+      await expect(ctx.services.giftReturns.sendCode(token, null)).rejects.toThrow(/^The 3-day return window for this order closed on /);
+      const recipient = await podShopper(ctx.services);
+      await expect(ctx.services.returns.requestForGift(order.id, recipient.id, ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_big', method: 'drop_off' }))).rejects.toThrow(
+        /^The 3-day return window for this order closed on /,
+      );
+    });
+
+    if (driver === 'pg') {
+      it('two requests at once for the last unit: one is taken', async () => {
+        const order = await deliveredGift(1, 5);
+        const { token, proof } = await provenRecipient(order);
+        const body = ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_big', method: 'drop_off' });
+        const results = await Promise.allSettled([ctx.services.giftReturns.request(token, proof, body), ctx.services.giftReturns.request(token, proof, body)]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      });
+    }
+  });
+}
