@@ -139,6 +139,8 @@ async function parcelUpdate(page: Page, parcel: 'Return collection' | 'Exchange'
   if (note) await form.getByLabel('Note for the shopper').fill(note);
   await form.getByRole('button', { name: 'Add update' }).click();
   await expect(shown(page, 'Delivery update added.')).toBeVisible();
+  // Back on the return's page, where the form was.
+  await expect(page).toHaveURL(/\/admin\/returns\//);
 }
 
 /** Staff open the order's return from the "Returns" queue and take each step. */
