@@ -70,7 +70,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/returns/[id].ts': {
     segments: () => ({ id: nilUuid }),
     body: () => ({ action: 'approve' }),
-    extraBodies: () => [{ action: 'receive', 'received-1': '2', 'damaged-1': '9' }, { action: 'refund', cashBy: 'transfer' }, { action: 'ship', trackingNumber: '' }, { action: 'reject', reason: '' }],
+    extraBodies: () => [{ action: 'receive', 'received-1': '2', 'damaged-1': '9' }, { action: 'refund', cashBy: 'transfer' }, { action: 'ship' }, { action: 'reject', reason: '' }],
   },
   'api/v1/admin/help/[id].ts': { segments: () => ({ id: nilUuid }), body: () => ({ message: 'Hello' }), extraBodies: () => [{ action: 'close' }] },
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },

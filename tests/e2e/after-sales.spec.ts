@@ -116,19 +116,31 @@ async function ownerSignIn(page: Page) {
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }
 
-/** The shopper asks for a return of the order's one line. */
-async function askForReturn(page: Page, order: PodOrder, reason: string, resolution: string) {
+/** The shopper asks for a return of the order's one line (brought to the boutique unless `method` says otherwise). */
+async function askForReturn(page: Page, order: PodOrder, reason: string, resolution: string, method?: string) {
   await page.goto(url(`/order-details/${order.id}`));
   await page.getByRole('button', { name: 'Return or exchange' }).click();
   await expect(page.getByRole('heading', { name: 'Return or exchange' })).toBeVisible();
   await page.getByLabel(reason).check();
   await page.getByLabel(resolution).check();
   if (resolution === 'Exchange for another size or colour') await page.getByLabel(/^New size or colour/).selectOption({ index: 1 });
+  if (method) await page.getByLabel(method).check();
   await page.screenshot({ path: test.info().outputPath(`return-form-${resolution.split(' ')[0]!.toLowerCase()}-360.png`), fullPage: true });
   await page.getByRole('button', { name: 'Request return' }).click();
   await expect(shown(page, 'Return requested')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/order-details/${order.id}`));
   await expect(page.locator('[data-return-status]').first()).toHaveText('Requested');
+}
+
+/** Staff add an update to the return's parcel (the store's own courier) from the return's page. */
+async function parcelUpdate(page: Page, parcel: 'Return collection' | 'Exchange', happened: string, note = '') {
+  const form = page.getByTestId('admin-shipment').filter({ has: page.getByRole('heading', { name: parcel, exact: true }) }).getByTestId('shipment-event-form');
+  await form.getByLabel('What happened').selectOption({ label: happened });
+  if (note) await form.getByLabel('Note for the shopper').fill(note);
+  await form.getByRole('button', { name: 'Add update' }).click();
+  await expect(shown(page, 'Delivery update added.')).toBeVisible();
+  // Back on the return's page, where the form was.
+  await expect(page).toHaveURL(/\/admin\/returns\//);
 }
 
 /** Staff open the order's return from the "Returns" queue and take each step. */
@@ -149,23 +161,49 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js, viewport: { width: 360, height: 740 } });
     const set = () => (js ? sets.js : sets.nojs);
 
-    test('an exchange for another size: requested by the shopper, approved, received and shipped by staff', async ({ browser }) => {
+    test('an exchange for another size, collected by the courier: requested by the shopper, approved, received and shipped by staff; the shopper follows both parcels', async ({ browser }) => {
       const shopper = await browser.newPage({ javaScriptEnabled: js, viewport: { width: 360, height: 740 } });
       await shopperSignIn(shopper, set().email);
-      await askForReturn(shopper, set().exchange, 'Too small', 'Exchange for another size or colour');
+      await askForReturn(shopper, set().exchange, 'Too small', 'Exchange for another size or colour', 'Collect from my delivery address');
       await shopper.screenshot({ path: test.info().outputPath('return-requested-360.png'), fullPage: true });
 
       const staff = await browser.newPage({ javaScriptEnabled: js, viewport: { width: 360, height: 740 } });
       await ownerSignIn(staff);
+      // Approving books the collection with the market's courier (the store's own here); its rider's updates go on the return's page.
+      await staffSteps(staff, set().exchange, [{ button: 'Approve', done: 'Return approved' }]);
+      await expect(staff.getByTestId('admin-shipment')).toContainText(/Maison Luxe delivery · Booked · MLD-[0-9A-F]{10}/);
+      await parcelUpdate(staff, 'Return collection', 'Collected from you', 'Collected in Ikeja');
+      await parcelUpdate(staff, 'Return collection', 'Delivered to the store');
+      await shopper.reload();
+      const collection = shopper.getByTestId('return-return');
+      await expect(collection.getByRole('heading', { name: 'Collection' })).toBeVisible();
+      await expect(collection.locator('li[data-event]').first()).toHaveAttribute('data-event', 'delivered');
+      await expect(collection).toContainText('Delivered to the store');
+      await expect(collection).toContainText('Collected in Ikeja');
+
+      // Shipping the replacement asks for no number: the courier's booking gives it.
       await staffSteps(staff, set().exchange, [
-        { button: 'Approve', done: 'Return approved' },
         { button: 'Mark received', done: 'Return received' },
-        { button: 'Ship exchange', done: 'Exchange shipped', fill: ['Tracking number', 'DHL-4471'] },
+        { button: 'Ship exchange', done: 'Exchange shipped' },
       ]);
+      const replacementPanel = staff.getByTestId('admin-shipment').filter({ has: staff.getByRole('heading', { name: 'Exchange', exact: true }) });
+      await expect(replacementPanel).toContainText(/Maison Luxe delivery · Booked · MLD-[0-9A-F]{10}/);
+      const parcelNumber = /MLD-[0-9A-F]{10}/.exec((await replacementPanel.textContent()) ?? '')![0];
+      await parcelUpdate(staff, 'Exchange', 'In transit', 'Left the Ikoyi boutique');
       await staff.screenshot({ path: test.info().outputPath('admin-return-360.png'), fullPage: true });
       await shopper.reload();
       await expect(shopper.locator('[data-return-status]').first()).toHaveText('Exchanged');
-      await expect(shown(shopper, 'Exchange tracking number: DHL-4471')).toBeVisible();
+      const replacement = shopper.getByTestId('return-exchange');
+      await expect(replacement.getByRole('heading', { name: 'Your new piece' })).toBeVisible();
+      await expect(replacement).toContainText('Maison Luxe delivery');
+      await expect(replacement.getByTestId('shipment-tracking')).toHaveText(parcelNumber);
+      await expect(replacement.locator('li[data-event]').first()).toHaveAttribute('data-event', 'in_transit');
+      await expect(replacement).toContainText('Left the Ikoyi boutique');
+      await expect(replacement).toContainText('Booked with the courier');
+      // "On its way" reaches the shopper as an order's update does.
+      const mails = (await (await shopper.request.get(url(`/api/v1/dev/outbox?to=${encodeURIComponent(set().email)}`))).json()) as { subject: string }[];
+      expect(mails.some((m) => m.subject === `Your order is on its way (${set().exchange.trackingNumber})`)).toBe(true);
+      await shopper.locator(`[data-return-status]`).first().scrollIntoViewIfNeeded();
       await shopper.screenshot({ path: test.info().outputPath('order-exchanged-360.png'), fullPage: true });
       await shopper.setViewportSize({ width: 1366, height: 900 });
       await shopper.screenshot({ path: test.info().outputPath('order-exchanged-desktop.png'), fullPage: true });

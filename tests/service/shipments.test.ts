@@ -455,7 +455,7 @@ for (const driver of DRIVERS) {
       const ret = await services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1, exchangeVariantId: Number(pair.b) }], reason: 'too_small', resolution: 'exchange', method: 'collection' }));
       await services.returns.act(staff, ret.id, { action: 'approve' });
       await services.returns.act(staff, ret.id, { action: 'receive' });
-      await services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'BY-HAND-1' });
+      await services.returns.act(staff, ret.id, { action: 'ship' });
       const rows = await shipmentsOf(order.id);
       expect(rows.map((r) => r.kind).sort()).toEqual(['delivery', 'exchange', 'return']);
       const out = rows.find((r) => r.kind === 'exchange')!;
@@ -469,8 +469,65 @@ for (const driver of DRIVERS) {
       const [deliveryInput] = test.inputs.filter((i) => i.key === rows.find((r) => r.kind === 'delivery')!.id);
       expect(deliveryInput!.parcel.weightGrams).toBe(3 * asked[0]!.parcel.weightGrams);
       // A second ship is refused by the return's own rules; the exchange stays one parcel.
-      await expect(services.returns.act(staff, ret.id, { action: 'ship', trackingNumber: 'again' })).rejects.toThrow();
+      await expect(services.returns.act(staff, ret.id, { action: 'ship' })).rejects.toThrow();
       expect((await shipmentsOf(order.id)).filter((r) => r.kind === 'exchange')).toHaveLength(1);
+    });
+
+    it("two staff approving, then shipping, an exchange at once: one collection and one replacement, each booked once; the replacement's updates reach the shopper, the collection's do not", async () => {
+      const res = await services.db.execute(sql`
+        select a.id as a, b.id as b from variants a
+        join variants b on b.product_id = a.product_id and b.id <> a.id
+        join variant_prices pa on pa.variant_id = a.id and pa.market = 'NG'
+        join variant_prices pb on pb.variant_id = b.id and pb.market = 'NG'
+        where a.stock >= 6 and b.stock >= 6 and pa.price_minor = pb.price_minor
+        order by a.id offset 1 limit 1`);
+      const pair = (((res as unknown as { rows?: unknown[] }).rows ?? res) as { a: number; b: number }[])[0]!;
+      const order = await deliveryOrder('NG', { variantId: Number(pair.a) });
+      await services.orders.setStatus(order.id, 'processed');
+      await services.orders.setStatus(order.id, 'delivered');
+      const line = (await services.orders.load(order.id))!.items[0]!.id;
+      const staff = { id: null, email: 'returns@maisonluxe.ng' };
+      const ret = await services.returns.request(order.userId, order.id, returnRequestSchema.parse({ items: [{ orderItemId: line, quantity: 1, exchangeVariantId: Number(pair.b) }], reason: 'too_small', resolution: 'exchange', method: 'collection' }));
+      const approved = await Promise.allSettled([services.returns.act(staff, ret.id, { action: 'approve' }), services.returns.act(staff, ret.id, { action: 'approve' })]);
+      expect(approved.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      await services.returns.act(staff, ret.id, { action: 'receive' });
+      const shipped = await Promise.allSettled([services.returns.act(staff, ret.id, { action: 'ship' }), services.returns.act(staff, ret.id, { action: 'ship' })]);
+      expect(shipped.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      await Promise.all([services.shipments.runDue(), services.shipments.runDue()]);
+      const rows = (await shipmentsOf(order.id)).filter((r) => r.returnId === ret.id);
+      expect(rows.map((r) => r.kind).sort()).toEqual(['exchange', 'return']);
+      for (const row of rows) {
+        expect(row.status).toBe('booked');
+        expect(test.calls.filter((k) => k === row.id)).toHaveLength(1);
+        expect(row.trackingNumber).toBe(test.parcels.get(row.id)!.trackingNumber);
+      }
+      const collection = rows.find((r) => r.kind === 'return')!;
+      const replacement = rows.find((r) => r.kind === 'exchange')!;
+
+      const textsBefore = (await services.textOutbox.list(order.phone)).length;
+      const at = (ms: number) => new Date(clock().getTime() + ms).toISOString();
+      const collected = signed({ shipment: collection.courierShipmentId, events: [{ eventId: 'col-1', status: 'picked_up', at: at(1000), description: '' }, { eventId: 'col-2', status: 'delivered', at: at(2000), description: '' }] });
+      expect(await services.shipments.acceptWebhook('shipbubble', collected.headers, collected.raw)).toEqual({ known: true, added: 2 });
+      // The collection's moves are the store's to follow: no text, no mail.
+      expect(await services.textOutbox.list(order.phone)).toHaveLength(textsBefore);
+
+      const out = signed({ shipment: replacement.courierShipmentId, events: [{ eventId: 'ex-1', status: 'in_transit', at: at(3000), description: 'Left the hub' }, { eventId: 'ex-2', status: 'delivered', at: at(4000), description: '' }] });
+      expect(await services.shipments.acceptWebhook('shipbubble', out.headers, out.raw)).toEqual({ known: true, added: 2 });
+      const texts = (await services.textOutbox.list(order.phone)).map((t) => t.text).reverse().slice(textsBefore);
+      expect(texts).toHaveLength(2);
+      expect(texts[0]).toMatch(new RegExp(`${order.trackingNumber} is on its way\\.`));
+      // Nothing is paid at the door for a replacement.
+      expect(texts[0]).not.toMatch(/ready to pay/);
+      expect(texts[1]).toMatch(/has been delivered/);
+      const subjects = (await services.outbox.list(order.email)).map((m) => m.subject);
+      expect(subjects).toEqual(expect.arrayContaining([`Your order is on its way (${order.trackingNumber})`, `Your order has been delivered (${order.trackingNumber})`]));
+
+      // The read model names each parcel's return, with its own timeline.
+      const views = (await services.shipments.forOrder(order.id)).filter((v) => v.returnId === ret.id);
+      expect(views.map((v) => [v.kind, v.events.map((e) => e.status)])).toEqual([
+        ['return', ['booked', 'picked_up', 'delivered']],
+        ['exchange', ['booked', 'in_transit', 'delivered']],
+      ]);
     });
   });
 }

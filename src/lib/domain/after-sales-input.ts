@@ -89,7 +89,8 @@ export const returnActionSchema = z.preprocess(
         transferReference: z.preprocess(blank, text('transferReference', 100).optional()),
       }),
       z.object({ action: z.literal('credit') }),
-      z.object({ action: z.literal('ship'), trackingNumber: z.preprocess((v) => v ?? '', text('trackingNumber', 100).min(1, message('return-tracking-required'))) }),
+      // The replacement is booked with the market's courier, whose booking gives the tracking number.
+      z.object({ action: z.literal('ship') }),
     ],
     { error: message('return-action-required') },
   ),

@@ -33,6 +33,28 @@ export const TRACKING_LABELS: Record<TrackingStatusCode, string> = {
   cancelled: 'Shipment cancelled',
 };
 
+/** A return's collection goes the other way (from the shopper to the store): the words that differ. */
+const COLLECTION_LABELS: Partial<Record<TrackingStatusCode, string>> = {
+  booked: 'Collection booked with the courier',
+  picked_up: 'Collected from you',
+  out_for_delivery: 'On its way to the store',
+  delivered: 'Delivered to the store',
+  failed_attempt: 'Collection attempt failed',
+  returned: 'Brought back to you',
+};
+
+/** A status as the timeline of a parcel of this kind reads it. */
+export function trackingLabel(kind: ShipmentKind, status: TrackingStatusCode): string {
+  return (kind === 'return' ? COLLECTION_LABELS[status] : undefined) ?? TRACKING_LABELS[status];
+}
+
+/** The heading of a parcel's timeline: the order's delivery, a return's collection, an exchange's replacement. */
+export const SHIPMENT_TITLES: Record<ShipmentKind, string> = {
+  delivery: 'Delivery',
+  return: 'Collection',
+  exchange: 'Your new piece',
+};
+
 /** Statuses after which a parcel's tracking no longer changes (polling stops). */
 export const FINAL_TRACKING: readonly TrackingStatusCode[] = ['delivered', 'returned', 'cancelled'];
 

@@ -18,6 +18,9 @@ import type { ShopperNotifications } from '@/lib/server/notifications/notificati
  * Each is its own function, so another channel can be routed to one of them alone. None throws: a
  * notice that cannot go out is logged, never retried, and never undoes the tracking it follows.
  */
+/** The parcel the shopper is told of: the order's delivery, or an exchange's replacement (the same words, nothing to pay at the door). */
+type Parcel = 'delivery' | 'exchange';
+
 export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notifications: Pick<ShopperNotifications, 'notifyShopper' | 'giftRecipientUpdate'>; log: Logger; siteUrl: string }) {
   const { db, log } = deps;
 
@@ -28,7 +31,7 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
     failed_attempt: 'We could not deliver your order',
   };
 
-  async function send(orderId: string, event: keyof typeof SUBJECTS, rider?: { name: string | null; phone: string | null } | null): Promise<void> {
+  async function send(orderId: string, event: keyof typeof SUBJECTS, parcel: Parcel, rider?: { name: string | null; phone: string | null } | null): Promise<void> {
     try {
       const [row] = await db
         .select({
@@ -49,7 +52,7 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
         .limit(1);
       if (!row) return;
       const market = marketOfCurrency(row.currency)?.code ?? DEFAULT_MARKET;
-      const due = event === 'delivered' ? 0 : amountDueMinor(row);
+      const due = event === 'delivered' || parcel === 'exchange' ? 0 : amountDueMinor(row);
       const lines: DeliveryTextEvent[] = [event];
       if (event === 'out_for_delivery' && rider?.phone) lines.push('rider');
       if (due > 0) lines.push('amount_due');
@@ -90,10 +93,10 @@ export function createDeliveryNotices(deps: { db: Db; mailer: Mailer; notificati
   }
 
   return {
-    onItsWay: (orderId: string) => send(orderId, 'on_its_way'),
-    outForDelivery: (orderId: string, rider: { name: string | null; phone: string | null } | null) => send(orderId, 'out_for_delivery', rider),
-    delivered: (orderId: string) => send(orderId, 'delivered'),
-    failedAttempt: (orderId: string) => send(orderId, 'failed_attempt'),
+    onItsWay: (orderId: string, parcel: Parcel = 'delivery') => send(orderId, 'on_its_way', parcel),
+    outForDelivery: (orderId: string, rider: { name: string | null; phone: string | null } | null, parcel: Parcel = 'delivery') => send(orderId, 'out_for_delivery', parcel, rider),
+    delivered: (orderId: string, parcel: Parcel = 'delivery') => send(orderId, 'delivered', parcel),
+    failedAttempt: (orderId: string, parcel: Parcel = 'delivery') => send(orderId, 'failed_attempt', parcel),
   };
 }
 export type DeliveryNotices = ReturnType<typeof createDeliveryNotices>;

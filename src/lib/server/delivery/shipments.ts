@@ -224,6 +224,8 @@ export type StaffEvent = z.infer<typeof staffEventSchema>;
 export interface ShipmentView {
   id: string;
   kind: ShipmentKind;
+  /** The return it collects or whose replacement it takes out; null for the order's delivery. */
+  returnId: string | null;
   courier: string;
   courierLabel: string;
   status: ShipmentRow['status'];
@@ -449,21 +451,22 @@ export function createShipments(deps: {
       const addedIds = new Set(added.map((e) => e.id));
       return { added, earlier: all.filter((e) => !addedIds.has(e.id)).map((e) => e.status) };
     });
-    // A cancelled order's parcel still moving (the courier would not cancel it) tells the shopper nothing.
-    if (row.kind === 'delivery' && row.status === 'booked' && deps.notices) await tell(row.orderId, result.added, result.earlier);
+    // A cancelled order's parcel still moving (the courier would not cancel it) tells the shopper nothing;
+    // an exchange's replacement comes to the shopper as a delivery does, with the same updates.
+    if (row.kind !== 'return' && row.status === 'booked' && deps.notices) await tell(row.orderId, row.kind, result.added, result.earlier);
     return result.added;
   }
 
   /** The shopper hears "on its way" once (the first pick-up or transit), and each later milestone as it comes. */
-  async function tell(orderId: string, added: EventRow[], earlier: TrackingStatusCode[]) {
+  async function tell(orderId: string, parcel: 'delivery' | 'exchange', added: EventRow[], earlier: TrackingStatusCode[]) {
     const notices = deps.notices!;
     const moving = (s: TrackingStatusCode) => s === 'picked_up' || s === 'in_transit';
-    if (added.some((e) => moving(e.status)) && !earlier.some(moving)) await notices.onItsWay(orderId);
+    if (added.some((e) => moving(e.status)) && !earlier.some(moving)) await notices.onItsWay(orderId, parcel);
     for (const e of added) {
-      if (e.status === 'out_for_delivery') await notices.outForDelivery(orderId, { name: e.riderName, phone: e.riderPhone });
-      if (e.status === 'failed_attempt') await notices.failedAttempt(orderId);
+      if (e.status === 'out_for_delivery') await notices.outForDelivery(orderId, { name: e.riderName, phone: e.riderPhone }, parcel);
+      if (e.status === 'failed_attempt') await notices.failedAttempt(orderId, parcel);
     }
-    if (added.some((e) => e.status === 'delivered')) await notices.delivered(orderId);
+    if (added.some((e) => e.status === 'delivered')) await notices.delivered(orderId, parcel);
   }
 
   async function get(shipmentId: string): Promise<ShipmentRow> {
@@ -614,6 +617,7 @@ export function createShipments(deps: {
       return rows.map((r) => ({
         id: r.id,
         kind: r.kind,
+        returnId: r.returnId,
         courier: r.courier,
         courierLabel: COURIER_LABELS[r.courier] ?? r.courier,
         status: r.status,

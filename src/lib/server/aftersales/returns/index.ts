@@ -1,5 +1,5 @@
 import type { AuditLog } from '@/lib/server/backoffice/audit';
-import type { Db, Tx } from '@/lib/server/infra/db/client';
+import type { Db } from '@/lib/server/infra/db/client';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Mailer } from '@/lib/server/infra/mail';
 import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
@@ -10,7 +10,7 @@ import { createReturnMails } from './mail';
 import { createReturnMoney } from './money';
 import { createReturnReading } from './reading';
 import { createReturnRequests } from './shopper';
-import { createReturnActions } from './staff';
+import { createReturnActions, type ReturnShipments } from './staff';
 
 export type { ExchangeChoice } from './exchange';
 export type { GiftReturnOptions } from './gift';
@@ -39,11 +39,8 @@ export function createReturnService(deps: {
   storeCredit: StoreCreditService;
   pageCache?: PageCacheInvalidator;
   siteUrl: string;
-  /**
-   * Delivery by courier (delivery/shipments.ts): `ask` records, in the approving transaction, the
-   * collection of a return's pieces from the shopper; `bookNow` runs the worker after the commit.
-   */
-  shipments?: { ask(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; sendExchange?(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> };
+  /** Delivery by courier: a return's collection and an exchange's replacement (staff.ts, ReturnShipments). */
+  shipments?: ReturnShipments;
 }) {
   const { db, clock } = deps;
   const mails = createReturnMails({ db, log: deps.log, mailer: deps.mailer, siteUrl: deps.siteUrl });

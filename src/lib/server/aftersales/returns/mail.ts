@@ -67,7 +67,7 @@ export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; s
         reject: [`We cannot accept this return: ${ret.rejectionReason ?? ''}`, ...(ret.differencePaid ? [`The difference you paid, ${money(Math.round(ret.difference * 100), ret.currency)}, is on its way back to your payment.`] : [])],
         receive: ['We have received the pieces you sent back.'],
         credit: [`${money(Math.round(ret.credited * 100), ret.currency)} has been added to your store credit.`],
-        ship: [`Your exchange is on its way. Tracking number: ${ret.shipmentTracking ?? ''}.`, ...(ret.credited > 0 ? [`The difference, ${money(Math.round(ret.credited * 100), ret.currency)}, has been added to your store credit.`] : [])],
+        ship: ['Your new piece is packed and booked with our courier. We will tell you when it is on its way; follow it on your order page.', ...(ret.credited > 0 ? [`The difference, ${money(Math.round(ret.credited * 100), ret.currency)}, has been added to your store credit.`] : [])],
       };
       return mailShopper(ret, updateSubject(ret), lines[action]);
     },

@@ -15,6 +15,17 @@ import type { ReturnMoney } from './money';
 import { returnDto } from './reading';
 import { moveReturn, recordReceived, type ReturnRow } from './rows';
 
+/**
+ * Delivery by courier (delivery/shipments.ts): `ask` records, in the approving transaction, the
+ * collection of a return's pieces from the shopper, `sendExchange` in the shipping one the
+ * replacement's delivery; `bookNow` runs the worker after the commit.
+ */
+export interface ReturnShipments {
+  ask(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>;
+  sendExchange(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>;
+  bookNow(): Promise<unknown>;
+}
+
 type Action = Exclude<ReturnActionInput['action'], 'refund'>;
 type Step = { updated: ReturnRow; productIds?: number[]; differenceOwed?: boolean; details: Record<string, unknown> };
 
@@ -46,10 +57,9 @@ export function createReturnActions(deps: {
   payOwedRefunds?: (() => Promise<unknown>) | undefined;
   pageCache?: PageCacheInvalidator | undefined;
   /**
-   * Delivery by courier (delivery/shipments.ts): `ask` records, in the approving transaction, the
-   * collection of a return's pieces from the shopper; `bookNow` runs the worker after the commit.
+   * Delivery by courier (delivery/shipments.ts), see ReturnShipments.
    */
-  shipments?: { ask(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; sendExchange?(tx: Tx, ret: { id: string; orderId: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> } | undefined;
+  shipments?: ReturnShipments | undefined;
 }) {
   const { db, clock, log, audit, money } = deps;
   const move = (tx: Tx, row: ReturnRow, to: ReturnRow['status'], set: Partial<ReturnRow> = {}) => moveReturn(tx, row, to, clock(), set);
@@ -101,12 +111,13 @@ export function createReturnActions(deps: {
       return { updated: await move(tx, row, 'credited', { creditedMinor }), details: { creditedMinor } };
     },
 
-    async ship(tx, row, actor, input) {
-      // The exchange goes out; a cheaper piece's difference comes back as store credit.
+    async ship(tx, row, actor) {
+      // The exchange goes out with the market's courier, as a delivery (its tracking number comes from
+      // the booking); a cheaper piece's difference comes back as store credit.
       const creditedMinor = await money.creditCheaperExchange(tx, row, actor.id);
-      const updated = await move(tx, row, 'exchanged', { shipmentTracking: input.trackingNumber, creditedMinor });
-      await deps.shipments?.sendExchange?.(tx, row);
-      return { updated, details: { trackingNumber: input.trackingNumber, creditedMinor } };
+      const updated = await move(tx, row, 'exchanged', { creditedMinor });
+      await deps.shipments?.sendExchange(tx, row);
+      return { updated, details: { creditedMinor } };
     },
   };
 
@@ -141,7 +152,7 @@ export function createReturnActions(deps: {
         return { ret: await returnDto(tx, updated), productIds, differenceOwed };
       });
       // Paying it now spares the shopper the worker's wait; the worker pays it otherwise.
-      if (input.action === 'approve' || input.action === 'ship') await deps.shipments?.bookNow().catch((err: unknown) => log.error('booking a return collection failed', { returnId: id, err }));
+      if (input.action === 'approve' || input.action === 'ship') await deps.shipments?.bookNow().catch((err: unknown) => log.error('booking a return parcel failed', { returnId: id, err }));
       if (done.differenceOwed) await deps.payOwedRefunds?.().catch((err: unknown) => log.error('paying owed refunds after a rejected exchange failed', { returnId: id, err }));
       if (done.productIds.length && deps.pageCache) await deps.pageCache.invalidate([...new Set(done.productIds)].map((p) => cacheTags.product(p)));
       await deps.mails.acted(done.ret, input.action);

@@ -8,5 +8,6 @@ export const POST = formEndpoint(async ({ locals, request, params }) => {
   const user = requireStaff(locals);
   const input = await readInput(request, staffEventSchema);
   const { orderId } = await locals.services.shipments.addStaffEvent(params.id ?? '', input, user.id);
-  return { body: { status: true, message: message('shipment-event-added') }, next: `/admin/orders/${orderId}` };
+  // Back to the page the form is on (the order's, or the return's for its collection and replacement).
+  return { body: { status: true, message: message('shipment-event-added'), data: { orderId } } };
 });

@@ -9,5 +9,6 @@ export const POST = formEndpoint(async ({ locals, params }) => {
   const { orderId } = await locals.services.shipments.retry(id);
   await locals.services.audit.record(asActor(user), { action: 'shipment.retry', entity: 'shipment', entityId: id, details: { orderId } });
   await locals.services.shipments.runDue().catch(() => undefined);
-  return { body: { status: true, message: message('shipment-retry-queued'), data: { id } }, next: `/admin/orders/${orderId}` };
+  // Back to the page the form is on (the order's, or the return's).
+  return { body: { status: true, message: message('shipment-retry-queued'), data: { id } } };
 });
