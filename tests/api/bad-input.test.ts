@@ -59,6 +59,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/customers/[id]/pay-on-delivery.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ refusedBefore: '0' }) },
   'api/v1/admin/markets/[market]/pay-on-delivery.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ enabled: 'on', cap: '3000', ceiling: '40000', depositPercent: '30' }) },
   'api/v1/admin/markets/[market]/gift-wrap.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ fee: '150' }) },
+  'api/v1/admin/markets/[market]/pickup-point-fee.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ fee: '65' }) },
   'api/v1/admin/markets/[market]/privacy-days.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ days: '30' }) },
   'api/v1/admin/data-requests/index.ts': { body: () => ({ email: 'nobody@example.com', kind: 'export', channel: 'mail', note: 'By letter' }) },
   'api/v1/admin/data-requests/[id]/export.ts': { segments: () => ({ id: nilUuid }), body: () => ({ code: '1234' }) },
@@ -76,6 +77,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/orders/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/shipments/[id]/label.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/shipments/[id]/retry.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/admin/shipments/[id]/retry-cancel.ts': { segments: () => ({ id: nilUuid }) },
   'api/v1/admin/shipments/[id]/events.ts': { segments: () => ({ id: nilUuid }), body: () => ({ status: 'out_for_delivery', description: 'On the way', riderName: 'Musa', riderPhone: '+2348031234567' }) },
   'api/v1/admin/orders/[id]/refund.ts': {
     segments: () => ({ id: nilUuid }),

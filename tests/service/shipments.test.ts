@@ -369,6 +369,37 @@ for (const driver of DRIVERS) {
       expect(test.calls.length).toBe(calls);
     });
 
+    it('staff ask a refused cancel again: pressed twice at once, the courier is asked once, and it is cancelled', async () => {
+      const order = await deliveryOrder();
+      await services.orders.setStatus(order.id, 'processed');
+      test.state.cancelAnswer = 'refuse';
+      await services.orders.setStatus(order.id, 'cancelled');
+      await services.shipments.runDue();
+      const [refused] = await shipmentsOf(order.id);
+      expect(refused).toMatchObject({ status: 'cancel_failed' });
+      const parcel = test.parcels.get(refused!.id)!.shipmentId;
+      // The courier now takes the cancel (the rider had not collected it after all).
+      test.state.cancelAnswer = 'ok';
+      const presses = await Promise.all([services.shipments.retryCancel(refused!.id), services.shipments.retryCancel(refused!.id)]);
+      expect(presses.map((p) => p.orderId)).toEqual([order.id, order.id]);
+      expect(presses.filter((p) => p.queued)).toHaveLength(1);
+      await Promise.all([services.shipments.runDue(), services.shipments.runDue()]);
+      const [cancelled] = await shipmentsOf(order.id);
+      expect(cancelled).toMatchObject({ status: 'cancelled', trackingStatus: 'cancelled', lastError: null });
+      expect(test.cancelled.filter((id) => id === parcel)).toHaveLength(1);
+      // Pressed again once cancelled: nothing changes, nothing is asked.
+      expect(await services.shipments.retryCancel(refused!.id)).toEqual({ orderId: order.id, queued: false });
+      await services.shipments.runDue();
+      expect(test.cancelled.filter((id) => id === parcel)).toHaveLength(1);
+      // Only a refused cancel can be asked again.
+      const booked = await deliveryOrder();
+      await services.orders.setStatus(booked.id, 'processed');
+      await services.shipments.runDue();
+      const [bookedRow] = await shipmentsOf(booked.id);
+      await expect(services.shipments.retryCancel(bookedRow!.id)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(services.shipments.retryCancel('not-a-uuid')).rejects.toMatchObject({ code: 'not_found' });
+    });
+
     it('staff retry a failed booking: booked on the same key, not for a cancelled order, not twice', async () => {
       const order = await deliveryOrder();
       test.state.loseAnswer = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/domain/errors';
-import { distanceText, pickupPointDelivery, pickupPointLine, withPickupPointFee, PICKUP_POINT_FEE_MINOR } from '@/lib/domain/pickup-points';
+import { distanceText, pickupPointDelivery, pickupPointLine, withPickupPointFee, DEFAULT_PICKUP_POINT_FEE_MINOR } from '@/lib/domain/pickup-points';
 import type { AddressDto } from '@/lib/domain/shipping';
 import { createPickupPointOffers } from '@/lib/server/checkout/pickup-points';
 import { createDemoPickupPoints } from '@/lib/server/delivery/demo-pickup-points';
@@ -10,11 +10,12 @@ import { parseConfig } from '@/lib/server/infra/config';
 const joburg: AddressDto = { id: 'a1', name: 'Thandi Nkosi', country: 'south_africa', state: 'Gauteng', city: 'Johannesburg', address: '12 Jan Smuts Avenue', zipCode: '2196' };
 
 describe('choosing and pricing a PUDO locker', () => {
-  const offers = createPickupPointOffers({ points: { ZA: createDemoPickupPoints() } });
+  const defaultFee = async (m: 'NG' | 'ZA') => DEFAULT_PICKUP_POINT_FEE_MINOR[m];
+  const offers = createPickupPointOffers({ points: { ZA: createDemoPickupPoints() }, fee: defaultFee });
 
   it('lists the demo lockers in the address\'s town, at the market\'s fee; none elsewhere', async () => {
     const offer = await offers.offer('ZA', joburg);
-    expect(offer!.fee).toBe(PICKUP_POINT_FEE_MINOR.ZA! / 100);
+    expect(offer!.fee).toBe(DEFAULT_PICKUP_POINT_FEE_MINOR.ZA! / 100);
     expect(offer!.points.map((p) => p.name)).toEqual(['Hyde Park Corner', 'Melrose Arch', 'Rosebank Mall', 'Sandton City']);
     expect(offer!.points[2]).toEqual({ id: 'DEMO-JHB-ROS', name: 'Rosebank Mall', where: '50 Bath Avenue, Rosebank, Johannesburg' });
     expect(offer).toMatchObject({ title: 'Collect from a PUDO locker', feeText: 'R\u00a065' });
@@ -35,10 +36,22 @@ describe('choosing and pricing a PUDO locker', () => {
 
   it('a courier out of reach lists no lockers (the door stays) and refuses a choice as unavailable', async () => {
     const down: PickupPoints = { name: 'pudo', pickupPoints: () => Promise.reject(new AppError('unavailable', 'PUDO did not answer')) };
-    const out = createPickupPointOffers({ points: { ZA: down } });
+    const out = createPickupPointOffers({ points: { ZA: down }, fee: defaultFee });
     expect(await out.offer('ZA', joburg)).toBeNull();
     const err = await out.choose('ZA', joburg, 'CG54').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'unavailable' });
+  });
+
+  it('lists and prices at the fee staff set, read when asked; a market without a fee offers none', async () => {
+    let feeMinor: number | null = 4_000;
+    const set = createPickupPointOffers({ points: { ZA: createDemoPickupPoints() }, fee: async () => feeMinor });
+    expect((await set.offer('ZA', joburg))!.fee).toBe(40);
+    expect((await set.choose('ZA', joburg, 'DEMO-JHB-ROS')).feeMinor).toBe(4_000);
+    feeMinor = 0;
+    expect(await set.offer('ZA', joburg)).toMatchObject({ fee: 0, feeText: 'R\u00a00' });
+    feeMinor = null;
+    expect(await set.offer('ZA', joburg)).toBeNull();
+    await expect(set.choose('ZA', joburg, 'DEMO-JHB-ROS')).rejects.toThrow(/choose Delivery with an address in South Africa/);
   });
 
   it('prices the checkout with the locker\'s fee instead of the speed\'s', () => {

@@ -66,4 +66,5 @@ export const COURIER_LABELS: Record<string, string> = {
   manual: `${STORE_NAME} delivery`,
   shipbubble: 'Shipbubble',
   shiplogic: 'The Courier Guy',
+  pudo: 'PUDO',
 };

@@ -3,7 +3,7 @@ import type { MarketCode } from './markets';
 /**
  * Courier pickup points (PUDO lockers in South Africa) as checkout offers them and an order keeps
  * them: pure, no I/O, no zod (the checkout island reads it). The list itself comes from the
- * courier through the pickup-points port; the fee for the choice is the market's.
+ * courier through the pickup-points port; the fee for the choice is the market's, as staff set it.
  */
 
 /** A pickup point the shopper chose, as the order keeps it (and the courier is booked to). */
@@ -52,11 +52,11 @@ export const PICKUP_POINT_NOTE = 'Your parcel waits in the locker; collect it wi
 export const PICKUP_POINTS_LISTED = 5;
 
 /**
- * The fee for delivery to a courier's pickup point, per market (minor units): one flat price, since
- * a locker parcel is one size band and the courier charges the store one rate. Null: the market
- * offers no pickup points.
+ * The fee for delivery to a courier's pickup point in a market without one set by staff (minor
+ * units): one flat price, since a locker parcel is one size band. Staff set their own per market
+ * (market settings); null here: the market has no locker network to offer.
  */
-export const PICKUP_POINT_FEE_MINOR: Record<MarketCode, number | null> = { NG: null, ZA: 6_500 };
+export const DEFAULT_PICKUP_POINT_FEE_MINOR: Record<MarketCode, number | null> = { NG: null, ZA: 6_500 };
 
 /** The choice's name at checkout and on the order. */
 export const PICKUP_POINT_CHOICE = 'Collect from a PUDO locker';

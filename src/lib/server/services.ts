@@ -12,7 +12,7 @@ import { startRetention } from '@/lib/server/infra/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { startWorker } from '@/lib/server/infra/leased-work';
 import { createManualCourier } from '@/lib/server/delivery/manual';
-import { selectCouriers, selectPickupPoints } from '@/lib/server/delivery/select';
+import { deliveryCourier, selectCouriers, selectPickupCouriers, selectPickupPoints } from '@/lib/server/delivery/select';
 import type { PickupPoints } from '@/lib/server/delivery/pickup-points';
 import { createDeliveryNotices } from '@/lib/server/delivery/notices';
 import type { Courier } from '@/lib/server/delivery/port';
@@ -81,6 +81,8 @@ export interface Deps {
   couriers?: Record<MarketCode, Courier>;
   /** Tests may pass their own; otherwise each market's pickup points by configuration (PICKUP_POINTS_ZA). */
   pickupPoints?: Partial<Record<MarketCode, PickupPoints>>;
+  /** Tests may pass their own; otherwise the couriers booking their own pickup points (PICKUP_POINTS_ZA=pudo). */
+  pickupCouriers?: Courier[];
 }
 
 export function createServices(deps: Deps) {
@@ -143,6 +145,8 @@ export function createServices(deps: Deps) {
   const pickup = { NG: deps.config.couriers.NG.pickup, ZA: deps.config.couriers.ZA.pickup };
   const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db, pickup) });
   const couriers: Record<MarketCode, Courier> = deps.couriers ?? selectCouriers(deps.config, { manual: () => manualCourier });
+  // A locker's parcel is booked with the locker's own courier when one is configured (PUDO).
+  const pickupCouriers: Courier[] = deps.pickupCouriers ?? selectPickupCouriers(deps.config);
   const buying = createBuyingServices({
     ...deps,
     pickupPoints: deps.pickupPoints ?? selectPickupPoints(deps.config),
@@ -156,12 +160,12 @@ export function createServices(deps: Deps) {
     codeTries: createCodeTries(limiter),
     // Ready to ship asks for the shipment in its transaction; the worker (built below, called only later) books it.
     shipments: {
-      ask: (tx, order) => requestShipment(tx, { orderId: order.id, kind: 'delivery', courier: couriers[marketOfOrder(order.currency)].name }, clock()),
+      ask: (tx, order) => requestShipment(tx, { orderId: order.id, kind: 'delivery', courier: deliveryCourier(order, couriers, pickupCouriers) }, clock()),
       bookNow: () => shipments.runDue(),
     },
   });
   const deliveryNotices = createDeliveryNotices({ db, mailer, notifications, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickup, parcelSizes: deps.config.parcelSizes, orders: buying.orders, notices: deliveryNotices });
+  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickupCouriers, pickup, parcelSizes: deps.config.parcelSizes, orders: buying.orders, notices: deliveryNotices });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });

@@ -97,7 +97,7 @@ export function createBuyingServices(deps: {
     // Every refund is the order's money going back, within what the order has left.
     refundLedger: paymentRefundLedger(clock),
   });
-  const pickupPoints = createPickupPointOffers({ points: deps.pickupPoints ?? {}, log });
+  const pickupPoints = createPickupPointOffers({ points: deps.pickupPoints ?? {}, fee: (market) => onDelivery.pickupPointFee(market), log });
   const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit, pickupPoints });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });

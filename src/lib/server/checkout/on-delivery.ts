@@ -20,10 +20,11 @@ import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { marketSettings, orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
 import { DEFAULT_PRIVACY_REQUEST_DAYS } from '@/lib/domain/privacy';
 import { DEFAULT_GIFT_WRAP_MINOR } from '@/lib/domain/gifts';
+import { DEFAULT_PICKUP_POINT_FEE_MINOR } from '@/lib/domain/pickup-points';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 
 /**
- * Pay on delivery: each market's rules (the one owner of market_settings, which also keeps gift wrapping's fee; a market without a row
+ * Pay on delivery: each market's rules (the one owner of market_settings, which also keeps gift wrapping's and the locker's fees; a market without a row
  * uses DEFAULT_PAY_ON_DELIVERY_RULES), and the terms a shopper gets for an order under them
  * (payOnDeliveryTerms), with the text of a refusal.
  */
@@ -42,6 +43,15 @@ export const payOnDeliveryRulesSchema = z
 /** Gift wrapping's fee as staff set it, in minor units. */
 export const giftWrapFeeSchema = z.object({
   giftWrapMinor: z.coerce.number({ error: message('gift-wrap-range') }).int(message('gift-wrap-range')).min(0, message('gift-wrap-range')).max(1_000_000_000_000, message('gift-wrap-range')),
+});
+
+/** The locker delivery fee as staff set it, in minor units. */
+export const pickupPointFeeSchema = z.object({
+  pickupPointFeeMinor: z.coerce
+    .number({ error: message('pickup-point-fee-range') })
+    .int(message('pickup-point-fee-range'))
+    .min(0, message('pickup-point-fee-range'))
+    .max(1_000_000_000_000, message('pickup-point-fee-range')),
 });
 
 /** The text that says why pay on delivery is not offered. */
@@ -145,6 +155,16 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
     return row?.fee ?? DEFAULT_GIFT_WRAP_MINOR[market];
   }
 
+  /**
+   * The fee for delivery to a courier's pickup point in `market` (minor units): what staff set, else
+   * DEFAULT_PICKUP_POINT_FEE_MINOR (null: the market has no lockers to offer). The one place checkout,
+   * its price check and the order read it; a placed order keeps the fee it was priced with.
+   */
+  async function pickupPointFee(market: MarketCode, tx: Db | Tx = db): Promise<number | null> {
+    const [row] = await tx.select({ fee: marketSettings.pickupPointFeeMinor }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
+    return row?.fee ?? DEFAULT_PICKUP_POINT_FEE_MINOR[market];
+  }
+
   return {
     rules,
     standing,
@@ -192,6 +212,24 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
           .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, giftWrapMinor: fee, updatedAt: clock() })
           .onConflictDoUpdate({ target: marketSettings.market, set: { giftWrapMinor: fee, updatedAt: clock() } });
         await audit?.record(actor, { action: 'market.gift-wrap', entity: 'market', entityId: market, details: { before, after: fee } }, tx);
+      });
+      return fee;
+    },
+
+    pickupPointFee,
+
+    /** Staff set the locker delivery fee for a market (a market without a row gets the default pay-on-delivery rules with it); audited. */
+    async setPickupPointFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
+      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
+      const fee = parseWith(pickupPointFeeSchema, input).pickupPointFeeMinor;
+      await db.transaction(async (tx) => {
+        const r = await rules(market, tx);
+        const before = await pickupPointFee(market, tx);
+        await tx
+          .insert(marketSettings)
+          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, pickupPointFeeMinor: fee, updatedAt: clock() })
+          .onConflictDoUpdate({ target: marketSettings.market, set: { pickupPointFeeMinor: fee, updatedAt: clock() } });
+        await audit?.record(actor, { action: 'market.pickup-point-fee', entity: 'market', entityId: market, details: { before, after: fee } }, tx);
       });
       return fee;
     },

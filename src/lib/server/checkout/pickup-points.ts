@@ -2,7 +2,7 @@ import { AppError, Invalid } from '@/lib/domain/errors';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor } from '@/lib/domain/money';
-import { distanceText, PICKUP_POINT_CHOICE, PICKUP_POINT_FEE_MINOR, PICKUP_POINT_NOTE, PICKUP_POINTS_LISTED, type ChosenPickupPoint, type PickupPointOffer } from '@/lib/domain/pickup-points';
+import { distanceText, PICKUP_POINT_CHOICE, PICKUP_POINT_NOTE, PICKUP_POINTS_LISTED, type ChosenPickupPoint, type PickupPointOffer } from '@/lib/domain/pickup-points';
 import type { AddressDto } from '@/lib/domain/shipping';
 import type { PickupPoint, PickupPoints } from '@/lib/server/delivery/pickup-points';
 import type { Logger } from '@/lib/server/infra/log';
@@ -10,21 +10,21 @@ import type { Logger } from '@/lib/server/infra/log';
 /**
  * The courier pickup points checkout offers (ADR 0041): the market's points nearest the delivery
  * address, and the one the shopper chose, checked against that same list and priced by the
- * market's fee for the choice. The courier's list is read through the pickup-points port.
+ * market's fee for the choice (`fee`: the market settings', as staff set it). The courier's list is
+ * read through the pickup-points port.
  */
-export function createPickupPointOffers(deps: { points: Partial<Record<MarketCode, PickupPoints>>; log?: Logger }) {
+export function createPickupPointOffers(deps: { points: Partial<Record<MarketCode, PickupPoints>>; fee: (market: MarketCode) => Promise<number | null>; log?: Logger }) {
   /** The points for an address in the market's country; null when the market offers none. */
   async function nearest(market: MarketCode, address: AddressDto | null): Promise<PickupPoint[] | null> {
     const source = deps.points[market];
-    const feeMinor = PICKUP_POINT_FEE_MINOR[market];
-    if (!source || feeMinor === null || !address || address.country !== MARKETS[market].country) return null;
+    if (!source || !address || address.country !== MARKETS[market].country) return null;
     return source.pickupPoints({ city: address.city }, PICKUP_POINTS_LISTED);
   }
 
   return {
-    /** Whether the market offers pickup points at all (the checkout shows the choice then). */
-    offered(market: MarketCode): boolean {
-      return deps.points[market] !== undefined && PICKUP_POINT_FEE_MINOR[market] !== null;
+    /** The market's fee when it offers pickup points at all (the checkout shows the choice then); null otherwise. */
+    async offeredFee(market: MarketCode): Promise<number | null> {
+      return deps.points[market] === undefined ? null : deps.fee(market);
     },
 
     /**
@@ -32,6 +32,8 @@ export function createPickupPointOffers(deps: { points: Partial<Record<MarketCod
      * checkout: the choice is left out (null) and delivery to the door remains.
      */
     async offer(market: MarketCode, address: AddressDto | null): Promise<PickupPointOffer | null> {
+      const feeMinor = await this.offeredFee(market);
+      if (feeMinor === null) return null;
       let points: PickupPoint[] | null;
       try {
         points = await nearest(market, address);
@@ -41,7 +43,7 @@ export function createPickupPointOffers(deps: { points: Partial<Record<MarketCod
         return null;
       }
       if (!points || points.length === 0) return null;
-      const fee = toMajor(PICKUP_POINT_FEE_MINOR[market]!);
+      const fee = toMajor(feeMinor);
       return {
         courier: 'pudo',
         fee,
@@ -55,7 +57,8 @@ export function createPickupPointOffers(deps: { points: Partial<Record<MarketCod
 
     /** The point chosen by its code, among those offered for this address, with its fee (minor units). */
     async choose(market: MarketCode, address: AddressDto | null, id: string): Promise<{ point: ChosenPickupPoint; feeMinor: number }> {
-      if (!address || address.country !== MARKETS[market].country || !this.offered(market)) throw new Invalid(message('pickup-point-needs-address'));
+      const feeMinor = await this.offeredFee(market);
+      if (!address || address.country !== MARKETS[market].country || feeMinor === null) throw new Invalid(message('pickup-point-needs-address'));
       let points: PickupPoint[] | null;
       try {
         points = await nearest(market, address);
@@ -67,7 +70,7 @@ export function createPickupPointOffers(deps: { points: Partial<Record<MarketCod
       if (!found) throw new Invalid(message('pickup-point-unknown'));
       return {
         point: { courier: 'pudo', id: found.id, name: found.name, address: found.address, city: found.city, distanceKm: found.distanceKm },
-        feeMinor: PICKUP_POINT_FEE_MINOR[market]!,
+        feeMinor,
       };
     },
   };

@@ -12,7 +12,7 @@ import { CourierRefused, WebhookRejected, type Booking } from './port';
 
 export interface CourierHttp {
   /** Answers the parsed JSON body of a 2xx answer; throws as above otherwise. */
-  json(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown>;
+  json(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<unknown>;
   /** Fetches bytes (a label PDF) from an absolute URL the courier gave; no credentials are sent. */
   bytes(url: string): Promise<Uint8Array>;
 }

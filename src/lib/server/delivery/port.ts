@@ -3,10 +3,10 @@ import { AppError } from '@/lib/domain/errors';
 /**
  * The courier port: the store books, tracks and cancels parcels through this, never through a
  * courier's API directly. One adapter per courier (manual, Shipbubble, ShipLogic), chosen per
- * market by configuration (COURIER_NG, COURIER_ZA).
+ * market by configuration (COURIER_NG, COURIER_ZA); PUDO books the parcels going to its lockers.
  */
 
-export type CourierName = 'manual' | 'shipbubble' | 'shiplogic';
+export type CourierName = 'manual' | 'shipbubble' | 'shiplogic' | 'pudo';
 
 /** An address as a courier needs it: who to call, where to go. */
 export interface CourierAddress {
@@ -112,8 +112,8 @@ export interface WebhookUpdate {
 
 export interface Courier {
   readonly name: CourierName;
-  /** Rates for a parcel from the store's pickup address to `to`, cheapest first. */
-  quote(from: CourierAddress, to: CourierAddress, parcel: Parcel): Promise<Quote[]>;
+  /** Rates for a parcel from the store's pickup address to `to` (or the courier's pickup point there), cheapest first. */
+  quote(from: CourierAddress, to: CourierAddress, parcel: Parcel, pickupPoint?: BookingInput['pickupPoint']): Promise<Quote[]>;
   /**
    * Books a shipment. Idempotent on `input.key`. Throws CourierRefused when the courier answers
    * no (a bad address, no rate), AppError 'unavailable' when it cannot be reached (the booking may

@@ -247,6 +247,8 @@ export function createShipments(deps: {
   log: Logger;
   /** The courier of each market. */
   couriers: Record<MarketCode, Courier>;
+  /** Couriers booking to their own pickup points (PUDO's lockers), as the shipment row names them. */
+  pickupCouriers?: readonly Courier[];
   /** Delivers the order when the courier says so (the orders module owns delivered_at). */
   orders: { deliverByCourier(tx: Tx, orderId: string, at: Date): Promise<unknown> };
   notices?: DeliveryNotices;
@@ -261,7 +263,7 @@ export function createShipments(deps: {
   const leaseMs = deps.leaseMs ?? BOOKING_LEASE_MS;
 
   function courierNamed(name: string): Courier | null {
-    return Object.values(deps.couriers).find((c) => c.name === name) ?? null;
+    return [...Object.values(deps.couriers), ...(deps.pickupCouriers ?? [])].find((c) => c.name === name) ?? null;
   }
 
   async function claimIn(status: 'to_book' | 'to_cancel'): Promise<ShipmentRow | null> {
@@ -349,7 +351,7 @@ export function createShipments(deps: {
    */
   async function withRate(courier: Courier, row: ShipmentRow, input: BookingInput): Promise<BookingInput> {
     if (input.rateRef || courier.name === 'manual') return input;
-    const [cheapest] = await courier.quote(input.from, input.to, input.parcel);
+    const [cheapest] = await courier.quote(input.from, input.to, input.parcel, input.pickupPoint);
     if (!cheapest) throw new CourierRefused('the courier offered no rate for this address');
     const [kept] = await db
       .update(shipments)
@@ -509,6 +511,25 @@ export function createShipments(deps: {
         .returning({ id: shipments.id });
       if (!done) throw new Conflict(message('shipment-retry-refused'));
       return { orderId: row.orderId };
+    },
+
+    /**
+     * Staff: a parcel the courier would not cancel is asked to be cancelled again now (the same
+     * worker cancels it, starting afresh). Pressed twice, the second finds it already on its way
+     * (`queued: false`) and changes nothing. Returns the order's id.
+     */
+    async retryCancel(shipmentId: string): Promise<{ orderId: string; queued: boolean }> {
+      const row = await get(shipmentId);
+      const now = clock();
+      const [done] = await db
+        .update(shipments)
+        .set({ status: 'to_cancel', attempts: 0, nextAttemptAt: now, leaseUntil: null, updatedAt: now })
+        .where(and(eq(shipments.id, row.id), eq(shipments.status, 'cancel_failed')))
+        .returning({ id: shipments.id });
+      if (done) return { orderId: row.orderId, queued: true };
+      const [current] = await db.select({ status: shipments.status }).from(shipments).where(eq(shipments.id, row.id)).limit(1);
+      if (current?.status === 'to_cancel' || current?.status === 'cancelled') return { orderId: row.orderId, queued: false };
+      throw new Conflict(message('shipment-cancel-retry-refused'));
     },
 
     /** Takes a due row without booking it (tests: a worker that dies after its claim). */

@@ -196,6 +196,8 @@ const configSchema = z
     PICKUP_POINTS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo', 'demo']).optional()),
     PUDO_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     PUDO_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api-pudo.co.za')),
+    /** Where a shopper follows a PUDO parcel ({ref}: its waybill); unset: no link, the order's timeline only. */
+    PUDO_TRACKING_URL: z.preprocess(emptyToUndefined, z.string().includes('{ref}', { message: 'must contain {ref}' }).optional()),
     /** The store's pickup address per market, as JSON (pickupAddress above). */
     STORE_PICKUP_NG: z.preprocess(emptyToUndefined, z.string().optional()),
     STORE_PICKUP_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -257,6 +259,8 @@ const configSchema = z
         if (c[`COURIER_${code}`] !== 'manual' && !c[`STORE_PICKUP_${code}`]) live(`STORE_PICKUP_${code}`, `is required when STORE_MODE=live and COURIER_${code}=${c[`COURIER_${code}`]} (the courier collects parcels there)`);
       }
       // Tracking webhooks without a secret could not be told from forgeries.
+      // PUDO books a locker's parcel itself, collecting it at the store's door.
+      if (c.PICKUP_POINTS_ZA === 'pudo' && !c.STORE_PICKUP_ZA) live('STORE_PICKUP_ZA', 'is required when STORE_MODE=live and PICKUP_POINTS_ZA=pudo (PUDO collects locker parcels there)');
       if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_WEBHOOK_SECRET) live('SHIPLOGIC_WEBHOOK_SECRET', 'is required when STORE_MODE=live and COURIER_ZA=shiplogic (it proves tracking webhooks come from ShipLogic)');
     }
   });

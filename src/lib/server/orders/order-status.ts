@@ -50,7 +50,7 @@ export interface OrderStatusDeps {
    * Delivery by courier (delivery/shipments.ts): `ask` records, in the transaction that makes an
    * order "Ready to ship", the shipment the worker books; `bookNow` runs the worker after the commit.
    */
-  shipments?: { ask(tx: Tx, order: { id: string; currency: string }): Promise<unknown>; bookNow(): Promise<unknown> } | undefined;
+  shipments?: { ask(tx: Tx, order: { id: string; currency: string; pickupPoint: { courier: string } | null }): Promise<unknown>; bookNow(): Promise<unknown> } | undefined;
 }
 
 export function createOrderStatus({ db, log, clock, audit, pageCache, withItems, sendStatusMail, payOwedRefunds, storeCredit, promotions, shipments }: OrderStatusDeps) {

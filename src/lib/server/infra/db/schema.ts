@@ -971,6 +971,8 @@ export const marketSettings = pgTable(
     podMaxOpenOrders: integer('pod_max_open_orders').notNull().default(2),
     /** Gift wrapping's fee in the market's minor units; null: DEFAULT_GIFT_WRAP_MINOR. */
     giftWrapMinor: bigint('gift_wrap_minor', { mode: 'number' }),
+    /** The fee for delivery to a courier's pickup point (a PUDO locker), minor units; null: DEFAULT_PICKUP_POINT_FEE_MINOR. */
+    pickupPointFeeMinor: bigint('pickup_point_fee_minor', { mode: 'number' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -979,6 +981,7 @@ export const marketSettings = pgTable(
     check('market_settings_privacy_days', sql`${t.privacyRequestDays} between 1 and 90`),
     check('market_settings_max_open_orders', sql`${t.podMaxOpenOrders} between 1 and 100`),
     check('market_settings_gift_wrap', sql`${t.giftWrapMinor} >= 0`),
+    check('market_settings_pickup_point_fee', sql`${t.pickupPointFeeMinor} >= 0`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "market_settings" ADD COLUMN "pickup_point_fee_minor" bigint;--> statement-breakpoint
+ALTER TABLE "market_settings" ADD CONSTRAINT "market_settings_pickup_point_fee" CHECK ("market_settings"."pickup_point_fee_minor" >= 0);
