@@ -49,9 +49,9 @@ const TABLE_OWNERS: Record<string, string> = {
   // A rollup of variant_prices the database keeps (migration 0015's triggers): nothing writes it but them.
   product_from_prices: 'catalogue/catalogue-admin',
   products: 'catalogue/catalogue-admin',
-  promotion_codes: 'promotions/promotions',
-  promotion_redemptions: 'promotions/promotions',
-  promotions: 'promotions/promotions',
+  promotion_codes: 'promotions/rows',
+  promotion_redemptions: 'promotions/rows',
+  promotions: 'promotions/rows',
   rate_limits: 'infra/rate-limit',
   return_items: 'aftersales/returns/rows',
   returns: 'aftersales/returns/rows',
