@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { createAccountService } from '@/lib/server/accounts/accounts';
 import { createAddressService } from '@/lib/server/accounts/addresses';
 import { createFeedService } from './catalogue/feeds';
-import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
+import { createCatalogueService } from '@/lib/server/catalogue/reading';
 import { createSearch } from '@/lib/server/catalogue/search';
 import { createCodeService } from '@/lib/server/accounts/codes';
 import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
