@@ -32,7 +32,7 @@ import { createLinkSigner } from '@/lib/server/infra/signing';
 import { createSessionService } from '@/lib/server/accounts/sessions';
 import { createBuyingServices } from '@/lib/server/checkout/buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/infra/cache-bus';
-import { createCatalogueAdmin } from '@/lib/server/catalogue/catalogue-admin';
+import { createCatalogueAdmin } from '@/lib/server/catalogue/admin';
 import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { PaymentProvider } from '@/lib/server/payments/port';
