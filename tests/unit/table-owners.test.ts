@@ -19,13 +19,13 @@ const TABLE_OWNERS: Record<string, string> = {
   backup_runs: 'infra/backups',
   cart_items: 'cart/cart',
   carts: 'cart/cart',
-  categories: 'catalogue/catalogue-admin',
+  categories: 'catalogue/admin/categories',
   colors: 'infra/db/seed',
   customer_views: 'privacy/views',
   data_requests: 'privacy/requests',
   favourites: 'accounts/favourites',
-  feed_copies: 'catalogue/feeds',
-  feed_pieces: 'catalogue/feeds',
+  feed_copies: 'catalogue/feeds/kept-copies',
+  feed_pieces: 'catalogue/feeds/kept-copies',
   help_messages: 'aftersales/help',
   help_requests: 'aftersales/help',
   mail_outbox: 'infra/mail',
@@ -45,13 +45,13 @@ const TABLE_OWNERS: Record<string, string> = {
   payments: 'payments/rows',
   // Units sold per day and product, kept by migration 0017's triggers on order lines and orders: nothing writes it but them.
   product_daily_sales: 'orders/order-placing',
-  product_images: 'catalogue/catalogue-admin',
+  product_images: 'catalogue/admin/images',
   // A rollup of variant_prices the database keeps (migration 0015's triggers): nothing writes it but them.
-  product_from_prices: 'catalogue/catalogue-admin',
-  products: 'catalogue/catalogue-admin',
-  promotion_codes: 'promotions/promotions',
-  promotion_redemptions: 'promotions/promotions',
-  promotions: 'promotions/promotions',
+  product_from_prices: 'catalogue/admin/prices',
+  products: 'catalogue/admin/products',
+  promotion_codes: 'promotions/rows',
+  promotion_redemptions: 'promotions/rows',
+  promotions: 'promotions/rows',
   rate_limits: 'infra/rate-limit',
   return_items: 'aftersales/returns/rows',
   returns: 'aftersales/returns/rows',
@@ -68,8 +68,8 @@ const TABLE_OWNERS: Record<string, string> = {
   text_outbox: 'notifications/outbox',
   whatsapp_outbox: 'notifications/outbox',
   users: 'accounts/accounts',
-  variant_prices: 'catalogue/catalogue-admin',
-  variants: 'catalogue/catalogue-admin',
+  variant_prices: 'catalogue/admin/prices',
+  variants: 'catalogue/admin/variants',
 };
 
 /**
@@ -232,7 +232,7 @@ describe('one owner per table', () => {
     expect(literalKeys("{ ...input, passwordHash: await hash('a,b') })")).toEqual(['*', 'passwordHash']);
     expect(literalKeys('patch)')).toEqual(['*']);
     expect(ownerOf('products', 'products', 'salesCount')).toBe('catalogue/stock');
-    expect(ownerOf('products', 'products', 'name')).toBe('catalogue/catalogue-admin');
+    expect(ownerOf('products', 'products', 'name')).toBe('catalogue/admin/products');
     expect(ownerOf('users', 'users', '*')).toBe('accounts/accounts');
   });
 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { createAccountService } from '@/lib/server/accounts/accounts';
 import { createAddressService } from '@/lib/server/accounts/addresses';
 import { createFeedService } from './catalogue/feeds';
-import { createCatalogueService } from '@/lib/server/catalogue/catalogue';
+import { createCatalogueService } from '@/lib/server/catalogue/reading';
 import { createSearch } from '@/lib/server/catalogue/search';
 import { createCodeService } from '@/lib/server/accounts/codes';
 import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
@@ -33,7 +33,7 @@ import { createGiftReturnAccess, giftReturnLink } from '@/lib/server/aftersales/
 import { createSessionService } from '@/lib/server/accounts/sessions';
 import { createBuyingServices } from '@/lib/server/checkout/buying';
 import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/infra/cache-bus';
-import { createCatalogueAdmin } from '@/lib/server/catalogue/catalogue-admin';
+import { createCatalogueAdmin } from '@/lib/server/catalogue/admin';
 import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
 import { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { PaymentProvider } from '@/lib/server/payments/port';

@@ -5,7 +5,7 @@ import { productFromPrices, products } from '@/lib/server/infra/db/schema';
 
 /**
  * Reading prices (DESIGN.md "Markets"): every variant has its own price per market
- * (variant_prices, written by catalogue-admin.ts). A product is sold in a market when one of its
+ * (variant_prices, written by admin/prices.ts). A product is sold in a market when one of its
  * variants is, and its listed price there is the lowest of them ("from"). The database keeps that
  * "from" price per product and market in product_from_prices (triggers of migration 0015), so reads
  * never aggregate every variant's price.

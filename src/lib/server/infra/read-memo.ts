@@ -65,3 +65,8 @@ export class ReadMemo {
     }
   }
 }
+
+/** `load`'s value, kept in `memo` when there is one (the app server's; none in scripts) until one of its tags is invalidated. */
+export function remember<T>(memo: ReadMemo | undefined, key: string, load: () => Promise<T>, tagsOf: (value: T) => readonly string[]): Promise<T> {
+  return memo ? memo.get(key, load, tagsOf) : load();
+}

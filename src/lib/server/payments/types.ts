@@ -128,7 +128,7 @@ export interface RefundResult {
 
 /**
  * What a waiting payment holds besides its row: a discount code's place under its limits
- * (src/lib/server/promotions/promotions.ts). Taken in the transaction that creates the payment
+ * (src/lib/server/promotions/limits.ts). Taken in the transaction that creates the payment
  * (initiate's `hold`), given back in the transaction that settles a payment without an order
  * (failed, declined, abandoned, or paid but impossible to fulfil). Idempotent.
  */

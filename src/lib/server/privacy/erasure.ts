@@ -25,7 +25,7 @@ import { eraseBackInStockOf } from '@/lib/server/catalogue/back-in-stock';
 import { eraseTextsTo } from '@/lib/server/notifications/outbox';
 import { anonymiseOrdersOf } from '@/lib/server/orders/order-placing';
 import { anonymisePaymentsOf } from '@/lib/server/payments/rows';
-import { unbindCodesFrom } from '@/lib/server/promotions/promotions';
+import { unbindCodesFrom } from '@/lib/server/promotions/rows';
 
 /** What stands between an account and its deletion: orders on their way, open returns, payments being confirmed, and the credit it would give up. */
 export interface DeletionCheck {

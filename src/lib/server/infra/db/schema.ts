@@ -162,7 +162,7 @@ export const variants = pgTable(
  * A variant's price in a market (DESIGN.md "Markets"), in that market's currency's minor units,
  * set by staff and never converted at a rate. A variant without a row for a market is not sold
  * there; a product is sold in a market when one of its variants is, at its lowest price there
- * ("from"). Written only by the catalogue admin (catalogue-admin.ts) and the seed.
+ * ("from"). Written only by the catalogue admin (catalogue/admin/prices.ts) and the seed.
  */
 export const variantPrices = pgTable(
   'variant_prices',
@@ -200,7 +200,7 @@ export const productFromPrices = pgTable(
 );
 
 /**
- * The last finished copy of each shopping feed (catalogue/feeds.ts): its ETag, when it was built,
+ * The last finished copy of each shopping feed (catalogue/feeds/kept-copies.ts): its ETag, when it was built,
  * the version of the text it was written with, and its layout (`pieces`: the gzip segments in
  * order, each a product range with a fingerprint of what the range read). The segments' bytes are
  * in `feed_pieces`: an app server that starts answers from the copy at once, streaming its pieces
