@@ -78,6 +78,14 @@ for (const driver of DRIVERS) describe(`PUDO lockers at checkout, on the order a
     }
   });
 
+  it('refuses pay on delivery to a locker, where nobody takes payment', async () => {
+    const user = await shopperInJohannesburg();
+    const err = await services.checkout.initiate(user, { market: 'ZA', deliveryOption: 'delivery', pickupPoint: 'CG54', paymentMethod: 'on_delivery' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).message).toBe('A PUDO locker cannot take payment at the door. Please pay now, or choose delivery to your address.');
+    expect((await services.cart.view(user, 'ZA')).items).toHaveLength(1);
+  });
+
   it('places an order to a locker at its fee, mails it, and books the parcel to the locker', async () => {
     const user = await shopperInJohannesburg();
     const priced = await services.cart.price(user, 'ZA');

@@ -327,6 +327,7 @@ export const MESSAGES = {
   'pod-rules-cap-above-ceiling': 'The amount paid wholly on delivery cannot be above the most an order may be',
   'pickup-point-unknown': 'This PUDO locker is not offered for your delivery address. Please choose another.',
   'pickup-point-needs-address': 'To collect from a PUDO locker, choose Delivery with an address in South Africa.',
+  'pickup-point-pays-online': 'A PUDO locker cannot take payment at the door. Please pay now, or choose delivery to your address.',
   'pickup-points-unavailable': 'PUDO lockers cannot be listed just now. Please choose delivery to your address, or try again shortly.',
   'gift-name-required': "Please enter the recipient's name",
   'gift-name-too-long': "The recipient's name can be at most {count} characters",

@@ -280,6 +280,8 @@ export function createCheckoutService(deps: {
             : undefined,
       };
       const leftMinor = totalMinor - credit;
+      // Nobody at a locker takes money: a locker parcel is paid before it leaves.
+      if (locker && input.paymentMethod === 'on_delivery' && leftMinor > 0) throw new Invalid(message('pickup-point-pays-online'));
       if (input.paymentMethod === 'on_delivery' && leftMinor > 0) {
         if (!onDelivery) throw new Conflict(message('pod-disabled', market));
         const terms = await onDelivery.termsFor(user.id, market, leftMinor, cartId);
