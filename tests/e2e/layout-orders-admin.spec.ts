@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/lib/server/accounts/passwords';
-import { users } from '@/lib/server/infra/db/schema';
+import { returnRequestSchema } from '@/lib/domain/after-sales-input';
+import { orderItems, users } from '@/lib/server/infra/db/schema';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PreparedStore } from '../support/pod-orders';
 import { fitsTheScreen, SHOPPER_PASSWORD } from './support';
@@ -20,7 +21,7 @@ test.describe.configure({ mode: 'serial' });
 
 let store: PreparedStore;
 let server: RunningServer;
-let facts: { email: string; orderId: string; dueOrderId: string; productId: number; customerId: string };
+let facts: { email: string; orderId: string; dueOrderId: string; returnId: string; productId: number; customerId: string };
 
 test.beforeAll(async ({}, info) => {
   test.skip(info.project.name !== 'phone', 'one run: each test sets its own width, and the owner has one step-up code at a time');
@@ -34,7 +35,13 @@ test.beforeAll(async ({}, info) => {
     await services.orders.setStatus(order.id, 'delivered');
     // And one still to collect at the door: its page carries the collection form and the courier's panel.
     const due = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id });
-    return { email: shopper.email, orderId: order.id, dueOrderId: due.id, productId: v.productId, customerId: shopper.id };
+    // And a delivered order with a return asked for: the back office's return page has the widest table.
+    const returned = await placePodOrder(services, { userId: shopper.id, email: shopper.email, variantId: v.id, depositPercent: 100 });
+    await services.orders.setStatus(returned.id, 'processed');
+    await services.orders.setStatus(returned.id, 'delivered');
+    const [line] = await services.db.select({ id: orderItems.id }).from(orderItems).where(eq(orderItems.orderId, returned.id));
+    const ret = await services.returns.request(shopper.id, returned.id, returnRequestSchema.parse({ items: [{ orderItemId: line!.id, quantity: 1 }], reason: 'changed_mind', resolution: 'credit', method: 'drop_off' }));
+    return { email: shopper.email, orderId: order.id, dueOrderId: due.id, returnId: ret.id, productId: v.productId, customerId: shopper.id };
   });
   store = prepared.store;
   facts = prepared.value;
@@ -102,6 +109,7 @@ for (const js of [true, false]) {
         '/admin/promotions',
         '/admin/refunds',
         '/admin/returns',
+        `/admin/returns/${facts.returnId}`,
         '/admin/help',
         '/admin/staff',
         '/admin/to-collect',
@@ -114,10 +122,11 @@ for (const js of [true, false]) {
     test.describe('at 360 px', () => {
       test.use({ viewport: { width: 360, height: 740 } });
 
-      test('the admin order page, delivered and still to collect, does not scroll sideways', async ({ page }, info) => {
+      test('the admin order page, delivered and still to collect, and a return\'s page do not scroll sideways', async ({ page }, info) => {
         test.setTimeout(90_000);
         await ownerSignIn(page);
         for (const id of [facts.orderId, facts.dueOrderId]) await fitsTheScreen(page, url(`/admin/orders/${id}`));
+        await fitsTheScreen(page, url(`/admin/returns/${facts.returnId}`));
         await page.screenshot({ path: info.outputPath(`admin-order-360-${js ? 'js' : 'nojs'}.png`), fullPage: true });
       });
     });
