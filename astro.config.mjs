@@ -1,4 +1,5 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
@@ -39,12 +40,21 @@ const clientChunks = [
   },
 ];
 
+/** `client:reach`: an island that hydrates when the shopper reaches for it (src/lib/client/hydrate-on-reach.ts). */
+/** @type {import('astro').AstroIntegration} */
+const hydrateOnReach = {
+  name: 'hydrate-on-reach',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) => addClientDirective({ name: 'reach', entrypoint: fileURLToPath(new URL('./src/lib/client/hydrate-on-reach.ts', import.meta.url)) }),
+  },
+};
+
 export default defineConfig({
   output: 'server',
   // Middleware mode: src/server/entry.ts is the HTTP server (static files, compression) around it.
   // bodySizeLimit: the largest body any route takes (a picture upload); routes have smaller limits (src/server/http-policy.ts).
   adapter: node({ mode: 'middleware', bodySizeLimit: MAX_BODY_BYTES }),
-  integrations: [react(), storeServer()],
+  integrations: [react(), storeServer(), hydrateOnReach],
   // The CSRF rule lives in src/middleware.ts (isCrossSiteWrite): it refuses cross-site
   // browser writes like Astro's check, but lets bearer-token API clients through.
   security: {

@@ -345,6 +345,9 @@ async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; war
         await p.goto(`/product/${productId.id}`);
       });
       await step('ADD TO CART', async (p) => {
+        // The island hydrates when the shopper reaches its form (client:reach): scroll there first, as a shopper does.
+        await p.locator('form[data-purchase]').scrollIntoViewIfNeeded();
+        await p.locator('astro-island[component-url*="/ProductPurchase."]:not([ssr])').waitFor({ state: 'attached' });
         if (productId.size) await p.getByRole('radio', { name: productId.size, exact: true }).check();
         if (productId.color) await p.getByRole('radio', { name: productId.color, exact: true }).check();
         await p.getByRole('button', { name: 'ADD TO CART' }).click();

@@ -203,7 +203,7 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
           </div>
         )}
 
-        <form ref={purchase} method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit}>
+        <form ref={purchase} method="post" action={`/api/v1/cart/add-to-cart?back=/product/${product.id}`} onSubmit={onSubmit} data-purchase>
           <CsrfInput token={csrf} />
           <input type="hidden" name="productId" value={product.id} />
           <OptionGroup name="size" legend="Size" options={sizes} chosen={choice.size} onChoose={(value) => choose('size', value)} priceOf={priceOf('size')}>

@@ -1,8 +1,9 @@
 /**
  * The chrome's behaviour in plain TypeScript (no React, so content pages stay tiny):
- * session sync, cart badge, side menu, profile menu, search toggle and logout.
+ * session sync, cart badge, side menu, profile menu, search toggle, logout and the hearts.
  * Everything here enhances server-rendered HTML that already works without it.
  */
+import { bindFavouriteHearts } from '@/lib/client/favourite-hearts';
 import { bindImageFallback } from '@/lib/client/image-fallback';
 import { api } from '@/lib/client/api';
 import { logout } from '@/lib/client/session';
@@ -232,3 +233,4 @@ bindSideMenu();
 bindProfileMenu();
 bindSearch();
 bindLogout();
+bindFavouriteHearts();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { getJson, newShopper, SHOPPER_PASSWORD } from '../e2e/support';
+import { getJson, newShopper, purchaseReady, SHOPPER_PASSWORD } from '../e2e/support';
 import { baseURL } from '../../playwright.tls.config';
 
 /**
@@ -59,7 +59,7 @@ test.describe('with JavaScript', () => {
 
     const v = await sizedVariant(page, 0);
     await page.goto(`/product/${v.productId}`);
-    await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+    await purchaseReady(page);
     await page.getByRole('radio', { name: v.size, exact: true }).check();
     if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
     await page.getByRole('button', { name: 'ADD TO CART' }).click();

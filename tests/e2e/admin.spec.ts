@@ -1,6 +1,6 @@
 import { expect, test, type Browser } from '@playwright/test';
 import sharp from 'sharp';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, purchaseReady, SHOPPER_PASSWORD } from './support';
 
 /**
  * The back office in the browser: the seeded demo owner (README; demo mode) signs in through
@@ -19,7 +19,7 @@ async function shopperCanBuy(browser: Browser, baseURL: string, productId: numbe
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => url.pathname === '/');
   await page.goto(`/product/${productId}`);
-  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await purchaseReady(page);
   await page.getByRole('radio', { name: color, exact: true }).check();
   await page.getByRole('button', { name: 'ADD TO CART' }).click();
   await expect(page.getByText('Product added to cart successfully!')).toBeVisible();

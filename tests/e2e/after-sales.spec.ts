@@ -5,6 +5,7 @@ import { users } from '@/lib/server/infra/db/schema';
 import type { Services } from '@/lib/server/services';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
+import { purchaseReady } from './support';
 
 /**
  * After the sale at 360 px, with and without JavaScript: a shopper asks to exchange a
@@ -289,6 +290,7 @@ for (const js of [true, false]) {
       const detail = (await (await shopper.request.get(url(`/api/v1/products/${product.id}`))).json()).data;
       const variant = detail.variants.find((v: { stock: number }) => v.stock > 1);
       await shopper.goto(url(`/product/${product.id}`));
+      if (js) await purchaseReady(shopper);
       if (variant.color) await shopper.getByRole('radio', { name: variant.color, exact: true }).check({ force: true });
       await shopper.getByRole('button', { name: 'ADD TO CART' }).click();
       if (js) await expect(shopper.getByText('Product added to cart successfully!')).toBeVisible();

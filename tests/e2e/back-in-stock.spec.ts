@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson, newShopper, signIn } from './support';
+import { getJson, newShopper, purchaseReady, signIn } from './support';
 
 /**
  * "Email me when it is back" on the product page at 360 px, signed in with JavaScript and signed
@@ -44,7 +44,7 @@ test('signed in, with JavaScript: the sold-out choice opens the form with the ac
   const v = await soldOutVariant(page.request, 0);
   const query = new URLSearchParams({ ...(v.color ? { color: v.color } : {}), ...(v.size ? { size: v.size } : {}) });
   await page.goto(`/product/${v.productId}?${query}`);
-  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await purchaseReady(page);
 
   const form = page.locator('details.back-in-stock');
   await expect(form).toHaveAttribute('open', '');
@@ -118,7 +118,7 @@ test.describe('at 1366 px', () => {
     const v = await soldOutVariant(page.request, 3);
     const query = new URLSearchParams({ ...(v.color ? { color: v.color } : {}), ...(v.size ? { size: v.size } : {}) });
     await page.goto(`/product/${v.productId}?${query}`);
-    await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+    await purchaseReady(page);
     const form = page.locator('details.back-in-stock');
     await expect(form).toHaveAttribute('open', '');
     const button = (await page.getByRole('button', { name: 'ADD TO CART' }).boundingBox())!;

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, newShopper, purchaseReady, SHOPPER_PASSWORD } from './support';
 
 /**
  * Buying in the browser: product page -> cart -> checkout -> simulated payment -> orders.
@@ -46,7 +46,7 @@ async function pickVariants(request: APIRequestContext, opts: { sized: boolean; 
 async function addToCart(page: Page, v: Pick) {
   await page.goto(`/product/${v.productId}`);
   // the form also works before hydration (a plain post), but this suite checks the island's toasts
-  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await purchaseReady(page);
   // Colour first, then a size in it: a size sold out in the colour on show is named so.
   if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
   if (v.size) await page.getByRole('radio', { name: v.size, exact: true }).check();
@@ -252,7 +252,7 @@ test('ADD TO CART without a size, then with one: the success replaces the error 
   await login(page, email);
   const [v] = await pickVariants(request, { sized: true, count: 1, skip: skipFor(info.project.name, 10), minStock: 1 });
   await page.goto(`/product/${v!.productId}`);
-  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await purchaseReady(page);
   const sizeToast = page.getByRole('status').filter({ hasText: 'Please select a size' });
 
   await page.getByRole('button', { name: 'ADD TO CART' }).click();

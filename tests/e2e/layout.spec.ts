@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fitsTheScreen, getJson, newShopper, overflow, signIn } from './support';
+import { fitsTheScreen, getJson, newShopper, overflow, purchaseReady, signIn } from './support';
 
 /**
  * No page of the store scrolls sideways on a 320 px phone: every page template, signed out and
@@ -30,7 +30,7 @@ for (const js of [true, false]) {
 
       const id = await sizedProduct(page);
       await fitsTheScreen(page, `/product/${id}`);
-      if (js) await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+      if (js) await purchaseReady(page);
       await page.getByText('Size guide', { exact: true }).click();
       const table = js ? page.getByRole('dialog', { name: 'Size guide' }).locator('table') : page.locator('.size-guide table');
       await expect(table).toBeVisible();

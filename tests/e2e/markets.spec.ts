@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { getJson, signIn, southAfricanProducts, southAfricanShopper, type Variant } from './support';
+import { getJson, purchaseReady, signIn, southAfricanProducts, southAfricanShopper, type Variant } from './support';
 
 /**
  * Markets in the browser at 360 px, with JavaScript on and off: switch to South Africa with the
@@ -25,7 +25,7 @@ async function shopIn(page: Page, label: 'South Africa (R ZAR)' | 'Nigeria (₦ 
 
 async function addToCart(page: Page, js: boolean, v: { productId: number; color: string | null }) {
   await page.goto(`/product/${v.productId}`);
-  if (js) await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  if (js) await purchaseReady(page);
   if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
   await page.getByRole('button', { name: 'ADD TO CART' }).click();
   if (js) await expect(page.getByText('Product added to cart successfully!')).toBeVisible();
@@ -137,7 +137,7 @@ test('a colour that costs more shows its own price on the product page and in th
   const email = await southAfricanShopper(request);
   await signIn(page, email);
   await page.goto(`/product/${found!.id}?market=ZA`);
-  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+  await purchaseReady(page);
   await page.getByRole('radio', { name: found!.cheap.color!, exact: true }).check();
   await expect(page.locator('.product-price')).toHaveText(zar(found!.cheap.price));
   // Each colour shows its own price beside its name (also without scripts), outside the option's accessible name.

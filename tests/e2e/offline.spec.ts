@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { freePort } from '../support/store-process';
 import { startServer, type RunningServer } from '../support/server';
-import { getJson, newShopper, signIn } from './support';
+import { getJson, newShopper, purchaseReady, signIn } from './support';
 
 /**
  * Offline mode (ADR 0030) on a phone: the service worker keeps the anonymous catalogue pages seen,
@@ -164,7 +164,7 @@ test('the checkout sent offline is never sent again by itself: only Retry sends 
     const v = detail.variants.find((x: { stock: number }) => x.stock >= 4);
     if (!v) continue;
     await page.goto(`/product/${p.id}`);
-    await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+    await purchaseReady(page);
     if (v.color) await page.getByRole('radio', { name: v.color, exact: true }).check();
     await page.getByRole('button', { name: 'ADD TO CART' }).click();
     await expect(page.getByText('Product added to cart successfully!')).toBeVisible();

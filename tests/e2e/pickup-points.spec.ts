@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '@/lib/domain/money';
-import { signIn, southAfricanProducts, southAfricanShopper } from './support';
+import { purchaseReady, signIn, southAfricanProducts, southAfricanShopper } from './support';
 
 /**
  * PUDO lockers at checkout at 360 px, with JavaScript on and off: a South African shopper with a
@@ -31,7 +31,7 @@ for (const js of [true, false]) {
       await signIn(page, email);
       await shopInSouthAfrica(page);
       await page.goto(`/product/${item!.productId}`);
-      if (js) await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+      if (js) await purchaseReady(page);
       if (item!.color) await page.getByRole('radio', { name: item!.color, exact: true }).check();
       await page.getByRole('button', { name: 'ADD TO CART' }).click();
       if (js) await expect(page.getByText('Product added to cart successfully!')).toBeVisible();

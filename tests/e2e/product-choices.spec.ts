@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { getJson } from './support';
+import { getJson, purchaseReady } from './support';
 
 /**
  * The product page's size and colour choice at 360 px, with and without JavaScript: an option that
@@ -26,10 +26,6 @@ async function soldOutCombination(request: APIRequestContext) {
   throw new Error('no product with a size sold out in one colour only');
 }
 
-async function hydrated(page: Page) {
-  const island = page.locator('astro-island[component-url*="/ProductPurchase."]');
-  await expect(island).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
-}
 
 const colourGroup = (page: Page) => page.locator('.option-group').filter({ hasText: 'Colour' });
 const sizeGroup = (page: Page) => page.locator('.option-group').filter({ hasText: 'Size' }).first();
@@ -37,7 +33,7 @@ const sizeGroup = (page: Page) => page.locator('.option-group').filter({ hasText
 test('a size sold out in the chosen colour says so and choosing it keeps the colour and its pictures', async ({ page }) => {
   const { id, size, color, otherSize } = await soldOutCombination(page.request);
   await page.goto(`/product/${id}`);
-  await hydrated(page);
+  await purchaseReady(page);
   await colourGroup(page).getByRole('radio', { name: color, exact: true }).check({ force: true });
   const picture = await page.locator('img[data-main-image]').getAttribute('data-hash');
 
@@ -83,7 +79,7 @@ test('tapping the main picture opens the pictures full screen with zoom, loaded 
     if (/picture-zoom|swiper/i.test(r.url())) zoomAssets.push(r.url());
   });
   await page.goto(`/product/${id}`);
-  await hydrated(page);
+  await purchaseReady(page);
   expect(zoomAssets, 'the zoom is not loaded before a tap').toEqual([]);
   const thumbs = await page.locator('.gallery-thumbs button').count();
   await page.locator('[data-zoom]').click();
@@ -102,6 +98,28 @@ test('tapping the main picture opens the pictures full screen with zoom, loaded 
   await expect(zoom).toBeHidden();
   // The page shows the picture the shopper closed on.
   if (thumbs > 1) await expect(page.locator('.gallery-thumbs button').nth(1)).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('React waits until the shopper reaches for the piece; a first tap on a thumbnail before then still shows its picture', async ({ page }) => {
+  const id = (await getJson(page.request, '/api/v1/products?limit=1')).data.docs[0].id as number;
+  const islandScripts: string[] = [];
+  page.on('request', (r) => {
+    if (/\/_astro\/(react|client|ProductPurchase)\./.test(r.url())) islandScripts.push(r.url());
+  });
+  await page.goto(`/product/${id}`);
+  await page.waitForLoadState('networkidle');
+  // The first screen is the pictures: the purchase form below it, and no island code fetched yet.
+  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).toHaveAttribute('ssr', '');
+  expect(islandScripts).toEqual([]);
+
+  const main = page.locator('img[data-main-image]');
+  const second = page.locator('.gallery-thumbs button').nth(1);
+  const secondHash = await second.getAttribute('data-hash');
+  expect(secondHash).not.toBe(await main.getAttribute('data-hash'));
+  await second.click();
+  await expect(main).toHaveAttribute('data-hash', secondHash!);
+  await expect(second).toHaveAttribute('aria-pressed', 'true');
+  expect(islandScripts.length).toBeGreaterThan(0);
 });
 
 test.describe('the main picture without JavaScript', () => {

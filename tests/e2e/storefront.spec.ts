@@ -1,20 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { newShopper, SHOPPER_PASSWORD, signIn, twoColourProduct } from './support';
+import { newShopper, purchaseReady, SHOPPER_PASSWORD, signIn, twoColourProduct } from './support';
 
 /**
  * Storefront pages (spec section 2): home, side menu, collection with filters and sort,
  * product page, content pages, 404s, sitemap/robots, JSON-LD and accessibility.
  * Runs in the phone (360 px) and desktop projects.
  */
-
-/** Waits until an island has hydrated (Astro drops the `ssr` attribute then). */
-async function hydrated(page: Page, component: string, index = 0) {
-  const island = page.locator(`astro-island[component-url*="/${component}."]`).nth(index);
-  await island.scrollIntoViewIfNeeded();
-  await expect(island).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
-  return island;
-}
 
 /**
  * Waits until a home page section's plain script has taken it over (it sets `data-enhanced`):
@@ -356,7 +348,7 @@ test.describe('product page', () => {
     await expect(page.getByText('100% Original Product.')).toBeVisible();
     await expect(page.getByText('Easy return and exchange policy within 3 days.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'ADD TO CART' })).toBeEnabled();
-    await hydrated(page, 'ProductPurchase');
+    await purchaseReady(page);
     const main = page.locator('img[data-main-image]');
     const thumbs = page.locator('.gallery-thumbs button');
     expect(await thumbs.count()).toBeGreaterThan(1);
@@ -375,7 +367,7 @@ test.describe('product page', () => {
     const email = await newShopper(page.request, false);
     await signIn(page, email);
     await page.goto(`/product/${product.id}`);
-    await hydrated(page, 'ProductPurchase');
+    await purchaseReady(page);
     const main = page.locator('img[data-main-image]');
     await page.locator('.option-group').filter({ hasText: 'Colour' }).getByRole('radio', { name: product.first, exact: true }).check({ force: true });
     expect(product.hashesOf(product.first)).toContain(await main.getAttribute('data-hash'));
@@ -407,7 +399,7 @@ test.describe('product page', () => {
   test('a colour is preselected; ADD TO CART when logged out asks to log in', async ({ page }) => {
     const id = await firstProductId(page);
     await page.goto(`/product/${id}`);
-    await hydrated(page, 'ProductPurchase');
+    await purchaseReady(page);
     await expect(page.getByRole('radio', { checked: true }).first()).toBeChecked();
     await page.getByRole('button', { name: 'ADD TO CART' }).click();
     const toast = page.getByText('Please create an account or login');
@@ -428,7 +420,7 @@ test.describe('product page', () => {
     const detail = (await (await page.request.get(`/api/v1/products/${sized.id}`)).json()).data as { variants: { size: string; color: string | null; stock: number }[] };
     const inStock = detail.variants.find((v) => v.stock > 0)!;
     await page.goto(`/product/${sized.id}`);
-    await hydrated(page, 'ProductPurchase');
+    await purchaseReady(page);
     const sizes = page.locator('.option-group').filter({ hasText: 'Size' });
     await expect(sizes.getByRole('radio', { checked: true })).toHaveCount(0);
     // The size guide sits beside the sizes and opens as a sheet over the page.
@@ -575,7 +567,7 @@ test.describe('accessibility', () => {
       const target = path === 'PRODUCT' ? `/product/${await firstProductId(page)}` : path;
       await page.goto(target);
       if (path === '/') await enhanced(page, '[data-hero]');
-      if (path === 'PRODUCT') await hydrated(page, 'ProductPurchase');
+      if (path === 'PRODUCT') await purchaseReady(page);
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
   }

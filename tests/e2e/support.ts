@@ -130,3 +130,13 @@ export async function southAfricanProducts(request: APIRequestContext, skip: num
   }
   throw new Error('not enough South African stock');
 }
+
+/**
+ * The product page's island hydrates when the shopper reaches for it (client:reach): its purchase
+ * form coming onto the screen, or a touch in it. Scrolls to the form as a shopper would, then waits
+ * until Astro drops the island's `ssr` attribute.
+ */
+export async function purchaseReady(page: Page): Promise<void> {
+  await page.locator('form[data-purchase]').scrollIntoViewIfNeeded();
+  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).not.toHaveAttribute('ssr', /.*/, { timeout: 15_000 });
+}
