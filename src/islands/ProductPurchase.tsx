@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
-import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
+import { useChoicesMadeEarly, useFormSubmit, useHeldSendsReplayed } from '@/lib/client/forms';
 import { $profile, cartChanged } from '@/lib/client/stores';
 import { firstInStock, isAvailable, optionsWith, type VariantChoice } from '@/lib/domain/variants';
 import type { VariantDto } from '@/lib/domain/catalogue';
@@ -118,12 +118,14 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
 
   const purchase = useRef<HTMLFormElement>(null);
   useChoicesMadeEarly(purchase, { size: choice.size, color: choice.color }, (name, value) => choose(name === 'size' ? 'size' : 'color', value));
+  useHeldSendsReplayed(purchase);
 
   const { busy, onSubmit } = useFormSubmit<{ status?: boolean; message?: string; data?: { items?: unknown[] } }>({
     failed: TOASTS['cart-add-failed'],
     unreachable: TOASTS['cart-add-error'],
     // Who is signed in comes from the page (chrome.ts syncs $profile from it): the page itself may come from the shared cache.
-    check: () => (!$profile.get() ? TOASTS['login-required'] : sizeMissing ? TOASTS['size-required'] : null),
+    // The size from the form itself: a send held until hydration carries the size ticked before it, not yet in state.
+    check: (values) => (!$profile.get() ? TOASTS['login-required'] : sizeCount > 1 && !values.size ? TOASTS['size-required'] : null),
     succeeded: ({ body }) => Boolean(body?.status),
     body: (values) => ({ productId: Number(values.productId), color: values.color ?? null, size: values.size ?? null, quantity: 1 }),
     onSuccess: (body) => {

@@ -122,6 +122,23 @@ test('React waits until the shopper reaches for the piece; a first tap on a thum
   expect(islandScripts.length).toBeGreaterThan(0);
 });
 
+test('ADD TO CART tapped before React arrives is answered by the island, on the page', async ({ page }) => {
+  const id = (await getJson(page.request, '/api/v1/products?limit=1')).data.docs[0].id as number;
+  // A slow network: the island's code arrives a second after it is asked for.
+  await page.route(/\/_astro\/(react|client|ProductPurchase)\..*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  await page.goto(`/product/${id}`);
+  await expect(page.locator('astro-island[component-url*="/ProductPurchase."]')).toHaveAttribute('ssr', '');
+  // Marks this document: a form posted without the island would load another.
+  await page.evaluate(() => document.documentElement.setAttribute('data-before-tap', ''));
+  await page.getByRole('button', { name: 'ADD TO CART' }).click();
+  await expect(page.getByText('Please create an account or login')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-before-tap', '');
+  expect(new URL(page.url()).pathname).toBe(`/product/${id}`);
+});
+
 test.describe('the main picture without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

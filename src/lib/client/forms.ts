@@ -42,3 +42,14 @@ export function useChoicesMadeEarly(root: RefObject<HTMLElement | null>, rendere
     // Once, right after hydration: later changes go through the inputs' onChange.
   }, []);
 }
+
+/**
+ * For an island hydrated on reach (client:reach): once its handlers are in place and the choices
+ * made early are taken, a form the shopper sent before then is sent again, now through the island.
+ * Call it after useChoicesMadeEarly, so that its effect runs after that one.
+ */
+export function useHeldSendsReplayed(root: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    root.current?.dispatchEvent(new Event('island-ready', { bubbles: true }));
+  }, []);
+}
