@@ -64,7 +64,7 @@ test('a shopper page sends a signed-out shopper to log in, then back to it; a ne
   await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
 });
 
-test('a new shopper registers, verifies, manages profile and addresses, changes and resets the password', async ({ page }, info) => {
+test('a new shopper registers, verifies, manages profile and addresses, changes and resets the password', { tag: '@desktop' }, async ({ page }, info) => {
   test.setTimeout(180_000);
   const email = `e2e.${info.project.name}.${Date.now()}@example.com`;
   const password = 'Lagos-2026!';

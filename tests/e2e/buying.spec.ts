@@ -56,7 +56,7 @@ async function addToCart(page: Page, v: Pick) {
 
 const skipFor = (project: string, base: number) => base + (project === 'phone' ? 0 : 1);
 
-test('buy two variants with delivery, pay, and follow the order', async ({ page, request }, info) => {
+test('buy two variants with delivery, pay, and follow the order', { tag: '@desktop' }, async ({ page, request }, info) => {
   // The whole journey, to the order's page: past a minute on a loaded two-core CI machine.
   test.setTimeout(120_000);
   const email = await newShopper(request, true);
@@ -317,7 +317,7 @@ test('buying pages need a session', async ({ page }) => {
   }
 });
 
-test('buying pages have no serious accessibility problems', async ({ page, request }, info) => {
+test('buying pages have no serious accessibility problems', { tag: '@desktop' }, async ({ page, request }, info) => {
   // Seven axe runs: ~40 s alone, past a minute on a busy two-core machine.
   test.setTimeout(120_000);
   const email = await newShopper(request, true);

@@ -8,7 +8,7 @@ import { getJson } from './support';
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
-test('staff cancel a paid order to store credit from the order page; the refunds view lists it', async ({ browser, request, baseURL }, info) => {
+test('staff cancel a paid order to store credit from the order page; the refunds view lists it', { tag: '@desktop' }, async ({ browser, request, baseURL }, info) => {
   test.skip(info.project.name !== 'desktop', 'one run: the owner account has one step-up code at a time');
   test.setTimeout(120_000);
   const api = buyingClient(baseURL!);

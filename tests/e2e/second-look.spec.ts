@@ -138,7 +138,7 @@ for (const js of [true, false]) {
   });
 }
 
-test.describe('at 1366 px', () => {
+test.describe('at 1366 px', { tag: '@desktop' }, () => {
   test.use({ viewport: { width: 1366, height: 900 } });
   test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'a desktop suite'));
 

@@ -5,7 +5,7 @@ import { newShopper, purchaseReady, SHOPPER_PASSWORD, signIn, twoColourProduct }
 /**
  * Storefront pages (spec section 2): home, side menu, collection with filters and sort,
  * product page, content pages, 404s, sitemap/robots, JSON-LD and accessibility.
- * Runs in the phone (360 px) and desktop projects.
+ * Runs at phone width; the sections tagged @desktop (what the layout changes) also at 1366 px.
  */
 
 /**
@@ -46,7 +46,7 @@ async function seriousA11yViolations(page: Page) {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
 }
 
-test.describe('home', () => {
+test.describe('home', { tag: '@desktop' }, () => {
   test('shows the spec texts, promises, newsletter box and footer', async ({ page }) => {
     const res = await page.goto('/');
     expect(res?.status()).toBe(200);
@@ -194,7 +194,7 @@ test.describe('home', () => {
   });
 });
 
-test.describe('chrome', () => {
+test.describe('chrome', { tag: '@desktop' }, () => {
   test('side menu lists parent categories, closes on Escape, and a choice opens its collection with sub-categories', async ({ page }) => {
     const parents = await parentCategories(page);
     const bags = parents[0]!;
@@ -263,7 +263,7 @@ test.describe('chrome', () => {
   });
 });
 
-test.describe('collection', () => {
+test.describe('collection', { tag: '@desktop' }, () => {
   test('filters toggle their query parameter on and off', async ({ page }) => {
     const parents = await parentCategories(page);
     const clothing = parents.find((p) => p.name === 'Clothing') ?? parents[1]!;
@@ -338,7 +338,7 @@ test.describe('collection', () => {
   });
 });
 
-test.describe('product page', () => {
+test.describe('product page', { tag: '@desktop' }, () => {
   test('gallery thumbnails switch the main image; notes and price are shown', async ({ page }) => {
     const id = await firstProductId(page);
     const product = (await (await page.request.get(`/api/v1/products/${id}`)).json()).data;
@@ -560,7 +560,7 @@ test.describe('content pages and search engines', () => {
   });
 });
 
-test.describe('accessibility', () => {
+test.describe('accessibility', { tag: '@desktop' }, () => {
   const paths = ['/', '/collection', 'PRODUCT', '/Bags-men', '/about', '/privacy', '/contact', '/product/99999999'];
   for (const path of paths) {
     test(`axe finds no serious or critical violations on ${path === 'PRODUCT' ? '/product/{id}' : path}`, async ({ page }) => {
