@@ -165,6 +165,36 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
     return row?.fee ?? DEFAULT_PICKUP_POINT_FEE_MINOR[market];
   }
 
+  /** Days the store has to answer a data request made by mail or phone in `market`. */
+  async function privacyRequestDays(market: MarketCode, tx: Db | Tx = db): Promise<number> {
+    const [row] = await tx.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
+    return row?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS;
+  }
+
+  /**
+   * Writes one of a market's settings, audited with its value before and after. A market without a
+   * row gets one, holding its current pay-on-delivery rules (the row's other columns keep their defaults).
+   */
+  async function saveMarketSetting<K extends 'giftWrapMinor' | 'pickupPointFeeMinor' | 'privacyRequestDays'>(
+    actor: Actor,
+    market: MarketCode,
+    column: K,
+    value: number,
+    read: (tx: Tx) => Promise<number | null>,
+    action: string,
+  ): Promise<void> {
+    await db.transaction(async (tx) => {
+      const r = await rules(market, tx);
+      const before = await read(tx);
+      const set = { [column]: value, updatedAt: clock() } as { [P in K]: number } & { updatedAt: Date };
+      await tx
+        .insert(marketSettings)
+        .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, ...set })
+        .onConflictDoUpdate({ target: marketSettings.market, set });
+      await audit?.record(actor, { action, entity: 'market', entityId: market, details: { before, after: value } }, tx);
+    });
+  }
+
   return {
     rules,
     standing,
@@ -200,57 +230,29 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
 
     giftWrapFee,
 
-    /** Staff set gift wrapping's fee for a market (a market without a row gets the default pay-on-delivery rules with it); audited. */
+    /** Staff set gift wrapping's fee for a market; audited. */
     async setGiftWrapFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
       if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
       const fee = parseWith(giftWrapFeeSchema, input).giftWrapMinor;
-      await db.transaction(async (tx) => {
-        const r = await rules(market, tx);
-        const before = await giftWrapFee(market, tx);
-        await tx
-          .insert(marketSettings)
-          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, giftWrapMinor: fee, updatedAt: clock() })
-          .onConflictDoUpdate({ target: marketSettings.market, set: { giftWrapMinor: fee, updatedAt: clock() } });
-        await audit?.record(actor, { action: 'market.gift-wrap', entity: 'market', entityId: market, details: { before, after: fee } }, tx);
-      });
+      await saveMarketSetting(actor, market, 'giftWrapMinor', fee, (tx) => giftWrapFee(market, tx), 'market.gift-wrap');
       return fee;
     },
 
     pickupPointFee,
 
-    /** Staff set the locker delivery fee for a market (a market without a row gets the default pay-on-delivery rules with it); audited. */
+    /** Staff set the locker delivery fee for a market; audited. */
     async setPickupPointFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
       if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
       const fee = parseWith(pickupPointFeeSchema, input).pickupPointFeeMinor;
-      await db.transaction(async (tx) => {
-        const r = await rules(market, tx);
-        const before = await pickupPointFee(market, tx);
-        await tx
-          .insert(marketSettings)
-          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, pickupPointFeeMinor: fee, updatedAt: clock() })
-          .onConflictDoUpdate({ target: marketSettings.market, set: { pickupPointFeeMinor: fee, updatedAt: clock() } });
-        await audit?.record(actor, { action: 'market.pickup-point-fee', entity: 'market', entityId: market, details: { before, after: fee } }, tx);
-      });
+      await saveMarketSetting(actor, market, 'pickupPointFeeMinor', fee, (tx) => pickupPointFee(market, tx), 'market.pickup-point-fee');
       return fee;
     },
 
-    /** Days the store has to answer a data request made by mail or phone in `market`. */
-    async privacyRequestDays(market: MarketCode): Promise<number> {
-      const [row] = await db.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
-      return row?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS;
-    },
+    privacyRequestDays,
 
-    /** Staff set those days for a market (a market without a row gets the default pay-on-delivery rules with it); audited. */
+    /** Staff set those days for a market; audited. */
     async setPrivacyRequestDays(actor: Actor, market: MarketCode, days: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        const r = await rules(market, tx);
-        const [before] = await tx.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
-        await tx
-          .insert(marketSettings)
-          .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, privacyRequestDays: days, updatedAt: clock() })
-          .onConflictDoUpdate({ target: marketSettings.market, set: { privacyRequestDays: days, updatedAt: clock() } });
-        await audit?.record(actor, { action: 'market.privacy-request-days', entity: 'market', entityId: market, details: { before: before?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS, after: days } }, tx);
-      });
+      await saveMarketSetting(actor, market, 'privacyRequestDays', days, (tx) => privacyRequestDays(market, tx), 'market.privacy-request-days');
     },
 
     /** The terms for this shopper's order of `totalMinor` in `market` from `cartId`, with the text of a refusal. */
