@@ -83,6 +83,17 @@ for (const driver of DRIVERS) {
       expect(await ctx.services.storeCredit.mismatches()).toEqual([]);
     });
 
+    it('the return is the recipient\'s in their data export and their account\'s deletion check, not the buyer\'s', async () => {
+      const order = await deliveredGift(1, 2);
+      const { token, proof, userId } = await provenRecipient(order);
+      const ret = await ctx.services.giftReturns.request(token, proof, ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_big', method: 'drop_off' }));
+      const references = (data: { returns: { reference: string }[] }) => data.returns.map((r) => r.reference);
+      expect(references(await ctx.services.dataExport.of(userId))).toEqual([ret.reference]);
+      expect(references(await ctx.services.dataExport.of(order.userId))).toEqual([]);
+      expect((await ctx.services.erasure.check(userId)).blockers).toContainEqual({ kind: 'return', reference: ret.reference });
+      expect((await ctx.services.erasure.check(order.userId)).blockers).not.toContainEqual({ kind: 'return', reference: ret.reference });
+    });
+
     it('"Credit" goes to the recipient; a second request beyond the units left is refused; the account is found again by the number', async () => {
       const order = await deliveredGift(1, 1);
       const { token, proof, userId } = await provenRecipient(order);

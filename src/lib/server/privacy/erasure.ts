@@ -23,6 +23,7 @@ import { eraseCountersOf } from '@/lib/server/infra/rate-limit';
 import { eraseSubscriptionOf } from '@/lib/server/newsletter/newsletter';
 import { eraseBackInStockOf } from '@/lib/server/catalogue/back-in-stock';
 import { eraseTextsTo } from '@/lib/server/notifications/outbox';
+import { returnAskedBy } from '@/lib/server/aftersales/returns/rows';
 import { anonymiseOrdersOf } from '@/lib/server/orders/order-placing';
 import { anonymisePaymentsOf } from '@/lib/server/payments/rows';
 import { unbindCodesFrom } from '@/lib/server/promotions/rows';
@@ -53,7 +54,7 @@ export function createErasure({ db, clock, sessions, media }: { db: Db; clock: (
     const openReturns = await tx
       .select({ reference: returns.reference })
       .from(returns)
-      .where(and(eq(returns.userId, userId), notInArray(returns.status, [...FINAL_RETURN_STATUSES])))
+      .where(and(eq(returnAskedBy, userId), notInArray(returns.status, [...FINAL_RETURN_STATUSES])))
       .limit(5);
     // Money on its way (a transfer sent, a card paid): it becomes an order or a refund first.
     const moving = await tx

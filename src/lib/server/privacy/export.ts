@@ -4,6 +4,7 @@ import { countryName } from '@/lib/domain/geo';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
+import { returnAskedBy } from '@/lib/server/aftersales/returns/rows';
 import type { Db } from '@/lib/server/infra/db/client';
 import {
   addresses,
@@ -52,7 +53,7 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
           db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(asc(addresses.createdAt)),
           db.select().from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.createdAt)),
           db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.createdAt)),
-          db.select().from(returns).where(eq(returns.userId, userId)).orderBy(asc(returns.createdAt)),
+          db.select().from(returns).where(eq(returnAskedBy, userId)).orderBy(asc(returns.createdAt)),
           db.select().from(storeCreditBalances).where(eq(storeCreditBalances.userId, userId)),
           db.select().from(storeCreditEntries).where(eq(storeCreditEntries.userId, userId)).orderBy(asc(storeCreditEntries.id)),
           db
@@ -172,7 +173,7 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
           checkout: p.snapshot,
           createdAt: p.createdAt,
         })),
-        returns: returnRows.map(({ userId: _u, settlingAt: _s, ...r }) => ({ ...r, items: returnLines.filter((i) => i.returnId === r.id).map(({ returnId: _r, ...i }) => i) })),
+        returns: returnRows.map(({ userId: _u, creditUserId: _c, settlingAt: _s, ...r }) => ({ ...r, items: returnLines.filter((i) => i.returnId === r.id).map(({ returnId: _r, ...i }) => i) })),
         storeCredit: {
           balances: creditBalances.map((b) => ({ currency: b.currency, balanceMinor: b.balanceMinor, balance: money(b.balanceMinor, b.currency) })),
           ledger: creditEntries.map(({ userId: _u, actorId: _a, ...e }) => e),

@@ -1,9 +1,15 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ReturnStatus } from '@/lib/domain/after-sales';
 import type { Tx } from '@/lib/server/infra/db/client';
 import { returnItems, returns } from '@/lib/server/infra/db/schema';
 
 export type ReturnRow = typeof returns.$inferSelect;
+
+/**
+ * Whose return it is: a gift's recipient who asked for it (`credit_user_id`, ADR 0045), else the
+ * order's buyer. Their data export lists it, and it stands in the way of their account's deletion.
+ */
+export const returnAskedBy = sql<string>`coalesce(${returns.creditUserId}, ${returns.userId})`;
 export type ReturnItemInsert = Omit<typeof returnItems.$inferInsert, 'returnId'>;
 
 /**
