@@ -8,6 +8,9 @@ export interface Call {
 }
 
 /** `origin`: the store's public origin (its PUBLIC_SITE_URL), which its own pages send as Origin. */
+/** The seeded owner account (infra/db/seed.ts); a new device signs in with a mailed code (staff step-up). */
+export const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
+
 export function accountClient(baseUrl: string, origin = baseUrl) {
   async function call(method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Call> {
     // Browsers send Origin on every non-GET call; send it too, as a same-origin page would.
@@ -69,7 +72,17 @@ export function accountClient(baseUrl: string, origin = baseUrl) {
     return { email, password, token: login.body.data.token, id: login.body.data.user.id };
   }
 
-  return { call, lastMail, lastCode, uniqueEmail, registration, verifiedUser };
+  /** Signs the owner in and confirms the device with the mailed code: a token the back office takes. */
+  async function signInOwner(): Promise<string> {
+    const login = await call('POST', '/user-auth/login', { body: OWNER });
+    if (login.status !== 200) throw new Error(`owner login failed: ${JSON.stringify(login.body)}`);
+    const token = login.body.data.token as string;
+    const confirmed = await call('POST', '/user-auth/verify-device', { token, body: { code: await lastCode(OWNER.email) } });
+    if (confirmed.status !== 200) throw new Error(`owner step-up failed: ${JSON.stringify(confirmed.body)}`);
+    return token;
+  }
+
+  return { call, lastMail, lastCode, uniqueEmail, registration, verifiedUser, signInOwner };
 }
 
 /** A code that is certainly not the given one. */

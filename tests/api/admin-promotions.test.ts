@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
 
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
 /** The back office's promotions: JSON and the form without JavaScript, audited, staff only; a code created here works in a cart. */
 for (const driver of ['pglite', 'pg'] as const) {
@@ -14,10 +13,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     beforeAll(async () => {
       server = await startServer(driver);
       api = buyingClient(server.baseUrl);
-      const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-      owner = login.body.data.token;
-      const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-      expect(confirmed.status).toBe(200);
+      owner = await api.signInOwner();
     }, 120_000);
     afterAll(async () => {
       await server?.stop();

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakePaystack, type FakePaystack } from '../support/fake-paystack';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
+import { OWNER } from './account-client';
 
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
 /** Staff refund a paid order from the back office, through Paystack (a local fake), in part and then in full. */
 for (const driver of ['pglite', 'pg'] as const) {
@@ -17,10 +17,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       paystack = await startFakePaystack();
       server = await startServer(driver, { PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: paystack.secretKey, PAYSTACK_BASE_URL: paystack.baseUrl });
       api = buyingClient(server.baseUrl);
-      const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-      owner = login.body.data.token;
-      const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-      expect(confirmed.status).toBe(200);
+      owner = await api.signInOwner();
     }, 120_000);
     afterAll(async () => {
       await server?.stop();

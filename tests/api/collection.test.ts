@@ -5,16 +5,6 @@ import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
 import { buyingClient } from './buying-client';
 
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
-
-async function staffToken(api: ReturnType<typeof buyingClient>): Promise<string> {
-  const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-  const token = login.body.data.token as string;
-  const confirmed = await api.call('POST', '/user-auth/verify-device', { token, body: { code: await api.lastCode(OWNER.email) } });
-  expect(confirmed.status).toBe(200);
-  return token;
-}
-
 function serverEnv(store: PreparedStore): [Record<string, string>, { databaseUrl?: string }] {
   return store.dataDir ? [{ DATA_DIR: store.dataDir }, {}] : [{}, { databaseUrl: store.databaseUrl! }];
 }
@@ -45,7 +35,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       const [env, opts] = serverEnv(store);
       server = await startServer(driver, env, opts);
       api = buyingClient(server.baseUrl);
-      owner = await staffToken(api);
+      owner = await api.signInOwner();
     }, 180_000);
     afterAll(async () => {
       await server?.stop();
@@ -189,7 +179,7 @@ describe('cancel and "Delivered and paid" racing on two app servers sharing Post
 
   it('each order ends paid or cancelled, never both; stock back and refunds at most once', { timeout: 120_000 }, async () => {
     const clients = [buyingClient(a.baseUrl), buyingClient(b.baseUrl)];
-    const token = await staffToken(clients[0]!);
+    const token = await clients[0]!.signInOwner();
     const stockBefore = (await db.query('select stock from variants where id = $1', [placed[0]!.variantId])).rows[0].stock as number;
     const results = await Promise.all(
       placed.map(async (o, i) => {

@@ -5,7 +5,6 @@ import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
 
 const run = promisify(execFile);
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const RECIPIENT = '0803 555 0101';
 const RECIPIENT_E164 = '+2348035550101';
 
@@ -18,10 +17,7 @@ describe('gift orders (PostgreSQL)', () => {
   beforeAll(async () => {
     server = await startServer('pg');
     api = buyingClient(server.baseUrl);
-    const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-    owner = login.body.data.token;
-    const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-    expect(confirmed.status).toBe(200);
+    owner = await api.signInOwner();
   }, 120_000);
   afterAll(async () => server?.stop());
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
 
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
 /** The locker delivery fee is a market setting staff change through the back office's API, audited; shoppers cannot. */
 describe('the locker delivery fee, set by staff (PGlite)', () => {
@@ -13,10 +12,7 @@ describe('the locker delivery fee, set by staff (PGlite)', () => {
   beforeAll(async () => {
     server = await startServer('pglite');
     api = buyingClient(server.baseUrl);
-    const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-    owner = login.body.data.token;
-    const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-    expect(confirmed.status).toBe(200);
+    owner = await api.signInOwner();
   }, 120_000);
   afterAll(async () => server?.stop());
 

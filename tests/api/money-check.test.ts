@@ -6,7 +6,6 @@ import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
 
 const run = promisify(execFile);
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
 /** `npm run money:check` against a running store's database, after purchases, refunds and a return; and on a planted difference. */
 describe('the money check on a served database (PostgreSQL)', () => {
@@ -17,10 +16,7 @@ describe('the money check on a served database (PostgreSQL)', () => {
   beforeAll(async () => {
     server = await startServer('pg');
     api = buyingClient(server.baseUrl);
-    const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-    owner = login.body.data.token;
-    const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-    expect(confirmed.status).toBe(200);
+    owner = await api.signInOwner();
   }, 120_000);
   afterAll(async () => server?.stop());
 

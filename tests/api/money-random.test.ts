@@ -9,7 +9,6 @@ import { buyingClient } from './buying-client';
 import type { Call } from './account-client';
 
 const run = promisify(execFile);
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const SHOPPERS = 6;
 const RUN_MS = Number(process.env.MONEY_RANDOM_MS ?? 60_000);
 const SEED = Number(process.env.MONEY_RANDOM_SEED ?? 1);
@@ -52,9 +51,7 @@ describe('money under random shoppers and staff on two servers, one killed (Post
   beforeAll(async () => {
     cluster = await startCluster({ servers: 2, port: await freePort(), env: { LOG_LEVEL: 'error' } });
     api = buyingClient(cluster.url);
-    const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-    owner = login.body.data.token;
-    expect((await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } })).status).toBe(200);
+    owner = await api.signInOwner();
     const db = new pg.Client({ connectionString: cluster.databaseUrl });
     await db.connect();
     try {

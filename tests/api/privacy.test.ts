@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '@/lib/server/infra/db/client';
 import { checkMoney } from '@/lib/server/orders/money-check';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
+import { OWNER } from './account-client';
 
 /**
  * The shopper's data (NDPA, POPIA): "Download my data" holds every kind of record the store keeps
@@ -14,7 +15,6 @@ import { buyingClient } from './buying-client';
  * and keeps the books (money check, the dashboard's totals); the e-mail may register again. Staff
  * answer requests by mail or phone with a code of their own, and owners see who opened a record.
  */
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const PASSWORD = 'Lagos-2026!';
 
 /** A Nigerian mobile number nobody else in the run has: national, E.164, and the digits both share. */
@@ -38,10 +38,7 @@ for (const driver of ['pglite', 'pg'] as const) {
 
     const start = () => startServer(driver, driver === 'pglite' ? { DATA_DIR: dataDir } : {}, server?.databaseUrl ? { databaseUrl: server.databaseUrl } : {});
     async function signInOwner() {
-      const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-      owner = login.body.data.token;
-      const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-      expect(confirmed.status).toBe(200);
+      owner = await api.signInOwner();
     }
 
     beforeAll(async () => {

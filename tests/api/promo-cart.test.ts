@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, type Variant } from './buying-client';
 
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const minor = (major: number) => Math.round(major * 100);
 
 /**
@@ -22,10 +21,7 @@ for (const driver of ['pglite', 'pg'] as const) {
     beforeAll(async () => {
       server = await startServer(driver);
       api = buyingClient(server.baseUrl);
-      const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-      owner = login.body.data.token;
-      const confirmed = await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } });
-      expect(confirmed.status).toBe(200);
+      owner = await api.signInOwner();
       bag = await api.variant({ minStock: 8, sized: false });
     }, 120_000);
     afterAll(async () => {

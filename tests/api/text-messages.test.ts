@@ -3,7 +3,6 @@ import { startFakeClickatell, type FakeClickatell } from '../support/fake-clicka
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient } from './buying-client';
 
-const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 /** The demo shopper's number, as the seed stores it. */
 const DEMO_PHONE = '+2348012345678';
 
@@ -40,9 +39,7 @@ for (const driver of ['pglite', 'pg'] as const) {
         { onOutput: (text) => (log += text) },
       );
       api = buyingClient(server.baseUrl);
-      const login = await api.call('POST', '/user-auth/login', { body: OWNER });
-      owner = login.body.data.token;
-      expect((await api.call('POST', '/user-auth/verify-device', { token: owner, body: { code: await api.lastCode(OWNER.email) } })).status).toBe(200);
+      owner = await api.signInOwner();
     }, 120_000);
     afterAll(async () => {
       await server?.stop();
