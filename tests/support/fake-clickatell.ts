@@ -9,7 +9,8 @@
  * Every text accepted is kept in `texts`; `behaviour` makes the provider fail (HTTP 503) or hang.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import { send } from './fake-http';
 
 export interface FakeText {
   to: string;
@@ -27,11 +28,6 @@ export interface FakeClickatell {
   /** Resolves once `n` texts were accepted (or rejects after `timeoutMs`). */
   waitForTexts(n: number, timeoutMs?: number): Promise<FakeText[]>;
   close(): Promise<void>;
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }
 
 export async function startFakeClickatell(apiKey = `ck_${randomBytes(12).toString('hex')}`): Promise<FakeClickatell> {

@@ -25,7 +25,8 @@
  * account refuses a currency it does not settle in. The first key accepts any currency.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { send, readBody } from './fake-http';
 
 export interface FakeTransaction {
   reference: string;
@@ -77,17 +78,6 @@ export interface FakePaystack {
   confirmTransfer(reference: string): Promise<number | null>;
   expireTransfer(reference: string): void;
   close(): Promise<void>;
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export interface FakeAccount {

@@ -15,8 +15,9 @@
  * Tests move a parcel on with `advance` and make the API fail with `behaviour.status`.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { FAKE_WAYBILL_PDF } from './fake-shipbubble';
+import { send, readBody } from './fake-http';
 
 export const FAKE_LOCKERS = [
   { code: 'CG54', name: 'Rosebank Mall', latitude: -26.1456, longitude: 28.0416, address: '50 Bath Ave, Rosebank', place: { town: 'Johannesburg' }, type: { name: 'Locker' } },
@@ -53,17 +54,6 @@ export interface FakePudo {
   behaviour: { status: number };
   advance(waybill: string, status: string, message?: string, at?: Date): void;
   close(): Promise<void>;
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const badDoor = (a: any) => !a || !a.street_address || !a.city || !a.zone || !a.code;

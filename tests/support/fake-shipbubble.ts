@@ -16,7 +16,8 @@
  * HMAC-SHA512 of the body keyed with the API key), and make the API fail with `behaviour.status`.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { send, readBody } from './fake-http';
 
 export interface FakeShipbubbleLabel {
   orderId: string;
@@ -41,17 +42,6 @@ export interface FakeShipbubble {
   /** The signed webhook Shipbubble sends for the parcel as it is now. */
   webhook(orderId: string, event?: string): { headers: Headers; body: string };
   close(): Promise<void>;
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Shipbubble's display words for its status codes, as package_status lists them. */

@@ -18,8 +18,9 @@
  * out) and make the API fail with `behaviour.status`.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { FAKE_WAYBILL_PDF } from './fake-shipbubble';
+import { send, readBody } from './fake-http';
 
 export interface FakeShiplogicShipment {
   id: number;
@@ -43,17 +44,6 @@ export interface FakeShiplogic {
   advance(ref: string, status: string, message?: string, at?: Date): void;
   webhook(ref: string): { headers: Headers; body: string };
   close(): Promise<void>;
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const day = 86_400_000;

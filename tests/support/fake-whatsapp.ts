@@ -12,7 +12,8 @@
  * calls as Meta does (`signedWebhook`), with the app secret.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import { send } from './fake-http';
 
 export interface FakeWhatsAppMessage {
   to: string;
@@ -40,11 +41,6 @@ export interface FakeWhatsApp {
 
 /** The templates registered (and approved) for the store's WhatsApp Business account. */
 const APPROVED = new Set(['order_confirmed', 'order_on_its_way', 'order_out_for_delivery', 'order_delivered']);
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
 
 export async function startFakeWhatsApp(): Promise<FakeWhatsApp> {
   const token = `EAA${randomBytes(16).toString('hex')}`;
