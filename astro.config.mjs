@@ -77,8 +77,8 @@ export default defineConfig({
       styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
     },
   },
-  // Anonymous catalogue pages come from the route cache; see src/lib/server/infra/page-cache.ts.
-  cache: { provider: { name: 'maison-route-cache', entrypoint: new URL('./src/lib/server/infra/route-cache-provider.ts', import.meta.url) } },
+  // Anonymous catalogue pages come from the route cache; see src/lib/server/storefront/page-cache.ts.
+  cache: { provider: { name: 'maison-route-cache', entrypoint: new URL('./src/lib/server/storefront/route-cache-provider.ts', import.meta.url) } },
   // No code blocks in the content pages; Shiki's inline styles would fight the CSP.
   markdown: { syntaxHighlight: false },
   server: { port: 4321, host: true },
@@ -91,6 +91,8 @@ export default defineConfig({
     // page's is linked too: it is the page a shopper opens again and again, and a signed-in copy
     // is sent whole each time (ADR 0016), so its sheet is taken from the cache after the first.
     build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length < CSS_INLINE_BYTES && !LINKED_SHEETS.test(file) : undefined) },
-    ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer'] },
+    // Loaded from node_modules at run time, not bundled: pdfkit reads its own data files beside its code,
+    // and the faces handed to it are fontkit's, one copy for both.
+    ssr: { external: ['@electric-sql/pglite', 'sharp', 'pg', 'nodemailer', 'pdfkit', 'fontkit'] },
   },
 });

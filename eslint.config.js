@@ -4,16 +4,22 @@
  * - islands and browser code never import server code;
  * - pages, endpoints, components and layouts never import the schema, the database client or drizzle
  *   (they call a service);
- * - domain code does no I/O and depends on nothing but itself and zod.
+ * - domain code does no I/O and depends on nothing but itself and zod;
+ * - infrastructure (src/lib/server/infra) imports no feature, page, component or services.ts
+ *   (house/infra-imports, eslint/house.js);
+ * - a feature's tables (src/lib/server/<feature>/tables.ts) are written only by that feature's
+ *   modules, each table by the module eslint/table-owners.js names (house/table-writes).
  * Style is left to the type checker and review; only the structure is linted here.
  */
 import tseslint from 'typescript-eslint';
 import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
+import house from './eslint/house.js';
+import { ASIDE, COLUMN_OWNERS, TABLE_OWNERS } from './eslint/table-owners.js';
 
 /** Import paths (as written, relative or aliased) that reach a layer. */
 const SERVER_CODE = ['**/lib/server', '**/lib/server/**', '**/server/*', '@/lib/server/**', '@/server/**', 'astro:middleware'];
-const DATABASE = ['**/db/schema', '**/db/client', '**/db/schema.*', '**/db/client.*', 'drizzle-orm', 'drizzle-orm/**', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/**'];
+const DATABASE = ['**/server/*/tables', '**/server/*/tables.*', '**/db/client', '**/db/client.*', 'drizzle-orm', 'drizzle-orm/**', 'pg', '@electric-sql/pglite', '@electric-sql/pglite/**'];
 const IO_MODULES = ['fs', 'fs/promises', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster']
   .flatMap((m) => [m, `node:${m}`])
   .concat(['nodemailer', 'sharp', 'pg', 'drizzle-orm', 'drizzle-orm/**', '@electric-sql/pglite']);
@@ -51,5 +57,15 @@ export default [
       [...IO_MODULES, '**/lib/server/**', '@/lib/server/**', '@/server/**', '../server/**', '../client/**', '**/lib/client/**', '@/lib/client/**', 'astro', 'astro:*', 'react'],
       'Domain code is pure: no I/O, no server or browser modules (pass what it needs in).',
     ),
+  },
+  {
+    files: ['src/lib/server/**/*.ts'],
+    plugins: { house },
+    rules: { 'house/table-writes': ['error', { tables: TABLE_OWNERS, columns: COLUMN_OWNERS, aside: ASIDE }] },
+  },
+  {
+    files: ['src/lib/server/infra/**/*.ts'],
+    plugins: { house },
+    rules: { 'house/infra-imports': 'error' },
   },
 ];

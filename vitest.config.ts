@@ -1,5 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { useTestCosts } from './tests/support/test-env.ts';
+
+useTestCosts();
 
 export default defineConfig({
   // The `@/` alias of tsconfig.json (Astro, tsx and Playwright read it from there).

@@ -8,7 +8,7 @@
  * scheduled backups: BACKUP_EVERY_HOURS).
  */
 import { mkdirSync } from 'node:fs';
-import { writeBackup, type BackupFormat } from '@/lib/server/infra/db/dump-files';
+import { writeBackup, type BackupFormat } from '@/lib/server/operations/dump-files';
 import { openStoreDatabase } from './store-database';
 
 const args = process.argv.slice(2);

@@ -25,10 +25,10 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { assertAlive, firstProductId, openTarget, table, warmUp, writeReport } from './measure-target';
-import { DEMO_OWNER, DEMO_USER } from '@/lib/server/infra/db/seed';
+import { DEMO_OWNER, DEMO_USER } from '@/lib/server/demo/seed';
 import { startServer } from '../tests/support/server';
 import { openDatabase } from '@/lib/server/infra/db/client';
-import { growStore } from '@/lib/server/infra/db/seed-scale';
+import { growStore } from '@/lib/server/demo/seed-scale';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 /**
- * Byte budgets for low-end phones (DESIGN.md "Pages and performance").
+ * Byte budgets for low-end phones (docs/measuring.md, docs/decisions/0022).
  *
  * 1. JavaScript per route: starts the built server, loads each route's HTML, follows every script
  *    it can load (script tags, module preloads, island components and renderers, and their imports,
@@ -19,7 +19,7 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { DEMO_USER } from '../src/lib/server/infra/db/seed';
+import { DEMO_USER } from '../src/lib/server/demo/seed';
 import { debianChromium } from '../tests/support/playwright-common';
 import { startServer } from '../tests/support/server';
 
@@ -27,7 +27,9 @@ import { startServer } from '../tests/support/server';
  * The whole purchase path, cold, on the wire: the build fails above it. 200.0 KB and 58 requests
  * on 2026-11-26 with the toaster of ADR 0021; 191.6 KB and 39 requests (10 warm) with the chunks
  * and inlined page stylesheets of ADR 0022; 195.5 KB with the structured data of ADR 0023, the
- * header links and zoom of ADR 0028 and the cards of ADR 0029. React (61 KB with the toaster, for the sign-in, product, cart and checkout
+ * header links and zoom of ADR 0028 and the cards of ADR 0029; 198.8 KB on 2026-12-02 with the
+ * VAT lines, lockers and documents of the books, once API answers and pictures shed the headers
+ * they never use (ADR 0017). React (61 KB with the toaster, for the sign-in, product, cart and checkout
  * islands) is the largest part. The banner's Swiper (~23 KB) is not on the path: it is fetched
  * when the shopper reaches for the banner or its first turn falls due
  * (src/lib/client/hero-banner.ts); the home route's JavaScript above still counts it.

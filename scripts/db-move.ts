@@ -5,8 +5,8 @@
  * Then start the servers with DATABASE_URL set to the same URL. Stop the PGlite store first.
  */
 import { openDatabase } from '@/lib/server/infra/db/client';
-import { DumpError, dumpStore, loadStore, tableCounts, type DumpLine } from '@/lib/server/infra/db/dump';
-import { channel, prepareTarget, StoreNotEmpty } from '@/lib/server/infra/db/dump-files';
+import { DumpError, dumpStore, loadStore, tableCounts, type DumpLine } from '@/lib/server/operations/dump';
+import { channel, prepareTarget, StoreNotEmpty } from '@/lib/server/operations/dump-files';
 import { openStoreDatabase, scriptConfig } from './store-database';
 
 const args = process.argv.slice(2);

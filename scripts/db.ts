@@ -2,7 +2,7 @@
  * Database chores: `npm run db:migrate`, `npm run db:seed [-- --reset [--products 50000]]`.
  * Uses the same configuration as the server (DATABASE_URL or PGlite in DATA_DIR).
  */
-import { resetDatabase, seed, seedIfEmpty } from '@/lib/server/infra/db/seed';
+import { resetDatabase, seed, seedIfEmpty } from '@/lib/server/demo/seed';
 import { createServices } from '@/lib/server/services';
 import { openStoreDatabase } from './store-database';
 
@@ -28,7 +28,7 @@ try {
       const products = Number(flags[flags.indexOf('--products') + 1] ?? 0);
       if (flags.includes('--products')) {
         if (!Number.isInteger(products) || products < 1) throw new Error('--products takes a whole number, e.g. --products 50000');
-        const { growStore } = await import('@/lib/server/infra/db/seed-scale');
+        const { growStore } = await import('@/lib/server/demo/seed-scale');
         const timings = await growStore(database.db, { products }, log);
         log.info('large store seeded', { products, ms: timings });
       }

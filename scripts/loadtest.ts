@@ -25,10 +25,13 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
+import { PAYMENT_STATUSES as PAY } from '@/lib/domain/payments';
 import { prng, type Rng } from '../tests/support/prng';
 import { startCluster, freePort, type Cluster } from './cluster';
 
 const run = promisify(execFile);
+/** Payment states as SQL literals, for the checks' queries. */
+const states = (...names: string[]) => names.map((n) => `'${n}'`).join(', ');
 const { values: args } = parseArgs({
   options: {
     shoppers: { type: 'string', default: '100' },
@@ -520,7 +523,7 @@ async function main() {
     for (;;) {
       unsettled = (
         await db.query(
-          "select (select count(*) from payments where status in ('paid', 'needs_refund')) + (select count(*) from orders where confirmation_mailed_at is null) as n",
+          `select (select count(*) from payments where status in (${states(PAY.paid, PAY.needs_refund)})) + (select count(*) from orders where confirmation_mailed_at is null) as n`,
         )
       ).rows[0].n;
       unsettled = Number(unsettled);
@@ -539,20 +542,20 @@ async function main() {
       if (end < 0) stockProblems.push(`variant ${id}: stock ${end}`);
     }
     const [pay] = await q(
-      `select count(*) filter (where status = 'fulfilled')::int as fulfilled,
-              count(*) filter (where status = 'paid')::int as paid_without_order,
-              count(*) filter (where status = 'needs_refund')::int as needs_refund,
-              count(*) filter (where status in ('refunded','partially_refunded'))::int as refunded,
-              count(*) filter (where status in ('initialized','abandoned'))::int as unpaid,
-              count(*) filter (where status = 'failed')::int as failed
+      `select count(*) filter (where status = ${states(PAY.fulfilled)})::int as fulfilled,
+              count(*) filter (where status = ${states(PAY.paid)})::int as paid_without_order,
+              count(*) filter (where status = ${states(PAY.needs_refund)})::int as needs_refund,
+              count(*) filter (where status in (${states(PAY.refunded, PAY.partially_refunded)}))::int as refunded,
+              count(*) filter (where status in (${states(PAY.initialized, PAY.abandoned)}))::int as unpaid,
+              count(*) filter (where status = ${states(PAY.failed)})::int as failed
          from payments`,
     );
     const [ord] = await q('select count(*)::int as orders, count(distinct payment_id)::int as payments from orders where created_at > $1', [baseline.t]);
     const [mismatch] = await q(
-      `select count(*)::int as n from orders o join payments p on p.id = o.payment_id where p.status not in ('fulfilled','partially_refunded','refunded')`,
+      `select count(*)::int as n from orders o join payments p on p.id = o.payment_id where p.status not in (${states(PAY.fulfilled, PAY.partially_refunded, PAY.refunded)})`,
     );
     const [refundedWithOrderMissing] = await q(
-      `select count(*)::int as n from payments p where p.status = 'fulfilled' and not exists (select 1 from orders o where o.payment_id = p.id)`,
+      `select count(*)::int as n from payments p where p.status = ${states(PAY.fulfilled)} and not exists (select 1 from orders o where o.payment_id = p.id)`,
     );
     const [noMail] = await q(
       `select count(*)::int as n from orders o where o.created_at > $1 and not exists (select 1 from mail_outbox m where m.subject = 'Your Maison Luxe order ' || o.tracking_number)`,
@@ -562,7 +565,7 @@ async function main() {
     const dbOrderIds = new Set((await q('select o.id, p.reference from orders o join payments p on p.id = o.payment_id')).map((r) => `${r.reference}:${r.id}`));
     const seenNotInDb = [...seen.ordersPlaced].filter(([ref, id]) => !dbOrderIds.has(`${ref}:${id}`)).length + seenMissing;
     const soldOutStates = await q(`select reference, status from payments where reference = any($1)`, [[...seen.soldOutAfterPaying]]);
-    const soldOutNotRefunded = soldOutStates.filter((r) => !['needs_refund', 'refunded'].includes(r.status)).length;
+    const soldOutNotRefunded = soldOutStates.filter((r) => ![PAY.needs_refund, PAY.refunded].includes(r.status)).length;
 
     const totalFailed = [...stats.values()].reduce((n, s) => n + s.failed, 0);
     const totalInFault = [...stats.values()].reduce((n, s) => n + s.failedInFault, 0);
@@ -570,7 +573,7 @@ async function main() {
       { name: 'zero failed requests (outside fault windows)', ok: totalFailed === 0, detail: `${totalFailed} failed${args.faults ? `, ${totalInFault} more inside fault windows (allowed)` : ''}` },
       {
         name: 'orders = successful payments (none lost, none doubled)',
-        ok: pay.paid_without_order === 0 && ord.orders === ord.payments && ord.orders === pay.fulfilled + (await q("select count(*)::int as n from payments p where p.status in ('refunded','partially_refunded') and exists (select 1 from orders o where o.payment_id = p.id)"))[0].n && mismatch.n === 0 && refundedWithOrderMissing.n === 0 && seenNotInDb === 0,
+        ok: pay.paid_without_order === 0 && ord.orders === ord.payments && ord.orders === pay.fulfilled + (await q(`select count(*)::int as n from payments p where p.status in (${states(PAY.refunded, PAY.partially_refunded)}) and exists (select 1 from orders o where o.payment_id = p.id)`))[0].n && mismatch.n === 0 && refundedWithOrderMissing.n === 0 && seenNotInDb === 0,
         detail: `${ord.orders} orders for ${ord.payments} payments; payments fulfilled ${pay.fulfilled}, paid without an order ${pay.paid_without_order}, sold out and refunded ${pay.refunded} (+${pay.needs_refund} queued), unpaid ${pay.unpaid}, declined ${pay.failed}; orders the shoppers saw but the database lacks: ${seenNotInDb}`,
       },
       { name: 'stock at start - units sold = stock at end, never negative', ok: stockProblems.length === 0 && !stockNegative, detail: stockProblems.length ? stockProblems.slice(0, 5).join('; ') : `${stockBefore.size} variants, ${[...sold.values()].reduce((a, b) => a + b, 0)} units sold${stockNegative ? '; NEGATIVE STOCK SEEN during the run' : ''}` },

@@ -6,8 +6,8 @@
  * Stop the store's servers first.
  */
 import { existsSync } from 'node:fs';
-import { DumpError } from '@/lib/server/infra/db/dump';
-import { restoreBackup, StoreNotEmpty } from '@/lib/server/infra/db/dump-files';
+import { DumpError } from '@/lib/server/operations/dump';
+import { restoreBackup, StoreNotEmpty } from '@/lib/server/operations/dump-files';
 import { openStoreDatabase } from './store-database';
 
 const args = process.argv.slice(2);

@@ -23,7 +23,7 @@ declare namespace App {
     csrfToken: string | null;
     /** The market this request is in (src/lib/domain/markets.ts resolveMarket): its prices, currency and pickup store. */
     market: import('@/lib/domain/markets').MarketCode;
-    /** This render is for the shared route cache (src/lib/server/infra/shared-pages.ts): for nobody, whoever asked. */
+    /** This render is for the shared route cache (src/lib/server/storefront/shared-pages.ts): for nobody, whoever asked. */
     sharedRender?: boolean;
     /** The signed-in shopper's favourite product ids, loaded once per page by the hearts. */
     favouriteIds?: Promise<number[]>;

@@ -4,15 +4,18 @@ import { errorResponse, isCrossSiteWrite } from '@/lib/server/infra/http';
 import { crossSiteAnswer, formExpiredAnswer, toResponse, unavailablePage } from '@/lib/server/infra/error-pages';
 import { unreachableReason } from '@/lib/server/infra/db/unreachable';
 import { getServices, lifecycle } from '@/lib/server/services';
-import { compressedWhole, RENDERED_MARKET_HEADER, revalidatedPrivately, saveDataRequested } from '@/lib/server/infra/page-cache';
+import { compressedWhole, RENDERED_MARKET_HEADER, revalidatedPrivately, saveDataRequested } from '@/lib/server/storefront/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
-import { CSRF_SLOT, isSharedPage, servePersonalised, withSlotsTakenOut } from '@/lib/server/infra/shared-pages';
+import { CSRF_SLOT, isSharedPage, servePersonalised, withSlotsTakenOut } from '@/lib/server/storefront/shared-pages';
 import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/lib/server/infra/csrf';
 import { SESSION_COOKIE, tokenFromRequest } from '@/lib/server/accounts/sessions';
 import { MARKET_COOKIE, resolveMarket } from '@/lib/domain/markets';
 import { getConfig } from '@/lib/server/infra/config';
 import { localRedirectPath } from '@/lib/domain/redirects';
 import { PERSONAL_HEADER } from '@/lib/domain/offline';
+import { MethodNotAllowed } from '@/lib/domain/errors';
+import { message } from '@/lib/domain/messages';
+import { endpointMethods } from '@/lib/server/storefront/endpoint-methods';
 
 // Start opening the database as soon as the server loads this module.
 void getServices().catch(() => undefined);
@@ -39,11 +42,19 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     ctx.locals.saveData = saveDataRequested(ctx.request);
     let response: Response;
     try {
+      if (ctx.url.pathname.startsWith('/api/')) {
+        const methods = await endpointMethods(ctx.routePattern);
+        if (methods && !methods.includes(ctx.request.method)) {
+          // A client's mistake, not the store's: worth a line for whoever looks, never an alert.
+          log.info('method not allowed', { path: ctx.url.pathname, method: ctx.request.method });
+          throw new MethodNotAllowed(message('method-not-allowed'), methods);
+        }
+      }
       // Cookies are read as the route cache reads them (its key and its session check).
       const cookieToken = requestCookie(ctx.request, SESSION_COOKIE);
       const viaCookie = Boolean(cookieToken) && !hasBearer(ctx.request);
       // Catalogue pages are rendered for nobody and shared through the route cache; a signed-in
-      // shopper's copy gets their own parts put in (src/lib/server/infra/shared-pages.ts), from the
+      // shopper's copy gets their own parts put in (src/lib/server/storefront/shared-pages.ts), from the
       // session as pages show it (kept a few seconds; every post and account page reads it afresh).
       const shared = ctx.request.method === 'GET' && services.config.PAGE_CACHE_SECONDS > 0 && isSharedPage(ctx.url.pathname);
       const token = tokenFromRequest(ctx.request, cookieToken);
@@ -87,7 +98,9 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       }
     }
     try {
-      response.headers.set('x-request-id', requestId);
+      // A fingerprinted file is the same answer for everyone: its id would only add bytes to each of
+      // a page's many pictures on a slow line.
+      if (!response.headers.get('cache-control')?.includes('immutable')) response.headers.set('x-request-id', requestId);
       // For the route cache, which stores a page only under its own market's key.
       if (ctx.locals.market) response.headers.set(RENDERED_MARKET_HEADER, ctx.locals.market);
       // A page rendered for a signed-in shopper shows their name: never stored by any cache.

@@ -22,14 +22,16 @@ interface Props {
   deliveryOutlook?: { addressKnown: boolean };
   /** Gift wrapping's fee when asked for at checkout (major units; part of total). */
   giftWrap?: number;
+  /** "incl. VAT" beside the total where the market is registered. */
+  vatNote?: string | null;
 }
 
 /**
  * The summary beside the cart and the checkout: Subtotal / Discount (with the code, when one is
- * applied) / Shipping Fee / Total (spec: pickup shows 'Free shipping'), then the discount code's
+ * applied) / Shipping Fee / Total (pickup shows 'Free shipping'), then the discount code's
  * controls and the way on.
  */
-export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls, deliveryOutlook, giftWrap = 0 }: Props) {
+export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total, currency, discount = 0, discountCode = null }, pickup, totalTestId, label, children, discountControls, deliveryOutlook, giftWrap = 0, vatNote = null }: Props) {
   const money = (n: number) => formatMoney(n, currency);
   const freeExpressFrom = deliveryOutlook ? freeExpressFromMinor(currency) : null;
   const fee = deliveryOutlook && !deliveryOutlook.addressKnown ? `Delivery from ${money(toMajor(lowestDeliveryFeeMinor(currency)))}` : pickup || deliveryFee === 0 ? 'Free shipping' : money(deliveryFee);
@@ -59,7 +61,7 @@ export default function CheckoutTotals({ totals: { subtotal, deliveryFee, total,
           </div>
         )}
         <div className="buy-total">
-          <dt>Total</dt>
+          <dt>Total{vatNote && <span className="buy-vat-note"> {vatNote}</span>}</dt>
           <dd data-testid={totalTestId}>{money(total)}</dd>
         </div>
       </dl>

@@ -4,8 +4,8 @@ import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from '@/lib/domain/gift-limits';
 
 /** What the checkout offers for a gift in the shopper's market. */
 export interface GiftOffer {
-  /** Gift wrapping's fee, major units (staff set it per market). */
-  wrapFee: number;
+  /** Gift wrapping's fee, minor units (staff set it per market). */
+  wrapFeeMinor: number;
   /** The fee as the page shows it ("₦5,000.00"). */
   wrapFeeText: string;
   /** A number in the market's own form, as the recipient's phone field's example. */
@@ -70,7 +70,7 @@ export default function GiftFields({ offer, disabled, onChange }: { offer: GiftO
         <label className="po-gift-check">
           <input type="checkbox" name="giftWrap" value="true" checked={wrap} onChange={(e) => set({ on, wrap: e.currentTarget.checked })} />
           <span>
-            Gift wrapping <span className="po-gift-fee">{offer.wrapFee > 0 ? `+${offer.wrapFeeText}` : 'Complimentary'}</span>
+            Gift wrapping <span className="po-gift-fee">{offer.wrapFeeMinor > 0 ? `+${offer.wrapFeeText}` : 'Complimentary'}</span>
           </span>
         </label>
         <label className="po-gift-check">

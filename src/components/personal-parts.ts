@@ -4,7 +4,7 @@
  * token of every form. They are markup built here, once, for two readers:
  * - the layout and the heart component render them for the request at hand;
  * - a signed-in shopper's catalogue page is served from the shared route cache, rendered for
- *   nobody, and `personalise` (src/lib/server/infra/shared-pages.ts) swaps each part rendered for
+ *   nobody, and `personalise` (src/lib/server/storefront/shared-pages.ts) swaps each part rendered for
  *   nobody for the shopper's own, finding it by the very markup these functions produce.
  * Values are escaped here: a shopper's name must never become markup.
  */

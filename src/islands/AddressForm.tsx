@@ -102,7 +102,7 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
         <Field id="addr-city" label="City" name="city" autoComplete="address-level2" required maxLength={80} defaultValue={address?.city} />
         <Field
           id="addr-zip"
-          label="Zip Code"
+          label="Postcode"
           name="zipCode"
           autoComplete="postal-code"
           required={hydrated && ZIP_REQUIRED[country]}

@@ -16,6 +16,8 @@ import './CartView.css';
 
 interface Props {
   initialCart: CartDto;
+  /** "incl. VAT" beside the total where the market is registered. */
+  vatNote?: string | null;
   /** Said once, e.g. that the cart was re-priced for another market: inline until the island runs, then a toast. */
   notice?: string | null;
   /** The session's CSRF token for the line forms. */
@@ -31,7 +33,7 @@ const keyOf = (i: Pick<CartItemDto, 'productId' | 'color' | 'size'>) => `${i.pro
  * real form (minus, plus and remove are its submit buttons, each with its own action), so the
  * cart works without scripts; once hydrated the island sends the same requests with fetch.
  */
-export default function CartView({ initialCart, notice, csrf }: Props) {
+export default function CartView({ initialCart, notice, csrf, vatNote = null }: Props) {
   const [cart, setCart] = useState(initialCart);
   const [pending, setPending] = useState<Set<string>>(new Set());
   const latest = useRef(cart);
@@ -224,6 +226,7 @@ export default function CartView({ initialCart, notice, csrf }: Props) {
         <CheckoutTotals
           label="Cart total"
           totals={cart}
+          vatNote={vatNote}
           pickup={cart.deliveryOption === 'pickup'}
           deliveryOutlook={{ addressKnown: cart.deliveryAddress !== null }}
           totalTestId="cart-total"

@@ -3,7 +3,6 @@ import { resetRequested } from '@/lib/client/stores';
 import CsrfInput from '@/components/CsrfInput';
 import Field from '@/components/Field';
 import { TOASTS } from '@/lib/domain/toasts';
-import { MESSAGES as ACCOUNT } from '@/lib/domain/account-rules';
 
 const normalEmail = (email: string | undefined) => (email ?? '').trim().toLowerCase();
 
@@ -17,7 +16,7 @@ export default function ForgotPasswordForm({ csrf }: { csrf?: string | null }) {
       resetRequested(normalEmail(values.email));
       return { next: '/reset-password' };
     },
-    refusal: ({ status }) => (status === 404 ? ACCOUNT.emailNotFound : undefined),
+    refusal: ({ status }) => (status === 404 ? TOASTS['email-not-found'] : undefined),
   });
 
   return (

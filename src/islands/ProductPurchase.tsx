@@ -32,6 +32,8 @@ export interface PurchaseProduct {
   /** The lowest variant price, already formatted in the market's currency. */
   priceText: string;
   price: number;
+  /** "incl. VAT" beside the price where the market is registered. */
+  vatNote?: string | null;
   categoryLine: string;
   gallery: GalleryImage[];
   variants: PurchaseVariant[];
@@ -112,7 +114,10 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
   // A choice changes only what the shopper touched: a sold-out combination stays chosen and
   // says so, rather than the other option moving (and the pictures with it) unseen.
   const choose = (key: 'size' | 'color', value: string) => {
-    if (key === 'color') setImageIndex(0);
+    if (key === 'color') {
+      setImageIndex(0);
+      colourInAddress(value);
+    }
     setChoice((prev) => ({ ...prev, [key]: value }));
   };
 
@@ -125,7 +130,9 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
     unreachable: TOASTS['cart-add-error'],
     // Who is signed in comes from the page (chrome.ts syncs $profile from it): the page itself may come from the shared cache.
     // The size from the form itself: a send held until hydration carries the size ticked before it, not yet in state.
-    check: (values) => (!$profile.get() ? TOASTS['login-required'] : sizeCount > 1 && !values.size ? TOASTS['size-required'] : null),
+    // Signed out: the toast's "Sign in" posts the same form as a page would without scripts, which keeps the choice through signing in.
+    check: (values, form) =>
+      !$profile.get() ? { text: TOASTS['login-required'], action: { label: 'Sign in', run: () => form.submit() } } : sizeCount > 1 && !values.size ? TOASTS['size-required'] : null,
     succeeded: ({ body }) => Boolean(body?.status),
     body: (values) => ({ productId: Number(values.productId), color: values.color ?? null, size: values.size ?? null, quantity: 1 }),
     onSuccess: (body) => {
@@ -197,6 +204,7 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
         <p className="product-price" aria-live="polite" data-price={chosen?.price ?? product.price}>
           {chosen?.priceText ?? product.priceText}
         </p>
+        {product.vatNote && <p className="product-vat">{product.vatNote}</p>}
         {description}
         {product.sizeFit && (
           <div className="size-fit">
@@ -255,6 +263,18 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
       </div>
     </div>
   );
+}
+
+/**
+ * The chosen colour goes into the page's address (`?color=`, as the colour links without scripts
+ * have it), replacing the entry rather than adding one: a shared or reloaded link opens the piece
+ * in the colour the shopper was looking at, and Back still leaves the page.
+ */
+function colourInAddress(color: string) {
+  const url = new URL(window.location.href);
+  if (url.searchParams.get('color') === color) return;
+  url.searchParams.set('color', color);
+  history.replaceState(history.state, '', url);
 }
 
 /** How a variant is named in the back-in-stock list: "L in Navy", "Navy", "L". */

@@ -32,7 +32,7 @@ export default function ProfileCard({ user: initial, csrf }: Props) {
     onSuccess: (body) => {
       setUser({ ...user, image: body.data.image });
       setProfileFromUser(body.data);
-      return { toast: 'Profile picture updated!' };
+      return { toast: 'Profile picture saved.' };
     },
     refusal: ({ body }) => `Failed to upload image: ${body?.message ?? 'please try again'}`,
   });

@@ -1,4 +1,4 @@
-import { isValidOtp, MESSAGES, passwordProblem } from '@/lib/domain/account-rules';
+import { isValidOtp, passwordProblem } from '@/lib/domain/account-rules';
 import { useFormSubmit } from '@/lib/client/forms';
 import { usePendingEmail, type CodeFormProps } from '@/lib/client/pending-email';
 import { $resetEmail, resetDone } from '@/lib/client/stores';
@@ -14,8 +14,8 @@ export default function ResetPasswordForm({ initialEmail = null, csrf }: CodeFor
   const { busy, onSubmit } = useFormSubmit({
     failed: TOASTS['password-reset-failed'],
     check: ({ otp = '', newPassword = '', confirmPassword = '' }) => {
-      if (!isValidOtp(otp.trim())) return MESSAGES.invalidOtp;
-      if (newPassword !== confirmPassword) return MESSAGES.passwordsDoNotMatch;
+      if (!isValidOtp(otp.trim())) return TOASTS['invalid-otp'];
+      if (newPassword !== confirmPassword) return TOASTS['passwords-differ'];
       return passwordProblem(newPassword);
     },
     body: ({ email = '', otp = '', newPassword, confirmPassword }) => ({ email, otp: otp.trim(), newPassword, confirmPassword }),

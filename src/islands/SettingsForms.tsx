@@ -1,4 +1,4 @@
-import { MESSAGES, passwordProblem } from '@/lib/domain/account-rules';
+import { passwordProblem } from '@/lib/domain/account-rules';
 import { useFormSubmit } from '@/lib/client/forms';
 import { setProfileFromUser, type ApiUser } from '@/lib/client/session';
 import CsrfInput from '@/components/CsrfInput';
@@ -30,13 +30,13 @@ export default function SettingsForms({ user, csrf }: Props) {
     failed: TOASTS['password-change-failed'],
     unreachable: TOASTS['password-change-error'],
     method: 'PATCH',
-    check: ({ oldPassword, newPassword }) => (!oldPassword || !newPassword ? MESSAGES.fillBothPasswords : passwordProblem(newPassword)),
+    check: ({ oldPassword, newPassword }) => (!oldPassword || !newPassword ? TOASTS['fill-both-passwords'] : passwordProblem(newPassword)),
     body: ({ oldPassword, newPassword }) => ({ oldPassword, newPassword }),
     onSuccess: (_body, _values, form) => {
       form.reset();
       return {};
     },
-    // 403: the session belongs to someone else than this page's account (spec message);
+    // 403: the session belongs to someone else than this page's account (the auth-error toast);
     // 401: the API client already said the session expired.
     refusal: ({ status }) => (status === 403 ? TOASTS['auth-error'] : status === 401 ? null : undefined),
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isValidOtp, MESSAGES } from '@/lib/domain/account-rules';
+import { isValidOtp } from '@/lib/domain/account-rules';
 import { api } from '@/lib/client/api';
 import { sendAndShow, useFormSubmit } from '@/lib/client/forms';
 import { usePendingEmail, type CodeFormProps } from '@/lib/client/pending-email';
@@ -15,7 +15,7 @@ export default function VerifyOtpForm({ initialEmail = null, csrf }: CodeFormPro
 
   const { busy, onSubmit } = useFormSubmit({
     failed: TOASTS['otp-verify-failed'],
-    check: ({ otp = '' }) => (isValidOtp(otp.trim()) ? null : MESSAGES.invalidOtp),
+    check: ({ otp = '' }) => (isValidOtp(otp.trim()) ? null : TOASTS['invalid-otp']),
     body: ({ email = '', otp = '' }) => ({ email, otp: otp.trim() }),
     onSuccess: () => {
       verificationDone();

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { addressInList, forwardedByUntrustedProxy } from '@/lib/domain/client-address';
 import { passwordQueue } from '@/lib/server/accounts/passwords';
-import { processPageCache } from '@/lib/server/infra/page-cache';
-import { lastBackups } from '@/lib/server/infra/backups';
+import { processPageCache } from '@/lib/server/storefront/page-cache';
+import { lastBackups } from '@/lib/server/operations/backups';
 import { metrics } from '@/lib/server/infra/metrics';
 import { getRuntime } from '@/lib/server/services';
 

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { cacheForAnonymous } from '@/lib/server/infra/page-cache';
+import { cacheForAnonymous } from '@/lib/server/storefront/page-cache';
 
 /** Crawl the store, not the API or account pages; the sitemap lists what matters. */
 export const GET: APIRoute = (ctx) => {

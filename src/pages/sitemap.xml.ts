@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { cacheForAnonymous, cacheTags } from '@/lib/server/infra/page-cache';
+import { cacheForAnonymous, cacheTags } from '@/lib/server/storefront/page-cache';
 import { sitemapIndex } from '@/lib/domain/sitemap';
 
 /** The sitemap index: the pages' part, then the products in parts (one file holds at most 50,000 URLs and 50 MB). */

@@ -18,7 +18,7 @@ import { createLogger } from '../lib/server/infra/log';
 import { tooLargeAnswer } from '../lib/server/infra/error-pages';
 import { metrics, routeLabel } from '../lib/server/infra/metrics';
 import { negotiateEncoding } from '../lib/server/infra/content-encoding';
-import { assetCacheControl, bodyLimitFor, isSubresourcePath, securityHeaders, shouldCompress } from './http-policy';
+import { answerKind, assetCacheControl, bodyLimitFor, securityHeaders, shouldCompress } from './http-policy';
 
 
 // Rendered responses are compressed as they stream; brotli at quality 4 keeps the CPU cost
@@ -57,8 +57,9 @@ export function createRequestListener(clientDir: string, config: Config): http.R
     },
   });
   const headersOf = (https: boolean) => ({
-    document: Object.entries(securityHeaders({ https })),
-    subresource: Object.entries(securityHeaders({ https, subresource: true })),
+    document: Object.entries(securityHeaders({ https, kind: 'document' })),
+    api: Object.entries(securityHeaders({ https, kind: 'api' })),
+    subresource: Object.entries(securityHeaders({ https, kind: 'subresource' })),
   });
   const headersOver = { https: headersOf(true), http: headersOf(false) };
   const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
@@ -87,7 +88,7 @@ export function createRequestListener(clientDir: string, config: Config): http.R
       },
     });
     const pathname = (req.url ?? '/').split('?')[0]!;
-    const headers = headersOver[isHttpsOrigin(publicOrigin) ? 'https' : 'http'][isSubresourcePath(pathname) ? 'subresource' : 'document'];
+    const headers = headersOver[isHttpsOrigin(publicOrigin) ? 'https' : 'http'][answerKind(pathname)];
     for (const [name, value] of headers) res.setHeader(name, value);
     if (refuseLargeBody(req, res)) return;
     const render = () => {
@@ -131,6 +132,8 @@ export function startServer(clientDir: string): http.Server {
   }
   const { PORT: port, HOST: host } = config;
   const log = createLogger(config.LOG_LEVEL);
+  // A setting set under its former name still works; the operator is told its new name.
+  for (const { from, to } of config.renamedSettings) log.warn('setting renamed', { from, to, hint: `rename ${from} to ${to}` });
   const server = http.createServer(createRequestListener(clientDir, config));
   // Slow mobile clients get time; idle keep-alive sockets behind a load balancer stay open a little longer than its own timeout.
   server.keepAliveTimeout = 65_000;

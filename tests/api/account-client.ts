@@ -8,7 +8,7 @@ export interface Call {
 }
 
 /** `origin`: the store's public origin (its PUBLIC_SITE_URL), which its own pages send as Origin. */
-/** The seeded owner account (infra/db/seed.ts); a new device signs in with a mailed code (staff step-up). */
+/** The seeded owner account (demo/seed.ts); a new device signs in with a mailed code (staff step-up). */
 export const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
 export function accountClient(baseUrl: string, origin = baseUrl) {

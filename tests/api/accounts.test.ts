@@ -237,7 +237,7 @@ for (const driver of ['pglite', 'pg'] as const) {
         expect(ok.status).toBe(200);
         // The number is kept in E.164, read in the shopper's (new) country.
         const saved = { ...patch, phoneNumber: '+27825550101' };
-        expect(ok.body).toMatchObject({ status: true, message: 'Profile updated successfully!', data: saved });
+        expect(ok.body).toMatchObject({ status: true, message: 'Profile saved.', data: saved });
         expect((await c.call('GET', '/user-auth/get-user', { token: a.token })).body.data).toMatchObject(saved);
         for (const [bad, msg] of [
           [{ firstName: '' }, /First name is required/],

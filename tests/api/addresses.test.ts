@@ -78,7 +78,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       for (const zipCode of ['', undefined]) {
         const za = await c.call('POST', '/address/create', { body: { ...capeTown, zipCode }, token: b.token });
         expect(za.status, String(zipCode)).toBe(400);
-        expect(za.body.message).toBe('Zip code is required');
+        expect(za.body.message).toBe('Postcode is required');
       }
       const badPhone = await c.call('POST', '/address/create', { body: { ...lagos, deliveryPhone: 'call me' }, token: b.token });
       expect(badPhone.status).toBe(400);

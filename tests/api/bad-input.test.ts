@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prng, type Rng } from '../support/prng';
 import { startServer, type Driver, type RunningServer } from '../support/server';
 import { accountClient } from './account-client';
 
@@ -10,7 +11,15 @@ import { accountClient } from './account-client';
  * fails this test), and to every page that reads its URL, as an anonymous visitor, a signed-in
  * shopper and a stepped-up owner. Any 5xx (a 503 "database unreachable" included: the database is
  * up here) or any "unexpected error" in the server's log fails the test, listing each input.
+ *
+ * Every route, method and field is probed in every session, each with a sample of the bad values
+ * (PER_SLOT of them, drawn from the run's seed, other ones in each session); the baselines, the extra bodies and the
+ * object-or-array bodies are always sent. Another seed samples other values: a run prints its seed,
+ * and BAD_INPUT_SEED=<seed> replays it; BAD_INPUT_PER_SLOT=all sends every value everywhere.
  */
+const SEED = process.env.BAD_INPUT_SEED ? Number(process.env.BAD_INPUT_SEED) : Math.floor(Math.random() * 2 ** 32);
+const PER_SLOT = process.env.BAD_INPUT_PER_SLOT === 'all' ? Infinity : Number(process.env.BAD_INPUT_PER_SLOT ?? 4);
+if (!Number.isInteger(SEED) || SEED < 0 || !(PER_SLOT >= 1)) throw new Error('BAD_INPUT_SEED is a whole number 0 or more; BAD_INPUT_PER_SLOT a whole number 1 or more, or all');
 
 const PAGES_DIR = path.resolve('src/pages');
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
@@ -44,6 +53,25 @@ const pageMessages = { notice: 'Saved', error: 'Oops' };
 
 /** Every route file under src/pages that takes input; keys are paths relative to src/pages. */
 const SPECS: Record<string, Spec> = {
+  'admin/imports/[id].astro': { segments: () => ({ id: nilUuid }) },
+  'admin/pages/[slug].astro': { segments: () => ({ slug: 'about' }), query: () => ({ from: '1', to: '2' }) },
+  'admin/reports/vat.astro': { query: () => ({ market: 'ZA', from: '2026-11-01', to: '2026-11-30' }) },
+  'api/v1/admin/imports/[id]/apply.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/admin/imports/[id]/index.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/admin/imports/index.ts': { upload: true },
+  'api/v1/admin/pages/[slug]/index.ts': { segments: () => ({ slug: 'about' }), body: () => ({ title: 'About Maison Luxe', description: 'Who we are', updated: '2026-12-01', body: 'We make bags.', baseRevision: '' }) },
+  'api/v1/admin/pages/[slug]/pictures.ts': { segments: () => ({ slug: 'about' }), upload: true },
+  'api/v1/admin/pages/[slug]/preview.ts': { segments: () => ({ slug: 'about' }), body: () => ({ title: 'About Maison Luxe', description: 'Who we are', updated: '2026-12-01', body: 'We make bags.', baseRevision: '' }) },
+  'api/v1/admin/pages/[slug]/publish.ts': { segments: () => ({ slug: 'about' }), body: () => ({ at: '2030-01-01T08:00:00+01:00' }) },
+  'api/v1/admin/pages/[slug]/revisions/[id]/index.ts': { segments: () => ({ slug: 'about', id: '1' }) },
+  'api/v1/admin/pages/[slug]/revisions/[id]/restore.ts': { segments: () => ({ slug: 'about', id: '1' }) },
+  'api/v1/admin/pages/index.ts': {},
+  'api/v1/admin/products/export.csv.ts': {},
+  'api/v1/admin/reports/vat.csv.ts': { query: () => ({ market: 'ZA', from: '2026-11-01', to: '2026-11-30' }) },
+  'api/v1/admin/reports/vat.ts': { query: () => ({ market: 'ZA', from: '2026-11-01', to: '2026-11-30' }) },
+  'api/v1/admin/settings/tax/[market].ts': { segments: () => ({ market: 'ZA' }), body: () => ({ registered: 'on', legalName: 'Maison Luxe (Pty) Ltd (demo)', address: '1 Demo Avenue, Sandton', vatNumber: '4000000000', percent: '15', from: '2018-04-01' }) },
+  'api/v1/orders/[id]/documents.ts': { segments: () => ({ id: nilUuid }) },
+  'api/v1/orders/[id]/documents/[number].pdf.ts': { segments: () => ({ id: nilUuid, number: 'ZA-2026-000001' }) },
   'api/order/userorders.ts': { body: () => ({}) },
   'api/v1/address/create.ts': { body: () => ({ ...address, active: false }) },
   'api/v1/address/delete/[id].ts': { segments: () => ({ id: nilUuid }) },
@@ -59,7 +87,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/customers/[id]/pay-on-delivery.ts': { segments: (ids) => ({ id: ids.customerId }), body: () => ({ refusedBefore: '0' }) },
   'api/v1/admin/markets/[market]/pay-on-delivery.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ enabled: 'on', cap: '3000', ceiling: '40000', depositPercent: '30' }) },
   'api/v1/admin/markets/[market]/gift-wrap.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ fee: '150' }) },
-  'api/v1/admin/markets/[market]/pickup-point-fee.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ fee: '65' }) },
+  'api/v1/admin/markets/[market]/locker-fee.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ fee: '65' }) },
   'api/v1/admin/markets/[market]/privacy-days.ts': { segments: () => ({ market: 'ZA' }), body: () => ({ days: '30' }) },
   'api/v1/admin/data-requests/index.ts': { body: () => ({ email: 'nobody@example.com', kind: 'export', channel: 'mail', note: 'By letter' }) },
   'api/v1/admin/data-requests/[id]/export.ts': { segments: () => ({ id: nilUuid }), body: () => ({ code: '1234' }) },
@@ -222,7 +250,7 @@ const SPECS: Record<string, Spec> = {
   'admin/customers/[id].astro': { segments: (ids) => ({ id: ids.customerId }) },
   'admin/customers/index.astro': { query: () => ({ q: 'ada', page: '1' }) },
   'admin/orders/[id].astro': { segments: () => ({ id: nilUuid }) },
-  'admin/orders/[id]/packing-slip.astro': { segments: () => ({ id: nilUuid }) },
+  'admin/orders/[id]/packing-slip.ts': { segments: () => ({ id: nilUuid }) },
   'admin/orders/index.astro': { query: () => adminOrderQuery },
   'admin/products/[id].astro': { segments: (ids) => ({ id: ids.productId }) },
   'admin/products/index.astro': { query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }) },
@@ -363,6 +391,8 @@ interface Probe {
   body?: string | Uint8Array;
   page: boolean;
   last: boolean;
+  /** The method and field (segment, parameter, body) a bad value is one of many for; unset: always sent. */
+  slot?: string;
 }
 
 function formBody(values: Record<string, unknown>, field?: string, encoded?: string): string {
@@ -397,12 +427,12 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
     for (const seg of alias ? [] : Object.keys(segments)) {
       for (const bad of inputs.strings) {
         if (bad.encoded === '') continue; // an empty segment is another route
-        probes.push(withBody({ method, path: urlPath(route.file, { ...segments, [seg]: bad.encoded }) + queryString(query), label: `[${seg}] = ${bad.label}` }));
+        probes.push({ ...withBody({ method, path: urlPath(route.file, { ...segments, [seg]: bad.encoded }) + queryString(query), label: `[${seg}] = ${bad.label}` }), slot: `${method} [${seg}]` });
       }
     }
     // each query parameter made bad (and sent twice, and as an array)
     for (const key of alias ? [] : Object.keys(query)) {
-      for (const bad of inputs.strings) probes.push(withBody({ method, path: base + queryString(query, key, bad.encoded), label: `?${key}=${bad.label}` }));
+      for (const bad of inputs.strings) probes.push({ ...withBody({ method, path: base + queryString(query, key, bad.encoded), label: `?${key}=${bad.label}` }), slot: `${method} ?${key}` });
       probes.push(withBody({ method, path: `${base}${queryString(query)}&${encodeURIComponent(key)}=3000000000`, label: `?${key} twice` }));
       probes.push(withBody({ method, path: `${base}${queryString(query)}&${encodeURIComponent(key)}[]=1`, label: `?${key}[]` }));
     }
@@ -412,10 +442,10 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
     for (const field of Object.keys(body ?? {})) {
       for (const bad of alias ? [] : inputs.json) {
         const others = Object.entries(body!).filter(([k]) => k !== field).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-        probes.push({ method, path: path_, label: `JSON ${field}: ${bad.label}`, type: 'application/json', body: `{${[...others, `${JSON.stringify(field)}:${bad.raw}`].join(',')}}`, page, last });
+        probes.push({ method, path: path_, label: `JSON ${field}: ${bad.label}`, type: 'application/json', body: `{${[...others, `${JSON.stringify(field)}:${bad.raw}`].join(',')}}`, page, last, slot: `${method} JSON ${field}` });
       }
       if (route.forms && (alias || !aliased)) {
-        for (const bad of inputs.strings) probes.push({ method, path: path_, label: `form ${field}=${bad.label}`, type: 'application/x-www-form-urlencoded', body: formBody(body!, field, bad.encoded), page, last });
+        for (const bad of inputs.strings) probes.push({ method, path: path_, label: `form ${field}=${bad.label}`, type: 'application/x-www-form-urlencoded', body: formBody(body!, field, bad.encoded), page, last, slot: `${method} form ${field}` });
       }
     }
     for (const extra of spec.extraBodies?.(ids) ?? []) {
@@ -423,7 +453,7 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
       probes.push({ method, path: path_, label: `JSON ${Object.keys(extra).filter((k) => k.includes('.')).join(', ')}`, type: 'application/json', body: JSON.stringify(extra), page, last });
     }
     // whole bodies of the wrong kind
-    for (const bad of alias ? [] : inputs.bodies) probes.push({ method, path: path_, label: `body: ${bad.label}`, type: bad.type, body: bad.body, page, last });
+    for (const bad of alias ? [] : inputs.bodies) probes.push({ method, path: path_, label: `body: ${bad.label}`, type: bad.type, body: bad.body, page, last, slot: `${method} body` });
     // an object or array where the body's text belongs
     if (!alias && body && Object.keys(body).length) {
       probes.push({ method, path: path_, label: 'body: every field an object', type: 'application/json', body: JSON.stringify(Object.fromEntries(Object.keys(body).map((k) => [k, { $gt: '' }]))), page, last });
@@ -441,6 +471,36 @@ function probesOf(route: RouteFile, spec: Spec, ids: Ids, inputs: InputSet): Pro
  * network, well under the password queue's 32 waiting sign-ins (a 503 there would be a failure).
  */
 const IN_FLIGHT = 8;
+
+/**
+ * What each of `sessions` sends: every probe without a slot, and PER_SLOT probes of each route's
+ * slot, from one shuffle of its bad values: the first session the first PER_SLOT, the next the
+ * following ones, so the sessions together try as many different values as they can.
+ */
+function plan<P extends Probe>(probes: readonly P[], route: (p: P) => string, rng: Rng, sessions: number): P[][] {
+  const slots = new Map<string, P[]>();
+  const out: P[][] = Array.from({ length: sessions }, () => []);
+  for (const p of probes) {
+    if (!p.slot) for (const mine of out) mine.push(p);
+    else {
+      const key = `${route(p)} ${p.slot}`;
+      slots.set(key, [...(slots.get(key) ?? []), p]);
+    }
+  }
+  for (const candidates of slots.values()) {
+    const order = [...candidates];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const take = Math.min(PER_SLOT, order.length);
+    out.forEach((mine, k) => {
+      // Past the end of the shuffle a session starts it again (a slot with few values).
+      for (let n = 0; n < take; n++) mine.push(order[(k * take + n) % order.length]!);
+    });
+  }
+  return out;
+}
 
 async function pool<T>(items: readonly T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -546,7 +606,8 @@ for (const driver of drivers) {
 
     it('refuses every generated bad input with a 4xx (or serves it), never a 5xx', async () => {
       const routes = routeFiles();
-      const probes = routes.flatMap((r) => probesOf(r, SPECS[r.file]!, ids, driver === 'pg' ? DATABASE_INPUTS : EVERY_INPUT));
+      const probes = routes.flatMap((r) => probesOf(r, SPECS[r.file]!, ids, driver === 'pg' ? DATABASE_INPUTS : EVERY_INPUT).map((p) => ({ ...p, file: r.file })));
+      const rng = prng(SEED);
       const failures: string[] = [];
       let sent = 0;
       const started = Date.now();
@@ -567,7 +628,10 @@ for (const driver of drivers) {
         if (status >= 500) failures.push(`${who} ${p.method} ${p.path.slice(0, 120)} (${p.label}) -> ${status}`);
       };
       const sessions: Who[] = ['anonymous', 'customer', 'owner'];
-      for (const who of sessions) await pool(probes.filter((p) => !p.last), IN_FLIGHT, send(who));
+      const planned = plan(probes, (p) => p.file, rng, sessions.length);
+      const bySession = new Map(sessions.map((who, k) => [who, planned[k]!] as const));
+      console.log(`bad input on ${driver}: seed ${SEED} (BAD_INPUT_SEED=${SEED} replays this run), ${PER_SLOT} values a field a session, ${planned.flat().length} requests planned`);
+      for (const who of sessions) await pool(bySession.get(who)!.filter((p) => !p.last), IN_FLIGHT, send(who));
       // The sessions were alive throughout (a dead session would have hidden the routes behind 401s).
       for (const who of ['customer', 'owner'] as const) {
         const res = await fetch(`${server.baseUrl}/api/v1/user-auth/get-user`, { headers: { authorization: `Bearer ${tokens[who]}` } });
@@ -575,10 +639,10 @@ for (const driver of drivers) {
       }
       const dashboard = await fetch(`${server.baseUrl}/api/v1/admin/dashboard`, { headers: { authorization: `Bearer ${tokens.owner}` } });
       if (dashboard.status !== 200) failures.push(`the owner lost the back office during the run (${dashboard.status})`);
-      for (const who of sessions) for (const p of probes.filter((p) => p.last)) await send(who)(p);
+      for (const who of sessions) for (const p of bySession.get(who)!.filter((p) => p.last)) await send(who)(p);
       const unexpected = log.join('').split('\n').filter((l) => /unexpected error/.test(l));
       console.log(
-        `bad input on ${driver}: ${probes.length} inputs x 3 sessions = ${sent} requests over ${routes.length} route files (${routes.reduce((n, r) => n + r.methods.length, 0)} method+route pairs) in ${Math.round((Date.now() - started) / 1000)} s; ${failures.length} answered 5xx; ${unexpected.length} unexpected errors logged`,
+        `bad input on ${driver}: ${sent} requests (of ${probes.length} inputs x 3 sessions) over ${routes.length} route files (${routes.reduce((n, r) => n + r.methods.length, 0)} method+route pairs) in ${Math.round((Date.now() - started) / 1000)} s; ${failures.length} answered 5xx; ${unexpected.length} unexpected errors logged`,
       );
       const reasons = new Map<string, number>();
       for (const l of unexpected) {
@@ -593,8 +657,8 @@ for (const driver of drivers) {
         reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
       }
       if (reasons.size) console.log([...reasons].map(([r, n]) => `${n} x ${r}`).join('\n'));
-      expect(failures).toEqual([]);
-      expect(unexpected.map((l) => l.slice(0, 300))).toEqual([]);
+      expect(failures, `BAD_INPUT_SEED=${SEED} replays this run`).toEqual([]);
+      expect(unexpected.map((l) => l.slice(0, 300)), `BAD_INPUT_SEED=${SEED} replays this run`).toEqual([]);
     }, 900_000);
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CART_FULL_MESSAGE, MAX_CART_LINES } from '@/lib/domain/cart';
+import { MAX_CART_LINES } from '@/lib/domain/cart';
+import { CART_FULL_MESSAGE } from '@/lib/domain/cart-limits';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, type Variant } from './buying-client';
 
@@ -155,6 +156,30 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(again.status).toBe(400);
       expect(again.body.message).toMatch(/already have/);
       await api.clear(other.token, other.id);
+    });
+
+    it('answers the cart with its quote in minor units, takes collect for pickup, and reads a locker by its former name pickupPoint', async () => {
+      const cart = await api.cart(demo.token, demo.id);
+      expect(cart.quote).toEqual({
+        subtotalMinor: Math.round(cart.subtotal * 100),
+        discountMinor: Math.round(cart.discount * 100),
+        deliveryFeeMinor: Math.round(cart.deliveryFee * 100),
+        totalMinor: Math.round(cart.total * 100),
+      });
+      const pickup = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'pickup' } });
+      expect(pickup.body.data.quote).toEqual({ ...cart.quote, deliveryFeeMinor: 0, totalMinor: cart.quote.subtotalMinor - cart.quote.discountMinor });
+      // `collect`, the code's name for pickup, is taken too; the answers keep saying `pickup`.
+      const collect = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'collect' } });
+      expect(collect.status).toBe(200);
+      expect(collect.body.data).toMatchObject({ deliveryOption: 'pickup', deliveryFee: 0 });
+      expect((await api.cart(demo.token, demo.id)).deliveryOption).toBe('pickup');
+      // A locker's code is checked under either name: a malformed one is refused.
+      for (const name of ['locker', 'pickupPoint']) {
+        const bad = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', [name]: 'no such locker!' } });
+        expect(bad.status, name).toBe(400);
+        expect(bad.body.message).toBe('This PUDO locker is not offered for your delivery address. Please choose another.');
+      }
+      await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: cart.deliveryOption } });
     });
 
     it('switches between delivery and pickup and answers the new fee and total', async () => {

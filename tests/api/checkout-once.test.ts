@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyCreditMove } from '@/lib/server/aftersales/store-credit';
 import { hashPassword } from '@/lib/server/accounts/passwords';
-import { users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
 import type { Services } from '@/lib/server/services';
 import { podShopper, prepareStore, type PreparedStore } from '../support/pod-orders';
 import { startServer, type RunningServer } from '../support/server';

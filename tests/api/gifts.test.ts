@@ -120,8 +120,19 @@ describe('gift orders (PostgreSQL)', () => {
     expect(verified.status).toBe(200);
     const cookie = verified.headers.get('set-cookie')!.split(';')[0]!;
     expect(verified.headers.get('set-cookie')).toMatch(/HttpOnly/i);
-    const account = await post('account', { firstName: 'Kemi', lastName: 'Ade', email: `kemi-${Date.now()}@example.com`, password: 'GiftReturn2026!' }, cookie);
+    const email = `kemi-${Date.now()}@example.com`;
+    const account = await post('account', { firstName: 'Kemi', lastName: 'Ade', email, password: 'GiftReturn2026!' }, cookie);
     expect(account.status, await account.clone().text()).toBe(201);
+    // No credit before the e-mail is confirmed; a sign-up with that e-mail meanwhile takes nothing over.
+    const early = await post('returns', { items: [{ orderItemId: order.items[0].id, quantity: 1 }], reason: 'too_big', method: 'drop_off' }, cookie);
+    expect([early.status, (await early.json()).message]).toEqual([409, 'Please confirm your e-mail with the code we sent you first: the store credit goes to that account.']);
+    const eve = await api.call('POST', '/user-auth/create', { body: { firstName: 'Eve', lastName: 'Mallory', email, password: 'EveSignsUp2026!', phoneNumber: '0803 555 0888', country: 'nigeria' } });
+    expect(eve.status, JSON.stringify(eve.body)).toBe(409);
+    const mail = ((await api.call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body as { text: string }[])[0]!;
+    const confirmed = await api.call('POST', '/user-auth/verify-otp', { body: { email, otp: /code is (\d{4})/.exec(mail.text)![1] } });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    const signedIn = await api.call('POST', '/user-auth/login', { body: { email, password: 'GiftReturn2026!' } });
+    expect(signedIn.body.data.user.firstName).toBe('Kemi');
     const asked = await post('returns', { items: [{ orderItemId: order.items[0].id, quantity: 1 }], reason: 'too_big', method: 'drop_off' }, cookie);
     expect(asked.status, await asked.clone().text()).toBe(201);
     const ret = (await asked.json()).data;

@@ -30,8 +30,9 @@ function refusedStart(env: Record<string, string>): Promise<{ code: number | nul
 
 describe('live mode', () => {
   it('refuses to start without Paystack, SMTP and an https site URL, naming each variable', async () => {
-    const { code, output } = await refusedStart({ STORE_MODE: 'live' });
+    const { code, output } = await refusedStart({ STORE_MODE: 'live', SCRYPT_LOG2_N: '16' });
     expect(code).toBe(1);
+    expect(output).toMatch(/SCRYPT_LOG2_N: must be at least 17 when STORE_MODE=live/);
     expect(output).toMatch(/PAYMENT_PROVIDER/);
     expect(output).toMatch(/SMTP_URL/);
     expect(output).toMatch(/PUBLIC_SITE_URL/);
@@ -43,8 +44,10 @@ describe('live mode', () => {
       SMTP_URL: 'smtp://127.0.0.1:2525',
       PUBLIC_SITE_URL: 'http://shop.example',
       LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters',
+      SCRYPT_LOG2_N: '17',
     });
     expect(http.code).toBe(1);
+    expect(http.output).not.toMatch(/SCRYPT_LOG2_N/);
     expect(http.output).toMatch(/PUBLIC_SITE_URL/);
     expect(http.output).not.toMatch(/SMTP_URL/);
     // Every market pays through its own Paystack account: South Africa's key is required too.
@@ -80,6 +83,8 @@ describe('live mode', () => {
         [paystack, smtp] = await Promise.all([startFakePaystack(undefined, [{ secretKey: zaKey, currency: 'ZAR' }]), startSmtp()]);
         server = await startServer(driver, {
           STORE_MODE: 'live',
+          // The test stores' cheap hashing is refused in live mode.
+          SCRYPT_LOG2_N: '17',
           PAYMENT_PROVIDER: 'paystack',
           PAYSTACK_SECRET_KEY: paystack.secretKey,
           PAYSTACK_SECRET_KEY_ZA: zaKey,

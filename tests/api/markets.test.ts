@@ -88,6 +88,8 @@ describe('markets over HTTP', () => {
     const notHere = await get('/product/13?market=ZA');
     expect(notHere.res.status).toBe(404);
     expect(notHere.body).toContain('This piece is not sold in South Africa');
+    expect(notHere.body).toContain('<h1>Not available in South Africa</h1>');
+    expect(notHere.body).toContain('>our store for Nigeria</a>');
     expect(notHere.body).toContain('href="/product/13?market=NG"');
     const both = await get('/product/12?market=ZA');
     expect(both.body).toContain(`<link rel="alternate" hreflang="en-ZA" href="${server.baseUrl}/product/12?market=ZA"`);

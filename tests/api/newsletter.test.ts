@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimited } from '@/lib/domain/errors';
-import { newsletterSubscriptions, promotionCodes } from '@/lib/server/infra/db/schema';
+import { newsletterSubscriptions } from '@/lib/server/newsletter/tables';
+import { promotionCodes } from '@/lib/server/promotions/tables';
 import { startServer, type RunningServer } from '../support/server';
 import { servicesFor } from '../support/services';
 import { accountClient } from './account-client';
@@ -36,7 +37,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       const first = await post({ email: 'Ada.Nwosu@Example.com' });
       expect(first.status).toBe(202);
       const body = await first.json();
-      expect(body).toEqual({ status: true, data: { email: 'ada.nwosu@example.com' }, message: 'Thank you for subscribing! Watch your inbox for your 20% off.' });
+      expect(body).toEqual({ status: true, data: { email: 'ada.nwosu@example.com' }, message: 'Thank you for subscribing. Our e-mail has the next step.' });
       const again = await post({ email: '  ADA.NWOSU@example.com ' });
       expect(again.status).toBe(202);
       expect(await again.json()).toEqual(body);
@@ -83,7 +84,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       const email = c.uniqueEmail('optin');
       const res = await post({ email });
       expect(res.status).toBe(202);
-      expect((await res.json()).message).toBe('Thank you for subscribing! Watch your inbox for your 20% off.');
+      expect((await res.json()).message).toBe('Thank you for subscribing. Our e-mail has the next step.');
       const confirmMail = await c.lastMail(email);
       expect(confirmMail.subject).toContain('Confirm your subscription');
       const link = confirmLink(confirmMail.text)!;
@@ -110,7 +111,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await fetch(link)).status).toBe(200);
       const again = await post({ email: email.toUpperCase() });
       expect(again.status).toBe(202);
-      expect((await again.json()).message).toBe('Thank you for subscribing! Watch your inbox for your 20% off.');
+      expect((await again.json()).message).toBe('Thank you for subscribing. Our e-mail has the next step.');
       const mails = (await c.call('GET', `/dev/outbox?to=${encodeURIComponent(email)}`)).body as { subject: string }[];
       expect(mails.map((m) => m.subject)).toEqual([welcome.subject, confirmMail.subject]);
     });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '@/lib/server/infra/db/seed';
+import { DEMO_USER } from '@/lib/server/demo/seed';
+import { PRODUCTION_SCRYPT_LOG2_N } from '@/lib/server/infra/config';
 import { LIMITS } from '@/lib/server/infra/rate-limit';
 import { startServer, type Driver, type RunningServer } from '../support/server';
 import { accountClient } from './account-client';
@@ -12,8 +13,9 @@ for (const driver of DRIVERS) {
     let c: ReturnType<typeof accountClient>;
 
     beforeAll(async () => {
-      // The store's own sign-up limits (the test servers otherwise raise them).
-      server = await startServer(driver, { SIGNUPS_PER_ADDRESS_PER_MINUTE: '', SIGNUPS_PER_ADDRESS_PER_HOUR: '' });
+      // The store's own sign-up limits (the test servers otherwise raise them), and its own hashing
+      // cost: what the login must not wait for is the sign-ups' hashing.
+      server = await startServer(driver, { SIGNUPS_PER_ADDRESS_PER_MINUTE: '', SIGNUPS_PER_ADDRESS_PER_HOUR: '', SCRYPT_LOG2_N: String(PRODUCTION_SCRYPT_LOG2_N) });
       c = accountClient(server.baseUrl);
     });
     afterAll(async () => {

@@ -25,7 +25,6 @@ async function hydrated(page: Page, control: Locator): Promise<void> {
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 
 async function shot(page: Page, info: TestInfo, name: string) {
-  await page.screenshot({ path: `test-results/h4-screens/${info.project.name}-${name}.png`, fullPage: true });
 }
 
 test('pages that need a registered or reset e-mail, or a session, send the shopper back', async ({ page }) => {
@@ -121,7 +120,7 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await expect(toast(page, 'Failed to upload image: The file is not a valid image')).toBeVisible();
   const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a5a2b' } }).png().toBuffer();
   await picker.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
-  await expect(toast(page, 'Profile picture updated!')).toBeVisible();
+  await expect(toast(page, 'Profile picture saved.')).toBeVisible();
   await expect(page.getByRole('img', { name: 'Amara Nwosu' })).toHaveAttribute('src', /^\/media\/[a-f0-9]{32}$/);
   await shot(page, info, 'profile');
 
@@ -139,7 +138,7 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('Country').selectOption('nigeria');
   await page.getByLabel('State or Province').selectOption('Lagos');
   await page.getByLabel('City').fill('Lekki');
-  await page.getByLabel('Zip Code').fill('105102');
+  await page.getByLabel('Postcode').fill('105102');
   await page.getByLabel('Address', { exact: true }).fill('7 Admiralty Way');
   await shot(page, info, 'add-address');
   await page.getByRole('button', { name: 'Save Address' }).click();
@@ -153,7 +152,7 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('Country').selectOption('south_africa');
   await page.getByLabel('State or Province').selectOption('Western Cape');
   await page.getByLabel('City').fill('Cape Town');
-  await page.getByLabel('Zip Code').fill('8001');
+  await page.getByLabel('Postcode').fill('8001');
   await page.getByLabel('Address', { exact: true }).fill('21 Bree Street');
   await page.getByRole('button', { name: 'Save Address' }).click();
   await expect(toast(page, 'Address saved successfully!')).toBeVisible();
@@ -195,7 +194,7 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await hydrated(page, page.getByRole('button', { name: 'Save Changes' }));
   await page.getByLabel('Phone Number').fill('+234 803 555 0200');
   await page.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(toast(page, 'Profile updated successfully!')).toBeVisible();
+  await expect(toast(page, 'Profile saved.')).toBeVisible();
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(toast(page, 'Please fill in both password fields.')).toBeVisible();
   const newPassword = 'Abuja-2027!';
@@ -319,7 +318,7 @@ test.describe('without JavaScript', () => {
     await page.getByLabel('Full Name').fill('Kemi Bello');
     await page.getByLabel('State or Province').selectOption('Kwara');
     await page.getByLabel('City').fill('Ilorin');
-    await page.getByLabel('Zip Code').fill('240101');
+    await page.getByLabel('Postcode').fill('240101');
     await page.getByLabel('Address', { exact: true }).fill('5 Unity Road');
     await page.getByRole('button', { name: 'Save Address' }).click();
     await expect(page).toHaveURL(/\/address-history\?notice=/);

@@ -8,8 +8,6 @@ import { getJson, newShopper, purchaseReady, signIn } from './support';
  * (The restock's one mail is tested in tests/service/back-in-stock.test.ts.)
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 type Variant = { id: number; size: string | null; color: string | null; stock: number };
 
 /** Sold-out variants (of products with something else in stock), `skip` of them passed over. */
@@ -52,7 +50,6 @@ test('signed in, with JavaScript: the sold-out choice opens the form with the ac
   await expect(form.getByLabel('Which one')).toHaveValue(String(v.id));
   await expect(form.getByLabel('Email')).toHaveValue(email);
   await form.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('back-in-stock-360.png') });
   await noSidewaysScroll(page);
   await form.getByRole('button', { name: 'EMAIL ME WHEN IT IS BACK' }).click();
   await expect(page.getByText('Almost done: we e-mailed you a link to confirm.')).toBeVisible();
@@ -60,7 +57,6 @@ test('signed in, with JavaScript: the sold-out choice opens the form with the ac
   await page.goto(await confirmLink(page.request, email));
   await expect(page.getByRole('heading', { name: 'Request confirmed' })).toBeVisible();
   await expect(page.getByText('Confirmed: we will e-mail you once when it is back in stock.')).toBeVisible();
-  await page.screenshot({ path: info.outputPath('back-in-stock-confirmed-360.png') });
 });
 
 test.describe('without JavaScript', () => {
@@ -74,7 +70,6 @@ test.describe('without JavaScript', () => {
     await form.locator('summary').click();
     await form.getByLabel('Which one').selectOption(String(v.id));
     await form.getByLabel('Email').fill(email);
-    await page.screenshot({ path: info.outputPath('back-in-stock-nojs-360.png') });
     await form.getByRole('button', { name: 'EMAIL ME WHEN IT IS BACK' }).click();
     await expect(page).toHaveURL(new RegExp(`/product/${v.productId}\\?notice=`));
     await expect(page.getByText('Almost done: we e-mailed you a link to confirm.')).toBeVisible();
@@ -108,7 +103,6 @@ test('a bag states its size in cm under "Size & fit"', async ({ page }, info) =>
   await expect(page.getByRole('heading', { name: 'Size & fit' })).toBeVisible();
   await expect(page.locator('[data-dimensions]')).toHaveText(`Width ${w} cm × height ${h} cm × depth ${d} cm`);
   await page.locator('.size-fit').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('size-fit-360.png') });
 });
 
 test.describe('at 1366 px', () => {
@@ -124,11 +118,8 @@ test.describe('at 1366 px', () => {
     const button = (await page.getByRole('button', { name: 'ADD TO CART' }).boundingBox())!;
     expect((await form.boundingBox())!.y).toBeGreaterThan(button.y);
     await form.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath('back-in-stock-1366.png') });
-
     const tote = (await getJson(page.request, '/api/v1/products?limit=1&q=Tote')).data.docs[0].id as number;
     await page.goto(`/product/${tote}`);
     await expect(page.getByRole('heading', { name: 'Size & fit' })).toBeVisible();
-    await page.screenshot({ path: info.outputPath('size-fit-1366.png') });
   });
 });

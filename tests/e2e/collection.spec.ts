@@ -18,7 +18,6 @@ let orders: { js: { refused: PodOrder; paid: PodOrder }; nojs: { refused: PodOrd
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({}, info) => {
-  test.skip(info.project.name !== 'phone', 'one run at 360 px: the owner account has one step-up code at a time');
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const shopper = await podShopper(services);
@@ -62,8 +61,6 @@ async function collectBoth(page: Page, pair: { refused: PodOrder; paid: PodOrder
   await page.getByRole('link', { name: 'To collect', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'To collect' })).toBeVisible();
   await expect(page.getByRole('link', { name: pair.paid.trackingNumber })).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('to-collect-360.png'), fullPage: true });
-
   const before = await stockOf(page, pair.refused);
   await page.getByRole('link', { name: pair.refused.trackingNumber }).click();
   await expect(page.getByRole('heading', { name: `Order ${pair.refused.trackingNumber}` })).toBeVisible();
@@ -91,8 +88,6 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
   test('staff record a refused delivery (stock back) and a delivered and paid one', async ({ page }, info) => {
     await collectBoth(page, orders.nojs);
-    await page.screenshot({ path: info.outputPath('order-settled-360.png'), fullPage: true });
-
     // Two refusals (one per test): the customer page offers to lift the block.
     await page.goto(`${server.baseUrl}/admin/customers/${orders.nojs.refused.userId}`);
     await expect(page.getByTestId('refused-deliveries')).toHaveText('2');
@@ -109,6 +104,5 @@ test.describe('without JavaScript', () => {
     await za.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Pay on delivery settings saved')).toBeVisible();
     await expect(page.getByRole('form', { name: /Pay on delivery in South Africa/ }).getByLabel('Deposit (% of the total)')).toHaveValue('40');
-    await page.screenshot({ path: info.outputPath('dashboard-360.png'), fullPage: true });
   });
 });

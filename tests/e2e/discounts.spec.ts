@@ -9,8 +9,6 @@ import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
  * The code is made the way testers make one: the owner's POST /api/v1/admin/promotions.
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 
 /** A context of its own: a session cookie left by one sign-in would make the next post need a CSRF token. */
@@ -121,9 +119,7 @@ test.describe('with JavaScript', () => {
     // At once, not after the error's 5 s: the success replaces the error about the same code: the two never stand one above the other.
     expect(await page.getByText('This code is not valid.').count()).toBe(0);
     await expect(page).toHaveURL(/\/cart$/);
-    await page.screenshot({ path: info.outputPath('cart-discount-toast-360.png'), animations: 'disabled' });
     await expectDiscounted(page, 'Cart total', 'cart-total', code, 20);
-    await page.screenshot({ path: info.outputPath('cart-discount-js.png'), fullPage: true, animations: 'disabled' });
     await expectAccessible(page, '/cart');
 
     // The checkout shows the same discount, and the code can come off there too.
@@ -161,8 +157,6 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/\/cart\?notice=discount-applied$/);
     await expect(page.getByRole('status').filter({ hasText: 'Discount applied!' })).toBeVisible();
     await expectDiscounted(page, 'Cart total', 'cart-total', code, 15);
-    await page.screenshot({ path: info.outputPath('cart-discount-nojs.png'), fullPage: true, animations: 'disabled' });
-
     await page.getByRole('button', { name: `Remove discount code ${code}` }).click();
     await expect(page).toHaveURL(/\/cart\?notice=discount-removed$/);
     await expect(page.getByRole('status').filter({ hasText: 'Discount removed' })).toBeVisible();
@@ -173,6 +167,5 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page).toHaveURL(/\/place-order\?notice=discount-applied$/);
     await expectDiscounted(page, 'Order summary', 'order-total', code, 15);
-    await page.screenshot({ path: info.outputPath('place-order-discount-nojs.png'), fullPage: true, animations: 'disabled' });
   });
 });

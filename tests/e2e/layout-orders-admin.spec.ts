@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/lib/server/accounts/passwords';
 import { returnRequestSchema } from '@/lib/domain/after-sales-input';
-import { orderItems, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { orderItems } from '@/lib/server/orders/tables';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PreparedStore } from '../support/pod-orders';
 import { fitsTheScreen, SHOPPER_PASSWORD } from './support';
@@ -24,7 +25,6 @@ let server: RunningServer;
 let facts: { email: string; orderId: string; dueOrderId: string; returnId: string; productId: number; customerId: string };
 
 test.beforeAll(async ({}, info) => {
-  test.skip(info.project.name !== 'phone', 'one run: each test sets its own width, and the owner has one step-up code at a time');
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const shopper = await podShopper(services);
@@ -127,7 +127,6 @@ for (const js of [true, false]) {
         await ownerSignIn(page);
         for (const id of [facts.orderId, facts.dueOrderId]) await fitsTheScreen(page, url(`/admin/orders/${id}`));
         await fitsTheScreen(page, url(`/admin/returns/${facts.returnId}`));
-        await page.screenshot({ path: info.outputPath(`admin-order-360-${js ? 'js' : 'nojs'}.png`), fullPage: true });
       });
     });
   });

@@ -8,8 +8,6 @@ import { fitsTheScreen, getJson, newShopper, overflow, purchaseReady, signIn } f
  */
 // Reduced motion: <main> slides in by 28 px as a page opens, clipped on purpose, not a layout's width.
 test.use({ viewport: { width: 320, height: 640 }, reducedMotion: 'reduce' });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'one project: each test sets its own width'));
-
 /** A product with a size guide (clothing or shoes: more than one size). */
 async function sizedProduct(page: Page): Promise<number> {
   const docs = (await getJson(page.request, '/api/v1/products?limit=60')).data.docs as { id: number; sizeNames: string[] }[];

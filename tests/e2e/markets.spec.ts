@@ -10,8 +10,6 @@ import { getJson, purchaseReady, signIn, southAfricanProducts, southAfricanShopp
  * the shopper's address is in South Africa).
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 const zar = (n: number) => formatMoney(n, 'ZAR');
 const ngn = (n: number) => formatMoney(n, 'NGN');
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first();
@@ -59,8 +57,6 @@ for (const js of [true, false]) {
       await expect(page.locator('main')).not.toContainText('₦');
       await page.goto(`/product/${first!.productId}`);
       await expect(page.locator('.product-price')).toHaveText(zar(first!.zaPrice));
-      await page.screenshot({ path: info.outputPath(`product-za-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
-
       await addToCart(page, js, first!);
       await page.goto('/cart');
       const fee = 180; // Standard delivery within South Africa, R180

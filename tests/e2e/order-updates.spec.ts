@@ -75,12 +75,9 @@ test('a shopper chooses WhatsApp on /settings, places an order and the confirmat
   await expect(page).toHaveURL(/\/settings$/);
   await page.reload();
   await expect(whatsapp).toBeChecked();
-  await page.getByRole('group', { name: 'Order updates' }).screenshot({ path: info.outputPath('order-updates.png') });
-  await page.screenshot({ path: info.outputPath('settings.png'), fullPage: true, animations: 'disabled' });
   const phone = page.viewportSize()!;
   await page.setViewportSize({ width: 1366, height: 900 });
   await fitsTheScreen(page);
-  await page.screenshot({ path: info.outputPath('settings-1366.png'), fullPage: true, animations: 'disabled' });
   await page.setViewportSize(phone);
 
   const token = await cartOneItem(request, email);
@@ -89,7 +86,6 @@ test('a shopper chooses WhatsApp on /settings, places an order and the confirmat
     await hydrated(page, page.getByRole('button', { name: 'PAY & PLACE ORDER' }));
     await expect(page.getByRole('group', { name: 'Order updates' }).getByRole('radio', { name: 'WhatsApp' })).toBeChecked();
     await fitsTheScreen(page);
-    await page.screenshot({ path: info.outputPath('checkout.png'), fullPage: true, animations: 'disabled' });
   });
   const messages = await whatsappFor(request, tracking);
   expect(messages).toEqual([expect.objectContaining({ template: 'order_confirmed', text: `Maison Luxe: your order ${tracking} has been placed.` })]);

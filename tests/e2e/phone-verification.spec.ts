@@ -8,8 +8,6 @@ import { getJson, SHOPPER_PASSWORD, signIn } from './support';
  * and presses "Verify".
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 /** A shopper (e-mail verified) with a Nigerian mobile number of their own and one item in the cart; returns the e-mail and E.164 number. */
 async function shopperWithItem(request: APIRequestContext): Promise<{ email: string; phone: string }> {
   const rest = String(Math.floor(Math.random() * 100_000_000)).padStart(8, '0');
@@ -88,7 +86,6 @@ async function verifyOnCheckout(page: Page, request: APIRequestContext, info: { 
   const field = page.locator('#verify-phone').getByLabel('Code', { exact: true });
   await expect(field).toHaveAttribute('inputmode', 'numeric');
   await field.fill(code);
-  await page.screenshot({ path: info.outputPath(`verify-phone-${tag}.png`), fullPage: true, animations: 'disabled' });
   await page.locator('#verify-phone').getByRole('button', { name: 'Verify', exact: true }).click();
 
   await expect(page).toHaveURL(/\/place-order\?payment=on_delivery&notice=phone-verified$/);

@@ -9,8 +9,6 @@ import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
  * account?", takes the e-mailed code, signs the shopper out, and the e-mail no longer signs in.
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 async function fitsTheScreen(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
 }
@@ -50,7 +48,6 @@ async function downloadAndDelete(page: Page, request: APIRequestContext, info: {
   await section.getByRole('link', { name: 'Delete my account' }).click();
   await expect(page.getByText('Are you sure you want to delete your account?')).toBeVisible();
   await fitsTheScreen(page);
-  await page.screenshot({ path: info.outputPath(`delete-confirm-${tag}.png`), fullPage: true, animations: 'disabled' });
   await section.getByRole('button', { name: 'Send code' }).click();
   await expect(page.getByRole('status').filter({ hasText: `We e-mailed a 4-digit code to ${email}. Enter it to continue.` })).toBeVisible();
   await expect(page.getByText('Are you sure you want to delete your account?')).toBeVisible();
@@ -79,7 +76,7 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('/settings at 360 and 1366 px (screenshots)', async ({ page, request }, info) => {
+test('/settings at 360 and 1366 px: fits the screen, the delete confirmation passes axe', async ({ page, request }, info) => {
   const email = await newShopper(request, true, 'e2e.privacy.shot');
   await signIn(page, email);
   for (const [width, height] of [
@@ -89,9 +86,7 @@ test('/settings at 360 and 1366 px (screenshots)', async ({ page, request }, inf
     await page.setViewportSize({ width, height });
     await page.goto('/settings');
     await fitsTheScreen(page);
-    await page.screenshot({ path: info.outputPath(`settings-${width}.png`), fullPage: true, animations: 'disabled' });
     await page.goto('/settings?delete=account#delete-account');
-    await page.screenshot({ path: info.outputPath(`settings-delete-${width}.png`), fullPage: true, animations: 'disabled' });
   }
   // The new sections, the confirmation open, pass axe's checks.
   const results = await new AxeBuilder({ page }).include('#your-data').include('#delete-account').analyze();
@@ -107,5 +102,4 @@ test('the Privacy page says what the store does and links to Settings', async ({
   for (const words of ['download your data', 'delete your account', 'unsubscribe', 'choose text messages']) await expect(page.getByText(words, { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
   await fitsTheScreen(page);
-  await page.screenshot({ path: info.outputPath('privacy-360.png'), fullPage: true, animations: 'disabled' });
 });

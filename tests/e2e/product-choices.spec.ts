@@ -7,8 +7,6 @@ import { getJson, purchaseReady } from './support';
  * choosing it never changes the other choice (nor the pictures) behind the shopper's back.
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 type Variant = { size: string | null; color: string | null; stock: number };
 
 /** A product with a size sold out in one colour (which has other sizes in stock) but in stock in another colour. */
@@ -57,6 +55,19 @@ test('a size sold out in the chosen colour says so and choosing it keeps the col
   await sizeGroup(page).getByRole('radio', { name: otherSize, exact: true }).check({ force: true });
   await expect(colourGroup(page).getByRole('radio', { name: color, exact: true })).toBeChecked();
   await expect(page.getByRole('button', { name: 'ADD TO CART' })).toBeEnabled();
+});
+
+test('choosing a colour puts it in the address, so a shared link opens that colour', async ({ page }) => {
+  const { id, color } = await soldOutCombination(page.request);
+  await page.goto(`/product/${id}`);
+  await purchaseReady(page);
+  const historyLength = await page.evaluate(() => history.length);
+  await colourGroup(page).getByRole('radio', { name: color, exact: true }).check({ force: true });
+  await expect(page).toHaveURL(new RegExp(`/product/${id}\\?color=${encodeURIComponent(color).replace(/%20/g, '\\+')}$`));
+  // Replaced, not pushed: Back still leaves the page.
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
+  await page.reload();
+  await expect(colourGroup(page).getByRole('radio', { name: color, exact: true })).toBeChecked();
 });
 
 test.describe('without JavaScript', () => {

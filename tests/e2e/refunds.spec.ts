@@ -37,14 +37,10 @@ test('staff cancel a paid order to store credit from the order page; the refunds
   await page.getByLabel('Refund', { exact: true }).selectOption('store_credit');
   await page.getByRole('button', { name: 'Cancel order' }).click();
   await expect(page.getByText('as store credit · paid')).toBeVisible();
-  await page.screenshot({ path: info.outputPath('order-desktop.png'), fullPage: true });
   await page.goto('/admin/refunds');
   const row = page.locator('tr[data-refund]').filter({ hasText: 'Store credit' }).first();
   await expect(row).toContainText('Paid');
-  await page.screenshot({ path: info.outputPath('refunds-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.screenshot({ path: info.outputPath('refunds-phone.png'), fullPage: true });
   await page.goto(`/admin/orders/${orderId}`);
-  await page.screenshot({ path: info.outputPath('order-phone.png'), fullPage: true });
   await context.close();
 });

@@ -50,8 +50,6 @@ async function addToCart(playwright: { request: { newContext(o: { baseURL?: stri
 for (const js of [true, false]) {
   test.describe(js ? 'with JavaScript' : 'without JavaScript', () => {
     test.use({ javaScriptEnabled: js });
-    test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
     test('a card whose variants differ says "From" and opens the product on the variant it priced', async ({ page, request }, info) => {
       const product = await pricedFromProduct(request);
       const price = new Intl.NumberFormat('en-NG').format(product.price);
@@ -60,7 +58,6 @@ for (const js of [true, false]) {
       await expect(card.locator('.card-price')).toHaveText(`From ₦${price}`);
       await expect(card.locator('.card-link')).toHaveAttribute('href', `/product/${product.id}?color=${encodeURIComponent(product.cardColor!)}`);
       await card.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: info.outputPath(`cards-from-${js ? 'js' : 'nojs'}.png`), animations: 'disabled' });
       await card.locator('.card-link').click();
       await expect(page).toHaveURL(new RegExp(`/product/${product.id}\\?color=`));
       await expect(page.locator('.product-price')).toHaveText(`₦${price}`);
@@ -75,8 +72,6 @@ for (const js of [true, false]) {
       // No address yet: what delivery costs at least, never "Free shipping".
       await expect(page.getByTestId('shipping-fee')).toHaveText('Delivery from ₦5,000');
       await expect(page.getByTestId('free-express')).toHaveText('Free express delivery above ₦2,500,000');
-      await page.screenshot({ path: info.outputPath(`cart-fee-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
-
       await page.context().clearCookies();
       await signIn(page, withAddress);
       await addToCart(playwright, info.project.use.baseURL, withAddress);
@@ -100,8 +95,6 @@ for (const js of [true, false]) {
       await expect(page.locator('details#filters')).toHaveAttribute('open', '');
       // The listing is in view: the page kept its place instead of going back to the top.
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
-      await page.screenshot({ path: info.outputPath(`colour-filter-${js ? 'js' : 'nojs'}.png`), animations: 'disabled' });
-
       // Every card is the colour filtered: its picture, its price and its link.
       const filtered = await getJson(request, `/api/v1/products?limit=48&colorId=${black.id}`);
       for (const p of filtered.data.docs as (Card & { images: string[] })[]) {
@@ -130,7 +123,6 @@ for (const js of [true, false]) {
       await page.getByLabel('City').fill('Lekki');
       await page.getByLabel('Address', { exact: true }).fill('5 Admiralty Way');
       await page.getByLabel('Landmark or directions').fill('Opposite the filling station');
-      await page.screenshot({ path: info.outputPath(`address-form-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
       await page.getByRole('button', { name: 'Save Address' }).click();
       await expect(page).toHaveURL(/\/place-order/);
       await expect(page.getByText('5 Admiralty Way, Lekki, Lagos, Nigeria')).toBeVisible();
@@ -143,24 +135,20 @@ test.describe('at 1366 px', { tag: '@desktop' }, () => {
   test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'a desktop suite'));
 
   test('the "From" card, the cart\'s delivery line, the address form and the waiting page', async ({ page, request, playwright }, info) => {
-    const shot = (name: string) => page.screenshot({ path: info.outputPath(`${name}-1366.png`), animations: 'disabled' });
     const product = await pricedFromProduct(request);
     const email = await newShopper(request, false, 'second');
     await page.goto('/collection');
     const card = page.locator(`.card[data-product-id="${product.id}"]`);
     await expect(card.locator('.card-price')).toHaveText(/^From ₦/);
     await card.scrollIntoViewIfNeeded();
-    await shot('cards-from');
 
     await signIn(page, email);
     await addToCart(playwright, info.project.use.baseURL, email);
     await page.goto('/cart');
     await expect(page.getByTestId('shipping-fee')).toHaveText('Delivery from ₦5,000');
-    await shot('cart-fee');
 
     await page.goto('/add-address?next=%2Fplace-order');
     await expect(page.getByLabel('Landmark or directions')).toBeVisible();
-    await shot('address-form');
 
     // Pickup (no address): pay by bank transfer and come back waiting for it.
     await page.goto('/place-order');
@@ -169,7 +157,6 @@ test.describe('at 1366 px', { tag: '@desktop' }, () => {
     await page.getByRole('navigation', { name: 'Pay with' }).getByRole('link', { name: 'Bank transfer' }).click();
     await page.getByRole('form', { name: 'Bank transfer' }).getByRole('button', { name: 'I have sent the money' }).click();
     await expect(page.getByRole('heading', { name: 'Waiting for your transfer' })).toBeVisible();
-    await shot('transfer-waiting');
     await expect(page).toHaveURL(/\/order-details\/[^/?]+\?placed=1/, { timeout: 30_000 });
   });
 });

@@ -69,6 +69,8 @@ export async function twoColourProduct(request: APIRequestContext, skip = 0) {
  * that stays within the screen scrolls or clips it (a table in its scroll box, a thumbnail row).
  */
 export async function overflow(page: Page) {
+  // main slides in on arrival (page-in): measured mid-slide, it would stand past the edge
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const clippedWithin = (el: Element) => {

@@ -9,8 +9,6 @@ import { getJson, newShopper, SHOPPER_PASSWORD, signIn } from './support';
  * webhook would: only then does the order appear in the order history, and its mail in the outbox.
  */
 test.use({ viewport: { width: 360, height: 740 } });
-test.beforeEach(({}, info) => test.skip(info.project.name !== 'phone', 'a phone-width suite'));
-
 /** Puts one unit of an in-stock unsized product in the shopper's cart, through the API. */
 async function fillCart(request: APIRequestContext, email: string, skip: number): Promise<{ token: string; id: string }> {
   const res = await (await request.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } })).json();
@@ -60,7 +58,6 @@ for (const js of [true, false]) {
       const transfer = page.getByRole('form', { name: 'Bank transfer' });
       await expect(transfer.locator('[data-account-number]')).toHaveText(/^\d{10}$/);
       await expect(transfer.locator('[data-transfer-amount]')).toHaveText(amount);
-      await page.screenshot({ path: info.outputPath(`transfer-page-${js ? 'js' : 'nojs'}.png`), fullPage: true, animations: 'disabled' });
       await transfer.getByRole('button', { name: 'I have sent the money' }).click();
 
       // Back at the store: waiting, not an error; the cart is kept.
@@ -70,7 +67,6 @@ for (const js of [true, false]) {
       await expect(page.getByRole('status').filter({ hasText: 'Waiting for your transfer' })).toContainText('once the bank confirms');
       await expect(page.getByRole('alert')).toHaveCount(0);
       await expect(page.getByText(/Error placing order/)).toHaveCount(0);
-      await page.screenshot({ path: info.outputPath(`transfer-waiting-${js ? 'js' : 'nojs'}.png`), animations: 'disabled' });
       expect(await cartCount(request, shopper)).toBe(1);
 
       // A reload of checkout while the transfer is on its way shows that payment, never an empty checkout.

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backInStockRequests, variants } from '@/lib/server/infra/db/schema';
+import { backInStockRequests, variants } from '@/lib/server/catalogue/tables';
 import type { Services } from '@/lib/server/services';
 import { placePodOrder, podShopper, podVariant } from '../support/pod-orders';
 import { DRIVERS, servicesFor } from '../support/services';

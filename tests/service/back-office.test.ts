@@ -1,6 +1,9 @@
 import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, orderEvents, orders, stockLedger, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { auditLog } from '@/lib/server/backoffice/tables';
+import { stockLedger, variants } from '@/lib/server/catalogue/tables';
+import { orderEvents, orders } from '@/lib/server/orders/tables';
 import type { Services } from '@/lib/server/services';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import type { PageAt } from '@/lib/domain/paging';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,10 +6,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/lib/server/infra/db/client';
-import { DumpError, storeRows, tableCounts } from '@/lib/server/infra/db/dump';
-import { restoreBackup, StoreNotEmpty, writeBackup } from '@/lib/server/infra/db/dump-files';
-import { growStore } from '@/lib/server/infra/db/seed-scale';
-import { createBackups } from '@/lib/server/infra/backups';
+import { DumpError, storeRows, tableCounts } from '@/lib/server/operations/dump';
+import { restoreBackup, StoreNotEmpty, writeBackup } from '@/lib/server/operations/dump-files';
+import { growStore } from '@/lib/server/demo/seed-scale';
+import { createBackups } from '@/lib/server/operations/backups';
 import { createLogger } from '@/lib/server/infra/log';
 import { createFreshDatabase } from '../support/pg';
 import { DRIVERS, servicesFor, type Driver } from '../support/services';
@@ -98,6 +99,30 @@ for (const driver of DRIVERS) {
         await target.close();
       }
     }, 120_000);
+
+    it('refuses a gzip file cut off mid-stream, through the restore command too: its message, no stack trace, nothing loaded', async () => {
+      const backup = await writeBackup(ctx.database, { dir, format: 'logical' });
+      const bytes = readFileSync(backup.file);
+      const cut = path.join(dir, 'cut-bytes.dump.gz');
+      writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+      const target = await emptyStore(driver);
+      try {
+        await expect(restoreBackup(target.database, { file: cut, databaseUrl: target.url, force: false })).rejects.toThrow(/^the dump is cut short/);
+        expect(await storeRows(target.database.db)).toBe(0);
+      } finally {
+        await target.close();
+      }
+      if (driver !== 'pglite') return;
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'restore-cut-'));
+      try {
+        const run = spawnSync('npx', ['tsx', 'scripts/restore.ts', cut], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 120_000 });
+        expect(run.status, run.stderr).toBe(1);
+        expect(run.stderr.trim()).toBe('restore refused: the dump is cut short (its compressed data ends early): it was not written to the end');
+        expect(run.stderr).not.toMatch(/Z_BUF_ERROR|\n\s+at /);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 180_000);
 
     if (driver === 'pg') {
       it('backs PostgreSQL up through pg_dump (custom format) and restores it with pg_restore', async () => {

@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments, promotionCodes, promotions, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { variants } from '@/lib/server/catalogue/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { promotionCodes, promotions } from '@/lib/server/promotions/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Services } from '@/lib/server/services';
 import { SAME_CHECKOUT_REUSE_MS } from '@/lib/server/payments/attempts';

@@ -1,7 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionSchema } from '@/lib/domain/collection';
-import { auditLog, orders, payments, stockLedger, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { auditLog } from '@/lib/server/backoffice/tables';
+import { stockLedger, variants } from '@/lib/server/catalogue/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import type { Services } from '@/lib/server/services';
 import { DRIVERS, servicesFor } from '../support/services';
 import { placePodOrder, podShopper, podVariant } from '../support/pod-orders';

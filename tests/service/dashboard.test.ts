@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { variants } from '@/lib/server/catalogue/tables';
+import { orders } from '@/lib/server/orders/tables';
 import type { Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { answerSimulatedPage, DRIVERS, servicesFor } from '../support/services';

@@ -3,8 +3,8 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { variantSku } from '@/lib/domain/merchant';
 import { createFeedService, type FeedService } from '@/lib/server/catalogue/feeds';
-import { feedCopies, variantPrices, variants } from '@/lib/server/infra/db/schema';
-import { PageCacheStore } from '@/lib/server/infra/page-cache';
+import { feedCopies, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { PageCacheStore } from '@/lib/server/storefront/page-cache';
 import { DRIVERS, servicesFor } from '../support/services';
 
 const SITE = 'https://shop.example';

@@ -2,7 +2,9 @@ import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giftReturnRequestSchema } from '@/lib/domain/gift-returns';
-import { orders, owedRefunds, payments } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { orders, owedRefunds } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
 import { DRIVERS, servicesFor } from '../support/services';
 
@@ -45,8 +47,15 @@ for (const driver of DRIVERS) {
       const { proof } = await ctx.services.giftReturns.verifyCode(token, await lastCode(order.phone), null);
       const email = `ada-${randomInt(1e9)}@example.com`;
       await ctx.services.giftReturns.createAccount(token, proof, { firstName: 'Ada', lastName: 'Obi', email, password: 'GiftReturn2026!' }, null);
+      await confirmEmail(email);
       const holder = (await ctx.services.phoneVerification.holderOf(order.phone))!;
       return { token, proof, userId: holder.id, email };
+    }
+
+    /** The code sign-up mailed to `email`, entered. */
+    async function confirmEmail(email: string) {
+      const mail = (await ctx.services.outbox.list(email, 1))[0]!;
+      await ctx.services.accounts.verifyEmail(email, /code is (\d{4})/.exec(mail.text)![1]!, null);
     }
 
     it('the link, the code, the account: a return credited to the recipient, never to the buyer', async () => {
@@ -61,7 +70,7 @@ for (const driver of DRIVERS) {
       );
       const { proof, userId, email } = await provenRecipient(order);
       expect(await ctx.services.phoneVerification.isPhoneVerified(userId)).toBe(true);
-      expect((await ctx.services.giftReturns.view(token, proof)).account).toEqual({ email: `a•••@example.com` });
+      expect((await ctx.services.giftReturns.view(token, proof)).account).toEqual({ email: `a•••@example.com`, confirmed: true });
       expect(email).toMatch(/^a/);
       const ret = await ctx.services.giftReturns.request(token, proof, ask({ items: [{ orderItemId: order.line, quantity: 2 }], reason: 'changed_mind', method: 'drop_off' }));
       expect(ret).toMatchObject({ status: 'requested', resolution: 'credit' });
@@ -110,6 +119,49 @@ for (const driver of DRIVERS) {
       await expect(ctx.services.giftReturns.createAccount(token, proof, { firstName: 'Ada', lastName: 'Obi', email: 'other-ada@example.com', password: 'GiftReturn2026!' }, null)).rejects.toThrow(
         'This number already has an account: the store credit goes there.',
       );
+    });
+
+    it("an account made here holds no credit until its e-mail is confirmed, and a sign-up with that e-mail never takes it over", async () => {
+      const order = await deliveredGift(1, 6);
+      const token = tokenOf(order.id);
+      await ctx.services.giftReturns.sendCode(token, null);
+      const { proof } = await ctx.services.giftReturns.verifyCode(token, await lastCode(order.phone), null);
+      // The recipient types an address that is someone else's.
+      const typed = `someone-else-${randomInt(1e9)}@example.com`;
+      await ctx.services.giftReturns.createAccount(token, proof, { firstName: 'Ada', lastName: 'Obi', email: typed, password: 'GiftReturn2026!' }, null);
+      expect(await ctx.services.phoneVerification.holderOf(order.phone)).toBeNull();
+      expect((await ctx.services.giftReturns.view(token, proof)).account).toEqual({ email: 's•••@example.com', confirmed: false });
+      const body = ask({ items: [{ orderItemId: order.line, quantity: 1 }], reason: 'too_big', method: 'drop_off' });
+      await expect(ctx.services.giftReturns.request(token, proof, body)).rejects.toThrow('Please confirm your e-mail with the code we sent you first: the store credit goes to that account.');
+
+      // "Eve" signs up with that address and her own phone: refused, the waiting account keeps its name and number.
+      const eve = { firstName: 'Eve', lastName: 'Mallory', email: typed, password: 'EveSignsUp2026!', phoneNumber: newPhone(), country: 'nigeria' as const };
+      await expect(ctx.services.accounts.register(eve, null)).rejects.toThrow('An account with this email already exists');
+      const [kept] = await ctx.services.db.select().from(users).where(eq(users.email, typed));
+      expect(kept).toMatchObject({ firstName: 'Ada', phoneNumber: order.phone, phoneVerifiedNumber: order.phone, verifiedAt: null });
+
+      // The recipient puts the address right: the proven number moves to the new account, the old one holds nothing.
+      const right = `ada-${randomInt(1e9)}@example.com`;
+      await ctx.services.giftReturns.createAccount(token, proof, { firstName: 'Ada', lastName: 'Obi', email: right, password: 'GiftReturn2026!' }, null);
+      const [left] = await ctx.services.db.select().from(users).where(eq(users.email, typed));
+      expect(left!.phoneVerifiedNumber).toBeNull();
+      expect(await ctx.services.phoneVerification.holderOf(order.phone)).toBeNull();
+      await confirmEmail(right);
+      const holder = await ctx.services.phoneVerification.holderOf(order.phone);
+      expect(holder).toMatchObject({ email: right });
+      expect((await ctx.services.giftReturns.request(token, proof, body)).resolution).toBe('credit');
+    });
+
+    it("deleting an account that typed a gift recipient's number leaves the texts the recipient received on it", async () => {
+      const order = await deliveredGift(1, 7);
+      const received = await ctx.services.textOutbox.list(order.phone, 50);
+      expect(received.length).toBeGreaterThan(0);
+      const other = await podShopper(ctx.services);
+      await ctx.services.db.update(users).set({ phoneNumber: order.phone }).where(eq(users.id, other.id));
+      await ctx.services.erasure.erase(other.id, { giveUpCredit: true });
+      expect((await ctx.services.textOutbox.list(order.phone, 50)).length).toBe(received.length);
+      // Nor does that account's data copy list them.
+      expect((await ctx.services.dataExport.of(other.id)).textsSent).toEqual([]);
     });
 
     it('a tampered, foreign or non-gift link is not found; a proof for another order proves nothing', async () => {

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, rateLimits, sessions } from '@/lib/server/infra/db/schema';
-import { createHousekeeping, HOUSEKEEPING_LOCK_KEY, scheduleHousekeeping } from '@/lib/server/infra/housekeeping';
+import { oneTimeCodes, sessions } from '@/lib/server/accounts/tables';
+import { rateLimits } from '@/lib/server/infra/tables';
+import { createHousekeeping, HOUSEKEEPING_LOCK_KEY, scheduleHousekeeping } from '@/lib/server/operations/housekeeping';
 import { createLogger } from '@/lib/server/infra/log';
 import type { Services } from '@/lib/server/services';
 import { hashToken } from '@/lib/server/accounts/sessions';

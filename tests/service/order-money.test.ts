@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { returnRequestSchema } from '@/lib/domain/after-sales-input';
-import { orderMoney, payments } from '@/lib/server/infra/db/schema';
+import { orderMoney } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { checkMoney } from '@/lib/server/orders/money-check';
 import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
 import { DRIVERS, servicesFor } from '../support/services';

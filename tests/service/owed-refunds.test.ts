@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, PaymentFailed } from '@/lib/domain/errors';
 import { returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { parseConfig } from '@/lib/server/infra/config';
-import { openDatabase, type Database } from '@/lib/server/infra/db/client';
-import { owedRefunds, payments } from '@/lib/server/infra/db/schema';
-import { seedIfEmpty } from '@/lib/server/infra/db/seed';
+import type { Database } from '@/lib/server/infra/db/client';
+import { owedRefunds } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { seedIfEmpty } from '@/lib/server/demo/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { checkMoney } from '@/lib/server/orders/money-check';
 import { createOwedRefunds, REFUND_LEASE_MS, refundBackoffMs } from '@/lib/server/orders/owed-refunds';
@@ -14,8 +15,7 @@ import { createSimulatedProvider } from '@/lib/server/payments/simulated';
 import type { PaymentProvider } from '@/lib/server/payments/port';
 import { createServices, type Services } from '@/lib/server/services';
 import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
-import { createFreshDatabase } from '../support/pg';
-import { DRIVERS, testClock } from '../support/services';
+import { DRIVERS, testClock, freshMigratedDatabase } from '../support/services';
 
 const staff = { id: null, email: 'refunds@maisonluxe.ng' };
 
@@ -49,10 +49,11 @@ for (const driver of DRIVERS) {
     const clock = testClock(new Date());
 
     beforeAll(async () => {
-      const fresh = driver === 'pg' ? await createFreshDatabase() : undefined;
+      const migrated = await freshMigratedDatabase(driver);
+      const fresh = migrated.fresh;
       drop = fresh?.drop;
       const config = parseConfig({ LOG_LEVEL: 'silent', ...(fresh ? { DATABASE_URL: fresh.url } : {}) });
-      database = await openDatabase({ databaseUrl: fresh?.url, dataDir: 'memory://' });
+      database = migrated.database;
       flaky = flakyProvider(database.db);
       services = createServices({ config, db: database.db, clock, log: createLogger('silent'), paymentProvider: flaky.provider });
       await seedIfEmpty(services);

@@ -1,6 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, marketSettings, orderItems, orders, payments, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { auditLog } from '@/lib/server/backoffice/tables';
+import { variants } from '@/lib/server/catalogue/tables';
+import { marketSettings } from '@/lib/server/markets/tables';
+import { orderItems, orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { createLogger } from '@/lib/server/infra/log';
 import { createReconciliation } from '@/lib/server/payments/reconciliation';
 import { DEFAULT_PAY_ON_DELIVERY_RULES } from '@/lib/domain/payment-methods';
@@ -158,7 +163,7 @@ for (const driver of DRIVERS) {
           storeCreditMinor: 0,
           gift: null,
           giftWrapMinor: 0,
-          pickupPoint: null,
+          locker: null,
           deliveryOption: priced.deliveryOption,
           deliverySpeed: null,
           shipTo: priced.pickupAddress,

@@ -1,7 +1,11 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, orders, payments, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { variants } from '@/lib/server/catalogue/tables';
+import { mailOutbox } from '@/lib/server/infra/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { createLogger } from '@/lib/server/infra/log';
 import type { PaymentProvider, Refund, VerificationStatus } from '@/lib/server/payments/port';
 import { paymentRecords } from '@/lib/server/payments/rows';

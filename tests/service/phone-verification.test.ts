@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneTimeCodes, users } from '@/lib/server/infra/db/schema';
+import { oneTimeCodes, users } from '@/lib/server/accounts/tables';
 import type { Services } from '@/lib/server/services';
 import { DRIVERS, servicesFor, testClock } from '../support/services';
 

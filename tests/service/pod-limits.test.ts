@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, orders, payments, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { auditLog } from '@/lib/server/backoffice/tables';
+import { variants } from '@/lib/server/catalogue/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import type { Services } from '@/lib/server/services';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, answerSimulatedPage, servicesFor } from '../support/services';

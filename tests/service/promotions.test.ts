@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, promotionCodes, promotions, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { promotionCodes, promotions } from '@/lib/server/promotions/tables';
 import type { AppliedDiscount, CartForDiscount } from '@/lib/server/promotions/promotions';
 import type { Services } from '@/lib/server/services';
 import { DRIVERS, servicesFor, testClock, type Driver } from '../support/services';
@@ -152,7 +155,7 @@ for (const driver of DRIVERS as Driver[]) {
       await hold(applied, other.id, pay2.id);
       const [order] = await services.db
         .insert(orders)
-        .values({ trackingNumber: `TN${uid()}`, userId: other.id, paymentId: pay2.id, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
+        .values({ trackingNumber: `TN${uid()}`, userId: other.id, paymentId: pay2.id, deliveryOption: 'collect', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
         .returning();
       await services.db.transaction((tx) => services.promotions.use(tx, pay2.id, order!.id));
       await services.db.transaction((tx) => services.promotions.use(tx, pay2.id, order!.id));
@@ -185,7 +188,7 @@ for (const driver of DRIVERS as Driver[]) {
       const pw = await payment(w.id);
       await services.db
         .insert(orders)
-        .values({ trackingNumber: `TN${uid()}`, userId: w.id, paymentId: pw.id, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert);
+        .values({ trackingNumber: `TN${uid()}`, userId: w.id, paymentId: pw.id, deliveryOption: 'collect', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert);
       await expect(services.promotions.evaluate(first.code.code, cart(w))).rejects.toMatchObject({ message: 'This code has already been used.' });
     });
 
@@ -206,7 +209,7 @@ for (const driver of DRIVERS as Driver[]) {
         (
           await services.db
             .insert(orders)
-            .values({ trackingNumber: `TN${uid()}`, userId: u.id, paymentId, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
+            .values({ trackingNumber: `TN${uid()}`, userId: u.id, paymentId, deliveryOption: 'collect', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
             .returning()
         )[0]!;
       const o1 = await tn(p1.id);
@@ -242,7 +245,7 @@ for (const driver of DRIVERS as Driver[]) {
       await services.db.update(payments).set({ status: 'paid' }).where(eq(payments.id, unpaid.id));
       const [o] = await services.db
         .insert(orders)
-        .values({ trackingNumber: `TN${uid()}`, userId: squatter.id, paymentId: unpaid.id, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
+        .values({ trackingNumber: `TN${uid()}`, userId: squatter.id, paymentId: unpaid.id, deliveryOption: 'collect', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
         .returning();
       await expect(services.db.transaction((tx) => services.promotions.use(tx, unpaid.id, o!.id))).rejects.toMatchObject({ code: 'conflict' });
     });
@@ -255,7 +258,7 @@ for (const driver of DRIVERS as Driver[]) {
       await hold(await services.promotions.evaluate(code, cart(u)), u.id, pay.id);
       const [o] = await services.db
         .insert(orders)
-        .values({ trackingNumber: `TN${uid()}`, userId: u.id, paymentId: pay.id, deliveryOption: 'pickup', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
+        .values({ trackingNumber: `TN${uid()}`, userId: u.id, paymentId: pay.id, deliveryOption: 'collect', subtotalMinor: 1, deliveryFeeMinor: 0, totalMinor: 1, currency: 'NGN', deliveryAddress: {} } as typeof orders.$inferInsert)
         .returning();
       await services.db.transaction((tx) => services.promotions.use(tx, pay.id, o!.id));
       await expect(services.promotions.evaluate(code, cart(u))).rejects.toMatchObject({ message: 'This code has already been used.' });

@@ -1,10 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartItems, carts, mailOutbox, searchLog, sessions, textOutbox } from '@/lib/server/infra/db/schema';
+import { sessions } from '@/lib/server/accounts/tables';
+import { cartItems, carts } from '@/lib/server/cart/tables';
+import { searchLog } from '@/lib/server/catalogue/tables';
+import { mailOutbox } from '@/lib/server/infra/tables';
+import { textOutbox } from '@/lib/server/notifications/tables';
 import { hashToken } from '@/lib/server/accounts/sessions';
 import { createLogger } from '@/lib/server/infra/log';
-import { createRetention } from '@/lib/server/infra/retention';
-import { growStore } from '@/lib/server/infra/db/seed-scale';
+import { createRetention } from '@/lib/server/operations/retention';
+import { growStore } from '@/lib/server/demo/seed-scale';
 import type { Services } from '@/lib/server/services';
 import { DRIVERS, servicesFor, testClock } from '../support/services';
 

@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { returnRequestSchema } from '@/lib/domain/after-sales-input';
 import { paidForUnits } from '@/lib/domain/promotions';
-import { payments, stockLedger, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { stockLedger, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { placePodOrder, podShopper, podVariant, type PodOrder } from '../support/pod-orders';
 import { DRIVERS, servicesFor } from '../support/services';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productQuerySchema } from '@/lib/domain/catalogue';
-import { searchWords } from '@/lib/domain/search';
+import { clearCorrection, editDistance, searchWords, wordsFound } from '@/lib/domain/search';
 import { DRIVERS, servicesFor } from '../support/services';
 
 /** Search that finds what shoppers type, on PGlite and PostgreSQL alike. */
@@ -38,6 +38,25 @@ for (const driver of DRIVERS) {
       const partial = await find('snea');
       expect(partial.search?.corrected).toBeNull();
       expect(partial.docs[0]!.name).toMatch(/Sneaker/);
+    });
+
+    it('forgives the commonest slips and knows the shop words: "hanbag", "sandles", "trainers", "purse"', async () => {
+      const handbags = await find('hanbag');
+      expect(handbags.search?.corrected).toBe('handbag');
+      expect(handbags.totalDocs).toBeGreaterThan(0);
+      expect(handbags.docs.every((p) => p.categoryNames.includes('Bags'))).toBe(true);
+      const sandals = await find('sandles');
+      expect(sandals.search?.corrected).toBe('sandals');
+      expect(sandals.docs[0]!.name).toMatch(/Sandal/);
+      const trainers = await find('trainers');
+      expect(trainers.search?.corrected).toBeNull();
+      expect(trainers.totalDocs).toBeGreaterThan(0);
+      expect(trainers.docs.every((p) => /Sneaker/.test(p.name))).toBe(true);
+      const purses = await find('purse', {}, 'ZA');
+      expect(purses.search?.corrected).toBeNull();
+      expect(purses.docs.length).toBeGreaterThan(0);
+      expect(purses.docs[0]!.name).toMatch(/Clutch|Wallet/);
+      expect(await ctx.services.search.suggest('handb')).toContain('handbag');
     });
 
     it('respects the market, the filters and the sort', async () => {
@@ -87,6 +106,18 @@ for (const driver of DRIVERS) {
 }
 
 describe('search words', () => {
+  it('a slip is corrected only when one known word is clearly meant', () => {
+    expect(editDistance('hanbag', 'handbag')).toBe(1);
+    expect(editDistance('sandles', 'sandals')).toBe(2);
+    expect(editDistance('snekaers', 'sneakers')).toBe(1);
+    expect(clearCorrection('sandles', ['sandals', 'sandal', 'sand'])).toBe('sandals');
+    expect(clearCorrection('hanbag', ['handbag', 'handbags', 'bag'])).toBe('handbag');
+    expect(clearCorrection('gucci', ['gucco', 'guccy'])).toBeNull();
+    expect(clearCorrection('bagz', ['bags'])).toBeNull();
+    expect(wordsFound('handbag')).toEqual(['handbag', 'bag']);
+    expect(wordsFound('leather')).toEqual(['leather']);
+  });
+
   it('reads what shoppers type: lower-case, accents dropped, little words left out', () => {
     expect(searchWords('  Suède LOAFERS for the Men! ')).toEqual(['suede', 'loafers', 'men']);
     expect(searchWords('a')).toEqual([]);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { growStore } from '@/lib/server/infra/db/seed-scale';
+import { growStore } from '@/lib/server/demo/seed-scale';
 import { DRIVERS, servicesFor } from '../support/services';
 
 const rowsOf = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res as T[]));

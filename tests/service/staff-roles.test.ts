@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
 import type { Services } from '@/lib/server/services';
 import { LAST_OWNER_MESSAGE } from '@/lib/server/backoffice/staff';
 import { DRIVERS, servicesFor } from '../support/services';

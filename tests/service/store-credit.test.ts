@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeCreditEntries, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { storeCreditEntries } from '@/lib/server/aftersales/tables';
+import { variants } from '@/lib/server/catalogue/tables';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { DRIVERS, answerSimulatedPage, servicesFor } from '../support/services';
 
@@ -28,7 +30,7 @@ for (const driver of DRIVERS) {
       const product = await ctx.services.catalogue.getProduct(v.productId);
       const color = product.variants.find((x) => x.id === v.id)!.color ?? undefined;
       await ctx.services.cart.add(user, { productId: v.productId, color, size: undefined, quantity: 1 });
-      await ctx.services.cart.setDeliveryOption(user, (await ctx.services.cart.view(user)).id, 'pickup');
+      await ctx.services.cart.setDeliveryOption(user, (await ctx.services.cart.view(user)).id, 'collect');
       const priced = await ctx.services.cart.price(user, 'NG');
       return { user, totalMinor: priced.totalMinor };
     }

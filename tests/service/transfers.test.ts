@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { variants } from '@/lib/server/catalogue/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { createLogger } from '@/lib/server/infra/log';
 import { createPaystackProvider } from '@/lib/server/payments/paystack';
 import { createReconciliation } from '@/lib/server/payments/reconciliation';

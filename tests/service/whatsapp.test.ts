@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import { createWhatsAppCloudSender } from '@/lib/server/notifications/whatsapp-cloud';
 import type { Services } from '@/lib/server/services';

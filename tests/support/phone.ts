@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/lib/server/infra/db/client';
-import { users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
 
 /**
  * Test-only: marks the account's phone as verified (what the texted code proves), or sets its

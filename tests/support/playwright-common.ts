@@ -1,4 +1,9 @@
 import { devices } from '@playwright/test';
+import { useTestCosts } from './test-env';
+
+// Both configs import this file, in the runner and in every worker: their stores and the
+// specs' own hashing use the test cost.
+useTestCosts();
 
 /** Debian's Chromium, headless, never a downloaded browser; no background connections on the closed network. */
 export const debianChromium = {

@@ -14,8 +14,11 @@ import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { PICKUP_LOCATIONS } from '@/lib/domain/shipping';
 import { parseConfig } from '@/lib/server/infra/config';
 import { openDatabase } from '@/lib/server/infra/db/client';
-import { colors, orders, payments, products, sizes, users, variantPrices, variants } from '@/lib/server/infra/db/schema';
-import { seedIfEmpty } from '@/lib/server/infra/db/seed';
+import { users } from '@/lib/server/accounts/tables';
+import { colors, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { seedIfEmpty } from '@/lib/server/demo/seed';
 import { createLogger } from '@/lib/server/infra/log';
 import { createServices, type Services } from '@/lib/server/services';
 import { newDatabase, newDataDir } from './server';
@@ -112,12 +115,14 @@ export async function placePodOrder(
       userId: opts.userId,
       paymentId: payment!.id,
       currency,
-      deliveryOption: opts.pickup ? 'pickup' : 'delivery',
+      deliveryOption: opts.pickup ? 'collect' : 'delivery',
       deliveryAddress: address,
       subtotalMinor,
       discountMinor,
       deliveryFeeMinor,
       totalMinor,
+      // As checkout places it: what is left to pay at the door makes it an order paid when collected.
+      ...(totalMinor - depositMinor > 0 ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: totalMinor - depositMinor } : {}),
       lines: [
         {
           productId: v.productId,

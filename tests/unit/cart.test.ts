@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addToCartSchema, changeQuantitySchema, discountCodeSchema } from '@/lib/domain/cart-input';
+import { addToCartSchema, changeQuantitySchema, deliveryOptionSchema, discountCodeSchema } from '@/lib/domain/cart-input';
+import { apiOrder } from '@/lib/domain/orders';
 import {
-  assertQuantityAllowed,
   cartTotals,
   lineTotalMinor,
   maxQuantityFor,
@@ -9,7 +9,9 @@ import {
   sameLine,
   variantLabel,
 } from '@/lib/domain/cart';
+import { assertQuantityAllowed } from '@/lib/domain/cart-limits';
 import {
+  apiDeliveryOption,
   defaultDeliveryOption,
   deliveryFeeMinor,
   DEFAULT_DELIVERY_SPEED,
@@ -78,7 +80,7 @@ describe('cart rules', () => {
 
 describe('shipping rules', () => {
   it('charges delivery by country and nothing for pickup', () => {
-    expect(deliveryFeeMinor('pickup', 'NGN', 'nigeria')).toBe(0);
+    expect(deliveryFeeMinor('collect', 'NGN', 'nigeria')).toBe(0);
     expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria')).toBe(1_000_000);
     expect(deliveryFeeMinor('delivery', 'NGN', 'south_africa')).toBeGreaterThan(1_000_000);
     expect(deliveryFeeMinor('delivery', 'NGN', null)).toBeNull();
@@ -86,7 +88,15 @@ describe('shipping rules', () => {
 
   it('defaults to delivery only with a default address', () => {
     expect(defaultDeliveryOption(true)).toBe('delivery');
-    expect(defaultDeliveryOption(false)).toBe('pickup');
+    expect(defaultDeliveryOption(false)).toBe('collect');
+  });
+
+  it('calls collecting at the boutique collect, and the API still says and takes pickup', () => {
+    expect(deliveryOptionSchema.parse({ deliveryOption: 'pickup' }).deliveryOption).toBe('collect');
+    expect(deliveryOptionSchema.parse({ deliveryOption: 'collect' }).deliveryOption).toBe('collect');
+    expect(deliveryOptionSchema.safeParse({ deliveryOption: 'drone' }).success).toBe(false);
+    expect([apiDeliveryOption('collect'), apiDeliveryOption('delivery')]).toEqual(['pickup', 'delivery']);
+    expect(apiOrder({ id: 'o1', deliveryOption: 'collect' as const })).toEqual({ id: 'o1', deliveryOption: 'pickup' });
   });
 
   it('picks the pickup store in the shopper\'s country', () => {
@@ -109,7 +119,7 @@ describe('shipping rules', () => {
     expect(deliveryFeeMinor('delivery', 'NGN', 'nigeria', 'express')).toBe(1_500_000);
     expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa', 'economy')).toBe(12_000);
     expect(deliveryFeeMinor('delivery', 'ZAR', 'south_africa')).toBe(18_000);
-    expect(deliveryFeeMinor('pickup', 'ZAR', 'south_africa', 'express')).toBe(0);
+    expect(deliveryFeeMinor('collect', 'ZAR', 'south_africa', 'express')).toBe(0);
   });
 
   it('makes Express free at home from the market\'s threshold, and nothing else', () => {

@@ -91,7 +91,7 @@ describe('configuration', () => {
 
   it('chooses each market\'s courier (manual by default) and refuses a real one without its key', () => {
     const c = parseConfig({});
-    expect(c.couriers).toEqual({ NG: { name: 'manual', pickup: null }, ZA: { name: 'manual', pickup: null } });
+    expect(c.couriers).toEqual({ NG: { name: 'manual', collection: null }, ZA: { name: 'manual', collection: null } });
     expect(c.parcelSizes.default).toEqual({ weightGrams: 1500, lengthCm: 40, widthCm: 30, heightCm: 15 });
     expect(() => parseConfig({ COURIER_NG: 'shipbubble' })).toThrow(/SHIPBUBBLE_API_KEY: is required when COURIER_NG=shipbubble/);
     expect(() => parseConfig({ COURIER_ZA: 'shiplogic' })).toThrow(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic/);
@@ -102,18 +102,18 @@ describe('configuration', () => {
     expect(parseConfig({ COURIER_ZA: 'shiplogic', SHIPLOGIC_ACCESS_KEY_ID: 'AKIA1', SHIPLOGIC_SECRET_ACCESS_KEY: 's' })).toMatchObject({ SHIPLOGIC_AWS_REGION: 'af-south-1' });
   });
 
-  it('reads the pickup address and parcel sizes as JSON, naming what is wrong in them', () => {
-    const pickup = { name: 'Maison Luxe', phone: '+2348030000000', line1: '15 Babatunde Jose St', city: 'Lagos', region: 'Lagos' };
-    expect(parseConfig({ STORE_PICKUP_NG: JSON.stringify(pickup) }).couriers.NG.pickup).toEqual({ ...pickup, country: 'NG' });
-    expect(() => parseConfig({ STORE_PICKUP_NG: '{name: Maison' })).toThrow(/STORE_PICKUP_NG: must be JSON/);
-    expect(() => parseConfig({ STORE_PICKUP_ZA: JSON.stringify({ ...pickup, phone: '0803' }) })).toThrow(/STORE_PICKUP_ZA: phone must be an E.164 number/);
+  it('reads where the courier collects and parcel sizes as JSON, naming what is wrong in them', () => {
+    const collection = { name: 'Maison Luxe', phone: '+2348030000000', line1: '15 Babatunde Jose St', city: 'Lagos', region: 'Lagos' };
+    expect(parseConfig({ COURIER_COLLECTION_NG: JSON.stringify(collection) }).couriers.NG.collection).toEqual({ ...collection, country: 'NG' });
+    expect(() => parseConfig({ COURIER_COLLECTION_NG: '{name: Maison' })).toThrow(/COURIER_COLLECTION_NG: must be JSON/);
+    expect(() => parseConfig({ COURIER_COLLECTION_ZA: JSON.stringify({ ...collection, phone: '0803' }) })).toThrow(/COURIER_COLLECTION_ZA: phone must be an E.164 number/);
     const sizes = parseConfig({ PARCEL_SIZES: '{"bags":{"weightGrams":2500,"lengthCm":50,"widthCm":40,"heightCm":25}}' }).parcelSizes;
     expect(sizes.bags).toEqual({ weightGrams: 2500, lengthCm: 50, widthCm: 40, heightCm: 25 });
     expect(sizes.shoes).toEqual({ weightGrams: 1800, lengthCm: 36, widthCm: 24, heightCm: 14 });
     expect(() => parseConfig({ PARCEL_SIZES: '{"bags":{"weightGrams":-1}}' })).toThrow(/PARCEL_SIZES: bags.weightGrams/);
   });
 
-  it('refuses a live store with a real courier without its keys, pickup address and webhook secret', () => {
+  it('refuses a live store with a real courier without its keys, where it collects and webhook secret', () => {
     const live = { STORE_MODE: 'live', PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY_NG: 'sk_live_x', PAYSTACK_SECRET_KEY_ZA: 'sk_live_za', SMTP_URL: 'smtp://mail.example:587', PUBLIC_SITE_URL: 'https://shop.example', LINK_SIGNING_SECRET: 'a-live-secret-of-at-least-32-characters' };
     // The manual courier needs nothing.
     expect(parseConfig(live).couriers.NG.name).toBe('manual');
@@ -125,10 +125,10 @@ describe('configuration', () => {
     }
     expect(message).toMatch(/SHIPBUBBLE_API_KEY: is required when COURIER_NG=shipbubble/);
     expect(message).toMatch(/SHIPLOGIC_API_KEY: is required when COURIER_ZA=shiplogic/);
-    expect(message).toMatch(/STORE_PICKUP_NG: is required when STORE_MODE=live and COURIER_NG=shipbubble/);
-    expect(message).toMatch(/STORE_PICKUP_ZA: is required when STORE_MODE=live and COURIER_ZA=shiplogic/);
+    expect(message).toMatch(/COURIER_COLLECTION_NG: is required when STORE_MODE=live and COURIER_NG=shipbubble/);
+    expect(message).toMatch(/COURIER_COLLECTION_ZA: is required when STORE_MODE=live and COURIER_ZA=shiplogic/);
     expect(message).toMatch(/SHIPLOGIC_WEBHOOK_SECRET: is required when STORE_MODE=live/);
-    const pickup = (city: string) => JSON.stringify({ name: 'Maison Luxe', phone: '+27110000000', line1: '16 Viljoen Street', city, region: 'GP', postalCode: '2094' });
+    const collection = (city: string) => JSON.stringify({ name: 'Maison Luxe', phone: '+27110000000', line1: '16 Viljoen Street', city, region: 'GP', postalCode: '2094' });
     const ready = parseConfig({
       ...live,
       COURIER_NG: 'shipbubble',
@@ -136,10 +136,10 @@ describe('configuration', () => {
       SHIPBUBBLE_API_KEY: 'sb_prod_x',
       SHIPLOGIC_API_KEY: 'sl_live_x',
       SHIPLOGIC_WEBHOOK_SECRET: 'a-webhook-secret-of-16+',
-      STORE_PICKUP_NG: pickup('Lagos'),
-      STORE_PICKUP_ZA: pickup('Johannesburg'),
+      COURIER_COLLECTION_NG: collection('Lagos'),
+      COURIER_COLLECTION_ZA: collection('Johannesburg'),
     });
-    expect(ready.couriers.ZA).toMatchObject({ name: 'shiplogic', pickup: { city: 'Johannesburg', country: 'ZA' } });
+    expect(ready.couriers.ZA).toMatchObject({ name: 'shiplogic', collection: { city: 'Johannesburg', country: 'ZA' } });
     expect(ready.SHIPBUBBLE_BASE_URL).toBe('https://api.shipbubble.com/v1');
   });
 });
@@ -174,7 +174,7 @@ describe('WhatsApp settings', () => {
 });
 
 describe('HTTP delivery policy', async () => {
-  const { assetCacheControl, isSubresourcePath, securityHeaders, shouldCompress } = await import('@/server/http-policy');
+  const { answerKind, assetCacheControl, securityHeaders, shouldCompress } = await import('@/server/http-policy');
   it('makes hashed assets immutable and other files revalidate daily', () => {
     expect(assetCacheControl('/_astro/client.Ab12.js')).toBe('public, max-age=31536000, immutable');
     expect(assetCacheControl('/favicon.svg')).toMatch(/^public, max-age=86400/);
@@ -186,10 +186,28 @@ describe('HTTP delivery policy', async () => {
     expect(shouldCompress('image/avif', undefined)).toBe(false);
     expect(shouldCompress('text/html', 'br')).toBe(false);
   });
-  it('sends the document-only headers with pages, and only nosniff (and HSTS) with scripts, styles and images', () => {
-    expect(Object.keys(securityHeaders({ https: false })).sort()).toEqual(['permissions-policy', 'referrer-policy', 'x-content-type-options', 'x-frame-options']);
-    expect(Object.keys(securityHeaders({ https: true, subresource: true })).sort()).toEqual(['strict-transport-security', 'x-content-type-options']);
-    expect(['/_astro/client.Ab12.js', '/media/abc/320.avif'].map(isSubresourcePath)).toEqual([true, true]);
-    expect(['/', '/product/2', '/api/v1/products', '/favicon.svg', '/_astrology'].map(isSubresourcePath)).toEqual([false, false, false, false, false]);
+  it('sends the document-only headers with pages, the framing rule with API answers, and only nosniff (and HSTS) with scripts, styles and images', () => {
+    expect(Object.keys(securityHeaders({ https: false, kind: 'document' })).sort()).toEqual(['permissions-policy', 'referrer-policy', 'x-content-type-options', 'x-frame-options']);
+    expect(Object.keys(securityHeaders({ https: false, kind: 'api' })).sort()).toEqual(['x-content-type-options', 'x-frame-options']);
+    expect(Object.keys(securityHeaders({ https: true, kind: 'subresource' })).sort()).toEqual(['strict-transport-security', 'x-content-type-options']);
+    expect(['/_astro/client.Ab12.js', '/media/abc/320.avif'].map(answerKind)).toEqual(['subresource', 'subresource']);
+    expect(['/api/v1/products', '/api/v1/cart/add-to-cart'].map(answerKind)).toEqual(['api', 'api']);
+    expect(['/', '/product/2', '/apis', '/favicon.svg', '/_astrology'].map(answerKind)).toEqual(['document', 'document', 'document', 'document', 'document']);
+  });
+
+  it('still reads a setting by its former name while the new one is unset, and lists it to warn about', () => {
+    const collection = { name: 'Maison Luxe', phone: '+2348030000000', line1: '15 Babatunde Jose St', city: 'Lagos', region: 'Lagos' };
+    const old = parseConfig({ STORE_PICKUP_NG: JSON.stringify(collection), PICKUP_POINTS_ZA: 'none' });
+    expect(old.couriers.NG.collection).toEqual({ ...collection, country: 'NG' });
+    expect(old.lockersZA).toBe('none');
+    expect(old.renamedSettings).toEqual([
+      { from: 'PICKUP_POINTS_ZA', to: 'LOCKERS_ZA' },
+      { from: 'STORE_PICKUP_NG', to: 'COURIER_COLLECTION_NG' },
+    ]);
+    // Its errors name the new setting.
+    expect(() => parseConfig({ STORE_PICKUP_ZA: '{name: Maison' })).toThrow(/COURIER_COLLECTION_ZA: must be JSON/);
+    // The new name wins when both are set.
+    expect(parseConfig({ LOCKERS_ZA: 'demo', PICKUP_POINTS_ZA: 'none' }).lockersZA).toBe('demo');
+    expect(parseConfig({}).renamedSettings).toEqual([]);
   });
 });

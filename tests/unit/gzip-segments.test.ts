@@ -1,6 +1,6 @@
 import { gunzipSync, crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressSegment, crc32Combine, joinGzip } from '@/lib/server/infra/gzip-segments';
+import { compressSegment, crc32Combine, joinGzip } from '@/lib/server/storefront/gzip-segments';
 
 describe('a gzip file joined from separately compressed pieces', () => {
   it('combines CRC-32s as if computed over the whole', () => {

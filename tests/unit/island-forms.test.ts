@@ -52,8 +52,8 @@ describe('island forms: the one way to send a form and show its outcome', () => 
   });
 
   it("shows the server's message when the island names no text, and goes at once when there is no toast", async () => {
-    await sendAndShow(answer(true, 200, { status: true, message: 'Thank you for subscribing!' }), { failed: 'Failed' });
-    expect(toasts.success).toEqual(['Thank you for subscribing!']);
+    await sendAndShow(answer(true, 200, { status: true, message: 'Thank you for subscribing.' }), { failed: 'Failed' });
+    expect(toasts.success).toEqual(['Thank you for subscribing.']);
     const sent = await sendAndShow(answer(true, 200, { status: true }), { failed: 'Failed', onSuccess: () => ({ toast: null, next: 'https://pay.example/x' }) });
     expect(sent).toBe('navigating');
     expect(assign).toHaveBeenCalledWith('https://pay.example/x');

@@ -58,7 +58,7 @@ describe('money never mixes currencies', () => {
 
 describe('the route cache keys on the market', () => {
   it('keeps NG and ZA pages apart whether the market comes from the URL or the cookie', async () => {
-    const { cacheKey } = await import('@/lib/server/infra/page-cache');
+    const { cacheKey } = await import('@/lib/server/storefront/page-cache');
     const req = (url: string, cookie?: string) => new Request(`http://localhost${url}`, cookie ? { headers: { cookie } } : {});
     expect(cacheKey(req('/collection?page=2'))).toBe(cacheKey(req('/collection?page=2&market=NG')));
     expect(cacheKey(req('/collection?page=2'))).not.toBe(cacheKey(req('/collection?page=2&market=ZA')));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RETURN_WINDOW_DAYS } from '@/lib/domain/after-sales';
-import { feedItems, googleItem, googleShipping, metaRow, META_HEAD } from '@/lib/domain/feeds';
+import { feedItems, googleItem, googleShipping } from '@/lib/domain/feeds';
+import { META_HEAD, metaRow } from '@/lib/server/catalogue/feeds/meta-csv';
 import { parseSize, variantPath } from '@/lib/domain/merchant';
 import { productGroupLd, type ListedProduct } from '@/lib/domain/product-ld';
 import { DELIVERY_SPEEDS } from '@/lib/domain/shipping';

@@ -78,7 +78,7 @@ describe('pay on delivery terms', () => {
 describe('how the door takes the money', () => {
   it('names the market\'s collection methods in one sentence, for the courier or the pickup point', () => {
     expect(doorPaymentSentence(MARKET_COLLECTION_METHODS.NG, 'delivery')).toBe('Our courier accepts cash, card on a POS terminal or bank transfer at your door.');
-    expect(doorPaymentSentence(MARKET_COLLECTION_METHODS.ZA, 'pickup')).toBe('The pickup point accepts cash, card on a POS terminal or bank transfer.');
+    expect(doorPaymentSentence(MARKET_COLLECTION_METHODS.ZA, 'collect')).toBe('The pickup point accepts cash, card on a POS terminal or bank transfer.');
     expect(doorPaymentSentence(['transfer', 'cash'], 'delivery')).toBe('Our courier accepts bank transfer or cash at your door.');
     expect(doorPaymentSentence(['cash', 'cash'], 'delivery')).toBe('Our courier accepts cash at your door.');
     expect(doorPaymentSentence([], 'delivery')).toBe('');

@@ -3,8 +3,8 @@ import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, sessionScript } from '@/components/personal-parts';
 import { CSRF_TOKEN_LENGTH, csrfTokenFor } from '@/lib/server/infra/csrf';
-import { copyBlock, personalGzip, personalGzipLayout, storedBlock } from '@/lib/server/infra/personal-gzip';
-import { CSRF_SLOT, personalise, SHOWN_SLOT, slotted, type PersonalParts, type SlottedPage } from '@/lib/server/infra/shared-pages';
+import { copyBlock, personalGzip, personalGzipLayout, storedBlock } from '@/lib/server/storefront/personal-gzip';
+import { CSRF_SLOT, personalise, SHOWN_SLOT, slotted, type PersonalParts, type SlottedPage } from '@/lib/server/storefront/shared-pages';
 
 const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
 const join = (...parts: Uint8Array[]) => Buffer.concat(parts);

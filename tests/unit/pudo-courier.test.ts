@@ -27,7 +27,7 @@ describe('the PUDO courier (door to locker, against a local fake of its API)', (
     from: store,
     to: locker,
     parcel,
-    pickupPoint: { network: 'pudo', id: 'CG54' },
+    locker: { network: 'pudo', id: 'CG54' },
     ...over,
   });
 
@@ -60,9 +60,9 @@ describe('the PUDO courier (door to locker, against a local fake of its API)', (
   });
 
   it('refuses what a locker cannot take: a door, money to collect, a locker it does not know, a parcel too big', async () => {
-    expect(((await rejection(courier().book(input('k1', { pickupPoint: null })))) as Error).message).toMatch(/lockers only/);
+    expect(((await rejection(courier().book(input('k1', { locker: null })))) as Error).message).toMatch(/lockers only/);
     expect(((await rejection(courier().book(input('k2', { collectMinor: 100_00 })))) as Error).message).toMatch(/cannot collect money/);
-    const unknown = await rejection(courier().book(input('k3', { pickupPoint: { network: 'pudo', id: 'ZZ99' } })));
+    const unknown = await rejection(courier().book(input('k3', { locker: { network: 'pudo', id: 'ZZ99' } })));
     expect(unknown).toBeInstanceOf(CourierRefused);
     expect((unknown as Error).message).toMatch(/terminal is invalid/);
     const huge = await rejection(courier().book(input('k4', { parcel: { ...parcel, weightGrams: 25_000 } })));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import routeCacheProvider from '@/lib/server/infra/route-cache-provider';
-import { cacheKey, hasSession, marketCookie, PageCacheStore, processPageCache, RENDERED_MARKET_HEADER } from '@/lib/server/infra/page-cache';
+import routeCacheProvider from '@/lib/server/storefront/route-cache-provider';
+import { cacheKey, hasSession, marketCookie, PageCacheStore, processPageCache, RENDERED_MARKET_HEADER } from '@/lib/server/storefront/page-cache';
 import { requestCookie } from '@/lib/server/infra/cookies';
 
 const request = (path: string, cookie?: string) => new Request(`http://localhost${path}`, cookie ? { headers: { cookie } } : {});

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/domain/errors';
 import { createShipbubbleCourier, etaDays } from '@/lib/server/delivery/shipbubble';
@@ -122,6 +123,29 @@ describe('the Shipbubble courier (against a local fake of its API)', () => {
     // Signed with another account's key.
     const other = courier({ apiKey: 'sb_live_someone_else' });
     expect(() => other.parseWebhook(hook.headers, hook.body)).toThrow(/x-ship-signature does not match/);
+  });
+
+  it('a well-signed body that is not JSON is bad input (400); a well-signed event of a kind the store does not use is ignored; unsigned stays rejected', () => {
+    const c = courier();
+    const signed = (body: string) => new Headers({ 'content-type': 'application/json', 'x-ship-signature': createHmac('sha512', fake.apiKey).update(body).digest('hex') });
+    const garbled = 'not json {';
+    const refused = (() => {
+      try {
+        c.parseWebhook(signed(garbled), garbled);
+        return null;
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).not.toBeInstanceOf(WebhookRejected);
+    expect(refused).toMatchObject({ code: 'invalid' });
+    const wallet = JSON.stringify({ event: 'wallet.funded', data: { amount: 5000 } });
+    expect(c.parseWebhook(signed(wallet), wallet)).toEqual({ shipmentId: null, trackingNumber: null, events: [], ignored: 'wallet.funded' });
+    const nothing = JSON.stringify([1, 2]);
+    expect(c.parseWebhook(signed(nothing), nothing)).toMatchObject({ events: [], ignored: 'unknown' });
+    expect(() => c.parseWebhook(new Headers(), wallet)).toThrow(WebhookRejected);
+    expect(() => c.parseWebhook(new Headers(), garbled)).toThrow(WebhookRejected);
   });
 
   it('refuses an address no courier serves (CourierRefused) and is unavailable when Shipbubble is down or unreachable', async () => {

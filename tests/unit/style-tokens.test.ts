@@ -18,6 +18,7 @@ const SERVER = 'src/lib/server/';
 const HEX_EXCEPTIONS: Record<string, string> = {
   'error-pages.ts': 'error pages are served as inline HTML without the stylesheet',
   'mail.ts': 'the email layout: mail clients do not support CSS variables',
+  'pdf.ts': "the printed documents' colours: PDF drawing takes colour values, not CSS variables",
   'order-mails.ts': "the order confirmation email's rows (email HTML)",
   'newsletter.ts': 'the newsletter confirm and welcome emails (email HTML)',
   'seed.ts': "seed data: the demo catalogue's colours (swatches) and picture palettes",

@@ -1,6 +1,6 @@
 /**
  * The browser's API client. Every island call goes through `api`, so a 401 is handled
- * in one place: the spec's TOASTS['session-expired'] and a trip to /login.
+ * in one place: TOASTS['session-expired'] and a trip to /login.
  */
 import { navigateAfterToast } from './navigate';
 import { signedOut } from './stores';

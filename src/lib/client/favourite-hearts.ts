@@ -21,8 +21,14 @@ export function bindFavouriteHearts(): void {
     if (!b) return;
     e.preventDefault();
     e.stopPropagation();
-    // Signed out: to /login with the reason, and back to this page after (the same as without scripts).
-    const signIn = () => location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}&notice=favourites-sign-in`);
+    // Signed out: the heart's own form is posted as without scripts: to /login with the reason, keeping
+    // the heart, which signing in (or registering) then keeps, back on this page.
+    const signIn = () => {
+      const form = b.getAttribute('form');
+      const own = form ? document.getElementById(form) : null;
+      if (own instanceof HTMLFormElement) own.requestSubmit(b);
+      else location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}&notice=favourites-sign-in`);
+    };
     if (!signedIn) return signIn();
     const on = b.getAttribute('aria-pressed') !== 'true';
     const id = b.dataset.fav;

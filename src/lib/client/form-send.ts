@@ -8,7 +8,7 @@
 import { api, type ApiResult } from './api';
 import { failedOffline, holdOffline, resendsByItself } from './offline-forms';
 import { navigateAfterToast } from './navigate';
-import { toast } from './toast';
+import { toast, type ToastAction } from './toast';
 
 /** A form's fields as the browser would post them (with the pressed button's name and value). */
 export type FormValues = Record<string, string>;
@@ -94,7 +94,7 @@ const messageOf = (result: ApiResult): string | undefined => {
 
 export interface FormSubmitOptions<B = any> extends Omit<Outcome<B>, 'onSuccess' | 'refusal'> {
   /** Checks before sending: a returned text is the error toast, and nothing is sent. */
-  check?: (values: FormValues, form: HTMLFormElement) => string | null | undefined;
+  check?: (values: FormValues, form: HTMLFormElement) => string | { text: string; action: ToastAction } | null | undefined;
   /** The JSON API's method for this form (it may PATCH or PUT what the plain form POSTs). Default: POST. */
   method?: string;
   /** Where to send, when the JSON API differs from the plain form's action. */
@@ -126,7 +126,8 @@ export async function submitForm<B = any>(form: HTMLFormElement, submitter: HTML
   const toastId = options.toastId ?? actionToastId(action);
   const problem = options.check?.(values, form);
   if (problem) {
-    toast.error(problem, { id: toastId });
+    if (typeof problem === 'string') toast.error(problem, { id: toastId });
+    else toast.error(problem.text, { id: toastId, action: problem.action });
     return 'checked';
   }
   const path = options.path ?? action;

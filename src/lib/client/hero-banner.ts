@@ -7,7 +7,7 @@
  * turns at once (late by the download only) and Swiper's autoplay carries on from there.
  */
 
-/** Spec: the banner advances every 4 seconds, loops, and keeps going after interaction. */
+/** The banner advances every 4 seconds, loops, and keeps going after interaction. */
 export const HERO_AUTOPLAY_MS = 4000;
 
 const REACHES = ['pointerdown', 'touchstart', 'focusin', 'keydown'] as const;

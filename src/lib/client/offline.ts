@@ -6,6 +6,7 @@
 export function startServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
   const build = document.documentElement.dataset.serviceWorker;
+  const loadedWithoutWorker = !navigator.serviceWorker.controller;
   const go = () => {
     if (build === undefined) {
       // The worker still serving this page stops keeping anything and drops its caches.
@@ -22,9 +23,24 @@ export function startServiceWorker(): void {
       if (registration.active && !registration.active.scriptURL.endsWith(script)) void registration.update();
       // "Data saver" as the phone's setting says it: the worker keeps images out of its cache.
       const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
-      (await navigator.serviceWorker.ready).active?.postMessage({ saveData });
+      const active = (await navigator.serviceWorker.ready).active;
+      active?.postMessage({ saveData });
+      // The page the visit began on loaded before the worker: once it is in control, it keeps this page too.
+      // (A page the worker already served is kept as it passes.)
+      if (!loadedWithoutWorker) return;
+      const keepThisPage = () => navigator.serviceWorker.controller?.postMessage({ keep: location.href, assets: pageAssets() });
+      if (navigator.serviceWorker.controller) keepThisPage();
+      else navigator.serviceWorker.addEventListener('controllerchange', keepThisPage, { once: true });
     }, (err: unknown) => console.warn('Service worker not registered', err));
   };
   if (document.readyState === 'complete') go();
   else window.addEventListener('load', go, { once: true });
+}
+
+/** The build's styles and scripts this page loaded (what its saved copy needs to look itself offline). */
+function pageAssets(): string[] {
+  return performance
+    .getEntriesByType('resource')
+    .map((e) => e.name)
+    .filter((url) => new URL(url).pathname.startsWith('/_astro/'));
 }

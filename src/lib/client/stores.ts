@@ -19,13 +19,13 @@ export interface Profile {
 
 /** The signed-in shopper's public profile, or null when logged out. */
 export const $profile = persistentJSON<Profile | null>('ml:profile', null);
-/** The e-mail waiting for its verification code (spec: registered e-mail). */
+/** The e-mail waiting for its verification code (the registered e-mail). */
 export const $registeredEmail = persistentJSON<string | null>('ml:registeredEmail', null);
-/** The e-mail a reset code was sent to (spec: reset e-mail). */
+/** The e-mail a reset code was sent to (the reset e-mail). */
 export const $resetEmail = persistentJSON<string | null>('ml:resetEmail', null);
 /** The shopper's cart id, kept for checkout. */
 export const $cartId = persistentJSON<string | null>('ml:cartId', null);
-/** Number of lines in the cart (spec: the number of entries in items is the cart count). */
+/** Number of lines in the cart: the number of entries in items is the cart count. */
 export const $cartCount = persistentJSON<number>('ml:cartCount', 0);
 
 export const $loggedIn = computed($profile, (p) => p !== null);

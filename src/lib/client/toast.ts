@@ -12,10 +12,16 @@ type Toaster = typeof import('./toaster-root');
 
 let toaster: Promise<Toaster> | undefined;
 
-function raise(kind: 'success' | 'error', text: string, options: { id?: string } = {}): void {
+/** A toast's one action: a button after its text ("Sign in"). */
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
+
+function raise(kind: 'success' | 'error', text: string, options: { id?: string; action?: ToastAction } = {}): void {
   toaster ??= import('./toaster-root');
   toaster.then(
-    (t) => t.show(kind, text, options.id),
+    (t) => t.show(kind, text, options.id, options.action),
     (err: unknown) => {
       // Offline or a stale deployment: the next toast tries again.
       toaster = undefined;
@@ -25,8 +31,8 @@ function raise(kind: 'success' | 'error', text: string, options: { id?: string }
 }
 
 export const toast = {
-  success: (text: string, options?: { id?: string }) => raise('success', text, options),
-  error: (text: string, options?: { id?: string }) => raise('error', text, options),
+  success: (text: string, options?: { id?: string; action?: ToastAction }) => raise('success', text, options),
+  error: (text: string, options?: { id?: string; action?: ToastAction }) => raise('error', text, options),
 };
 
 /** Settles once every toast raised so far is on screen (at once when none was): a page leaves only after. */

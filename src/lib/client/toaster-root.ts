@@ -12,7 +12,7 @@ import { createElement as h } from 'react';
 import { createRoot } from 'react-dom/client';
 import { resolveValue, toast, useToaster } from 'react-hot-toast/headless';
 
-/** Spec: toasts close by themselves after 5000 ms. */
+/** Toasts close by themselves after 5000 ms. */
 export const TOAST_DURATION_MS = 5000;
 
 function Toaster() {
@@ -28,6 +28,20 @@ function Toaster() {
           { key: t.id, className: `ml-toast ml-toast-${t.type}` },
           h('span', { className: 'ml-toast-icon', 'aria-hidden': 'true' }, t.type === 'error' ? '!' : '✓'),
           h('span', t.ariaProps, resolveValue(t.message, t)),
+          actions.has(t.id) &&
+            h(
+              'button',
+              {
+                type: 'button',
+                className: 'ml-toast-action',
+                onClick: () => {
+                  const action = actions.get(t.id);
+                  toast.dismiss(t.id);
+                  action?.run();
+                },
+              },
+              actions.get(t.id)!.label,
+            ),
         ),
       ),
   );
@@ -37,7 +51,12 @@ const host = document.createElement('div');
 document.body.append(host);
 createRoot(host).render(h(Toaster));
 
-/** Shows a toast; one with the same `id` is replaced in place instead of stacking another. */
-export function show(kind: 'success' | 'error', text: string, id?: string): void {
-  toast[kind](text, id === undefined ? undefined : { id });
+/** The action of each toast that has one, by the toast's id. */
+const actions = new Map<string, { label: string; run: () => void }>();
+
+/** Shows a toast (with its action, if any); one with the same `id` is replaced in place instead of stacking another. */
+export function show(kind: 'success' | 'error', text: string, id?: string, action?: { label: string; run: () => void }): void {
+  const shown = toast[kind](text, id === undefined ? undefined : { id });
+  if (action) actions.set(shown, action);
+  else actions.delete(shown);
 }

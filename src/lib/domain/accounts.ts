@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { MESSAGES, PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
+import { PASSWORD_MAX, PASSWORD_MIN, isValidOtp } from './account-rules';
 import { COUNTRIES, DEFAULT_COUNTRY, ZIP_REQUIRED, isStateOf } from './geo';
-import { message } from './messages';
+import { fill, message } from './messages';
 import { text } from './validation';
 import { UPDATE_CHANNELS } from './order-updates';
 
 /** The shopper's choice of channel for order updates (order-updates.ts; a zod-free module, read by islands). */
-export const updateChannelField = z.enum(UPDATE_CHANNELS, { error: 'updates must be text, whatsapp or none' });
+export const updateChannelField = z.enum(UPDATE_CHANNELS, { error: message('updates-channel-invalid') });
 
 /** Request schemas for the account and address API; messages are the ones shoppers see. */
 
@@ -19,19 +19,19 @@ export const emailSchema = z
   .string({ error: message('email-required') })
   .trim()
   .min(1, message('email-required'))
-  .max(254, MESSAGES.invalidEmail)
+  .max(254, message('invalid-email'))
   .toLowerCase()
-  .pipe(z.email(MESSAGES.invalidEmail));
+  .pipe(z.email(message('invalid-email')));
 
 export const newPasswordSchema = z
   .string({ error: message('password-required') })
-  .min(PASSWORD_MIN, MESSAGES.passwordTooShort)
-  .max(PASSWORD_MAX, MESSAGES.passwordTooLong);
+  .min(PASSWORD_MIN, fill('password-too-short', PASSWORD_MIN))
+  .max(PASSWORD_MAX, fill('password-too-long', PASSWORD_MAX));
 
 export const otpSchema = z
-  .string({ error: MESSAGES.invalidOtp })
+  .string({ error: message('invalid-otp') })
   .trim()
-  .refine(isValidOtp, MESSAGES.invalidOtp);
+  .refine(isValidOtp, message('invalid-otp'));
 
 export const countrySchema = z.enum(COUNTRIES, { error: message('country-invalid') });
 
@@ -60,7 +60,7 @@ export const verifyOtpSchema = z.object({ email: emailSchema, otp: otpSchema });
 export const loginSchema = z.object({
   email: emailSchema,
   // Any length is checked against the hash (old accounts); only absurd sizes are refused.
-  password: z.string({ error: message('password-required') }).min(1, message('password-required')).max(1024, MESSAGES.invalidCredentials),
+  password: z.string({ error: message('password-required') }).min(1, message('password-required')).max(1024, message('invalid-credentials')),
 });
 
 export const resetPasswordSchema = z
@@ -71,13 +71,13 @@ export const resetPasswordSchema = z
     confirmPassword: z.string().optional(),
   })
   .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.newPassword, {
-    message: MESSAGES.passwordsDoNotMatch,
+    message: message('passwords-differ'),
   });
 
 export const changePasswordSchema = z
   .object({
-    oldPassword: z.string({ error: MESSAGES.fillBothPasswords }).min(1, MESSAGES.fillBothPasswords).max(1024),
-    newPassword: z.string({ error: MESSAGES.fillBothPasswords }).min(1, MESSAGES.fillBothPasswords),
+    oldPassword: z.string({ error: message('fill-both-passwords') }).min(1, message('fill-both-passwords')).max(1024),
+    newPassword: z.string({ error: message('fill-both-passwords') }).min(1, message('fill-both-passwords')),
     userId: z.string().optional(),
   })
   .pipe(
@@ -107,7 +107,7 @@ export type ProfileUpdate = Omit<z.output<typeof profileUpdateSchema>, 'userId'>
 export const orderUpdatesSchema = z
   .object({
     updates: updateChannelField.optional(),
-    textUpdates: z.boolean({ error: 'textUpdates must be true or false' }).default(false),
+    textUpdates: z.boolean({ error: message('text-updates-invalid') }).default(false),
     userId: z.string().optional(),
   })
   .transform(({ updates, textUpdates, userId }) => ({ userId, channel: updates ?? (textUpdates ? ('text' as const) : ('none' as const)) }));
@@ -123,9 +123,9 @@ const addressFields = {
   city: required('City', 80),
   address: required('Address', 200),
   /** Many Nigerian addresses have no postcode in use: optional there, required where it is (ZIP_REQUIRED). */
-  zipCode: z.string({ error: 'Zip code is required' }).pipe(text('Zip code', 12)).optional().default(''),
+  zipCode: z.string({ error: message('zip-required') }).pipe(text('Postcode', 12)).optional().default(''),
   /** For the courier: a landmark or directions, and the number to call at the door (both optional). */
-  landmark: z.string({ error: 'Landmark or directions is not valid' }).pipe(text('Landmark or directions', 200)).optional().default(''),
+  landmark: z.string({ error: message('landmark-invalid') }).pipe(text('Landmark or directions', 200)).optional().default(''),
   deliveryPhone: z
     .string({ error: message('phone-invalid') })
     .trim()
@@ -141,7 +141,7 @@ const zipPresentWhereRequired = (v: { country: (typeof COUNTRIES)[number]; zipCo
 export const addressInputSchema = z
   .object({ ...addressFields, active: z.boolean().optional(), userId: z.string().optional() })
   .refine(stateMatchesCountry, stateMessage)
-  .refine(zipPresentWhereRequired, { message: 'Zip code is required', path: ['zipCode'] });
+  .refine(zipPresentWhereRequired, { message: message('zip-required'), path: ['zipCode'] });
 export type AddressInput = z.output<typeof addressInputSchema>;
 
 /** `{active: true}` alone (plus the optional userId) makes the address the default. */

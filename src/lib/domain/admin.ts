@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ROLES } from './account-rules';
 import { toMinor } from './money';
 import { Invalid } from './errors';
-import { message } from './messages';
+import { fill, message } from './messages';
 import { DEFAULT_MARKET, MARKET_CODES, MARKETS, type MarketCode } from './markets';
 import { ORDER_STATUSES, STAFF_SETTABLE_STATUSES } from './orders';
 import { cursorFields } from './paging';
@@ -102,7 +102,7 @@ export function pricesFromForm(input: Record<string, unknown>, field: (market: M
     if (raw === null || (typeof raw === 'string' && raw.trim() === '')) prices[code] = null;
     else {
       const parsed = priceSchema.safeParse(raw);
-      if (!parsed.success) throw new Invalid(`${MARKETS[code].countryName} price: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      if (!parsed.success) throw new Invalid(fill('market-price-invalid', MARKETS[code].countryName, parsed.error.issues[0]?.message ?? message('price-required')));
       prices[code] = parsed.data;
     }
   }
@@ -145,7 +145,7 @@ export function parseProductForm(input: Record<string, unknown>) {
     const m = /^stock\.(\d+)$/.exec(key);
     if (!m) continue;
     const variantId = id.safeParse(m[1]).data;
-    if (variantId === undefined) throw new Invalid(`${key}: the variant id must be a whole number between 1 and ${MAX_ID}`);
+    if (variantId === undefined) throw new Invalid(fill('variant-id-invalid', key, MAX_ID));
     grid.push({ variantId, stock: stock.parse(value), sku: sku.parse(input[`sku.${variantId}`]), prices: pricesFromForm(input, (market) => variantPriceField(market, variantId)) });
   }
   return { product, grid };
@@ -178,7 +178,7 @@ export const statusChangeSchema = z.object({
   /** Marking delivered: the day it was delivered, when earlier than today (YYYY-MM-DD); the return window runs from it. */
   deliveredOn: z.preprocess((v) => (v === '' || v === null ? undefined : v), calendarDay('deliveredOn').optional()),
   /** Cancelling a paid order: its online money back to the payment (the default) or as store credit. */
-  refundTo: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(['payment', 'store_credit'], { error: 'Choose the payment or store credit' }).optional()),
+  refundTo: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(['payment', 'store_credit'], { error: message('refund-to-required') }).optional()),
 });
 
 const LINE_REQUIRED = 'Choose a line of the order';
@@ -207,5 +207,5 @@ export const staffChangeSchema = z.object({
 
 /** The back office's refunds list: a status filter (owed, paid, failed, stuck), or every refund. */
 export const refundsQuerySchema = z.object({
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['owed', 'paid', 'failed', 'stuck'], { error: 'Choose owed, paid, failed or stuck' }).optional()),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['owed', 'paid', 'failed', 'stuck'], { error: message('owed-refund-status-invalid') }).optional()),
 });

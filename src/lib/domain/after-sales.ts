@@ -54,7 +54,7 @@ export function returnWindowOpen(order: { status: string; deliveredAt: Date | nu
 
 export const RETURN_REASONS = ['too_small', 'too_big', 'not_as_described', 'damaged', 'changed_mind'] as const;
 export type ReturnReason = (typeof RETURN_REASONS)[number];
-/** "Reason" on the request form, in the spec's order. */
+/** "Reason" on the request form, in the order the form lists them. */
 export const RETURN_REASON_LABELS: Record<ReturnReason, string> = {
   too_small: 'Too small',
   too_big: 'Too big',

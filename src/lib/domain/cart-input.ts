@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { MAX_LINE_QUANTITY } from './cart';
 import { fill, message } from './messages';
-import { PICKUP_POINT_ID } from './pickup-points';
-import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from './shipping';
+import { LOCKER_ID } from './lockers';
+import { API_DELIVERY_OPTIONS, DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from './shipping';
 import { isPlainText, requiredId, text } from './validation';
 
 const optionalName = (label: string) =>
@@ -11,7 +11,7 @@ const optionalName = (label: string) =>
   (v) => (v === '' || v === null ? undefined : v),
   text(label, 60).optional(),
 );
-const productId = requiredId('productId is required');
+const productId = requiredId(message('product-id-required'));
 const userId = z.string().max(64).optional();
 
 /** A line is product x colour x size. A client `price` is accepted and ignored. */
@@ -37,24 +37,28 @@ export const changeQuantitySchema = lineKeySchema.extend({
 export type ChangeQuantityInput = z.output<typeof changeQuantitySchema>;
 
 /** A delivery option as a form or the API sends it. */
-export const deliveryOptionField = z.enum(DELIVERY_OPTIONS, { error: `deliveryOption must be ${DELIVERY_OPTIONS.join(' or ')}` });
+/** Delivery or pickup, as the API names them; `collect` (the code's name for pickup) is taken too. */
+export const deliveryOptionField = z.preprocess(
+  (v) => (v === 'pickup' ? 'collect' : v),
+  z.enum(DELIVERY_OPTIONS, { error: fill('delivery-option-invalid', API_DELIVERY_OPTIONS.join(' or ')) }),
+);
 
 /** Express, Standard or Economy; empty means unchanged. */
 export const deliverySpeedField = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
-  z.enum(DELIVERY_SPEED_IDS, { error: `deliverySpeed must be ${DELIVERY_SPEED_IDS.join(', ')}` }).optional(),
+  z.enum(DELIVERY_SPEED_IDS, { error: fill('delivery-speed-invalid', DELIVERY_SPEED_IDS.join(', ')) }).optional(),
 );
 
 export const deliveryOptionSchema = z.object({ deliveryOption: deliveryOptionField, deliverySpeed: deliverySpeedField });
 
-/** A courier pickup point's code (a PUDO locker), as the checkout's radios send it; empty means to the door. */
-export const pickupPointField = z.preprocess(
+/** A courier's locker code (a PUDO locker), as the checkout's radios send it; empty means to the door. */
+export const lockerField = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
-  z.string({ error: message('pickup-point-unknown') }).regex(PICKUP_POINT_ID, message('pickup-point-unknown')).optional(),
+  z.string({ error: message('locker-unknown') }).regex(LOCKER_ID, message('locker-unknown')).optional(),
 );
 
 
 /** A discount code as the cart's form or the API sends it (case-insensitive; an empty one is not valid). */
 export const discountCodeSchema = z.object({
-  code: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'This code is not valid.' }).min(1, 'This code is not valid.').max(64, 'This code is not valid.').refine((v) => isPlainText(v), 'This code is not valid.')),
+  code: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: message('code-not-valid') }).min(1, message('code-not-valid')).max(64, message('code-not-valid')).refine((v) => isPlainText(v), message('code-not-valid'))),
 });

@@ -2,22 +2,16 @@
  * Cart rules, pure: line pricing, quantity limits, the request shapes of the cart API
  * and the cart as the API returns it (money in major units).
  */
-import { Invalid } from './errors';
 import type { MarketCode } from './markets';
 import type { CurrencyCode } from './money';
-import type { AddressDto, DeliveryOption, DeliverySpeedId } from './shipping';
+import type { AddressDto, ApiDeliveryOption, DeliverySpeedId } from './shipping';
+import type { CartQuote } from './checkout-totals';
 
 /** At most this many of one variant per line, whatever the stock. */
 export const MAX_LINE_QUANTITY = 10;
 
 /** At most this many different lines (variants) in one cart, so one checkout stays a sane size. */
 export const MAX_CART_LINES = 50;
-export const CART_FULL_MESSAGE = `Your cart can hold up to ${MAX_CART_LINES} different items.`;
-
-/** Refuses a new line when the cart already holds `lineCount` lines. */
-export function assertRoomForNewLine(lineCount: number): void {
-  if (lineCount >= MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
-}
 
 export function maxQuantityFor(stock: number): number {
   return Math.max(0, Math.min(stock, MAX_LINE_QUANTITY));
@@ -25,19 +19,6 @@ export function maxQuantityFor(stock: number): number {
 
 export function lineTotalMinor(unitPriceMinor: number, quantity: number): number {
   return unitPriceMinor * quantity;
-}
-
-/**
- * Checks a wanted line quantity against the variant's stock and the per-line limit.
- * Throws Invalid with a message a shopper can act on.
- */
-export function assertQuantityAllowed(quantity: number, stock: number, itemName: string): void {
-  if (!Number.isInteger(quantity) || quantity < 1) throw new Invalid('Quantity must be at least 1');
-  if (stock <= 0) throw new Invalid(`${itemName} is out of stock`);
-  if (quantity <= maxQuantityFor(stock)) return;
-  // Name the limit the shopper actually meets: the stock when it is below the per-line limit.
-  if (stock < MAX_LINE_QUANTITY) throw new Invalid(`Only ${stock} of ${itemName} left in stock`, { available: stock });
-  throw new Invalid(`You can buy at most ${MAX_LINE_QUANTITY} of one item`, { available: MAX_LINE_QUANTITY });
 }
 
 /** "Name (Black, M)" for messages. */
@@ -78,7 +59,8 @@ export interface CartDto {
   items: CartItemDto[];
   deliveryAddress: AddressDto | null;
   pickupAddress: AddressDto;
-  deliveryOption: DeliveryOption;
+  /** As the API names it: `pickup` for collecting at the boutique. */
+  deliveryOption: ApiDeliveryOption;
   /** The delivery's speed (kept while pickup is chosen), and the speeds on offer with their fees and dates. */
   deliverySpeed: DeliverySpeedId;
   deliverySpeeds: DeliverySpeedChoice[];
@@ -90,6 +72,8 @@ export interface CartDto {
   discountCode: string | null;
   /** subtotal - discount + deliveryFee. */
   total: number;
+  /** The same figures in minor units, as the server priced them: the checkout's totals start from these. */
+  quote: CartQuote;
   currency: CurrencyCode;
   /** The market the cart is priced in. */
   market: MarketCode;

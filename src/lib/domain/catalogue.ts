@@ -5,7 +5,7 @@ import { message } from './messages';
 import { optionalId, text } from './validation';
 import type { CurrencyCode } from './money';
 
-/** A product as the API and pages show it (spec section 3), money in major units. */
+/** A product as the API and pages show it, money in major units. */
 export interface ProductDto {
   id: number;
   name: string;
@@ -108,9 +108,9 @@ export const productQuerySchema = z.object({
   sizeId: optionalId,
   subCategoryId: optionalId,
   q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), text('q', 100).max(100, message('search-too-long')).optional()),
-  sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: 'sort must be relevant, low-high or high-low' }).default('relevant')),
-  page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, 'page must be 1 or more').max(100_000).default(1)),
-  limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(48)),
+  sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: message('sort-invalid') }).default('relevant')),
+  page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, message('page-invalid')).max(100_000).default(1)),
+  limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(100, message('limit-too-high')).default(48)),
   ...cursorFields,
 });
 export type ProductQuery = z.output<typeof productQuerySchema>;

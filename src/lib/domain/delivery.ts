@@ -5,6 +5,26 @@ import { STORE_NAME } from './brand';
  * shopper reads them on the order's timeline.
  */
 
+/** The couriers the store books with (the courier port's adapters, chosen per market by configuration). */
+export type CourierName = 'manual' | 'shipbubble' | 'shiplogic' | 'pudo';
+
+/** An address as a courier needs it: who to call, where to go. */
+export interface CourierAddress {
+  name: string;
+  /** E.164 (+2348031234567). */
+  phone: string;
+  email?: string | null;
+  line1: string;
+  line2?: string | null;
+  city: string;
+  /** State (NG) or province (ZA). */
+  region: string;
+  postalCode?: string | null;
+  country: 'NG' | 'ZA';
+  /** A landmark or directions for the rider. */
+  landmark?: string | null;
+}
+
 /**
  * Where a shipment's booking is: waiting for the worker, booked with the courier, or given up (staff
  * look); once its order is cancelled, waiting to be cancelled with the courier, cancelled (or never

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'payment_failed'
   | 'too_large'
   | 'unsupported_media_type'
+  | 'method_not_allowed'
   | 'unavailable';
 
 export class AppError extends Error {
@@ -50,6 +51,12 @@ export class RateLimited extends AppError {
 export class PaymentFailed extends coded('payment_failed') {}
 export class TooLarge extends coded('too_large') {}
 export class UnsupportedMediaType extends coded('unsupported_media_type') {}
+/** The route takes other methods only (405); `allow` lists them for the Allow header. */
+export class MethodNotAllowed extends AppError {
+  constructor(message: string, allow: readonly string[]) {
+    super('method_not_allowed', message, { allow: allow.join(', ') });
+  }
+}
 /** The server is too busy for this request right now (503); `retryAfter` says when to try again. */
 export class Unavailable extends AppError {
   constructor(message: string, retryAfterSeconds = 1) {
@@ -67,5 +74,6 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   payment_failed: 402,
   too_large: 413,
   unsupported_media_type: 415,
+  method_not_allowed: 405,
   unavailable: 503,
 };

@@ -151,14 +151,8 @@ export const META_COLUMNS = [
   'product_type',
 ] as const;
 
-const csv = (value: string | number | null) => {
-  const s = value === null ? '' : String(value);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-export const META_HEAD = `${META_COLUMNS.join(',')}\n`;
-
-export function metaRow(i: FeedItem): string {
+/** A variant's cells of Meta's CSV, in META_COLUMNS' order (written by src/lib/server/infra/csv.ts). */
+export function metaRecord(i: FeedItem): (string | number | null)[] {
   const row: Record<(typeof META_COLUMNS)[number], string | number | null> = {
     id: i.id,
     title: i.title,
@@ -178,5 +172,5 @@ export function metaRow(i: FeedItem): string {
     google_product_category: i.googleCategory,
     product_type: i.productType,
   };
-  return `${META_COLUMNS.map((c) => csv(row[c])).join(',')}\n`;
+  return META_COLUMNS.map((c) => row[c]);
 }

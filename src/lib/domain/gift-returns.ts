@@ -18,7 +18,7 @@ export function maskPhone(e164: string): string {
   return `${country} ••• ••• ${digits.slice(-4)}`;
 }
 
-/** "a•••@example.com": the account the credit goes to. */
+/** "a•••@example.com": an address shown or logged without giving it away (the gift-return page, the mail log). */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '•••';

@@ -89,3 +89,17 @@ export function deliveryContact(order: { gift: Pick<Gift, 'recipientName' | 'rec
   if (order.gift) return { name: order.gift.recipientName, phone: order.gift.recipientPhone, gift: true };
   return { name: order.deliveryAddress.name, phone: order.deliveryAddress.deliveryPhone ?? null, gift: false };
 }
+
+/**
+ * A gift as its buyer reads it back (the order page, the confirmation mail): for whom, the message,
+ * the wrapping and whether the packing slip shows prices. The message is kept apart so each place
+ * quotes it in its own way.
+ */
+export function giftFacts(gift: Gift): { forWhom: string; message: string | null; wrapping: string; prices: string } {
+  return {
+    forWhom: `A gift for ${gift.recipientName}, ${gift.recipientPhone}`,
+    message: gift.message || null,
+    wrapping: gift.wrap ? 'Gift wrapped' : 'Not gift wrapped',
+    prices: gift.hidePrices ? 'Prices are hidden on the packing slip' : 'Prices are shown on the packing slip',
+  };
+}

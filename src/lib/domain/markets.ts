@@ -1,5 +1,5 @@
 /**
- * The store's markets, in one place (DESIGN.md "Markets"). A market is a country the store sells
+ * The store's markets, in one place (docs/decisions/0004). A market is a country the store sells
  * in, with its own currency, locale, prices, delivery fee, pickup store and Paystack account.
  * Adding a market means adding an entry here (and its prices and a PAYSTACK_SECRET_KEY_<CODE>),
  * not code: everything else reads this table.

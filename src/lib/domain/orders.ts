@@ -1,9 +1,10 @@
 /** Order statuses, their transitions and colours, and the order as the API returns it. */
 import type { CurrencyCode } from './money';
-import type { AddressDto, DeliveryOption, DeliverySpeedId } from './shipping';
+import { apiDeliveryOption, type AddressDto, type DeliveryOption, type DeliverySpeedId } from './shipping';
 import type { PaymentMethod } from './payment-methods';
 import type { Gift } from './gifts';
-import type { ChosenPickupPoint } from './pickup-points';
+import type { ChosenLocker } from './lockers';
+import { PAYMENT_STATUSES } from './payments';
 
 export const ORDER_STATUSES = ['pending', 'processed', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -36,7 +37,7 @@ export function isOrderStatus(s: string): s is OrderStatus {
 
 export type StatusColour = 'yellow' | 'blue' | 'green' | 'red' | 'grey';
 
-/** Spec: pending yellow, processed blue, delivered green, cancelled red, anything else grey. */
+/** Pending yellow, processed blue, delivered green, cancelled red, anything else grey. */
 const STATUS_COLOURS: Record<OrderStatus, StatusColour> = { pending: 'yellow', processed: 'blue', delivered: 'green', cancelled: 'red' };
 
 export function statusColour(status: string): StatusColour {
@@ -44,7 +45,7 @@ export function statusColour(status: string): StatusColour {
   return isOrderStatus(s) ? STATUS_COLOURS[s] : 'grey';
 }
 
-/** Filter chips of /order-history, in the spec's order; 'all' shows everything. */
+/** Filter chips of /order-history, in the order the page shows them; 'all' shows everything. */
 export const STATUS_FILTERS = [
   { value: 'all', label: 'All Orders' },
   { value: 'processed', label: 'Processed' },
@@ -122,8 +123,8 @@ export interface OrderDto {
   gift: Gift | null;
   /** Gift wrapping's fee, major units (0 without); part of total. */
   giftWrap: number;
-  /** The courier pickup point (PUDO locker) the parcel goes to, its fee being deliveryFee; null otherwise. */
-  pickupPoint: ChosenPickupPoint | null;
+  /** The courier's locker (PUDO locker) the parcel goes to, its fee being deliveryFee; null otherwise. */
+  locker: ChosenLocker | null;
 }
 
 export const PAYMENT_STATES = ['Paid', 'To pay on delivery', 'Refunded', 'Partly refunded', 'Nothing charged'] as const;
@@ -131,8 +132,8 @@ export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 /** What the order's payment says to the shopper: a just-paid order never looks unpaid. */
 export function paymentStateOf(order: { status: OrderStatus; dueMinor: number }, payment: { status: string; amountMinor: number } | null): PaymentState {
-  if (payment?.status === 'refunded') return 'Refunded';
-  if (payment?.status === 'partially_refunded') return 'Partly refunded';
+  if (payment?.status === PAYMENT_STATUSES.refunded) return 'Refunded';
+  if (payment?.status === PAYMENT_STATUSES.partially_refunded) return 'Partly refunded';
   if (order.dueMinor > 0) return 'To pay on delivery';
   if (order.status === 'cancelled' && (payment?.amountMinor ?? 0) === 0) return 'Nothing charged';
   return 'Paid';
@@ -171,4 +172,9 @@ export function amountDueMinor(order: { status: OrderStatus; dueOnDeliveryMinor:
 /** A shopper may cancel an order still pending and not settled at the door. */
 export function shopperMayCancel(order: { status: OrderStatus; collectionOutcome: string | null }): boolean {
   return order.status === 'pending' && order.collectionOutcome === null;
+}
+
+/** An order as the API answers it: collecting at the boutique is `pickup` there (apiDeliveryOption). */
+export function apiOrder<T extends { deliveryOption: DeliveryOption }>(order: T): Omit<T, 'deliveryOption'> & { deliveryOption: ReturnType<typeof apiDeliveryOption> } {
+  return { ...order, deliveryOption: apiDeliveryOption(order.deliveryOption) };
 }

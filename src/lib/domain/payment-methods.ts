@@ -3,6 +3,7 @@
  * delivery, and how staff collect at the door. Labels are what order pages, mail and the API show.
  */
 import type { MarketCode } from './markets';
+import type { DeliveryOption } from './shipping';
 
 /** Paystack's channel names (https://paystack.com/docs/payments/payment-channels/). */
 export const ONLINE_CHANNELS = ['card', 'bank_transfer', 'ussd', 'bank', 'eft', 'capitec_pay'] as const;
@@ -43,7 +44,7 @@ export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
 export const COLLECTION_METHOD_LABELS: Record<CollectionMethod, string> = { cash: 'Cash', card: 'Card at the door', transfer: 'Transfer' };
 
 /**
- * How each market's couriers take the money at the door (and the pickup point at the counter), in
+ * How each market's couriers take the money at the door (and the boutique at the counter), in
  * the order the shopper reads them; staff record a collection with one of these.
  */
 export const MARKET_COLLECTION_METHODS: Record<MarketCode, readonly CollectionMethod[]> = {
@@ -59,11 +60,11 @@ const DOOR_PAYMENT_WORDS: Record<CollectionMethod, string> = { cash: 'cash', car
  * paid at the door (or at the pickup point): "Our courier accepts cash, card on a POS terminal or
  * bank transfer at your door." Empty when the market names no method.
  */
-export function doorPaymentSentence(methods: readonly CollectionMethod[], where: 'delivery' | 'pickup'): string {
+export function doorPaymentSentence(methods: readonly CollectionMethod[], where: DeliveryOption): string {
   const words = [...new Set(methods)].map((m) => DOOR_PAYMENT_WORDS[m]);
   if (words.length === 0) return '';
   const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]!}`;
-  return where === 'pickup' ? `The pickup point accepts ${list}.` : `Our courier accepts ${list} at your door.`;
+  return where === 'collect' ? `The pickup point accepts ${list}.` : `Our courier accepts ${list} at your door.`;
 }
 
 export const COLLECTION_OUTCOMES = ['paid', 'refused'] as const;

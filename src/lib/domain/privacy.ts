@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { message } from './messages';
 import type { AddressDto } from './shipping';
 
 /**
@@ -43,7 +44,7 @@ export const DATA_REQUEST_KIND_LABELS: Record<DataRequestKind, string> = { expor
 export const DATA_REQUEST_CHANNELS = ['mail', 'phone'] as const;
 export const DATA_REQUEST_CHANNEL_LABELS: Record<(typeof DATA_REQUEST_CHANNELS)[number], string> = { mail: 'By mail', phone: 'By phone' };
 
-const code = z.string().trim().regex(/^\d{4}$/, 'Please enter a valid 4-digit OTP');
+const code = z.string().trim().regex(/^\d{4}$/, message('invalid-otp'));
 const optionalCode = z.preprocess((v) => (v === '' ? undefined : v), code.optional());
 const ticked = z.preprocess((v) => v === true || v === 'true' || v === 'on', z.boolean()).default(false);
 

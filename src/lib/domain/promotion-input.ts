@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Invalid } from './errors';
 import { MARKET_CODES, MARKETS, type MarketCode } from './markets';
 import { toMinor } from './money';
-import { message } from './messages';
+import { fill, message } from './messages';
 import { normaliseCode } from './promotions';
 import { id, MAX_ID, text } from './validation';
 
@@ -124,8 +124,9 @@ export function parsePromotionInput(raw: unknown, opts: { form?: boolean } = {})
     const field = issue?.path.join('.') ?? '';
     if (issue?.code === 'unrecognized_keys') throw new Invalid(message('promo-unknown-field'));
     // Our own texts name the field already; zod's generic ones get the field's name.
-    const text = issue?.message ?? 'Invalid input';
-    throw new Invalid(issue?.code === 'custom' || /^(The |Enter |Amounts |Days |A code|code |description )/.test(text) ? text : `${field}: ${text}`);
+    const text = issue?.message ?? message('request-invalid');
+    const named = issue?.code === 'custom' || /^(The |Enter |Amounts |Days |A code|code |description )/.test(text);
+    throw new Invalid(named ? text : fill('field-invalid', field, text));
   }
   const v = parsed.data;
   const out: PromotionInput = { ...v, percentOff: v.percentOff, usageLimit: v.usageLimit, codeValidDays: v.codeValidDays ?? undefined };

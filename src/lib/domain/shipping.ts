@@ -9,8 +9,20 @@ import { MARKETS, type MarketCode } from './markets';
 import type { CurrencyCode } from './money';
 
 export type { Country } from './geo';
-export const DELIVERY_OPTIONS = ['delivery', 'pickup'] as const;
+/** Delivered to the shopper (at the door, or to a locker), or collected by the shopper at the market's boutique. */
+export const DELIVERY_OPTIONS = ['delivery', 'collect'] as const;
 export type DeliveryOption = (typeof DELIVERY_OPTIONS)[number];
+
+/**
+ * The options as the API names them: collecting at the boutique is `pickup` there, as its clients
+ * have always sent and read it (`collect` is taken too, cart-input.ts).
+ */
+export const API_DELIVERY_OPTIONS = ['delivery', 'pickup'] as const;
+export type ApiDeliveryOption = (typeof API_DELIVERY_OPTIONS)[number];
+
+export function apiDeliveryOption(option: DeliveryOption): ApiDeliveryOption {
+  return option === 'collect' ? 'pickup' : option;
+}
 
 /** What a delivery outside the currency's own country adds to the speed's fee (checkout refuses it; the cart still prices it). */
 const CROSS_BORDER_SURCHARGE_MINOR: Record<CurrencyCode, number> = { NGN: 3_000_000, ZAR: 33_000 };
@@ -32,7 +44,7 @@ export interface AddressDto {
 }
 
 /**
- * The store's boutiques, one per market, in one place: the pickup point at checkout, the drop-off
+ * The store's boutiques, one per market, in one place: where orders are collected at checkout, the drop-off
  * point for returns, the Contact page, mails and the structured data (schema.org Store) all read
  * these facts.
  */
@@ -145,7 +157,7 @@ export function freeExpressFromMinor(currency: CurrencyCode): number | null {
  * the order reaches the market's threshold.
  */
 export function deliveryFeeMinor(option: DeliveryOption, currency: CurrencyCode, country: Country | null, speed: DeliverySpeedId = DEFAULT_DELIVERY_SPEED, orderMinor = 0): number | null {
-  if (option === 'pickup') return 0;
+  if (option === 'collect') return 0;
   if (!country) return null;
   const domestic = Object.values(MARKETS).some((m) => m.currency === currency && m.country === country);
   if (!domestic) return DELIVERY_SPEED_FEES[speed][currency] + CROSS_BORDER_SURCHARGE_MINOR[currency];
@@ -161,7 +173,7 @@ export function lowestDeliveryFeeMinor(currency: CurrencyCode): number {
 
 /** Delivery is the default when the shopper has a default address, else pickup. */
 export function defaultDeliveryOption(hasDefaultAddress: boolean): DeliveryOption {
-  return hasDefaultAddress ? 'delivery' : 'pickup';
+  return hasDefaultAddress ? 'delivery' : 'collect';
 }
 
 export const DELIVERY_SPEED_IDS = ['express', 'standard', 'economy'] as const;

@@ -1,7 +1,7 @@
 /**
  * The store's messages that islands show themselves: the server's answer when one is missing (a
- * network failure, an empty body) and what a page says before it asks the server. These are the
- * spec's texts, word for word; src/lib/domain/messages.ts registers them with every other message,
+ * network failure, an empty body) and what a page says before it asks the server. Their words are
+ * fixed (shoppers and testers know them; never reworded); src/lib/domain/messages.ts registers them with every other message,
  * so endpoints, links and islands use the same words. Kept apart so a phone's bundle carries only
  * these (islands never import messages.ts, with its link machinery and every server text).
  */
@@ -21,10 +21,19 @@ export const TOASTS = {
   'password-change-error': 'An error occurred while changing password.',
   'auth-error': 'Authentication error. Please login again.',
   'went-wrong': 'Something went wrong',
+  // Checked in the browser before the server is asked (account-rules.ts), and by the server alike.
+  'invalid-otp': 'Please enter a valid 4-digit OTP',
+  'passwords-differ': 'Passwords do not match!',
+  'fill-both-passwords': 'Please fill in both password fields.',
+  'password-too-short': 'Password must be at least {count} characters',
+  'password-too-long': 'Password must be at most {count} characters',
+  'not-an-image': 'Please select an image file',
+  'image-too-large': 'Image size should be less than 5MB',
+  'email-not-found': 'Email not found',
 
   // Shopping
   'login-required': 'Please create an account or login',
-  'newsletter-subscribed': 'Thank you for subscribing! Watch your inbox for your 20% off.',
+  'newsletter-subscribed': 'Thank you for subscribing. Our e-mail has the next step.',
   'newsletter-failed': 'Subscription failed. Please try again.',
   'back-in-stock-sent': 'Almost done: we e-mailed you a link to confirm. We will write once when it is back.',
   'back-in-stock-failed': 'Your request could not be sent. Please try again.',

@@ -19,7 +19,7 @@ const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${t
 /**
  * Messages for the issues a schema gives no message of its own: they name the field
  * (`categoryId must be at most 2147483647`). Schemas' own messages (the shopper-facing
- * texts of the spec) always win over these.
+ * texts of messages.ts) always win over these.
  */
 export const fieldMessage: z.core.$ZodErrorMap = (issue) => {
   const field = fieldOf(issue.path);

@@ -6,24 +6,28 @@ import { createCatalogueService } from '@/lib/server/catalogue/reading';
 import { createSearch } from '@/lib/server/catalogue/search';
 import { createCodeService } from '@/lib/server/accounts/codes';
 import { createPhoneVerification } from '@/lib/server/accounts/phone-verification';
-import { startBackups } from '@/lib/server/infra/backups';
-import { startHousekeeping } from '@/lib/server/infra/housekeeping';
-import { startRetention } from '@/lib/server/infra/retention';
+import { startBackups } from '@/lib/server/operations/backups';
+import { startHousekeeping } from '@/lib/server/operations/housekeeping';
+import { startRetention } from '@/lib/server/operations/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
 import { startWorker } from '@/lib/server/infra/leased-work';
 import { createManualCourier } from '@/lib/server/delivery/manual';
-import { deliveryCourier, selectCouriers, selectPickupCouriers, selectPickupPoints } from '@/lib/server/delivery/select';
-import type { PickupPoints } from '@/lib/server/delivery/pickup-points';
+import { deliveryCourier, selectCouriers, selectLockerCouriers, selectLockers } from '@/lib/server/delivery/select';
+import type { Lockers } from '@/lib/server/delivery/lockers';
 import { createDeliveryNotices } from '@/lib/server/delivery/notices';
 import type { Courier } from '@/lib/server/delivery/port';
 import { createShipments, marketOfOrder, requestShipment, shipmentLabelFacts } from '@/lib/server/delivery/shipments';
+import { createPackingSlips } from '@/lib/server/delivery/packing-slip';
 import type { MarketCode } from '@/lib/domain/markets';
 import { startSimulatedTransferConfirmations } from '@/lib/server/payments/simulated';
 import { getConfig, type Config } from '@/lib/server/infra/config';
 import { openDatabase, type Database, type Db } from '@/lib/server/infra/db/client';
 import { createLogger, type Logger } from '@/lib/server/infra/log';
 import { createMailer, createOutboxReader, type Mailer } from '@/lib/server/infra/mail';
-import { createMediaService } from '@/lib/server/infra/media';
+import { createMediaService, type MediaReference } from '@/lib/server/infra/media';
+import { users } from '@/lib/server/accounts/tables';
+import { categories, productImages } from '@/lib/server/catalogue/tables';
+import { contentPictures } from '@/lib/server/content/tables';
 import { createPromotionService } from '@/lib/server/promotions/promotions';
 import { createNewsletterService } from '@/lib/server/newsletter/newsletter';
 import { createRateLimiter, LIMITS } from '@/lib/server/infra/rate-limit';
@@ -31,10 +35,12 @@ import { createCodeTries } from '@/lib/server/promotions/code-tries';
 import { createLinkSigner } from '@/lib/server/infra/signing';
 import { createGiftReturnAccess, giftReturnLink } from '@/lib/server/aftersales/gift-return-access';
 import { createSessionService } from '@/lib/server/accounts/sessions';
+import { createAfterSignIn } from '@/lib/server/accounts/after-sign-in';
 import { createBuyingServices } from '@/lib/server/checkout/buying';
-import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/infra/cache-bus';
+import { localCacheBus, pgCacheBus, type CacheBus } from '@/lib/server/storefront/cache-bus';
 import { createCatalogueAdmin } from '@/lib/server/catalogue/admin';
-import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { createCatalogueImports } from '@/lib/server/catalogue/import';
+import { noPageCache, processPageCache, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { PaymentProvider } from '@/lib/server/payments/port';
 import { createNotificationService, textSenderFor, whatsappSenderFor } from '@/lib/server/notifications/notifications';
@@ -42,6 +48,8 @@ import { createTextOutboxReader } from '@/lib/server/notifications/outbox';
 import type { TextSender, WhatsAppSender } from '@/lib/server/notifications/port';
 // ---- back office
 import { createAuditLog } from '@/lib/server/backoffice/audit';
+import { createBooksService } from '@/lib/server/books/books';
+import { createEInvoicing } from '@/lib/server/books/e-invoicing';
 import { createStaffService } from '@/lib/server/backoffice/staff';
 import { createStockService } from '@/lib/server/catalogue/stock';
 import { createBackInStock } from '@/lib/server/catalogue/back-in-stock';
@@ -51,12 +59,18 @@ import { createStoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { createReturnService } from '@/lib/server/aftersales/returns';
 import { createOrderMoneyService } from '@/lib/server/orders/order-money';
 import { createHelpService } from '@/lib/server/aftersales/help';
+import { createContentPages } from '@/lib/server/content/pages';
+import { readPageFiles } from '@/lib/server/content/files';
+import { MARKETS, DEFAULT_MARKET } from '@/lib/domain/markets';
 // ---- end back office
 import { createErasure } from '@/lib/server/privacy/erasure';
 import { createDataExport } from '@/lib/server/privacy/export';
 import { createPrivacyService } from '@/lib/server/privacy/privacy';
 import { createDataRequests } from '@/lib/server/privacy/requests';
 import { createCustomerViews } from '@/lib/server/privacy/views';
+
+/** Where an image is shown: a profile's picture, a product's image, a category's banner, a content page's picture (an image none names may go). */
+export const MEDIA_REFERENCES: readonly MediaReference[] = [users.imageHash, productImages.mediaHash, categories.imageHash, contentPictures.hash];
 
 /**
  * The composition root: every service is built here from explicit dependencies.
@@ -79,15 +93,15 @@ export interface Deps {
   pageCache?: PageCacheInvalidator;
   /** Tests may pass their own; otherwise each market's courier by configuration. */
   couriers?: Record<MarketCode, Courier>;
-  /** Tests may pass their own; otherwise each market's pickup points by configuration (PICKUP_POINTS_ZA). */
-  pickupPoints?: Partial<Record<MarketCode, PickupPoints>>;
-  /** Tests may pass their own; otherwise the couriers booking their own pickup points (PICKUP_POINTS_ZA=pudo). */
-  pickupCouriers?: Courier[];
+  /** Tests may pass their own; otherwise each market's lockers by configuration (LOCKERS_ZA). */
+  lockers?: Partial<Record<MarketCode, Lockers>>;
+  /** Tests may pass their own; otherwise the couriers booking their own lockers (LOCKERS_ZA=pudo). */
+  lockerCouriers?: Courier[];
 }
 
 export function createServices(deps: Deps) {
   const { db, clock } = deps;
-  const media = createMediaService({ db });
+  const media = createMediaService({ db, references: MEDIA_REFERENCES });
   // Catalogue data kept in memory and the route cache are invalidated together, by the same tags.
   const readMemo = new ReadMemo(clock, deps.config.PAGE_CACHE_SECONDS * 1000);
   const bus = deps.pageCache ?? noPageCache;
@@ -112,6 +126,10 @@ export function createServices(deps: Deps) {
   const audit = createAuditLog({ db, clock });
   const stock = createStockService({ db, clock, pageCache, audit });
   const catalogueAdmin = createCatalogueAdmin({ db, clock, pageCache, audit, media, search });
+  // About, Privacy and Contact: the markdown files are their first versions, then editors take over.
+  const contentPages = createContentPages({ db, clock, pageCache, audit, seeds: () => readPageFiles(), timeZone: MARKETS[DEFAULT_MARKET].timeZone, media });
+  // The catalogue's spreadsheet: checked and applied by the shared worker, one file at a time.
+  const catalogueImports = createCatalogueImports({ db, clock, log: deps.log, audit, media, pageCache, search, site: deps.config.PUBLIC_SITE_URL, useAdvisoryLock: Boolean(deps.config.DATABASE_URL) });
   // ---- end back office
   const mailer = deps.mailer ?? createMailer(deps);
   const outbox = createOutboxReader({ db });
@@ -142,14 +160,14 @@ export function createServices(deps: Deps) {
   // "Email me when it is back": the newsletter's double opt-in (signed links, mail limits) for a sold-out choice.
   const backInStock = createBackInStock({ db, clock, log: deps.log, mailer, limiter, signer, siteUrl: deps.config.PUBLIC_SITE_URL });
   // Delivery: each market's courier as configured (COURIER_NG, COURIER_ZA); the store's own by default.
-  const pickup = { NG: deps.config.couriers.NG.pickup, ZA: deps.config.couriers.ZA.pickup };
-  const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db, pickup) });
+  const courierCollection = { NG: deps.config.couriers.NG.collection, ZA: deps.config.couriers.ZA.collection };
+  const manualCourier = createManualCourier({ labelFacts: shipmentLabelFacts(db, courierCollection) });
   const couriers: Record<MarketCode, Courier> = deps.couriers ?? selectCouriers(deps.config, { manual: () => manualCourier });
   // A locker's parcel is booked with the locker's own courier when one is configured (PUDO).
-  const pickupCouriers: Courier[] = deps.pickupCouriers ?? selectPickupCouriers(deps.config);
+  const lockerCouriers: Courier[] = deps.lockerCouriers ?? selectLockerCouriers(deps.config);
   const buying = createBuyingServices({
     ...deps,
-    pickupPoints: deps.pickupPoints ?? selectPickupPoints(deps.config),
+    lockers: deps.lockers ?? selectLockers(deps.config),
     mailer,
     pageCache,
     readMemo,
@@ -160,12 +178,12 @@ export function createServices(deps: Deps) {
     codeTries: createCodeTries(limiter),
     // Ready to ship asks for the shipment in its transaction; the worker (built below, called only later) books it.
     shipments: {
-      ask: (tx, order) => requestShipment(tx, { orderId: order.id, kind: 'delivery', courier: deliveryCourier(order, couriers, pickupCouriers) }, clock()),
+      ask: (tx, order) => requestShipment(tx, { orderId: order.id, kind: 'delivery', courier: deliveryCourier(order, couriers, lockerCouriers) }, clock()),
       bookNow: () => shipments.runDue(),
     },
   });
   const deliveryNotices = createDeliveryNotices({ db, mailer, notifications, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
-  const shipments = createShipments({ db, clock, log: deps.log, couriers, pickupCouriers, pickup, parcelSizes: deps.config.parcelSizes, orders: buying.orders, notices: deliveryNotices });
+  const shipments = createShipments({ db, clock, log: deps.log, couriers, lockerCouriers, courierCollection, parcelSizes: deps.config.parcelSizes, orders: buying.orders, notices: deliveryNotices });
   // ---- back office
   const staff = createStaffService({ db, clock, log: deps.log, mailer, codes, sessions, audit });
   const adminReports = createAdminReports({ db, clock, memo: readMemo });
@@ -205,6 +223,10 @@ export function createServices(deps: Deps) {
     returns,
     siteUrl: deps.config.PUBLIC_SITE_URL,
   });
+  // The packing slip staff print: the order as the back office reads it, a gift's return link on its card.
+  const books = createBooksService({ db, clock, audit });
+  const eInvoicing = createEInvoicing({ db, clock, log: deps.log });
+  const packingSlips = createPackingSlips({ orders: buying.orders, giftReturnLink: giftReturns.linkFor });
   const help = createHelpService({ db, clock, mailer, audit, log: deps.log, siteUrl: deps.config.PUBLIC_SITE_URL });
   // The shopper's data: a copy, the account's deletion (the person erased, the books kept), staff requests.
   const dataExport = createDataExport({ db, clock });
@@ -212,14 +234,19 @@ export function createServices(deps: Deps) {
   const privacy = createPrivacyService({ clock, codes, sessions, limiter, mailer, dataExport, erasure });
   const dataRequests = createDataRequests({ db, clock, audit, dataExport, erasure, deadlineDays: (m) => buying.onDelivery.privacyRequestDays(m) });
   const customerViews = createCustomerViews({ db, clock });
+  // What a signed-out shopper reached for, done once they sign in.
+  const afterSignIn = createAfterSignIn({ signer, log: deps.log, cart: buying.cart, favourites: buying.favourites });
   return {
     ...deps,
     media,
     sessions,
+    afterSignIn,
     catalogue,
     feeds,
     search,
     catalogueAdmin,
+    contentPages,
+    catalogueImports,
     pageCache,
     readMemo,
     mailer,
@@ -246,6 +273,9 @@ export function createServices(deps: Deps) {
     storeCredit,
     returns,
     giftReturns,
+    packingSlips,
+    books,
+    eInvoicing,
     orderMoney: createOrderMoneyService({ db }),
     help,
     dataExport,
@@ -299,7 +329,7 @@ async function boot(): Promise<Runtime> {
   processPageCache().onServed(({ searched }) => searched && services.search.record(searched.query, searched.results, searched.market));
   // A live store starts empty: its catalogue comes from staff, never from demo data.
   if (config.demo) {
-    const { seedIfEmpty } = await import('@/lib/server/infra/db/seed');
+    const { seedIfEmpty } = await import('@/lib/server/demo/seed');
     await seedIfEmpty(services);
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
@@ -321,6 +351,11 @@ async function boot(): Promise<Runtime> {
       'shipment booking': () => services.shipments.runDue(),
       'courier tracking poll': () => services.shipments.pollDue(),
       'back-in-stock mails': () => services.backInStock.sendDue(),
+      // A page scheduled for a time now come is published (and dropped from every server's cache).
+      'scheduled pages': () => services.contentPages.publishDue(),
+      'catalogue imports': () => services.catalogueImports.runDue(),
+      // Every tax document once to the e-invoicing port (none by default).
+      'e-invoicing': () => services.eInvoicing.runDue(),
     },
     { log },
   );

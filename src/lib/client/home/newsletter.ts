@@ -10,7 +10,7 @@ export function enhanceNewsletterForms(): void {
       body: ({ email }) => ({ email }),
       onSuccess: (body, _values, sent) => {
         sent.reset();
-        return { toast: body.message ?? 'Thank you for subscribing!' };
+        return { toast: body.message ?? 'Thank you for subscribing.' };
       },
     });
     form.dataset.enhanced = '';

@@ -1,7 +1,7 @@
 /**
  * The home page's product rows (src/components/home/ProductShowcase.astro), plain TypeScript with
- * no framework: the spec's list call once a row is in view, 'Discover More' revealing `step` more
- * (placeholder cards while the list loads), a failed list left empty with the spec's toast.
+ * no framework: the row's list call once it is in view, 'Discover More' revealing `step` more
+ * (placeholder cards while the list loads), a failed list left empty with its failure toast.
  */
 import { api, NetworkError } from '../api';
 import { productCardElement, productCardSkeleton, type CardProduct } from '../product-card';
@@ -53,7 +53,7 @@ function enhance(section: HTMLElement): void {
         products = body.data.docs;
         status = 'loaded';
       } else {
-        // Spec: a failed list stays empty.
+        // A failed list stays empty.
         status = 'failed';
         // Each list is its own action: its toast replaces only its own, never the other list's.
         toast.error(failedMessage, { id: `product-list:${endpoint}` });

@@ -1,14 +1,17 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
-import { AVATAR_CHANGES_PER_DAY, MESSAGES } from '@/lib/domain/account-rules';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { maskEmail } from '@/lib/domain/gift-returns';
+import { AVATAR_CHANGES_PER_DAY } from '@/lib/domain/account-rules';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { ProfileUpdate, RegisterInput } from '@/lib/domain/accounts';
 import { AppError, Conflict, Invalid, NotFound, RateLimited, Unauthorized } from '@/lib/domain/errors';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
 import { processAvatar } from './avatars';
 import { CodeEntryPaused, WrongCode, type CodePurpose, type CodeService, type GuessCap } from './codes';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { anonymousEmail, ERASED_FIRST_NAME, ERASED_LAST_NAME } from '@/lib/domain/privacy';
-import { users } from '@/lib/server/infra/db/schema';
+import { users, verifiedPhones } from '@/lib/server/accounts/tables';
+import { returns, storeCreditEntries } from '@/lib/server/aftersales/tables';
+import { orders } from '@/lib/server/orders/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { MediaService } from '@/lib/server/infra/media';
@@ -19,6 +22,18 @@ import type { Country } from '@/lib/domain/geo';
 import { normalisePhone } from '@/lib/domain/phone';
 import type { UpdateChannel } from '@/lib/domain/order-updates';
 
+/**
+ * The account row holds nothing a new sign-up could take: no proven number, no store credit, no
+ * order, no return (its own or a gift's credited to it). Read in the same statement that takes it.
+ */
+function holdsNothing(): SQL {
+  return sql`${users.phoneVerifiedNumber} is null
+    and not exists (select 1 from ${verifiedPhones} where ${verifiedPhones.userId} = ${users.id})
+    and not exists (select 1 from ${storeCreditEntries} where ${storeCreditEntries.userId} = ${users.id})
+    and not exists (select 1 from ${orders} where ${orders.userId} = ${users.id})
+    and not exists (select 1 from ${returns} where ${returns.userId} = ${users.id} or ${returns.creditUserId} = ${users.id})`;
+}
+
 /** The number in E.164, read in the shopper's country; a bad one is refused with what is wrong with it. */
 function e164(phoneNumber: string, country: Country): string {
   const phone = normalisePhone(phoneNumber, country);
@@ -26,7 +41,7 @@ function e164(phoneNumber: string, country: Country): string {
   return phone.e164;
 }
 
-/** The user as the API shows it (spec: id, firstName, lastName, email, image, country, phoneNumber). */
+/** The user as the API shows it: id, firstName, lastName, email, image, country, phoneNumber. */
 export interface UserDto {
   id: string;
   userId: string;
@@ -71,28 +86,27 @@ interface Deps {
 /** Unverified accounts are told to verify; the details flag lets clients offer "resend code". */
 class VerifyFirst extends AppError {
   constructor() {
-    super('forbidden', MESSAGES.verifyFirst, { needsVerification: true });
+    super('forbidden', message('verify-first'), { needsVerification: true });
   }
 }
 
 function tooManySignUps(retryAfterSeconds: number): RateLimited {
-  return new RateLimited(
-    `Too many accounts were created from your network just now. Please try again in ${describeWait(retryAfterSeconds)}.`,
-    retryAfterSeconds,
-  );
+  return new RateLimited(fill('signups-too-many', describeWait(retryAfterSeconds)), retryAfterSeconds);
 }
 
 function tooManyPictureChanges(retryAfterSeconds: number): RateLimited {
-  return new RateLimited(
-    `You can change your profile picture up to ${AVATAR_CHANGES_PER_DAY} times a day. Please try again in ${describeWait(retryAfterSeconds)}.`,
-    retryAfterSeconds,
-  );
+  return new RateLimited(fill('picture-changes-too-many', AVATAR_CHANGES_PER_DAY, describeWait(retryAfterSeconds)), retryAfterSeconds);
 }
 
 export function createAccountService({ db, clock, log, mailer, sessions, media, limiter, codes, signUpLimits, whatsappOffered = true }: Deps) {
   async function findByEmail(email: string): Promise<SessionUser | undefined> {
     const [u] = await db.select().from(users).where(eq(users.email, email)).limit(1);
     return u;
+  }
+
+  async function holdsNothingNow(userId: string): Promise<boolean> {
+    const [empty] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), holdsNothing())).limit(1);
+    return empty !== undefined;
   }
 
   async function sendCode(email: string, purpose: CodePurpose, firstName: string): Promise<void> {
@@ -123,7 +137,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       if (notice.count !== 1) return;
       const user = await findByEmail(email);
       if (!user) return;
-      log.warn('code entry paused', { to: email, cap });
+      log.warn('code entry paused', { to: maskEmail(email), cap });
       const until = new Date(clock().getTime() + retryAfterSeconds * 1000).toUTCString();
       const why =
         cap === 'day'
@@ -145,7 +159,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
         ),
       });
     } catch (err) {
-      log.error('code-entry-paused mail failed', { err, to: email });
+      log.error('code-entry-paused mail failed', { err, to: maskEmail(email) });
     }
   }
 
@@ -211,7 +225,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
         ),
       });
     } catch (err) {
-      log.error('password-changed mail failed', { err, to: user.email });
+      log.error('password-changed mail failed', { err, to: maskEmail(user.email) });
     }
   }
 
@@ -226,7 +240,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const input = { ...registration, phoneNumber: e164(registration.phoneNumber, registration.country) };
       await checkProbes(ip);
       const existing = await findByEmail(input.email);
-      if (existing?.verifiedAt) {
+      if (existing && (existing.verifiedAt || !(await holdsNothingNow(existing.id)))) {
         await countProbe(ip);
         throw new Conflict(message('email-taken'));
       }
@@ -235,12 +249,13 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const passwordHash = await hashPassword(input.password);
       // A shopper who never entered their code may simply sign up again: the unverified
       // account takes the new details and a fresh code. Nobody can use it without the code,
-      // which only reaches the owner of the address.
+      // which only reaches the owner of the address. One that already holds something (a gift
+      // recipient's proven number, credit, orders, returns) is never taken over so.
       const [created] = existing
         ? await db
             .update(users)
             .set({ ...input, passwordHash })
-            .where(and(eq(users.id, existing.id), isNull(users.verifiedAt)))
+            .where(and(eq(users.id, existing.id), isNull(users.verifiedAt), holdsNothing()))
             .returning()
         : await db
             .insert(users)
@@ -255,7 +270,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
         await sendCode(created.email, 'verify', created.firstName);
       } catch (err) {
         // The account exists; the shopper can ask for the code again from /verify-otp.
-        log.error('verification mail failed', { err, to: created.email });
+        log.error('verification mail failed', { err, to: maskEmail(created.email) });
       }
       return toUserDto(created);
     },
@@ -270,7 +285,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const user = await findByEmail(email);
       if (!user || user.verifiedAt) {
         await countProbe(ip);
-        throw user ? new Invalid(message('already-verified')) : new NotFound(MESSAGES.emailNotFound);
+        throw user ? new Invalid(message('already-verified')) : new NotFound(message('email-not-found'));
       }
       await codes.allowSend(email, 'verify', ip);
       await sendCode(email, 'verify', user.firstName);
@@ -299,7 +314,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       }
       if (!user || !ok) {
         if (ipKey) await limiter.hit(ipKey, LIMITS.loginFailuresPerIp);
-        throw new Unauthorized(MESSAGES.invalidCredentials);
+        throw new Unauthorized(message('invalid-credentials'));
       }
       if (!user.verifiedAt) {
         await limiter.release(emailKey);
@@ -319,7 +334,7 @@ export function createAccountService({ db, clock, log, mailer, sessions, media, 
       const user = await findByEmail(email);
       if (!user || user.erasedAt) {
         await countProbe(ip);
-        throw new NotFound(MESSAGES.emailNotFound);
+        throw new NotFound(message('email-not-found'));
       }
       await codes.allowSend(email, 'reset', ip);
       await sendCode(email, 'reset', user.firstName);

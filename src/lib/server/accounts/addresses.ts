@@ -3,7 +3,7 @@ import type { AddressInput } from '@/lib/domain/accounts';
 import { Forbidden, NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { addresses, users } from '@/lib/server/infra/db/schema';
+import { addresses, users } from '@/lib/server/accounts/tables';
 import type { AddressDto as ShippingAddress } from '@/lib/domain/shipping';
 
 /** A saved address: the shipping address plus whether it is the account's default. */

@@ -61,7 +61,7 @@ export function clearSessionCookie(cookies: AstroCookies, secure: boolean): void
 /** A staff sign-in that still needs its e-mailed code (step-up) before staff rights apply. */
 export class StepUpRequired extends Forbidden {
   constructor() {
-    super('Confirm this browser with the code we e-mailed you before using the back office');
+    super(message('staff-step-up-required'));
     Object.assign(this, { details: { stepUp: true } });
   }
 }
@@ -71,15 +71,20 @@ export class StepUpRequired extends Forbidden {
  * endpoint directly): 401 without a session, 403 for customers, for staff sessions not yet
  * confirmed (step-up) and, with `owner`, for staff who are not owners.
  */
-export function requireStaff(locals: App.Locals, opts: { owner?: boolean } = {}): SessionUser {
+export function requireStaff(locals: App.Locals, opts: { owner?: boolean; pages?: boolean } = {}): SessionUser {
   const session = locals.session;
   if (!session) throw new Unauthorized(message('session-expired'));
   const role = session.user.role;
-  if (role !== 'staff' && role !== 'owner') throw new Forbidden(message('staff-only'));
+  if (role === 'customer') throw new Forbidden(message('staff-only'));
   if (!session.staffVerified) throw new StepUpRequired();
+  // Editors sign in as staff do, and reach the content pages only (`pages`).
+  if (role === 'editor' && !opts.pages) throw new Forbidden(message('editors-pages-only'));
   if (opts.owner && role !== 'owner') throw new Forbidden(message('owner-only'));
   return session.user;
 }
+
+/** THE guard of the content pages' editor: editors, staff and owners. */
+export const requirePageEditor = (locals: App.Locals): SessionUser => requireStaff(locals, { pages: true });
 
 /** What a page's guard needs of Astro (pass `Astro`). */
 type PageContext = { locals: App.Locals; url: URL; redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response };
@@ -106,12 +111,14 @@ export function shopperPage(ctx: PageContext): PageGuard {
 }
 
 /** The back office's guard for pages: anonymous visitors go to /login?next=…, unconfirmed staff to the code page, others get 403. */
-export function staffPage(ctx: PageContext, opts: { owner?: boolean } = {}): PageGuard {
+export function staffPage(ctx: PageContext, opts: { owner?: boolean; pages?: boolean } = {}): PageGuard {
   try {
     return { user: requireStaff(ctx.locals, opts) };
   } catch (err) {
     if (err instanceof Unauthorized) return { response: sendOn(ctx, '/login') };
     if (err instanceof StepUpRequired) return { response: sendOn(ctx, '/login/verify-device') };
+    // The back office's front door takes an editor to the one part open to them.
+    if (ctx.locals.session?.user.role === 'editor' && ctx.url.pathname.replace(/\/$/, '') === '/admin') return { response: ctx.redirect('/admin/pages', 302) };
     return { response: toResponse(notAllowedPage(err instanceof Error ? err.message : 'Not allowed')) };
   }
 }

@@ -18,9 +18,9 @@ export interface Avatar {
  * Checks an uploaded picture by its content (the declared type and file name are ignored):
  * size, a raster format a phone or camera produces, dimensions. Shared by avatars and product images.
  */
-export async function checkUploadedImage(input: Uint8Array): Promise<void> {
+export async function checkUploadedImage(input: Uint8Array, maxBytes = AVATAR_MAX_BYTES): Promise<void> {
   if (input.byteLength === 0) throw new Invalid(message('not-an-image'));
-  if (input.byteLength >= AVATAR_MAX_BYTES) throw new Invalid(message('image-too-large'));
+  if (input.byteLength >= maxBytes) throw new Invalid(message('image-too-large'));
   let format: string | undefined;
   let pixels = 0;
   try {
@@ -36,6 +36,31 @@ export async function checkUploadedImage(input: Uint8Array): Promise<void> {
 }
 
 export const UPLOAD_DECODE_OPTIONS = { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' as const };
+
+/** What a content page's picture may be: the formats editors' cameras and tools save. */
+const PAGE_PICTURE_FORMATS = new Set(['jpeg', 'png', 'webp']);
+/** A content page's picture is at most this wide: its widest rendition (the page's column is 720 px). */
+export const PAGE_PICTURE_MAX_WIDTH = 1600;
+
+/**
+ * A content page's picture (JPEG, PNG or WebP): checked like the others, turned upright, re-encoded
+ * as WebP at most PAGE_PICTURE_MAX_WIDTH wide with its own proportions.
+ */
+export async function processPagePicture(input: Uint8Array): Promise<Avatar> {
+  await checkUploadedImage(input);
+  const meta = await sharp(input, UPLOAD_DECODE_OPTIONS).metadata();
+  if (!meta.format || !PAGE_PICTURE_FORMATS.has(meta.format)) throw new Invalid(message('page-picture-format'));
+  try {
+    const { data, info } = await sharp(input, UPLOAD_DECODE_OPTIONS)
+      .rotate()
+      .resize({ width: PAGE_PICTURE_MAX_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true });
+    return { bytes: new Uint8Array(data), contentType: 'image/webp', width: info.width, height: info.height };
+  } catch {
+    throw new Invalid(message('image-invalid'));
+  }
+}
 
 /**
  * Checks an uploaded picture, then re-encodes it as a square WebP. Re-encoding drops EXIF/GPS
@@ -55,9 +80,9 @@ export async function processAvatar(input: Uint8Array): Promise<Avatar> {
   }
 }
 
-/** Product and banner pictures: checked like avatars, re-encoded as WebP at most `maxWidth` wide (4:5 for products). */
-export async function processCatalogueImage(input: Uint8Array, shape: 'product' | 'banner'): Promise<Avatar> {
-  await checkUploadedImage(input);
+/** Product and banner pictures: checked like avatars (an import's pictures may be larger: `maxBytes`), re-encoded as WebP at most `maxWidth` wide (4:5 for products). */
+export async function processCatalogueImage(input: Uint8Array, shape: 'product' | 'banner', maxBytes = AVATAR_MAX_BYTES): Promise<Avatar> {
+  await checkUploadedImage(input, maxBytes);
   const [width, height] = shape === 'product' ? [1200, 1500] : [1600, 700];
   try {
     const out = await sharp(input, UPLOAD_DECODE_OPTIONS)

@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-
 import { Invalid, RateLimited } from '@/lib/domain/errors';
 import { fill, MESSAGES } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { oneTimeCodes } from '@/lib/server/infra/db/schema';
+import { oneTimeCodes } from '@/lib/server/accounts/tables';
 import { describeWait, LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
 
 /**

@@ -5,9 +5,10 @@ import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { favourites, productImages, products } from '@/lib/server/infra/db/schema';
+import { favourites } from '@/lib/server/accounts/tables';
+import { productImages, products } from '@/lib/server/catalogue/tables';
 import { productPricesIn } from '@/lib/server/catalogue/prices';
-import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 
 export interface FavouriteDto {

@@ -1,8 +1,12 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { getConfig } from '@/lib/server/infra/config';
 import { createBoundedQueue } from '@/lib/server/infra/work-queue';
 
-/** scrypt at OWASP's recommended cost (N=2^17, r=8, p=1). Stored as scrypt$N$r$p$salt$hash. */
-const N = 2 ** 17;
+/**
+ * scrypt with r=8, p=1 and N=2^SCRYPT_LOG2_N (OWASP's 2^17 unless set lower, which only test
+ * stores do). Stored as scrypt$N$r$p$salt$hash: a hash is checked at the cost it was made with.
+ */
+const currentLog2N = () => getConfig().SCRYPT_LOG2_N;
 const r = 8;
 const p = 1;
 const KEYLEN = 32;
@@ -39,7 +43,9 @@ function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOpti
 
 const maxmem = (n: number, rr: number) => 128 * n * rr * 2;
 
-export async function hashPassword(password: string): Promise<string> {
+/** `log2N`: the cost for this hash; the store's setting unless a caller measures another. */
+export async function hashPassword(password: string, log2N = currentLog2N()): Promise<string> {
+  const N = 2 ** log2N;
   const salt = randomBytes(16);
   const key = await scrypt(password, salt, KEYLEN, { N, r, p, maxmem: maxmem(N, r) }, 'account');
   return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
@@ -60,9 +66,11 @@ export async function verifyPassword(password: string, stored: string, lane: Pas
 }
 
 /** A well-formed hash at the current cost that no password matches (its key is random). */
-const DUMMY_HASH = ['scrypt', N, r, p, randomBytes(16).toString('base64'), randomBytes(KEYLEN).toString('base64')].join('$');
+let dummyHash: string | undefined;
+const dummyHashNow = () =>
+  (dummyHash ??= ['scrypt', 2 ** currentLog2N(), r, p, randomBytes(16).toString('base64'), randomBytes(KEYLEN).toString('base64')].join('$'));
 
 /** Spends the same time as a real login check, so an unknown e-mail is not told apart from a wrong password. */
 export async function burnPasswordCheck(password: string): Promise<void> {
-  await verifyPassword(password, DUMMY_HASH, 'sign-in');
+  await verifyPassword(password, dummyHashNow(), 'sign-in');
 }

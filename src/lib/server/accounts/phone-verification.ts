@@ -1,9 +1,9 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { AppError, Conflict, Invalid, NotFound, Unauthorized } from '@/lib/domain/errors';
 import { message, phoneCodeText } from '@/lib/domain/messages';
 import { normalisePhone } from '@/lib/domain/phone';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { users, verifiedPhones } from '@/lib/server/infra/db/schema';
+import { users, verifiedPhones } from '@/lib/server/accounts/tables';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Logger } from '@/lib/server/infra/log';
 import { LIMITS, type RateLimiter } from '@/lib/server/infra/rate-limit';
@@ -66,6 +66,16 @@ export function createPhoneVerification({ db, codes, limiter, sender, log, audit
   async function heldElsewhere(phone: string, userId: string): Promise<boolean> {
     const [held] = await db.select({ userId: verifiedPhones.userId }).from(verifiedPhones).where(eq(verifiedPhones.phone, phone)).limit(1);
     return held?.userId != null && held.userId !== userId;
+  }
+
+  async function holding(phone: string, which: 'confirmed' | 'waiting') {
+    const [held] = await db
+      .select({ id: users.id, email: users.email, firstName: users.firstName })
+      .from(verifiedPhones)
+      .innerJoin(users, eq(users.id, verifiedPhones.userId))
+      .where(and(eq(verifiedPhones.phone, phone), which === 'confirmed' ? isNotNull(users.verifiedAt) : isNull(users.verifiedAt)))
+      .limit(1);
+    return held;
   }
 
   return {
@@ -142,20 +152,25 @@ export function createPhoneVerification({ db, codes, limiter, sender, log, audit
       return { phone };
     },
 
-    /** The account holding `phone` (E.164) in verified_phones, if any: where a gift's return credit goes (ADR 0045). */
+    /**
+     * The account holding `phone` (E.164) in verified_phones, if any: where a gift's return credit
+     * goes (ADR 0045). Only an account whose e-mail is confirmed counts: one made through a gift's
+     * return and still waiting for its code is `waitingHolderOf`.
+     */
     async holderOf(phone: string): Promise<{ id: string; email: string; firstName: string } | null> {
-      const [held] = await db
-        .select({ id: users.id, email: users.email, firstName: users.firstName })
-        .from(verifiedPhones)
-        .innerJoin(users, eq(users.id, verifiedPhones.userId))
-        .where(eq(verifiedPhones.phone, phone))
-        .limit(1);
-      return held ?? null;
+      return (await holding(phone, 'confirmed')) ?? null;
+    },
+
+    /** The account holding `phone` whose e-mail is not confirmed yet (made through a gift's return), if any. */
+    async waitingHolderOf(phone: string): Promise<{ id: string; email: string; firstName: string } | null> {
+      return (await holding(phone, 'waiting')) ?? null;
     },
 
     /**
      * Marks `phone`, just proven with a texted code elsewhere (a gift's return, ADR 0045), as the
-     * verified number of the account created with it. Conflict when another account holds it meanwhile.
+     * verified number of the account created with it. The code proves the number, so an account
+     * still waiting for its e-mail code (the same recipient, an address mistyped) lets go of it;
+     * Conflict when a confirmed account holds it meanwhile.
      */
     async holdProvenPhone(userId: string, phone: string): Promise<void> {
       await db.transaction(async (tx) => {
@@ -166,12 +181,17 @@ export function createPhoneVerification({ db, codes, limiter, sender, log, audit
           .where(and(eq(users.id, userId), eq(users.phoneNumber, phone)))
           .returning({ id: users.id });
         if (!done) throw new Invalid(message('phone-changed-since-code'));
+        const [before] = await tx.select({ userId: verifiedPhones.userId }).from(verifiedPhones).where(eq(verifiedPhones.phone, phone)).for('update');
+        const waiting = sql`exists (select 1 from ${users} where ${users.id} = ${verifiedPhones.userId} and ${users.verifiedAt} is null)`;
         const [held] = await tx
           .insert(verifiedPhones)
           .values({ phone, userId })
-          .onConflictDoUpdate({ target: verifiedPhones.phone, set: { userId, verifiedAt: sql`now()` }, setWhere: or(isNull(verifiedPhones.userId), eq(verifiedPhones.userId, userId)) })
+          .onConflictDoUpdate({ target: verifiedPhones.phone, set: { userId, verifiedAt: sql`now()` }, setWhere: or(isNull(verifiedPhones.userId), eq(verifiedPhones.userId, userId), waiting) })
           .returning({ phone: verifiedPhones.phone });
         if (!held) throw new Conflict(message('phone-verified-elsewhere'));
+        if (before?.userId && before.userId !== userId) {
+          await tx.update(users).set({ phoneVerifiedNumber: null }).where(and(eq(users.id, before.userId), eq(users.phoneVerifiedNumber, phone)));
+        }
       });
       log.info('phone verified by a gift return', { userId });
     },

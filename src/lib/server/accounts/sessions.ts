@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
-import { sessions, users } from '@/lib/server/infra/db/schema';
+import { sessions, users } from '@/lib/server/accounts/tables';
 
 export const SESSION_COOKIE = 'ml_session';
 export const SESSION_TTL_DAYS = 30;

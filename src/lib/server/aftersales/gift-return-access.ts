@@ -30,8 +30,11 @@ export interface GiftReturnView {
   maskedPhone: string;
   /** The number is proven (a valid proof for this order was given). */
   proven: boolean;
-  /** The account the credit goes to, once proven: the one holding the number, masked; null: none yet. */
-  account: { email: string } | null;
+  /**
+   * The account the credit goes to, once proven: the one holding the number, masked; `confirmed`
+   * false while its e-mail waits for the code sign-up sent (no credit reaches it before); null: none yet.
+   */
+  account: { email: string; confirmed: boolean } | null;
 }
 
 /**
@@ -50,7 +53,7 @@ export function createGiftReturnAccess(deps: {
   limiter: RateLimiter;
   sender: TextSender;
   accounts: Pick<AccountService, 'register'>;
-  phones: Pick<PhoneVerification, 'holderOf' | 'holdProvenPhone'>;
+  phones: Pick<PhoneVerification, 'holderOf' | 'waitingHolderOf' | 'holdProvenPhone'>;
   returns: Pick<ReturnService, 'giftOptions' | 'requestForGift'>;
   siteUrl: string;
 }) {
@@ -97,8 +100,10 @@ export function createGiftReturnAccess(deps: {
       const gift = await giftOf(token);
       const phone = provenPhone(gift, proof);
       const holder = phone ? await deps.phones.holderOf(phone) : null;
+      const waiting = phone && !holder ? await deps.phones.waitingHolderOf(phone) : null;
+      const account = holder ?? waiting;
       const { recipientPhone: _hidden, ...options } = gift;
-      return { options, maskedPhone: maskPhone(gift.recipientPhone), proven: phone !== null, account: holder ? { email: maskEmail(holder.email) } : null };
+      return { options, maskedPhone: maskPhone(gift.recipientPhone), proven: phone !== null, account: account ? { email: maskEmail(account.email), confirmed: holder !== null } : null };
     },
 
     /**
@@ -143,8 +148,10 @@ export function createGiftReturnAccess(deps: {
     },
 
     /**
-     * The recipient's account, for a number no account holds: sign-up (its rules, limits and e-mail
-     * code) with the order's number and market, then the number marked verified on it.
+     * The recipient's account, for a number no confirmed account holds: sign-up (its rules, limits and
+     * e-mail code) with the order's number and market, then the number marked verified on it. It
+     * counts as the number's holder only once its e-mail is confirmed by that code; until then another
+     * try (an address mistyped) takes the number over.
      */
     async createAccount(token: string | undefined, proof: string | undefined, input: GiftReturnAccountInput, ip: string | null): Promise<{ email: string }> {
       const { gift, phone } = await requireProof(token, proof);
@@ -160,7 +167,10 @@ export function createGiftReturnAccess(deps: {
     async request(token: string | undefined, proof: string | undefined, input: ReturnRequestInput): Promise<ReturnDto> {
       const { gift, phone } = await requireProof(token, proof);
       const holder = await deps.phones.holderOf(phone);
-      if (!holder) throw new Conflict(message('gift-return-account-first'));
+      if (!holder) {
+        const waiting = await deps.phones.waitingHolderOf(phone);
+        throw new Conflict(message(waiting ? 'gift-return-confirm-email-first' : 'gift-return-account-first'));
+      }
       return deps.returns.requestForGift(gift.orderId, holder.id, input);
     },
   };

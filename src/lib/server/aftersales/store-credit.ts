@@ -5,11 +5,11 @@ import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
-import { users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
 import type { StoreCreditKind } from '@/lib/domain/after-sales';
 import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { storeCreditBalances, storeCreditEntries } from '@/lib/server/infra/db/schema';
+import { storeCreditBalances, storeCreditEntries } from '@/lib/server/aftersales/tables';
 import { UUID } from '@/lib/domain/validation';
 
 /**

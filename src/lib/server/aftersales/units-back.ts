@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { MONEY_BACK_RETURN_STATUSES } from '@/lib/domain/after-sales';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderItems, returnItems, returns } from '@/lib/server/infra/db/schema';
+import { returnItems, returns } from '@/lib/server/aftersales/tables';
+import { orderItems } from '@/lib/server/orders/tables';
 
 /**
  * Units of each order line whose money already went back: refunded from the order page, or

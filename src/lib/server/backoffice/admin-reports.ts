@@ -7,7 +7,10 @@ import { pageOf } from '@/lib/server/infra/db/paging';
 import { containing } from '@/lib/server/infra/db/text-search';
 import type { PageAt } from '@/lib/domain/paging';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
-import { orderDailyTotals, orderItems, orders, payments, productDailySales, returnItems, returns, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { returnItems, returns } from '@/lib/server/aftersales/tables';
+import { orderDailyTotals, orderItems, orders, productDailySales } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { marketOfCurrency } from '@/lib/domain/markets';
 
 

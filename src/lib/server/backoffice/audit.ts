@@ -2,7 +2,7 @@ import { pageOf, type Page } from '@/lib/server/infra/db/paging';
 import type { PageAt } from '@/lib/domain/paging';
 import { count, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { auditLog } from '@/lib/server/infra/db/schema';
+import { auditLog } from '@/lib/server/backoffice/tables';
 
 /** Who did a staff write: the signed-in staff user (or a command-line operator). */
 export interface Actor {

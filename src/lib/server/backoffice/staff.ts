@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { maskEmail } from '@/lib/domain/gift-returns';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { Conflict, Invalid, NotFound, RateLimited } from '@/lib/domain/errors';
@@ -6,15 +7,17 @@ import { fill, message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from './audit';
 import type { CodeService } from '@/lib/server/accounts/codes';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { staffDevices, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { staffDevices } from '@/lib/server/backoffice/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { SessionService, SessionUser } from '@/lib/server/accounts/sessions';
 import type { Role } from '@/lib/domain/account-rules';
 
 export type { Role };
-export const STAFF_ROLES = ['staff', 'owner'] as const;
-export const isStaffRole = (role: string): role is 'staff' | 'owner' => role === 'staff' || role === 'owner';
+export const STAFF_ROLES = ['staff', 'owner', 'editor'] as const;
+/** The roles that sign in to the back office (an editor to its pages only), each browser confirmed with a code. */
+export const isStaffRole = (role: string): role is (typeof STAFF_ROLES)[number] => (STAFF_ROLES as readonly string[]).includes(role);
 
 /** Long-lived HttpOnly cookie naming a browser a staff user has confirmed with an e-mailed code. */
 export const DEVICE_COOKIE = 'ml_staff_device';
@@ -74,7 +77,7 @@ export function createStaffService(deps: {
         ),
       });
     } catch (err) {
-      log.error('staff device code mail failed', { err, to: user.email });
+      log.error('staff device code mail failed', { err, to: maskEmail(user.email) });
     }
   }
 
@@ -137,8 +140,8 @@ export function createStaffService(deps: {
       });
     },
 
-    /** Gives an account the staff or owner role (the staff command, or an owner in the back office). */
-    async grant(actor: Actor, email: string, role: 'staff' | 'owner'): Promise<{ email: string; from: Role; to: Role }> {
+    /** Gives an account the staff, owner or editor role (the staff command, or an owner in the back office). */
+    async grant(actor: Actor, email: string, role: (typeof STAFF_ROLES)[number]): Promise<{ email: string; from: Role; to: Role }> {
       const { id } = await byEmail(email);
       return db.transaction(async (tx) => {
         const user = await lockedForRoleChange(tx, id, role);

@@ -26,3 +26,27 @@ export async function readImageUpload(request: Request): Promise<{ bytes: Uint8A
   for (const [k, v] of form) if (typeof v === 'string') fields[k] = v;
   return { bytes: new Uint8Array(await file.arrayBuffer()), fields };
 }
+
+/**
+ * Reads a catalogue import's upload: the CSV in the field "file" and an optional ZIP of pictures in
+ * "images" (bounded by the route's body limit: 413 past it).
+ */
+export async function readImportUpload(request: Request, maxBytes: number): Promise<{ fileName: string; csv: Uint8Array; images: Uint8Array | null }> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.startsWith('multipart/form-data')) throw new Invalid(message('upload-not-multipart'));
+  const body = await readBodyLimited(request, maxBytes);
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new Invalid(message('upload-not-multipart'));
+  }
+  const file = form.get('file');
+  if (!(file instanceof File) || file.size === 0) throw new Invalid(message('import-file-required'));
+  const images = form.get('images');
+  return {
+    fileName: file.name || 'import.csv',
+    csv: new Uint8Array(await file.arrayBuffer()),
+    images: images instanceof File && images.size > 0 ? new Uint8Array(await images.arrayBuffer()) : null,
+  };
+}

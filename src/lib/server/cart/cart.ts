@@ -1,7 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  assertQuantityAllowed,
-  assertRoomForNewLine,
   lineTotalMinor,
   sameLine,
   variantLabel,
@@ -9,19 +7,24 @@ import {
   type DeliverySpeedChoice,
   type CartLineBase,
 } from '@/lib/domain/cart';
+import { assertQuantityAllowed, assertRoomForNewLine } from '@/lib/domain/cart-limits';
+import type { CartQuote } from '@/lib/domain/checkout-totals';
 import type { AddToCartInput, ChangeQuantityInput, LineKey } from '@/lib/domain/cart-input';
 import { AppError, Forbidden, Invalid, NotFound } from '@/lib/domain/errors';
 import { imageUrl, PLACEHOLDER_IMAGE } from '@/lib/domain/images';
 import { DEFAULT_MARKET, MARKETS, marketLabel, parseMarket, type MarketCode } from '@/lib/domain/markets';
 import { addMoney, money, sumMoney, timesMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
-import { DELIVERY_SPEEDS, deliveryFeeMinor, estimatedDelivery, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
+import { apiDeliveryOption, DELIVERY_SPEEDS, deliveryFeeMinor, estimatedDelivery, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { cartItems, carts, colors, payments, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { cartItems, carts } from '@/lib/server/cart/tables';
+import { colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { payments } from '@/lib/server/payments/tables';
 import type { SessionUser } from '@/lib/server/accounts/sessions';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { ShippingService } from './shipping';
-import { message } from '@/lib/domain/messages';
+import { fill, message, named } from '@/lib/domain/messages';
 import { normaliseCode } from '@/lib/domain/promotions';
+import { OPEN_PAYMENT_STATUSES } from '@/lib/domain/payments';
 import type { AppliedDiscount, DiscountLine, PromotionService } from '@/lib/server/promotions/promotions';
 import type { CodeTries } from '@/lib/server/promotions/code-tries';
 
@@ -227,6 +230,10 @@ export function createCartService({
     }));
   }
 
+  function quoteOf(p: PricedCart): CartQuote {
+    return { subtotalMinor: p.subtotalMinor, discountMinor: p.discountMinor, deliveryFeeMinor: p.deliveryFeeMinor, totalMinor: p.totalMinor };
+  }
+
   function toDto(p: PricedCart): CartDto {
     const notices = [p.repricedFrom ? `Your cart is now priced for ${marketLabel(p.market)}.` : null, p.discountDropped].filter((n): n is string => n !== null);
     return {
@@ -244,7 +251,7 @@ export function createCartService({
       })),
       deliveryAddress: p.deliveryAddress,
       pickupAddress: p.pickupAddress,
-      deliveryOption: p.deliveryOption,
+      deliveryOption: apiDeliveryOption(p.deliveryOption),
       deliverySpeed: p.deliverySpeed,
       deliverySpeeds: speedChoices(p),
       deliveryFee: toMajor(p.deliveryFeeMinor),
@@ -252,6 +259,7 @@ export function createCartService({
       discount: toMajor(p.discountMinor),
       discountCode: p.discount?.code ?? null,
       total: toMajor(p.totalMinor),
+      quote: quoteOf(p),
       currency: p.currency,
       market: p.market,
       ...(notices.length ? { notice: notices.join(' ') } : {}),
@@ -265,7 +273,7 @@ export function createCartService({
       .from(products)
       .where(and(eq(products.id, key.productId), eq(products.active, true)))
       .limit(1);
-    if (!product) throw new NotFound('Product not found');
+    if (!product) throw new NotFound(message('product-not-found'));
     // Only the variants with a price in the market are sold there.
     const options = await db
       .select({ id: variants.id, stock: variants.stock, color: colors.name, size: sizes.name })
@@ -274,25 +282,25 @@ export function createCartService({
       .leftJoin(colors, eq(colors.id, variants.colorId))
       .leftJoin(sizes, eq(sizes.id, variants.sizeId))
       .where(eq(variants.productId, product.id));
-    if (options.length === 0) throw new Invalid(`${product.name} is not sold in ${MARKETS[market].countryName}`);
-    const pick = (field: 'color' | 'size', wanted: string | undefined, what: string): string | null => {
+    if (options.length === 0) throw new Invalid(named('item-not-sold', product.name, MARKETS[market].countryName));
+    const pick = (field: 'color' | 'size', wanted: string | undefined, what: 'colour' | 'size'): string | null => {
       const names = [...new Set(options.map((o) => o[field]).filter((n): n is string => n !== null))];
       if (names.length === 0) {
-        if (wanted) throw new Invalid(`This product has no ${what} to choose`);
+        if (wanted) throw new Invalid(fill('option-none', what));
         return null;
       }
       if (!wanted) {
         if (names.length === 1) return names[0]!;
-        throw new Invalid(`Please select a ${what}`);
+        throw new Invalid(fill('option-required', what));
       }
       const match = names.find((n) => n.toLowerCase() === wanted.toLowerCase());
-      if (!match) throw new Invalid(`${what[0]!.toUpperCase()}${what.slice(1)} ${wanted} is not available for this product`);
+      if (!match) throw new Invalid(named(what === 'colour' ? 'colour-unavailable' : 'size-unavailable', wanted));
       return match;
     };
     const color = pick('color', key.color, 'colour');
     const size = pick('size', key.size, 'size');
     const variant = options.find((o) => o.color === color && o.size === size);
-    if (!variant) throw new Invalid('This size and colour combination is not available');
+    if (!variant) throw new Invalid(message('combination-unavailable'));
     return { ...variant, productName: product.name, label: variantLabel(product.name, color, size) };
   }
 
@@ -300,7 +308,7 @@ export function createCartService({
     const cart = await cartRow(user.id);
     const all = await lines(cart.id, parseMarket(cart.market) ?? DEFAULT_MARKET);
     const line = all.find((l) => sameLine(l, { productId: key.productId, color: key.color ?? null, size: key.size ?? null }));
-    if (!line) throw new NotFound('Item not found in cart');
+    if (!line) throw new NotFound(message('item-not-in-cart'));
     return { cart, line };
   }
 
@@ -328,9 +336,7 @@ export function createCartService({
         if (existing && quantity > Math.min(variant.stock, 10) && variant.stock > 0) {
           const more = Math.min(variant.stock, 10) - existing.quantity;
           throw new Invalid(
-            more > 0
-              ? `You already have ${existing.quantity} in your cart; you can add ${more} more`
-              : `You already have the most you can buy of ${variant.label} in your cart`,
+            more > 0 ? fill('quantity-in-cart', existing.quantity, more) : named('item-most-in-cart', variant.label),
           );
         }
         assertQuantityAllowed(quantity, variant.stock, variant.label);
@@ -352,7 +358,7 @@ export function createCartService({
     async changeQuantity(user: SessionUser, input: ChangeQuantityInput, direction: 'increase' | 'decrease', market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
       const { cart, line } = await findLine(user, input);
       const quantity = input.quantity ?? line.quantity + (direction === 'increase' ? 1 : -1);
-      if (quantity < 1) throw new Invalid('Quantity cannot go below 1');
+      if (quantity < 1) throw new Invalid(message('quantity-below-one'));
       if (quantity > line.quantity) assertQuantityAllowed(quantity, line.stock, variantLabel(line.productName, line.color, line.size));
       await db
         .update(cartItems)
@@ -371,10 +377,10 @@ export function createCartService({
     /** Chooses delivery or pickup (and a delivery's speed) for the user's own cart; returns the new fee and total (major units). */
     async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption, market: MarketCode = DEFAULT_MARKET, speed?: DeliverySpeedId) {
       const [cart] = await db.select().from(carts).where(sql`${carts.id}::text = ${cartId}`).limit(1);
-      if (!cart) throw new NotFound('Cart not found');
-      if (cart.userId !== user.id) throw new Forbidden('This cart belongs to another account');
+      if (!cart) throw new NotFound(message('cart-not-found'));
+      if (cart.userId !== user.id) throw new Forbidden(message('cart-other-account'));
       if (option === 'delivery' && !(await shipping.defaultAddress(user.id))) {
-        throw new Invalid('Add a default shipping address to choose delivery');
+        throw new Invalid(message('delivery-needs-address'));
       }
       await db
         .update(carts)
@@ -382,13 +388,14 @@ export function createCartService({
         .where(eq(carts.id, cart.id));
       const priced = await price(user, market);
       return {
-        deliveryOption: priced.deliveryOption,
+        deliveryOption: apiDeliveryOption(priced.deliveryOption),
         deliverySpeed: priced.deliverySpeed,
         deliveryFee: toMajor(priced.deliveryFeeMinor),
         subtotal: toMajor(priced.subtotalMinor),
         discount: toMajor(priced.discountMinor),
         discountCode: priced.discount?.code ?? null,
         totalFee: toMajor(priced.totalMinor),
+        quote: quoteOf(priced),
         currency: priced.currency,
       };
     },
@@ -459,7 +466,7 @@ export async function purgeCartsUntouchedSince(db: Db, cutoff: Date): Promise<nu
       and(
         sql`${carts.updatedAt} < ${cutoff.toISOString()}::timestamptz`,
         sql`not exists (select 1 from ${cartItems} where ${cartItems.cartId} = ${carts.id} and ${cartItems.createdAt} >= ${cutoff.toISOString()}::timestamptz)`,
-        sql`not exists (select 1 from ${payments} where ${payments.cartId} = ${carts.id} and ${payments.status} in ('initialized', 'pending', 'paid'))`,
+        sql`not exists (select 1 from ${payments} where ${payments.cartId} = ${carts.id} and ${inArray(payments.status, OPEN_PAYMENT_STATUSES)})`,
       ),
     )
     .returning({ id: carts.id });

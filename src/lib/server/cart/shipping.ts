@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { DEFAULT_DELIVERY_SPEED, defaultDeliveryOption, deliveryFeeMinor, pickupLocationForMarket, type AddressDto, type DeliveryOption, type DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { addresses } from '@/lib/server/infra/db/schema';
+import { addresses } from '@/lib/server/accounts/tables';
 import { shippingAddressOf } from '@/lib/server/accounts/addresses';
 
 export interface ShippingQuote {
@@ -38,7 +38,7 @@ export function createShippingService({ db }: { db: Db }) {
       const deliveryAddress = await defaultAddress(userId, tx);
       const pickupAddress = pickupLocationForMarket(market);
       let option = chosen ?? defaultDeliveryOption(deliveryAddress !== null);
-      if (option === 'delivery' && !deliveryAddress) option = 'pickup';
+      if (option === 'delivery' && !deliveryAddress) option = 'collect';
       const speed = chosenSpeed ?? DEFAULT_DELIVERY_SPEED;
       const feeMinor = deliveryFeeMinor(option, MARKETS[market].currency, deliveryAddress?.country ?? null, speed, orderMinor) ?? 0;
       return { option, speed, feeMinor, deliveryAddress, pickupAddress };

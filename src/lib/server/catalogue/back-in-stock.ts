@@ -5,7 +5,7 @@ import { variantLabel } from '@/lib/domain/cart';
 import type { MarketCode } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { backInStockRequests, colors, products, sizes, variants } from '@/lib/server/infra/db/schema';
+import { backInStockRequests, colors, products, sizes, variants } from '@/lib/server/catalogue/tables';
 import { escapeHtml, mailButton, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { Logger } from '@/lib/server/infra/log';
 import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';

@@ -1,10 +1,10 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { MarketCode } from '@/lib/domain/markets';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { productFromPrices, products } from '@/lib/server/infra/db/schema';
+import { productFromPrices, products } from '@/lib/server/catalogue/tables';
 
 /**
- * Reading prices (DESIGN.md "Markets"): every variant has its own price per market
+ * Reading prices: every variant has its own price per market
  * (variant_prices, written by admin/prices.ts). A product is sold in a market when one of its
  * variants is, and its listed price there is the lowest of them ("from"). The database keeps that
  * "from" price per product and market in product_from_prices (triggers of migration 0015), so reads

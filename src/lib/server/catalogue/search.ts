@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { MarketCode } from '@/lib/domain/markets';
-import { searchWords } from '@/lib/domain/search';
+import { clearCorrection, searchWords, SHOP_WORDS, wordsFound } from '@/lib/domain/search';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { products, searchLog, searchTerms } from '@/lib/server/infra/db/schema';
+import { products, searchLog, searchTerms } from '@/lib/server/catalogue/tables';
 import type { Logger } from '@/lib/server/infra/log';
 
 /** What search made of the shopper's words. */
@@ -19,6 +19,11 @@ const CORRECT = 0.4;
 const NEAR = 0.15;
 
 const textArray = (words: readonly string[]) => sql`array[${sql.join(words.map((w) => sql`${w}`), sql`, `)}]::text[]`;
+
+/** The words search knows: the catalogue's own, and the shop words shoppers use for them. */
+const dictionary = sql`(select ${searchTerms.term} as term from ${searchTerms} union select unnest(${textArray(Object.keys(SHOP_WORDS))}) as term)`;
+/** Close known words weighed for a clear correction when none is close enough by trigrams alone. */
+const CANDIDATES = 5;
 
 /** Searches are written to the log in batches, at most this long after they were made (off the shopper's request). */
 const RECORD_DELAY_MS = 1000;
@@ -62,17 +67,21 @@ export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
     async plan(q: string): Promise<SearchPlan | null> {
       const typed = searchWords(q);
       if (typed.length === 0) return null;
-      const rows = rowsOf<{ w: string; known: boolean; best: string | null }>(
+      const rows = rowsOf<{ w: string; known: boolean; near: string[] | null; best: number | null }>(
         await db.execute(sql`
           select w,
-            exists (select 1 from ${searchTerms} where ${searchTerms.term} like w || '%') as known,
-            (select ${searchTerms.term} from ${searchTerms} where ${searchTerms.term} % w and similarity(${searchTerms.term}, w) >= ${CORRECT}
-              order by similarity(${searchTerms.term}, w) desc, ${searchTerms.term} limit 1) as best
-          from unnest(${textArray(typed)}) as w`),
+            exists (select 1 from ${dictionary} d where d.term like w || '%') as known,
+            c.near, c.best
+          from unnest(${textArray(typed)}) as w,
+            lateral (select array_agg(n.term order by n.score desc, n.term) as near, max(n.score) as best
+              from (select d.term, similarity(d.term, w) as score from ${dictionary} d
+                where similarity(d.term, w) > ${NEAR} order by score desc, d.term limit ${CANDIDATES}) n) c`),
       );
       const words = typed.map((w) => {
         const row = rows.find((r) => r.w === w);
-        return row && !row.known && row.best ? row.best : w;
+        if (!row || row.known || !row.near?.length) return w;
+        // Close enough by trigrams ("lether" → "leather"), else one clear slip away ("sandles" → "sandals").
+        return (row.best !== null && Number(row.best) >= CORRECT ? row.near[0] : clearCorrection(w, row.near)) ?? w;
       });
       const corrected = words.some((w, i) => w !== typed[i]) ? words.join(' ') : null;
       return { words, corrected };
@@ -80,7 +89,8 @@ export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
 
     /** The text-search condition and rank for a plan: every word (as a prefix) when `all`, else any. */
     match(plan: SearchPlan, all: boolean): { where: SQL; rank: SQL } {
-      const parts = plan.words.map((w) => sql`to_tsquery('english', ${`${w}:*`})`);
+      // A shop word finds the catalogue's words for it too ("handbag" or "bag").
+      const parts = plan.words.map((w) => sql`to_tsquery('english', ${wordsFound(w).map((x) => `${x}:*`).join(' | ')})`);
       const query = sql`(${sql.join(parts, all ? sql` && ` : sql` || `)})`;
       return {
         where: sql`${products.searchDocument} @@ ${query}`,
@@ -94,9 +104,9 @@ export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
       const rows = rowsOf<{ w: string; term: string }>(
         await db.execute(sql`
           select w, t.term from unnest(${textArray(plan.words)}) as w,
-            lateral (select ${searchTerms.term} as term from ${searchTerms}
-              where similarity(${searchTerms.term}, w) > ${NEAR} and ${searchTerms.term} <> w
-              order by similarity(${searchTerms.term}, w) desc, ${searchTerms.term} limit 3) t`),
+            lateral (select d.term from ${dictionary} d
+              where similarity(d.term, w) > ${NEAR} and d.term <> w
+              order by similarity(d.term, w) desc, d.term limit 3) t`),
       );
       const out = new Set<string>();
       for (let k = 0; k < 3; k++) {
@@ -114,9 +124,9 @@ export function createSearch(deps: { db: Db; log?: Logger | undefined }) {
       const head = typed.slice(0, -1).join(' ');
       const rows = rowsOf<{ term: string }>(
         await db.execute(sql`
-          select ${searchTerms.term} as term from ${searchTerms}
-          where ${searchTerms.term} like ${`${last}%`} or ${searchTerms.term} % ${last}
-          order by (${searchTerms.term} like ${`${last}%`}) desc, similarity(${searchTerms.term}, ${last}) desc, ${searchTerms.term}
+          select d.term from ${dictionary} d
+          where d.term like ${`${last}%`} or d.term % ${last}
+          order by (d.term like ${`${last}%`}) desc, similarity(d.term, ${last}) desc, d.term
           limit ${limit}`),
       );
       return rows.map((r) => (head ? `${head} ${r.term}` : r.term));

@@ -3,8 +3,8 @@ import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { colors, products, sizes, stockLedger, variants } from '@/lib/server/infra/db/schema';
-import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { colors, products, sizes, stockLedger, variants } from '@/lib/server/catalogue/tables';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import { markRestocked } from './back-in-stock';
 
 /** exchange: a unit held for a return's exchange; exchange_release: given back; return: a returned unit back on sale. */
@@ -43,7 +43,7 @@ export async function recordStockMoves(tx: Db | Tx, moves: StockMove[], at?: Dat
 /** A sale that cannot be made: the variant has fewer units on hand than the move takes. */
 export class OutOfStock extends Conflict {
   constructor(readonly variantId: number) {
-    super('Stock cannot go below 0');
+    super(message('stock-below-zero'));
   }
 }
 
@@ -120,10 +120,11 @@ export function createStockService({ db, clock, pageCache, audit }: { db: Db; cl
           { action: 'stock.adjust', entity: 'variant', entityId: input.variantId, details: { before: before.stock, after: after!.stock, delta: input.delta, reason } },
           tx,
         );
-        return after!;
+        return { ...after!, restocked: before.stock <= 0 && after!.stock > 0 };
       });
-      await pageCache.invalidate([cacheTags.product(row.productId)]);
-      return row;
+      // A piece back in stock may be promoted again: the lists that leave out sold-out pieces are read anew.
+      await pageCache.invalidate(row.restocked ? [cacheTags.product(row.productId), cacheTags.listing] : [cacheTags.product(row.productId)]);
+      return { variantId: row.variantId, productId: row.productId, stock: row.stock };
     },
 
     async lowStock(threshold: number, limit = 200): Promise<LowStockRow[]> {

@@ -4,8 +4,9 @@ import { paymentRefundLedger } from '@/lib/server/orders/order-money';
 import { createCartService } from '@/lib/server/cart/cart';
 import { checkoutFulfilment, createCheckoutService } from './checkout';
 import { createOnDeliveryService } from './on-delivery';
-import { createPickupPointOffers } from './pickup-points';
-import type { PickupPoints } from '@/lib/server/delivery/pickup-points';
+import { createMarketSettings } from '@/lib/server/markets/settings';
+import { createLockerOffers } from './lockers';
+import type { Lockers } from '@/lib/server/delivery/lockers';
 import type { MarketCode } from '@/lib/domain/markets';
 import type { Config } from '@/lib/server/infra/config';
 import type { Db } from '@/lib/server/infra/db/client';
@@ -19,7 +20,7 @@ import { createSimulatedProvider } from '@/lib/server/payments/simulated';
 import { paymentRecords } from '@/lib/server/payments/rows';
 import { createPaymentService } from '@/lib/server/payments/service';
 import { createShippingService } from '@/lib/server/cart/shipping';
-import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { createOrderRefunds } from '@/lib/server/orders/order-refunds';
@@ -55,8 +56,8 @@ export function createBuyingServices(deps: {
   codeTries?: CodeTries;
   /** Delivery by courier: the shipment asked for when an order is ready to ship (delivery/shipments.ts). */
   shipments?: Parameters<typeof createOrderService>[0]['shipments'];
-  /** Courier pickup points (PUDO lockers) offered at checkout, per market. */
-  pickupPoints?: Partial<Record<MarketCode, PickupPoints>>;
+  /** The couriers' lockers (PUDO's) offered at checkout, per market. */
+  lockers?: Partial<Record<MarketCode, Lockers>>;
 }) {
   const { config, db, clock, log, mailer } = deps;
   const paymentProvider = deps.paymentProvider ?? paymentProviderFor(config, db);
@@ -78,7 +79,8 @@ export function createBuyingServices(deps: {
     promotions,
     shipments: deps.shipments,
   });
-  const onDelivery = createOnDeliveryService({ db, clock, audit: deps.audit });
+  const marketSettings = createMarketSettings({ db, clock, audit: deps.audit });
+  const onDelivery = createOnDeliveryService({ db, settings: marketSettings });
   const payments = createPaymentService({
     db,
     provider: paymentProvider,
@@ -97,10 +99,10 @@ export function createBuyingServices(deps: {
     // Every refund is the order's money going back, within what the order has left.
     refundLedger: paymentRefundLedger(clock),
   });
-  const pickupPoints = createPickupPointOffers({ points: deps.pickupPoints ?? {}, fee: (market) => onDelivery.pickupPointFee(market), log });
-  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit, pickupPoints });
+  const lockers = createLockerOffers({ points: deps.lockers ?? {}, fee: (market) => onDelivery.lockerFee(market), log });
+  const checkout = createCheckoutService({ cart, payments, siteUrl: config.PUBLIC_SITE_URL, promotions, onDelivery, storeCredit: deps.storeCredit, lockers });
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
   const owedRefunds = createOwedRefunds({ db, clock, log, payments });
-  return { shipping, cart, orders, payments, checkout, onDelivery, pickupPoints, favourites, paymentProvider, orderRefunds, owedRefunds };
+  return { shipping, cart, orders, payments, checkout, onDelivery, lockers, favourites, paymentProvider, orderRefunds, owedRefunds };
 }

@@ -1,10 +1,11 @@
-import { variantLabel, CART_FULL_MESSAGE, MAX_CART_LINES } from '@/lib/domain/cart';
+import { variantLabel, MAX_CART_LINES } from '@/lib/domain/cart';
+import { CART_FULL_MESSAGE } from '@/lib/domain/cart-limits';
 import { Conflict, Invalid } from '@/lib/domain/errors';
 import { DEFAULT_MARKET, MARKETS, marketLabel, marketOfCountry, type MarketCode } from '@/lib/domain/markets';
 import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/shipping';
 import type { CartService } from '@/lib/server/cart/cart';
 import type { OrderService } from '@/lib/server/orders/orders';
-import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { PaymentService } from '@/lib/server/payments/service';
 import type { PaymentSnapshot } from '@/lib/server/payments/snapshots';
 import { CannotFulfil, type CheckoutStart, type Fulfilment, type InitiateResult } from '@/lib/server/payments/types';
@@ -12,13 +13,14 @@ import type { SessionUser } from '@/lib/server/accounts/sessions';
 import { OutOfStock } from '@/lib/server/catalogue/stock';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import type { Tx } from '@/lib/server/infra/db/client';
-import { message } from '@/lib/domain/messages';
+import { fill, message, named } from '@/lib/domain/messages';
 import type { CheckoutPaymentChoice } from '@/lib/domain/payment-methods';
 import type { OnDeliveryService } from './on-delivery';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { creditToUse } from '@/lib/domain/after-sales';
 import { giftWrapMinor, type Gift } from '@/lib/domain/gifts';
-import type { PickupPointOffers } from './pickup-points';
+import { checkoutTotals } from '@/lib/domain/checkout-totals';
+import type { LockerOffers } from './lockers';
 
 /**
  * Checkout: prices the cart and starts its payment (initiate); what a confirmed payment becomes is
@@ -79,7 +81,7 @@ export function checkoutFulfilment({
           storeCreditMinor: snapshot.storeCreditMinor,
           gift: snapshot.gift,
           giftWrapMinor: snapshot.giftWrapMinor,
-          pickupPoint: snapshot.pickupPoint,
+          locker: snapshot.locker,
           lines: snapshot.lines,
           // Pay on delivery: the order records it, and what is left to pay at the door.
           ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),
@@ -126,10 +128,10 @@ export function createCheckoutService(deps: {
   onDelivery?: Pick<OnDeliveryService, 'termsFor' | 'lockShopper' | 'confirmTerms' | 'giftWrapFee'> | undefined;
   /** "Use my store credit": the balance, and the spend held with the payment. */
   storeCredit?: Pick<StoreCreditService, 'balance' | 'spend'> | undefined;
-  /** Courier pickup points (PUDO lockers): the one chosen is checked against those offered, and priced. */
-  pickupPoints?: Pick<PickupPointOffers, 'choose'> | undefined;
+  /** The couriers' lockers (PUDO's): the one chosen is checked against those offered, and priced. */
+  lockers?: Pick<LockerOffers, 'choose'> | undefined;
 }) {
-  const { cart, payments, siteUrl, promotions, onDelivery, storeCredit, pickupPoints } = deps;
+  const { cart, payments, siteUrl, promotions, onDelivery, storeCredit, lockers } = deps;
 
   /**
    * Only callbacks on this site: an open redirect through the payment page is refused. `origin` is
@@ -142,9 +144,9 @@ export function createCheckoutService(deps: {
     try {
       url = new URL(requested, site);
     } catch {
-      throw new Invalid('callbackUrl must be a URL on this site');
+      throw new Invalid(message('callback-url-foreign'));
     }
-    if (url.origin !== site.origin) throw new Invalid('callbackUrl must be a URL on this site');
+    if (url.origin !== site.origin) throw new Invalid(message('callback-url-foreign'));
     return url.toString();
   }
 
@@ -168,8 +170,8 @@ export function createCheckoutService(deps: {
         idempotencyKey?: string | undefined;
         /** "This is a gift", validated in the market's country (domain/gifts): wrapping adds the market's fee to the total. */
         gift?: Gift | undefined;
-        /** A courier pickup point's code (a PUDO locker) to deliver to instead of the address: its fee replaces the speed's. */
-        pickupPoint?: string | undefined;
+        /** A courier's locker code (a PUDO locker) to deliver to instead of the address: its fee replaces the speed's. */
+        locker?: string | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
@@ -183,7 +185,7 @@ export function createCheckoutService(deps: {
         paymentMethod: input.paymentMethod ?? 'online',
         useStoreCredit: input.useStoreCredit === true,
         gift: input.gift ?? null,
-        pickupPoint: input.pickupPoint ?? null,
+        locker: input.locker ?? null,
       };
       const key = input.idempotencyKey ?? null;
       // Sent again (a double tap, a form posted twice): the first start's answer, even once the cart is empty.
@@ -198,40 +200,40 @@ export function createCheckoutService(deps: {
         priced = await cart.price(user, market);
         dropped ??= priced.discountDropped;
       }
-      if (priced.lines.length === 0) throw new Invalid('Your cart is empty');
+      if (priced.lines.length === 0) throw new Invalid(message('cart-empty'));
       // The code came off the cart just now (used up, expired…): the shopper is told before paying more than they expected.
       if (dropped) throw new Conflict(dropped);
       // A cart filled before the line limit existed is held to it at checkout too.
       if (priced.lines.length > MAX_CART_LINES) throw new Invalid(CART_FULL_MESSAGE, { maxLines: MAX_CART_LINES });
       for (const line of priced.lines) {
         const label = variantLabel(line.productName, line.color, line.size);
-        if (!line.active) throw new Invalid(`${label} is no longer available`);
-        if (!line.priced) throw new Invalid(`${label} is not sold in ${MARKETS[market].countryName}. Please remove it to continue.`);
+        if (!line.active) throw new Invalid(named('item-unavailable', label));
+        if (!line.priced) throw new Invalid(named('item-not-sold-remove', label, MARKETS[market].countryName));
         if (line.stock < line.quantity) {
-          throw new Invalid(line.stock > 0 ? `Only ${line.stock} of ${label} left in stock` : `${label} is out of stock`);
+          throw new Invalid(line.stock > 0 ? named('item-few-left', label, line.stock) : named('item-out-of-stock', label));
         }
       }
       const inMarket = MARKETS[market];
       if (priced.deliveryOption === 'delivery' && priced.deliveryAddress && priced.deliveryAddress.country !== inMarket.country) {
         const other = marketOfCountry(priced.deliveryAddress.country);
-        const where = other ? MARKETS[other].countryName : 'another country';
         throw new Invalid(
-          `Your delivery address is in ${where}, but you are shopping in ${inMarket.countryName}. ` +
-            `Shop in ${other ? marketLabel(other) : 'that country'} instead, choose pickup in ${inMarket.pickupCity}, or use an address in ${inMarket.countryName}.`,
+          other
+            ? fill('delivery-address-other-market', MARKETS[other].countryName, inMarket.countryName, marketLabel(other), inMarket.pickupCity, inMarket.countryName)
+            : fill('delivery-address-no-market', inMarket.countryName, inMarket.pickupCity, inMarket.countryName),
           { switchMarket: other },
         );
       }
-      // A pickup point is a delivery to the courier's locker near the address: its fee replaces the speed's.
-      let locker: Awaited<ReturnType<PickupPointOffers['choose']>> | null = null;
-      if (input.pickupPoint && priced.deliveryOption === 'delivery') {
-        if (!pickupPoints) throw new Invalid(message('pickup-point-needs-address'));
-        locker = await pickupPoints.choose(market, priced.deliveryAddress, input.pickupPoint);
+      // A locker is a delivery near the address: its fee replaces the speed's.
+      let locker: Awaited<ReturnType<LockerOffers['choose']>> | null = null;
+      if (input.locker && priced.deliveryOption === 'delivery') {
+        if (!lockers) throw new Invalid(message('locker-needs-address'));
+        locker = await lockers.choose(market, priced.deliveryAddress, input.locker);
       }
-      const deliveryFee = locker ? locker.feeMinor : priced.deliveryFeeMinor;
       // Gift wrapping is a line of the order's money: its fee is part of the total from here on.
       const gift = input.gift ?? null;
       const wrapMinor = giftWrapMinor(gift, gift?.wrap && onDelivery ? await onDelivery.giftWrapFee(market) : 0);
-      const totalMinor = priced.totalMinor - priced.deliveryFeeMinor + deliveryFee + wrapMinor;
+      // The rule the checkout page shows its total by: the locker's fee instead of the speed's, and the wrapping.
+      const { deliveryFeeMinor: deliveryFee, totalMinor } = checkoutTotals(priced, { lockerFeeMinor: locker?.feeMinor ?? null, giftWrapMinor: wrapMinor, storeCreditMinor: 0 });
       const shipTo: AddressDto = priced.deliveryOption === 'delivery' && priced.deliveryAddress ? priced.deliveryAddress : priced.pickupAddress;
       const snapshot: PaymentSnapshot = {
         cartId: priced.cartId,
@@ -252,7 +254,7 @@ export function createCheckoutService(deps: {
         storeCreditMinor: 0,
         gift,
         giftWrapMinor: wrapMinor,
-        pickupPoint: locker?.point ?? null,
+        locker: locker?.point ?? null,
       };
       // Store credit comes off first; whatever is left is paid online or (by the market's rules) at the door.
       if (input.useStoreCredit && storeCredit) {
@@ -281,7 +283,7 @@ export function createCheckoutService(deps: {
       };
       const leftMinor = totalMinor - credit;
       // Nobody at a locker takes money: a locker parcel is paid before it leaves.
-      if (locker && input.paymentMethod === 'on_delivery' && leftMinor > 0) throw new Invalid(message('pickup-point-pays-online'));
+      if (locker && input.paymentMethod === 'on_delivery' && leftMinor > 0) throw new Invalid(message('locker-pays-online'));
       if (input.paymentMethod === 'on_delivery' && leftMinor > 0) {
         if (!onDelivery) throw new Conflict(message('pod-disabled', market));
         const terms = await onDelivery.termsFor(user.id, market, leftMinor, cartId);

@@ -3,11 +3,10 @@ import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { Conflict, Invalid } from '@/lib/domain/errors';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor } from '@/lib/domain/money';
 import {
   DEFAULT_MAX_OPEN_POD_ORDERS,
-  DEFAULT_PAY_ON_DELIVERY_RULES,
   MAX_REFUSED_DELIVERIES,
   payOnDeliveryTerms,
   type PayOnDeliveryRefusal,
@@ -17,16 +16,17 @@ import {
 } from '@/lib/domain/payment-methods';
 import { parseWith } from '@/lib/server/infra/http';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { marketSettings, orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
-import { DEFAULT_PRIVACY_REQUEST_DAYS } from '@/lib/domain/privacy';
-import { DEFAULT_GIFT_WRAP_MINOR } from '@/lib/domain/gifts';
-import { DEFAULT_PICKUP_POINT_FEE_MINOR } from '@/lib/domain/pickup-points';
-import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
+import { users, verifiedPhones } from '@/lib/server/accounts/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES } from '@/lib/domain/payments';
+import type { Actor } from '@/lib/server/backoffice/audit';
+import type { MarketSettings } from '@/lib/server/markets/settings';
 
 /**
- * Pay on delivery: each market's rules (the one owner of market_settings, which also keeps gift wrapping's and the locker's fees; a market without a row
- * uses DEFAULT_PAY_ON_DELIVERY_RULES), and the terms a shopper gets for an order under them
- * (payOnDeliveryTerms), with the text of a refusal.
+ * Pay on delivery: each market's rules (kept with the market's other settings by
+ * markets/settings.ts), validated as staff set them, and the terms a shopper gets for an order
+ * under them (payOnDeliveryTerms), with the text of a refusal.
  */
 
 const minor = z.coerce.number().int().min(0).max(1_000_000_000_000);
@@ -46,12 +46,12 @@ export const giftWrapFeeSchema = z.object({
 });
 
 /** The locker delivery fee as staff set it, in minor units. */
-export const pickupPointFeeSchema = z.object({
-  pickupPointFeeMinor: z.coerce
-    .number({ error: message('pickup-point-fee-range') })
-    .int(message('pickup-point-fee-range'))
-    .min(0, message('pickup-point-fee-range'))
-    .max(1_000_000_000_000, message('pickup-point-fee-range')),
+export const lockerFeeSchema = z.object({
+  lockerFeeMinor: z.coerce
+    .number({ error: message('locker-fee-range') })
+    .int(message('locker-fee-range'))
+    .min(0, message('locker-fee-range'))
+    .max(1_000_000_000_000, message('locker-fee-range')),
 });
 
 /** The text that says why pay on delivery is not offered. */
@@ -83,18 +83,8 @@ async function openOrders(tx: Db | Tx, userId: string, currency: string): Promis
   return { n: Number(row?.n ?? 0), minor: Number(row?.minor ?? 0) };
 }
 
-export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: () => Date; audit?: AuditLog | undefined }) {
-  async function rules(market: MarketCode, tx: Db | Tx = db): Promise<PayOnDeliveryRules> {
-    const [row] = await tx.select().from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
-    if (!row) return { ...DEFAULT_PAY_ON_DELIVERY_RULES[market] };
-    return {
-      enabled: row.podEnabled,
-      capMinor: row.podCapMinor,
-      ceilingMinor: row.podCeilingMinor,
-      depositPercent: row.podDepositPercent,
-      maxOpenOrders: row.podMaxOpenOrders,
-    };
-  }
+export function createOnDeliveryService({ db, settings }: { db: Db; settings: MarketSettings }) {
+  const rules = settings.payOnDeliveryRules;
 
   /**
    * The shopper's standing in `market`: a verified phone (the phone module's rule), refused
@@ -129,9 +119,9 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
           eq(payments.userId, userId),
           eq(payments.currency, currency),
           eq(payments.purpose, 'checkout'),
-          inArray(payments.status, ['initialized', 'pending', 'paid']),
+          inArray(payments.status, OPEN_PAYMENT_STATUSES),
           sql`${payments.snapshot}->>'paymentMethod' = 'on_delivery'`,
-          opts.exceptCart ? or(ne(payments.cartId, opts.exceptCart), ne(payments.status, 'initialized')) : undefined,
+          opts.exceptCart ? or(ne(payments.cartId, opts.exceptCart), ne(payments.status, PAYMENT_STATUSES.initialized)) : undefined,
         ),
       );
     return {
@@ -149,51 +139,7 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
     return t.allowed ? { ...t, rules: r } : { ...t, rules: r, text: refusalText(t.reason, market, r) };
   }
 
-  /** Gift wrapping's fee in `market` (minor units): what staff set, else DEFAULT_GIFT_WRAP_MINOR. */
-  async function giftWrapFee(market: MarketCode, tx: Db | Tx = db): Promise<number> {
-    const [row] = await tx.select({ fee: marketSettings.giftWrapMinor }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
-    return row?.fee ?? DEFAULT_GIFT_WRAP_MINOR[market];
-  }
-
-  /**
-   * The fee for delivery to a courier's pickup point in `market` (minor units): what staff set, else
-   * DEFAULT_PICKUP_POINT_FEE_MINOR (null: the market has no lockers to offer). The one place checkout,
-   * its price check and the order read it; a placed order keeps the fee it was priced with.
-   */
-  async function pickupPointFee(market: MarketCode, tx: Db | Tx = db): Promise<number | null> {
-    const [row] = await tx.select({ fee: marketSettings.pickupPointFeeMinor }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
-    return row?.fee ?? DEFAULT_PICKUP_POINT_FEE_MINOR[market];
-  }
-
-  /** Days the store has to answer a data request made by mail or phone in `market`. */
-  async function privacyRequestDays(market: MarketCode, tx: Db | Tx = db): Promise<number> {
-    const [row] = await tx.select({ days: marketSettings.privacyRequestDays }).from(marketSettings).where(eq(marketSettings.market, market)).limit(1);
-    return row?.days ?? DEFAULT_PRIVACY_REQUEST_DAYS;
-  }
-
-  /**
-   * Writes one of a market's settings, audited with its value before and after. A market without a
-   * row gets one, holding its current pay-on-delivery rules (the row's other columns keep their defaults).
-   */
-  async function saveMarketSetting<K extends 'giftWrapMinor' | 'pickupPointFeeMinor' | 'privacyRequestDays'>(
-    actor: Actor,
-    market: MarketCode,
-    column: K,
-    value: number,
-    read: (tx: Tx) => Promise<number | null>,
-    action: string,
-  ): Promise<void> {
-    await db.transaction(async (tx) => {
-      const r = await rules(market, tx);
-      const before = await read(tx);
-      const set = { [column]: value, updatedAt: clock() } as { [P in K]: number } & { updatedAt: Date };
-      await tx
-        .insert(marketSettings)
-        .values({ market, podEnabled: r.enabled, podCapMinor: r.capMinor, podCeilingMinor: r.ceilingMinor, podDepositPercent: r.depositPercent, podMaxOpenOrders: r.maxOpenOrders, ...set })
-        .onConflictDoUpdate({ target: marketSettings.market, set });
-      await audit?.record(actor, { action, entity: 'market', entityId: market, details: { before, after: value } }, tx);
-    });
-  }
+  const { giftWrapFee, lockerFee, privacyRequestDays } = settings;
 
   return {
     rules,
@@ -207,44 +153,29 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
 
     /** Staff set a market's rules (validated; audited with the rules before and after). */
     async setRules(actor: Actor, market: MarketCode, input: unknown): Promise<PayOnDeliveryRules> {
-      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
+      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(fill('market-unknown', String(market)));
       const next = parseWith(payOnDeliveryRulesSchema, input);
-      return db.transaction(async (tx) => {
-        const before = await rules(market, tx);
-        const values = {
-          podEnabled: next.enabled,
-          podCapMinor: next.capMinor,
-          podCeilingMinor: next.ceilingMinor,
-          podDepositPercent: next.depositPercent,
-          podMaxOpenOrders: next.maxOpenOrders,
-          updatedAt: clock(),
-        };
-        await tx
-          .insert(marketSettings)
-          .values({ market, ...values })
-          .onConflictDoUpdate({ target: marketSettings.market, set: values });
-        await audit?.record(actor, { action: 'market.pay-on-delivery', entity: 'market', entityId: market, details: { before, after: next } }, tx);
-        return next;
-      });
+      await settings.savePayOnDeliveryRules(actor, market, next);
+      return next;
     },
 
     giftWrapFee,
 
     /** Staff set gift wrapping's fee for a market; audited. */
     async setGiftWrapFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
-      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
+      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(fill('market-unknown', String(market)));
       const fee = parseWith(giftWrapFeeSchema, input).giftWrapMinor;
-      await saveMarketSetting(actor, market, 'giftWrapMinor', fee, (tx) => giftWrapFee(market, tx), 'market.gift-wrap');
+      await settings.saveMarketSetting(actor, market, 'giftWrapMinor', fee, 'market.gift-wrap');
       return fee;
     },
 
-    pickupPointFee,
+    lockerFee,
 
     /** Staff set the locker delivery fee for a market; audited. */
-    async setPickupPointFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
-      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(`Unknown market ${String(market)}`);
-      const fee = parseWith(pickupPointFeeSchema, input).pickupPointFeeMinor;
-      await saveMarketSetting(actor, market, 'pickupPointFeeMinor', fee, (tx) => pickupPointFee(market, tx), 'market.pickup-point-fee');
+    async setLockerFee(actor: Actor, market: MarketCode, input: unknown): Promise<number> {
+      if (!(MARKET_CODES as readonly string[]).includes(market)) throw new Invalid(fill('market-unknown', String(market)));
+      const fee = parseWith(lockerFeeSchema, input).lockerFeeMinor;
+      await settings.saveMarketSetting(actor, market, 'lockerFeeMinor', fee, 'market.locker-fee');
       return fee;
     },
 
@@ -252,7 +183,7 @@ export function createOnDeliveryService({ db, clock, audit }: { db: Db; clock: (
 
     /** Staff set those days for a market; audited. */
     async setPrivacyRequestDays(actor: Actor, market: MarketCode, days: number): Promise<void> {
-      await saveMarketSetting(actor, market, 'privacyRequestDays', days, (tx) => privacyRequestDays(market, tx), 'market.privacy-request-days');
+      await settings.saveMarketSetting(actor, market, 'privacyRequestDays', days, 'market.privacy-request-days');
     },
 
     /** The terms for this shopper's order of `totalMinor` in `market` from `cartId`, with the text of a refusal. */

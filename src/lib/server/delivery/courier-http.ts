@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import { AppError } from '@/lib/domain/errors';
-import { message } from '@/lib/domain/messages';
+import { AppError, Invalid } from '@/lib/domain/errors';
+import { fill, message } from '@/lib/domain/messages';
 import { CourierRefused, WebhookRejected, type Booking } from './port';
 
 /**
@@ -62,13 +62,13 @@ export function courierHttp(opts: CourierHttpOptions): CourierHttp {
       if (res.status >= 500 || res.status === 401 || res.status === 403 || res.status === 429) {
         throw new AppError('unavailable', message('courier-unavailable'));
       }
-      if (!res.ok) throw new CourierRefused(saidIn(parsed) ?? `HTTP ${res.status}`);
+      if (!res.ok) throw new CourierRefused(saidIn(parsed) ?? fill('provider-http-status', res.status));
       return parsed;
     },
     async bytes(url) {
       const res = await send(url, { method: 'GET' });
       if (res.status >= 500) throw new AppError('unavailable', message('courier-unavailable'));
-      if (!res.ok) throw new CourierRefused(`the label could not be fetched (HTTP ${res.status})`);
+      if (!res.ok) throw new CourierRefused(fill('courier-label-unfetched', res.status));
       return new Uint8Array(await res.arrayBuffer());
     },
   };
@@ -117,13 +117,25 @@ export function daysUntil(from: Date, to: string | null | undefined): number | n
 
 /** A signed webhook's body, read against the courier's schema; `what` names it in the refusal. */
 export function webhookJson<T extends z.ZodType>(rawBody: string, schema: T, what: string): z.infer<T> {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    throw new WebhookRejected('the body is not JSON');
-  }
-  const body = schema.safeParse(json);
-  if (!body.success) throw new WebhookRejected(`the body is not ${what}`);
+  const body = schema.safeParse(signedWebhookJson(rawBody));
+  if (!body.success) throw new WebhookRejected(fill('courier-webhook-not-event', what));
   return body.data;
+}
+
+/**
+ * A signed webhook's body as JSON. Called after the signature matched: a body that is not JSON is
+ * the courier's bad input (400, which it does not retry forever), not a forgery (401).
+ */
+export function signedWebhookJson(rawBody: string): unknown {
+  try {
+    return JSON.parse(rawBody);
+  } catch {
+    throw new Invalid(fill('courier-webhook-rejected', message('courier-webhook-not-json')));
+  }
+}
+
+/** The kind a webhook body names (`event`), for the log of one the store ignores. */
+export function webhookKind(json: unknown): string {
+  const kind = (json as { event?: unknown } | null)?.event;
+  return typeof kind === 'string' && kind ? kind.slice(0, 80) : 'unknown';
 }

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { NotFound } from '@/lib/domain/errors';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { message } from '@/lib/domain/messages';
+import { houseDocument } from '@/lib/server/infra/pdf';
 import { WebhookRejected, type Booking, type BookingInput, type Courier, type CourierAddress, type Quote, type TrackingEvent } from './port';
 
 /**
  * The store's own courier: its riders, whose events staff type on the back office's order page.
  * Booking asks nobody: the tracking number is made from the store's key, so the same key always
  * answers the same booking. Its events live in the store's own tables (there is nothing to poll and
- * no webhook), and its label is a one-page PDF the store writes itself.
+ * no webhook), and its label is a one-page PDF the store writes itself (infra/pdf.ts).
  */
 
 /** What the label prints, read from the store's shipment (the manual courier keeps nothing of its own). */
@@ -48,7 +49,7 @@ export function createManualCourier(deps: { labelFacts: (shipmentId: string) => 
       return labelPdf(facts);
     },
     parseWebhook(): never {
-      throw new WebhookRejected('the store’s own courier sends no webhooks');
+      throw new WebhookRejected(message('courier-manual-no-webhooks'));
     },
   };
 }
@@ -57,54 +58,22 @@ function addressLines(a: CourierAddress): string[] {
   return [a.name, a.line1, a.line2 ?? '', [a.city, a.region, a.postalCode ?? ''].filter(Boolean).join(', '), a.phone, a.landmark ? `Landmark: ${a.landmark}` : ''].filter(Boolean);
 }
 
-/** The label: one A6 page, Helvetica, what the rider needs and nothing else. */
-export function labelPdf(f: ManualLabelFacts): Uint8Array {
-  const lines: { text: string; size: number; gap: number }[] = [
-    { text: STORE_NAME, size: 14, gap: 22 },
-    { text: f.kind === 'return' ? 'RETURN COLLECTION' : 'DELIVERY', size: 9, gap: 20 },
-    { text: `Tracking ${f.trackingNumber}`, size: 13, gap: 16 },
-    { text: `Order ${f.orderReference}`, size: 10, gap: 22 },
-    { text: 'TO', size: 8, gap: 12 },
-    ...addressLines(f.to).map((text, i) => ({ text, size: i === 0 ? 11 : 10, gap: 13 })),
-    { text: '', size: 8, gap: 10 },
-    { text: 'FROM', size: 8, gap: 12 },
-    ...addressLines(f.from).map((text) => ({ text, size: 9, gap: 12 })),
-    ...(f.collect ? [{ text: '', size: 8, gap: 10 }, { text: `COLLECT AT THE DOOR: ${f.collect}`, size: 11, gap: 14 }] : []),
-  ];
-  return simplePdf(lines, { width: 298, height: 420 });
-}
-
-/** PDF strings hold Latin-1; anything else is shown as '?', and the delimiters are escaped. */
-function pdfText(s: string): string {
-  return s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`);
-}
-
-/** A one-page PDF of text lines from the top left (the smallest valid file: catalog, page, font, content, xref). */
-function simplePdf(lines: { text: string; size: number; gap: number }[], page: { width: number; height: number }): Uint8Array {
-  let y = page.height - 36;
-  const ops = lines
-    .map((l) => {
-      const op = `BT /F1 ${l.size} Tf 24 ${y} Td (${pdfText(l.text)}) Tj ET`;
-      y -= l.gap;
-      return op;
-    })
-    .join('\n');
-  const content = Buffer.from(ops, 'latin1');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${page.width} ${page.height}] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${content.length} >>\nstream\n${content.toString('latin1')}\nendstream`,
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
+/**
+ * The label: one A6 page in the house's style, what the rider needs and nothing else. The names
+ * and addresses print as they were typed, tone marks and all (the house font carries them).
+ */
+export async function labelPdf(f: ManualLabelFacts): Promise<Uint8Array> {
+  const pdf = houseDocument({ size: 'A6', title: `Label ${f.trackingNumber} · ${STORE_NAME}`, margin: 24 });
+  pdf.text(STORE_NAME, 'brand');
+  pdf.space(4).text(f.kind === 'return' ? 'RETURN COLLECTION' : 'DELIVERY', 'eyebrow');
+  pdf.space(10).text(`Tracking ${f.trackingNumber}`, 'large');
+  pdf.space(2).text(`Order ${f.orderReference}`, 'body');
+  pdf.space(10).rule({ colour: 'gold' }).space(10);
+  pdf.text('TO', 'eyebrow').space(3);
+  addressLines(f.to).forEach((line, i) => pdf.text(line, i === 0 ? 'lead' : 'body'));
+  pdf.space(10).rule().space(10);
+  pdf.text('FROM', 'eyebrow').space(3);
+  for (const line of addressLines(f.from)) pdf.text(line, 'small', { colour: 'ink' });
+  if (f.collect) pdf.space(10).rule({ colour: 'ink' }).space(8).text(`COLLECT AT THE DOOR: ${f.collect}`, 'strong');
+  return pdf.finish();
 }

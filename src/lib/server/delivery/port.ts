@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/domain/errors';
+import { fill } from '@/lib/domain/messages';
 
 /**
  * The courier port: the store books, tracks and cancels parcels through this, never through a
@@ -6,24 +7,8 @@ import { AppError } from '@/lib/domain/errors';
  * market by configuration (COURIER_NG, COURIER_ZA); PUDO books the parcels going to its lockers.
  */
 
-export type CourierName = 'manual' | 'shipbubble' | 'shiplogic' | 'pudo';
-
-/** An address as a courier needs it: who to call, where to go. */
-export interface CourierAddress {
-  name: string;
-  /** E.164 (+2348031234567). */
-  phone: string;
-  email?: string | null;
-  line1: string;
-  line2?: string | null;
-  city: string;
-  /** State (NG) or province (ZA). */
-  region: string;
-  postalCode?: string | null;
-  country: 'NG' | 'ZA';
-  /** A landmark or directions for the rider. */
-  landmark?: string | null;
-}
+export type { CourierAddress, CourierName } from '@/lib/domain/delivery';
+import type { CourierAddress, CourierName } from '@/lib/domain/delivery';
 
 /** One parcel: sizes come from the category's parcel size (configuration), value from the order. */
 export interface Parcel {
@@ -66,10 +51,10 @@ export interface BookingInput {
   /** Money the rider collects at the door (pay on delivery), minor units; 0 or absent when nothing. */
   collectMinor?: number;
   /**
-   * A courier pickup point the parcel goes to (a PUDO locker's code); `to` is then the locker's
+   * A courier's locker the parcel goes to (a PUDO locker's code); `to` is then the locker's
    * address with the shopper to tell. Null or absent: to the door.
    */
-  pickupPoint?: { network: 'pudo'; id: string } | null;
+  locker?: { network: 'pudo'; id: string } | null;
 }
 
 export interface Booking {
@@ -108,12 +93,14 @@ export interface WebhookUpdate {
   shipmentId: string | null;
   trackingNumber: string | null;
   events: TrackingEvent[];
+  /** A well-signed event of a kind the store does not use: its kind, for the log; nothing is recorded. */
+  ignored?: string;
 }
 
 export interface Courier {
   readonly name: CourierName;
-  /** Rates for a parcel from the store's pickup address to `to` (or the courier's pickup point there), cheapest first. */
-  quote(from: CourierAddress, to: CourierAddress, parcel: Parcel, pickupPoint?: BookingInput['pickupPoint']): Promise<Quote[]>;
+  /** Rates for a parcel from where the courier collects to `to` (or to the courier's locker there), cheapest first. */
+  quote(from: CourierAddress, to: CourierAddress, parcel: Parcel, locker?: BookingInput['locker']): Promise<Quote[]>;
   /**
    * Books a shipment. Idempotent on `input.key`. Throws CourierRefused when the courier answers
    * no (a bad address, no rate), AppError 'unavailable' when it cannot be reached (the booking may
@@ -136,13 +123,13 @@ export interface Courier {
 /** The courier answered and said no: trying again with the same input will not help. */
 export class CourierRefused extends AppError {
   constructor(reason: string) {
-    super('invalid', `The courier refused: ${reason}`);
+    super('invalid', fill('courier-refused', reason));
   }
 }
 
 /** A webhook whose signature does not match, or whose body cannot be read. */
 export class WebhookRejected extends AppError {
   constructor(reason: string) {
-    super('unauthorized', `Courier webhook rejected: ${reason}`);
+    super('unauthorized', fill('courier-webhook-rejected', reason));
   }
 }

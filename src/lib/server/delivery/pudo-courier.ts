@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { courierHttp, memoryBookingMemo, type BookingMemo } from './courier-http';
 import { CourierRefused, WebhookRejected, type Booking, type BookingInput, type Courier, type CourierAddress, type Parcel, type TrackingEvent, type TrackingStatus } from './port';
+import { fill, message } from '@/lib/domain/messages';
 
 /**
  * PUDO as a courier (ADR 0048): a parcel to a locker is booked with PUDO itself, door (the store's
@@ -87,11 +88,11 @@ function parcels(p: Parcel) {
 }
 
 /** The locker a booking goes to: PUDO books only to its own lockers, from the store's door. */
-function lockerOf(input: Pick<BookingInput, 'kind' | 'pickupPoint' | 'collectMinor'>): string {
-  if (input.kind !== 'delivery' || input.pickupPoint?.network !== 'pudo') throw new CourierRefused('PUDO books parcels to its lockers only');
+function lockerOf(input: Pick<BookingInput, 'kind' | 'locker' | 'collectMinor'>): string {
+  if (input.kind !== 'delivery' || input.locker?.network !== 'pudo') throw new CourierRefused(message('pudo-lockers-only'));
   // A locker hands a parcel over for a code; nobody is there to take money.
-  if ((input.collectMinor ?? 0) > 0) throw new CourierRefused('a PUDO locker cannot collect money on delivery');
-  return input.pickupPoint.id;
+  if ((input.collectMinor ?? 0) > 0) throw new CourierRefused(message('pudo-no-cash'));
+  return input.locker.id;
 }
 
 export function createPudoCourier(opts: PudoCourierOptions): Courier {
@@ -101,7 +102,7 @@ export function createPudoCourier(opts: PudoCourierOptions): Courier {
 
   function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
     const r = schema.safeParse(body);
-    if (!r.success) throw new CourierRefused(`PUDO answered ${what} in an unexpected shape`);
+    if (!r.success) throw new CourierRefused(fill('courier-answer-shape', 'PUDO', what));
     return r.data;
   }
 
@@ -128,9 +129,9 @@ export function createPudoCourier(opts: PudoCourierOptions): Courier {
 
   return {
     name: 'pudo',
-    async quote(from, _to, parcel, pickupPoint) {
-      if (pickupPoint?.network !== 'pudo') throw new CourierRefused('PUDO quotes to its lockers only');
-      return rates(from, pickupPoint.id, parcel);
+    async quote(from, _to, parcel, locker) {
+      if (locker?.network !== 'pudo') throw new CourierRefused(message('pudo-quotes-lockers-only'));
+      return rates(from, locker.id, parcel);
     },
     async book(input): Promise<Booking> {
       const remembered = await memo.get(input.key);
@@ -146,7 +147,7 @@ export function createPudoCourier(opts: PudoCourierOptions): Courier {
         return booking;
       }
       const serviceLevel = input.rateRef ?? (await rates(input.from, locker, input.parcel))[0]?.rateRef;
-      if (!serviceLevel) throw new CourierRefused('PUDO has no locker box this parcel fits');
+      if (!serviceLevel) throw new CourierRefused(message('pudo-no-box'));
       const created = parsed(
         shipment,
         await http.json('POST', '/api/v1/shipments', {
@@ -185,12 +186,12 @@ export function createPudoCourier(opts: PudoCourierOptions): Courier {
       try {
         link = JSON.parse(new TextDecoder().decode(bytes));
       } catch {
-        throw new CourierRefused('PUDO answered the waybill in an unexpected shape');
+        throw new CourierRefused(fill('courier-answer-shape', 'PUDO', 'the waybill'));
       }
       return http.bytes(parsed(labelLink, link, 'the waybill').url);
     },
     parseWebhook() {
-      throw new WebhookRejected('PUDO sends no tracking webhooks; its parcels are polled');
+      throw new WebhookRejected(message('pudo-no-webhooks'));
     },
   };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { courierHttp } from './courier-http';
 import { CourierRefused } from './port';
-import { nearestPoints, type Near, type PickupPoint, type PickupPoints } from './pickup-points';
+import { nearestPoints, type Near, type Locker, type Lockers } from './lockers';
+import { fill } from '@/lib/domain/messages';
 
 /**
  * PUDO lockers (The Courier Guy's lockers, https://api-pudo.co.za, `Authorization: Bearer <API key>`
@@ -32,16 +33,16 @@ const locker = z
   })
   .loose();
 
-export function createPudoPickupPoints(opts: PudoOptions): PickupPoints {
+export function createPudoLockers(opts: PudoOptions): Lockers {
   const http = courierHttp({ baseUrl: opts.baseUrl, headers: () => ({ authorization: `Bearer ${opts.apiKey}` }), fetch: opts.fetch, timeoutMs: opts.timeoutMs });
   const cacheMs = opts.cacheMs ?? 60 * 60_000;
   const now = opts.clock ?? Date.now;
-  let cached: { at: number; points: Omit<PickupPoint, 'distanceKm'>[] } | null = null;
+  let cached: { at: number; points: Omit<Locker, 'distanceKm'>[] } | null = null;
 
-  async function all(): Promise<Omit<PickupPoint, 'distanceKm'>[]> {
+  async function all(): Promise<Omit<Locker, 'distanceKm'>[]> {
     if (cached && now() - cached.at < cacheMs) return cached.points;
     const body = z.array(locker).safeParse(await http.json('GET', '/api/v1/lockers-data'));
-    if (!body.success) throw new CourierRefused('PUDO answered its lockers in an unexpected shape');
+    if (!body.success) throw new CourierRefused(fill('courier-answer-shape', 'PUDO', 'its lockers'));
     const points = body.data.map((l) => ({
       id: l.code,
       name: l.name,
@@ -57,7 +58,7 @@ export function createPudoPickupPoints(opts: PudoOptions): PickupPoints {
 
   return {
     name: 'pudo',
-    async pickupPoints(near: Near, limit = 10) {
+    async lockers(near: Near, limit = 10) {
       return nearestPoints(await all(), near, limit);
     },
   };

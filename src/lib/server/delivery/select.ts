@@ -1,10 +1,10 @@
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import type { Config } from '@/lib/server/infra/config';
 import type { BookingMemo } from './courier-http';
-import type { PickupPoints } from './pickup-points';
+import type { Lockers } from './lockers';
 import type { Courier, CourierName } from './port';
-import { createDemoPickupPoints } from './demo-pickup-points';
-import { createPudoPickupPoints } from './pudo';
+import { createDemoLockers } from './demo-lockers';
+import { createPudoLockers } from './pudo';
 import { createPudoCourier } from './pudo-courier';
 import { createShipbubbleCourier } from './shipbubble';
 import { createShiplogicCourier } from './shiplogic';
@@ -25,7 +25,7 @@ type CourierConfig = Pick<
   | 'SHIPLOGIC_TRACKING_URL'
 >;
 
-type PickupPointsConfig = Pick<Config, 'pickupPointsZA' | 'PUDO_API_KEY' | 'PUDO_BASE_URL' | 'PUDO_TRACKING_URL'>;
+type LockersConfig = Pick<Config, 'lockersZA' | 'PUDO_API_KEY' | 'PUDO_BASE_URL' | 'PUDO_TRACKING_URL'>;
 
 export interface CourierDeps {
   /** The store's own courier for a market (staff type the events). */
@@ -75,26 +75,26 @@ export function selectCouriers(config: CourierConfig, { manual, memo, fetch }: C
 }
 
 /**
- * The courier pickup points each market offers at checkout (PICKUP_POINTS_ZA; demo lockers by
+ * The couriers' lockers each market offers at checkout (LOCKERS_ZA; demo lockers by
  * default in demo mode); a market absent offers none.
  */
-export function selectPickupPoints(config: PickupPointsConfig, deps: { fetch?: typeof fetch } = {}): Partial<Record<MarketCode, PickupPoints>> {
-  if (config.pickupPointsZA === 'demo') return { ZA: createDemoPickupPoints() };
-  return config.pickupPointsZA === 'pudo' ? { ZA: createPudoPickupPoints({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, fetch: deps.fetch }) } : {};
+export function selectLockers(config: LockersConfig, deps: { fetch?: typeof fetch } = {}): Partial<Record<MarketCode, Lockers>> {
+  if (config.lockersZA === 'demo') return { ZA: createDemoLockers() };
+  return config.lockersZA === 'pudo' ? { ZA: createPudoLockers({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, fetch: deps.fetch }) } : {};
 }
 
 /**
- * The couriers that book parcels to their own pickup points rather than a market's doors
- * (PICKUP_POINTS_ZA=pudo: PUDO books its lockers' parcels); none otherwise (demo lockers go with the
+ * The couriers that book parcels to their own lockers rather than a market's doors
+ * (LOCKERS_ZA=pudo: PUDO books its lockers' parcels); none otherwise (demo lockers go with the
  * market's courier).
  */
-export function selectPickupCouriers(config: PickupPointsConfig, deps: { memo?: BookingMemo; fetch?: typeof fetch } = {}): Courier[] {
-  if (config.pickupPointsZA !== 'pudo') return [];
+export function selectLockerCouriers(config: LockersConfig, deps: { memo?: BookingMemo; fetch?: typeof fetch } = {}): Courier[] {
+  if (config.lockersZA !== 'pudo') return [];
   return [createPudoCourier({ apiKey: required(config.PUDO_API_KEY, 'PUDO_API_KEY'), baseUrl: config.PUDO_BASE_URL, trackingUrl: config.PUDO_TRACKING_URL ?? null, memo: deps.memo, fetch: deps.fetch })];
 }
 
-/** Who books an order's delivery: the pickup point's own courier when it has one configured, else the market's. */
-export function deliveryCourier(order: { currency: string; pickupPoint?: { courier: string } | null }, couriers: Record<MarketCode, Courier>, pickupCouriers: readonly Courier[]): CourierName {
-  const own = order.pickupPoint ? pickupCouriers.find((c) => c.name === order.pickupPoint!.courier) : undefined;
+/** Who books an order's delivery: the locker's own courier when it has one configured, else the market's. */
+export function deliveryCourier(order: { currency: string; locker?: { courier: string } | null }, couriers: Record<MarketCode, Courier>, lockerCouriers: readonly Courier[]): CourierName {
+  const own = order.locker ? lockerCouriers.find((c) => c.name === order.locker!.courier) : undefined;
   return own?.name ?? couriers[marketOfCurrency(order.currency)?.code ?? DEFAULT_MARKET].name;
 }

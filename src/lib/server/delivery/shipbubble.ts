@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { courierHttp, contentId, hmacHex, memoryBookingMemo, sameHex, webhookJson, type BookingMemo } from './courier-http';
+import { courierHttp, contentId, hmacHex, memoryBookingMemo, sameHex, signedWebhookJson, webhookKind, type BookingMemo } from './courier-http';
 import { CourierRefused, WebhookRejected, type Booking, type Courier, type CourierAddress, type Parcel, type Quote, type TrackingEvent, type TrackingStatus } from './port';
+import { fill, message } from '@/lib/domain/messages';
 
 /**
  * Shipbubble (Nigeria), https://api.shipbubble.com/v1 with the account's API key as a Bearer token
@@ -126,7 +127,7 @@ export function createShipbubbleCourier(opts: ShipbubbleOptions): Courier {
 
   function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
     const r = schema.safeParse(body);
-    if (!r.success) throw new CourierRefused(`Shipbubble answered ${what} in an unexpected shape`);
+    if (!r.success) throw new CourierRefused(fill('courier-answer-shape', 'Shipbubble', what));
     return r.data;
   }
 
@@ -172,7 +173,7 @@ export function createShipbubbleCourier(opts: ShipbubbleOptions): Courier {
   async function labelOf(orderId: string) {
     const body = parsed(listResponse, await http.json('GET', `/shipping/labels/list/${encodeURIComponent(orderId)}`), 'the shipment');
     const found = body.data.results.find((r) => r.order_id === orderId);
-    if (!found) throw new CourierRefused(`Shipbubble knows no shipment ${orderId}`);
+    if (!found) throw new CourierRefused(fill('courier-shipment-unknown', 'Shipbubble', orderId));
     return found;
   }
 
@@ -206,11 +207,11 @@ export function createShipbubbleCourier(opts: ShipbubbleOptions): Courier {
       let rateRef = input.rateRef ?? null;
       if (!rateRef) {
         const cheapest = (await rates(input.from, input.to, input.parcel, input.to.landmark ?? null)).quotes[0];
-        if (!cheapest) throw new CourierRefused('Shipbubble offered no courier for this address');
+        if (!cheapest) throw new CourierRefused(message('shipbubble-no-courier'));
         rateRef = cheapest.rateRef;
       }
       const [requestToken, serviceCode] = rateRef.split('|');
-      if (!requestToken || !serviceCode) throw new CourierRefused('the rate is not a Shipbubble rate');
+      if (!requestToken || !serviceCode) throw new CourierRefused(message('shipbubble-rate-foreign'));
       const body = parsed(labelResponse, await http.json('POST', '/shipping/labels', { request_token: requestToken, service_code: serviceCode }), 'the label');
       const d = body.data;
       const booking: Booking = {
@@ -230,15 +231,19 @@ export function createShipbubbleCourier(opts: ShipbubbleOptions): Courier {
     },
     async label(shipmentId) {
       const l = await labelOf(shipmentId);
-      if (!l.waybill_document) throw new CourierRefused('Shipbubble has no waybill for this shipment yet');
+      if (!l.waybill_document) throw new CourierRefused(message('shipbubble-no-waybill'));
       return http.bytes(l.waybill_document);
     },
     parseWebhook(headers, rawBody) {
       const signature = headers.get('x-ship-signature');
       // Shipbubble's page names SHA512 (and, in one revision, SHA256): the length says which.
       const algorithm = signature?.length === 64 ? 'sha256' : 'sha512';
-      if (!sameHex(signature, hmacHex(algorithm, webhookKey, rawBody))) throw new WebhookRejected('the x-ship-signature does not match');
-      const l = webhookJson(rawBody, webhookBody, 'a Shipbubble shipment event');
+      if (!sameHex(signature, hmacHex(algorithm, webhookKey, rawBody))) throw new WebhookRejected(fill('courier-signature-mismatch', 'x-ship-signature'));
+      const json = signedWebhookJson(rawBody);
+      const parsed = webhookBody.safeParse(json);
+      // Well signed but not a shipment's event (a wallet top-up, a kind added later): acknowledged, so it is not sent again.
+      if (!parsed.success) return { shipmentId: null, trackingNumber: null, events: [], ignored: webhookKind(json) };
+      const l = parsed.data;
       const events = eventsOf(l);
       // A status the history does not list yet (shipment.status.changed before package_status
       // catches up) still counts, stamped with the event's date.

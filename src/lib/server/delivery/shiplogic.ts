@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { courierHttp, daysUntil, hmacHex, memoryBookingMemo, sameHex, webhookJson, type BookingMemo } from './courier-http';
 import { sigV4Headers, type SigV4Credentials } from './sigv4';
 import { CourierRefused, WebhookRejected, type Booking, type Courier, type CourierAddress, type Parcel, type TrackingEvent, type TrackingStatus } from './port';
+import { fill, message } from '@/lib/domain/messages';
 
 /**
  * ShipLogic (South Africa: The Courier Guy's platform), https://api.shiplogic.com, with the
@@ -135,7 +136,7 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
 
   function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
     const r = schema.safeParse(body);
-    if (!r.success) throw new CourierRefused(`ShipLogic answered ${what} in an unexpected shape`);
+    if (!r.success) throw new CourierRefused(fill('courier-answer-shape', 'ShipLogic', what));
     return r.data;
   }
 
@@ -161,7 +162,7 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
   async function shipmentByRef(ref: string) {
     const body = parsed(shipmentsResponse, await http.json('GET', `/shipments?tracking_reference=${encodeURIComponent(ref)}`), 'the shipment');
     const found = body.shipments.find((s) => s.short_tracking_reference === ref || s.custom_tracking_reference === ref);
-    if (!found) throw new CourierRefused(`ShipLogic knows no shipment ${ref}`);
+    if (!found) throw new CourierRefused(fill('courier-shipment-unknown', 'ShipLogic', ref));
     return found;
   }
 
@@ -203,7 +204,7 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
       let serviceLevel = input.rateRef ?? null;
       if (!serviceLevel) {
         const cheapest = (await this.quote(input.from, input.to, input.parcel))[0];
-        if (!cheapest) throw new CourierRefused('ShipLogic offered no service level for this address');
+        if (!cheapest) throw new CourierRefused(message('shiplogic-no-service-level'));
         serviceLevel = cheapest.rateRef;
       }
       const created = parsed(
@@ -232,7 +233,7 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
     async track(shipmentId) {
       const body = parsed(trackingResponse, await http.json('GET', `/tracking/shipments?tracking_reference=${encodeURIComponent(shipmentId)}`), 'the tracking');
       const found = body.shipments[0];
-      if (!found) throw new CourierRefused(`ShipLogic knows no shipment ${shipmentId}`);
+      if (!found) throw new CourierRefused(fill('courier-shipment-unknown', 'ShipLogic', shipmentId));
       return oldestFirst((found.tracking_events ?? []).map(eventOf));
     },
     async label(shipmentId) {
@@ -241,8 +242,8 @@ export function createShiplogicCourier(opts: ShiplogicOptions): Courier {
       return http.bytes(body.url);
     },
     parseWebhook(headers, rawBody) {
-      if (!opts.webhookSecret) throw new WebhookRejected('no SHIPLOGIC_WEBHOOK_SECRET is set');
-      if (!sameHex(headers.get('x-shiplogic-signature'), hmacHex('sha256', opts.webhookSecret, rawBody))) throw new WebhookRejected('the x-shiplogic-signature does not match');
+      if (!opts.webhookSecret) throw new WebhookRejected(message('shiplogic-webhook-secret-missing'));
+      if (!sameHex(headers.get('x-shiplogic-signature'), hmacHex('sha256', opts.webhookSecret, rawBody))) throw new WebhookRejected(fill('courier-signature-mismatch', 'x-shiplogic-signature'));
       const b = webhookJson(rawBody, webhookBody, 'a ShipLogic tracking event');
       return {
         shipmentId: b.short_tracking_reference ?? null,

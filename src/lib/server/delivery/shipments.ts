@@ -6,16 +6,20 @@ import { COURIER_LABELS, FINAL_TRACKING, MANUAL_EVENT_STATUSES, type ShipmentKin
 import { AppError, Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { deliveryContact } from '@/lib/domain/gifts';
 import { DEFAULT_MARKET, marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { amountDueMinor } from '@/lib/domain/orders';
 import { DEFAULT_PARCEL_SIZES, parcelForItems, type ParcelSize } from '@/lib/domain/parcels';
 import { normalisePhone } from '@/lib/domain/phone';
-import type { ChosenPickupPoint } from '@/lib/domain/pickup-points';
+import type { ChosenLocker } from '@/lib/domain/lockers';
 import { BOUTIQUES, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { categories, orderItems, orders, products, returnItems, shipmentEvents, shipments, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { returnItems } from '@/lib/server/aftersales/tables';
+import { categories, products } from '@/lib/server/catalogue/tables';
+import { shipmentEvents, shipments } from '@/lib/server/delivery/tables';
+import { orderItems, orders } from '@/lib/server/orders/tables';
 import { backoffMs, dueRow, leaseOf, runClaimed } from '@/lib/server/infra/leased-work';
 import type { Logger } from '@/lib/server/infra/log';
 import type { ManualLabelFacts } from './manual';
@@ -85,7 +89,7 @@ interface OrderFacts {
   /** The order's lines by top category (the parcel's boxes). */
   items: { categorySlug: string | null; quantity: number }[];
   /** A PUDO locker the shopper chose: the parcel goes there, not to the address. */
-  pickupPoint: ChosenPickupPoint | null;
+  locker: ChosenLocker | null;
 }
 
 const topCategory = alias(categories, 'top_category');
@@ -106,7 +110,7 @@ async function orderFacts(db: Db, orderId: string, returnId: string | null = nul
       country: users.country,
       giftRecipientName: orders.giftRecipientName,
       giftRecipientPhone: orders.giftRecipientPhone,
-      pickupPoint: orders.pickupPoint,
+      locker: orders.locker,
     })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
@@ -124,7 +128,7 @@ async function orderFacts(db: Db, orderId: string, returnId: string | null = nul
     .where(and(eq(orderItems.orderId, orderId), returnId ? sql`${returnItems.id} is not null` : undefined));
   const { giftRecipientName, giftRecipientPhone, ...facts } = row;
   const gift = giftRecipientName && giftRecipientPhone ? { recipientName: giftRecipientName, recipientPhone: giftRecipientPhone } : null;
-  return { ...facts, address: row.address as AddressDto, gift, items, pickupPoint: row.pickupPoint ?? null };
+  return { ...facts, address: row.address as AddressDto, gift, items, locker: row.locker ?? null };
 }
 
 /** The shopper's end of the parcel: the order's address and who the rider calls (deliveryContact), else the account's number. */
@@ -146,12 +150,12 @@ function shopperAddress(f: OrderFacts): CourierAddress {
   };
 }
 
-/** Where couriers collect from, per market, when configured (STORE_PICKUP_NG, STORE_PICKUP_ZA). */
-export type PickupAddresses = Partial<Record<MarketCode, CourierAddress | null>>;
+/** Where couriers collect from, per market, when configured (COURIER_COLLECTION_NG, COURIER_COLLECTION_ZA). */
+export type CourierCollections = Partial<Record<MarketCode, CourierAddress | null>>;
 
-/** The store's end: the configured pickup address, else the market's boutique. */
-function storeAddress(market: MarketCode, pickup: PickupAddresses = {}): CourierAddress {
-  const configured = pickup[market];
+/** The store's end: where the courier collects as configured, else the market's boutique. */
+function storeAddress(market: MarketCode, courierCollection: CourierCollections = {}): CourierAddress {
+  const configured = courierCollection[market];
   if (configured) return configured;
   const b = BOUTIQUES[market];
   return {
@@ -167,7 +171,7 @@ function storeAddress(market: MarketCode, pickup: PickupAddresses = {}): Courier
 }
 
 /** A delivery to a locker: the locker's address, with the shopper (or recipient) to text the collection code to. */
-function toPickupPoint(shopper: CourierAddress, p: ChosenPickupPoint): CourierAddress {
+function toLockerAddress(shopper: CourierAddress, p: ChosenLocker): CourierAddress {
   return { ...shopper, line1: p.address || p.name, line2: `PUDO locker ${p.name} (${p.id})`, city: p.city || shopper.city, postalCode: null, landmark: null };
 }
 
@@ -176,10 +180,10 @@ function toPickupPoint(shopper: CourierAddress, p: ChosenPickupPoint): CourierAd
  * the other way; the parcel is the order's pieces boxed by category (PARCEL_SIZES), its declared
  * value the order's total.
  */
-function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses, sizes: Readonly<Record<string, ParcelSize>> = DEFAULT_PARCEL_SIZES): BookingInput {
+function bookingInput(row: ShipmentRow, f: OrderFacts, courierCollection?: CourierCollections, sizes: Readonly<Record<string, ParcelSize>> = DEFAULT_PARCEL_SIZES): BookingInput {
   const market = marketOfOrder(f.currency);
   const shopper = shopperAddress(f);
-  const store = storeAddress(market, pickup);
+  const store = storeAddress(market, courierCollection);
   const parcel: Parcel = { ...parcelForItems(sizes, f.items), valueMinor: f.totalMinor, currency: market === 'ZA' ? 'ZAR' : 'NGN', description: `Order ${f.trackingNumber}` };
   // An exchange's replacement goes out as a delivery does (nothing to collect at the door).
   const outbound = row.kind !== 'return';
@@ -188,8 +192,8 @@ function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses,
     orderReference: f.trackingNumber,
     kind: outbound ? 'delivery' : 'return',
     from: outbound ? store : shopper,
-    to: outbound ? (row.kind === 'delivery' && f.pickupPoint ? toPickupPoint(shopper, f.pickupPoint) : shopper) : store,
-    pickupPoint: row.kind === 'delivery' && f.pickupPoint ? { network: f.pickupPoint.courier, id: f.pickupPoint.id } : null,
+    to: outbound ? (row.kind === 'delivery' && f.locker ? toLockerAddress(shopper, f.locker) : shopper) : store,
+    locker: row.kind === 'delivery' && f.locker ? { network: f.locker.courier, id: f.locker.id } : null,
     parcel,
     collectMinor: row.kind === 'delivery' ? amountDueMinor(f) : 0,
     rateRef: row.rateRef,
@@ -197,14 +201,14 @@ function bookingInput(row: ShipmentRow, f: OrderFacts, pickup?: PickupAddresses,
 }
 
 /** What the store's own courier prints on a label, read from the shipment and its order. */
-export function shipmentLabelFacts(db: Db, pickup?: PickupAddresses) {
+export function shipmentLabelFacts(db: Db, courierCollection?: CourierCollections) {
   return async (shipmentId: string): Promise<ManualLabelFacts | null> => {
     if (!UUID.test(shipmentId)) return null;
     const [row] = await db.select().from(shipments).where(eq(shipments.id, shipmentId)).limit(1);
     if (!row?.trackingNumber) return null;
     const f = await orderFacts(db, row.orderId, row.returnId);
     if (!f) return null;
-    const input = bookingInput(row, f, pickup);
+    const input = bookingInput(row, f, courierCollection);
     const collect = input.collectMinor ? formatMoney(toMajor(input.collectMinor), f.currency as CurrencyCode).replace('₦', 'NGN ').replace(/^R\s?/, 'ZAR ') : null;
     return { orderReference: f.trackingNumber, trackingNumber: row.trackingNumber, kind: input.kind, from: input.from, to: input.to, collect };
   };
@@ -247,13 +251,13 @@ export function createShipments(deps: {
   log: Logger;
   /** The courier of each market. */
   couriers: Record<MarketCode, Courier>;
-  /** Couriers booking to their own pickup points (PUDO's lockers), as the shipment row names them. */
-  pickupCouriers?: readonly Courier[];
+  /** Couriers booking to their own lockers (PUDO's), as the shipment row names them. */
+  lockerCouriers?: readonly Courier[];
   /** Delivers the order when the courier says so (the orders module owns delivered_at). */
   orders: { deliverByCourier(tx: Tx, orderId: string, at: Date): Promise<unknown> };
   notices?: DeliveryNotices;
-  /** The configured pickup addresses (the boutique's where none is set). */
-  pickup?: PickupAddresses;
+  /** Where the couriers collect, as configured (the boutique where none is set). */
+  courierCollection?: CourierCollections;
   /** Parcel sizes by top category (PARCEL_SIZES over the domain's table). */
   parcelSizes?: Readonly<Record<string, ParcelSize>>;
   leaseMs?: number;
@@ -263,7 +267,7 @@ export function createShipments(deps: {
   const leaseMs = deps.leaseMs ?? BOOKING_LEASE_MS;
 
   function courierNamed(name: string): Courier | null {
-    return [...Object.values(deps.couriers), ...(deps.pickupCouriers ?? [])].find((c) => c.name === name) ?? null;
+    return [...Object.values(deps.couriers), ...(deps.lockerCouriers ?? [])].find((c) => c.name === name) ?? null;
   }
 
   async function claimIn(status: 'to_book' | 'to_cancel'): Promise<ShipmentRow | null> {
@@ -323,7 +327,7 @@ export function createShipments(deps: {
       });
     };
     try {
-      if (!courier || !row.courierShipmentId) throw new CourierRefused(`no courier named ${row.courier} is configured`);
+      if (!courier || !row.courierShipmentId) throw new CourierRefused(fill('courier-not-configured', row.courier));
       try {
         await courier.cancel(row.courierShipmentId);
       } catch (err) {
@@ -351,8 +355,8 @@ export function createShipments(deps: {
    */
   async function withRate(courier: Courier, row: ShipmentRow, input: BookingInput): Promise<BookingInput> {
     if (input.rateRef || courier.name === 'manual') return input;
-    const [cheapest] = await courier.quote(input.from, input.to, input.parcel, input.pickupPoint);
-    if (!cheapest) throw new CourierRefused('the courier offered no rate for this address');
+    const [cheapest] = await courier.quote(input.from, input.to, input.parcel, input.locker);
+    if (!cheapest) throw new CourierRefused(message('courier-no-rate'));
     const [kept] = await db
       .update(shipments)
       .set({ rateRef: sql`coalesce(${shipments.rateRef}, ${cheapest.rateRef})`, updatedAt: clock() })
@@ -365,9 +369,9 @@ export function createShipments(deps: {
   async function book(row: ShipmentRow): Promise<boolean> {
     try {
       const courier = courierNamed(row.courier);
-      if (!courier) throw new CourierRefused(`no courier named ${row.courier} is configured`);
+      if (!courier) throw new CourierRefused(fill('courier-not-configured', row.courier));
       const facts = await orderFacts(db, row.orderId, row.returnId);
-      if (!facts) throw new CourierRefused('the order is gone');
+      if (!facts) throw new CourierRefused(message('courier-order-gone'));
       // Cancelled before any call was made: nothing is booked. After one, the same key is asked again
       // (the courier may hold a parcel), and the cancel sweep then takes it back.
       if (facts.status === 'cancelled' && row.attempts <= 1 && row.kind === 'delivery') {
@@ -377,7 +381,7 @@ export function createShipments(deps: {
           .where(and(eq(shipments.id, row.id), eq(shipments.status, 'to_book')));
         return false;
       }
-      const booking = await courier.book(await withRate(courier, row, bookingInput(row, facts, deps.pickup, deps.parcelSizes)));
+      const booking = await courier.book(await withRate(courier, row, bookingInput(row, facts, deps.courierCollection, deps.parcelSizes)));
       const now = clock();
       await db.transaction(async (tx) => {
         const done = await tx
@@ -537,12 +541,17 @@ export function createShipments(deps: {
 
     /**
      * A courier's webhook: the signature is checked against the raw body (WebhookRejected, 401),
-     * then its events are recorded on the shipment they name. Returns how many were new.
+     * then its events are recorded on the shipment they name. Returns how many were new; a signed
+     * event of a kind the store does not use is logged and acknowledged (`ignored`).
      */
-    async acceptWebhook(courierName: string, headers: Headers, rawBody: string): Promise<{ known: boolean; added: number }> {
+    async acceptWebhook(courierName: string, headers: Headers, rawBody: string): Promise<{ known: boolean; added: number; ignored?: true }> {
       const courier = courierNamed(courierName);
       if (!courier) throw new NotFound(message('courier-not-found'));
       const update = courier.parseWebhook(headers, rawBody);
+      if (update.ignored !== undefined) {
+        log.info('courier webhook of a kind the store does not use', { courier: courier.name, kind: update.ignored });
+        return { known: false, added: 0, ignored: true };
+      }
       const match = [
         update.shipmentId ? eq(shipments.courierShipmentId, update.shipmentId) : undefined,
         update.trackingNumber ? eq(shipments.trackingNumber, update.trackingNumber) : undefined,

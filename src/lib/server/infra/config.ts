@@ -7,7 +7,7 @@ import { parseAddressList, parseProxyTrust, type ProxyTrust } from '@/lib/domain
 import { DEFAULT_MARKET, MARKET_CODES, type MarketCode } from '@/lib/domain/markets';
 import { DEFAULT_PARCEL_SIZES, type ParcelSize } from '@/lib/domain/parcels';
 import { isE164 } from '@/lib/domain/phone';
-import type { CourierAddress, CourierName } from '@/lib/server/delivery/port';
+import type { CourierAddress, CourierName } from '@/lib/domain/delivery';
 import { LIMITS } from './rate-limit';
 
 /**
@@ -24,11 +24,34 @@ function paystackKeysFrom(env: Record<string, string | undefined>): Partial<Reco
 }
 
 /**
- * The store's pickup address for a market's courier (STORE_PICKUP_NG, STORE_PICKUP_ZA): one line
- * of JSON an operator can put in .env, e.g.
- *   STORE_PICKUP_NG={"name":"Maison Luxe","phone":"+2348030000000","email":"dispatch@…","line1":"15 Babatunde Jose St","city":"Lagos","region":"Lagos"}
+ * Settings that have a new name: the former one is still read while the new one is unset, and the
+ * server warns at start-up that it should be renamed.
  */
-const pickupAddress = z
+export const RENAMED_SETTINGS = {
+  PICKUP_POINTS_ZA: 'LOCKERS_ZA',
+  STORE_PICKUP_NG: 'COURIER_COLLECTION_NG',
+  STORE_PICKUP_ZA: 'COURIER_COLLECTION_ZA',
+} as const;
+
+/** The environment with each former name's value under its new name (unless that is set), and the former names still in use. */
+export function withRenamedSettings(env: Record<string, string | undefined>): { env: Record<string, string | undefined>; renamed: { from: string; to: string }[] } {
+  const out = { ...env };
+  const renamed: { from: string; to: string }[] = [];
+  for (const [from, to] of Object.entries(RENAMED_SETTINGS)) {
+    if (env[from] === undefined || env[from] === '') continue;
+    renamed.push({ from, to });
+    if (env[to] === undefined || env[to] === '') out[to] = env[from];
+    delete out[from];
+  }
+  return { env: out, renamed };
+}
+
+/**
+ * Where a market's courier collects the parcels (COURIER_COLLECTION_NG, COURIER_COLLECTION_ZA): one line
+ * of JSON an operator can put in .env, e.g.
+ *   COURIER_COLLECTION_NG={"name":"Maison Luxe","phone":"+2348030000000","email":"dispatch@…","line1":"15 Babatunde Jose St","city":"Lagos","region":"Lagos"}
+ */
+const courierCollectionAddress = z
   .object({
     name: z.string().trim().min(1),
     phone: z.string().refine(isE164, 'must be an E.164 number, e.g. +2348012345678'),
@@ -59,7 +82,7 @@ function jsonSetting<T>(raw: string | undefined, schema: z.ZodType<T>): { ok: tr
   try {
     json = JSON.parse(raw);
   } catch {
-    return { ok: false, message: 'must be JSON (see README "Couriers")' };
+    return { ok: false, message: 'must be JSON (see docs/couriers.md)' };
   }
   const r = schema.safeParse(json);
   if (!r.success) return { ok: false, message: r.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ') };
@@ -73,6 +96,13 @@ function jsonSetting<T>(raw: string | undefined, schema: z.ZodType<T>): { ok: tr
  * it has its own setting (STORE_MODE, the scheme of PUBLIC_SITE_URL).
  */
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * scrypt's cost as log2 of N for new password hashes: OWASP's recommendation (N=2^17, 128 MiB
+ * and ~100 ms of a core a hash) and the least a live store accepts. Test servers set it lower;
+ * a hash keeps the cost it was made with, so hashes of any cost keep verifying.
+ */
+export const PRODUCTION_SCRYPT_LOG2_N = 17;
 
 const configSchema = z
   .object({
@@ -145,7 +175,7 @@ const configSchema = z
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
     /** Who may read /metrics (Prometheus): IPs and CIDR ranges, as the client address is worked out (TRUST_PROXY). */
     METRICS_ALLOW: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1, ::1')),
-    /** Sign-ups allowed per client address (checked before any password is hashed); README "Security". */
+    /** Sign-ups allowed per client address (checked before any password is hashed); docs/security.md. */
     SIGNUPS_PER_ADDRESS_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(LIMITS.signUpsPerAddressPerMinute.max)),
     SIGNUPS_PER_ADDRESS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.signUpsPerAddressPerHour.max)),
     /** Reconciliation verifies payments left unanswered this long after they started (0: at once). */
@@ -168,8 +198,10 @@ const configSchema = z
     RETENTION_CART_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(36_500).default(180)),
     /** Retention: what shoppers searched for (the search report's log) is deleted after this many days. */
     RETENTION_SEARCH_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(36_500).default(365)),
+    /** log2 of scrypt's N for new password hashes (PRODUCTION_SCRYPT_LOG2_N above; live mode refuses less). */
+    SCRYPT_LOG2_N: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(20).default(PRODUCTION_SCRYPT_LOG2_N)),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
-    /** Each market's courier (README "Couriers"): manual is staff typing the events, the demo's default. */
+    /** Each market's courier (docs/couriers.md): manual is staff typing the events, the demo's default. */
     COURIER_NG: z.preprocess(emptyToUndefined, z.enum(['manual', 'shipbubble']).default('manual')),
     COURIER_ZA: z.preprocess(emptyToUndefined, z.enum(['manual', 'shiplogic']).default('manual')),
     SHIPBUBBLE_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -189,18 +221,18 @@ const configSchema = z
     /** Where a shopper follows a ShipLogic parcel; {ref} is replaced by its tracking reference. */
     SHIPLOGIC_TRACKING_URL: z.preprocess(emptyToUndefined, z.string().includes('{ref}', { message: 'must contain {ref}' }).default('https://portal.thecourierguy.co.za/track?ref={ref}')),
     /**
-     * Courier pickup points a South African shopper may choose at checkout: none, PUDO lockers (its
+     * The couriers' lockers a South African shopper may choose at checkout: none, PUDO lockers (its
      * API), or demo (a fixed list of PUDO lockers, no key, no network). Unset: demo in demo mode,
      * none in live mode.
      */
-    PICKUP_POINTS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo', 'demo']).optional()),
+    LOCKERS_ZA: z.preprocess(emptyToUndefined, z.enum(['none', 'pudo', 'demo']).optional()),
     PUDO_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     PUDO_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api-pudo.co.za')),
     /** Where a shopper follows a PUDO parcel ({ref}: its waybill); unset: no link, the order's timeline only. */
     PUDO_TRACKING_URL: z.preprocess(emptyToUndefined, z.string().includes('{ref}', { message: 'must contain {ref}' }).optional()),
-    /** The store's pickup address per market, as JSON (pickupAddress above). */
-    STORE_PICKUP_NG: z.preprocess(emptyToUndefined, z.string().optional()),
-    STORE_PICKUP_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Where each market's courier collects the parcels, as JSON (courierCollectionAddress above). */
+    COURIER_COLLECTION_NG: z.preprocess(emptyToUndefined, z.string().optional()),
+    COURIER_COLLECTION_ZA: z.preprocess(emptyToUndefined, z.string().optional()),
     /** Parcel sizes by top category slug, as JSON, over the defaults in src/lib/domain/parcels.ts. */
     PARCEL_SIZES: z.preprocess(emptyToUndefined, z.string().optional()),
   })
@@ -227,13 +259,13 @@ const configSchema = z
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: `${(err as Error).message} (use a hop count or a list of IPs/CIDRs)` });
     }
     for (const code of MARKET_CODES) {
-      const pickup = jsonSetting(c[`STORE_PICKUP_${code}`], pickupAddress);
-      if (!pickup.ok) ctx.addIssue({ code: 'custom', path: [`STORE_PICKUP_${code}`], message: pickup.message });
+      const collection = jsonSetting(c[`COURIER_COLLECTION_${code}`], courierCollectionAddress);
+      if (!collection.ok) ctx.addIssue({ code: 'custom', path: [`COURIER_COLLECTION_${code}`], message: collection.message });
     }
     const sizes = jsonSetting(c.PARCEL_SIZES, parcelSizes);
     if (!sizes.ok) ctx.addIssue({ code: 'custom', path: ['PARCEL_SIZES'], message: sizes.message });
     if (c.COURIER_NG === 'shipbubble' && !c.SHIPBUBBLE_API_KEY) ctx.addIssue({ code: 'custom', path: ['SHIPBUBBLE_API_KEY'], message: 'is required when COURIER_NG=shipbubble' });
-    if (c.PICKUP_POINTS_ZA === 'pudo' && !c.PUDO_API_KEY) ctx.addIssue({ code: 'custom', path: ['PUDO_API_KEY'], message: 'is required when PICKUP_POINTS_ZA=pudo' });
+    if (c.LOCKERS_ZA === 'pudo' && !c.PUDO_API_KEY) ctx.addIssue({ code: 'custom', path: ['PUDO_API_KEY'], message: 'is required when LOCKERS_ZA=pudo' });
     if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_API_KEY && !(c.SHIPLOGIC_ACCESS_KEY_ID && c.SHIPLOGIC_SECRET_ACCESS_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['SHIPLOGIC_API_KEY'], message: 'is required when COURIER_ZA=shiplogic (or SHIPLOGIC_ACCESS_KEY_ID and SHIPLOGIC_SECRET_ACCESS_KEY)' });
     }
@@ -245,9 +277,10 @@ const configSchema = z
       if (!c.SMTP_URL) live('SMTP_URL', 'is required when STORE_MODE=live (shoppers must receive their codes and receipts)');
       if (!c.LINK_SIGNING_SECRET) live('LINK_SIGNING_SECRET', 'is required when STORE_MODE=live (it signs the confirm and unsubscribe links in mails; 32 characters or more, e.g. openssl rand -base64 48)');
       if (!c.PUBLIC_SITE_URL?.startsWith('https://')) live('PUBLIC_SITE_URL', 'must be an https:// URL when STORE_MODE=live');
+      if (c.SCRYPT_LOG2_N < PRODUCTION_SCRYPT_LOG2_N) live('SCRYPT_LOG2_N', `must be at least ${PRODUCTION_SCRYPT_LOG2_N} when STORE_MODE=live (a cheaper hash lets a stolen database's passwords be guessed faster)`);
       // Pay on delivery needs a verified mobile number: its codes go by text message.
       // Shoppers who choose WhatsApp would hear nothing from an outbox nobody reads.
-      if (c.PICKUP_POINTS_ZA === 'demo') live('PICKUP_POINTS_ZA', 'must be pudo or none when STORE_MODE=live (the demo lockers are not real)');
+      if (c.LOCKERS_ZA === 'demo') live('LOCKERS_ZA', 'must be pudo or none when STORE_MODE=live (the demo lockers are not real)');
       if (c.WHATSAPP === 'outbox') live('WHATSAPP', 'must be cloud or off when STORE_MODE=live (the outbox sends nothing)');
       if (c.PAY_ON_DELIVERY === 'on' && c.SMS_PROVIDER === 'outbox') live('SMS_PROVIDER', 'must be clickatell when STORE_MODE=live and PAY_ON_DELIVERY=on (pay on delivery needs phone codes sent by text message)');
       // Every market charges in its own currency through its own account: a missing key would
@@ -256,11 +289,11 @@ const configSchema = z
       for (const code of MARKET_CODES) {
         if (c.PAYMENT_PROVIDER === 'paystack' && !keys[code]) live(`PAYSTACK_SECRET_KEY_${code}`, `is required when STORE_MODE=live (${code} shoppers pay through that market's Paystack account)`);
         // A real courier collects from the store: without the address it would book nothing.
-        if (c[`COURIER_${code}`] !== 'manual' && !c[`STORE_PICKUP_${code}`]) live(`STORE_PICKUP_${code}`, `is required when STORE_MODE=live and COURIER_${code}=${c[`COURIER_${code}`]} (the courier collects parcels there)`);
+        if (c[`COURIER_${code}`] !== 'manual' && !c[`COURIER_COLLECTION_${code}`]) live(`COURIER_COLLECTION_${code}`, `is required when STORE_MODE=live and COURIER_${code}=${c[`COURIER_${code}`]} (the courier collects parcels there)`);
       }
       // Tracking webhooks without a secret could not be told from forgeries.
       // PUDO books a locker's parcel itself, collecting it at the store's door.
-      if (c.PICKUP_POINTS_ZA === 'pudo' && !c.STORE_PICKUP_ZA) live('STORE_PICKUP_ZA', 'is required when STORE_MODE=live and PICKUP_POINTS_ZA=pudo (PUDO collects locker parcels there)');
+      if (c.LOCKERS_ZA === 'pudo' && !c.COURIER_COLLECTION_ZA) live('COURIER_COLLECTION_ZA', 'is required when STORE_MODE=live and LOCKERS_ZA=pudo (PUDO collects locker parcels there)');
       if (c.COURIER_ZA === 'shiplogic' && !c.SHIPLOGIC_WEBHOOK_SECRET) live('SHIPLOGIC_WEBHOOK_SECRET', 'is required when STORE_MODE=live and COURIER_ZA=shiplogic (it proves tracking webhooks come from ShipLogic)');
     }
   });
@@ -275,8 +308,10 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   demo: boolean;
   /** The WhatsApp channel: WHATSAPP, or its default for the mode (outbox in demo, off in live). */
   whatsapp: 'outbox' | 'cloud' | 'off';
-  /** Courier pickup points offered in South Africa: PICKUP_POINTS_ZA, or its default for the mode (demo lockers in demo, none in live). */
-  pickupPointsZA: 'none' | 'pudo' | 'demo';
+  /** The couriers' lockers offered in South Africa: LOCKERS_ZA, or its default for the mode (demo lockers in demo, none in live). */
+  lockersZA: 'none' | 'pudo' | 'demo';
+  /** Former setting names still set (RENAMED_SETTINGS): the server warns about each at start-up. */
+  renamedSettings: { from: string; to: string }[];
   /**
    * The configured site is https. Requests use their public origin instead (Astro.locals.publicOrigin,
    * the same whenever PUBLIC_SITE_URL is set); this is for what happens outside a request's context.
@@ -286,8 +321,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
   metricsAllow: BlockList;
   /** Each market's Paystack secret key (a market without one cannot take Paystack payments). */
   paystackSecretKeys: Partial<Record<MarketCode, string>>;
-  /** Each market's courier and the store's pickup address for it (null when not set: demo, manual). */
-  couriers: Record<MarketCode, { name: CourierName; pickup: CourierAddress | null }>;
+  /** Each market's courier and where it collects the parcels (null when not set: demo, manual). */
+  couriers: Record<MarketCode, { name: CourierName; collection: CourierAddress | null }>;
   /** Parcel sizes by top category slug (always with `default`): the defaults under PARCEL_SIZES. */
   parcelSizes: Record<string, ParcelSize>;
   /**
@@ -301,7 +336,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'PUBLIC_SITE_URL'> & {
 
 export class ConfigError extends Error {}
 
-export function parseConfig(env: Record<string, string | undefined>): Config {
+export function parseConfig(given: Record<string, string | undefined>): Config {
+  const { env, renamed } = withRenamedSettings(given);
   const result = configSchema.safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
@@ -318,7 +354,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     demo,
     devMailboxEnabled: demo,
     whatsapp: c.WHATSAPP ?? (demo ? 'outbox' : 'off'),
-    pickupPointsZA: c.PICKUP_POINTS_ZA ?? (demo ? 'demo' : 'none'),
+    lockersZA: c.LOCKERS_ZA ?? (demo ? 'demo' : 'none'),
+    renamedSettings: renamed,
     secureCookies: siteUrl.startsWith('https://'),
     proxyTrust: parseProxyTrust(c.TRUST_PROXY),
     metricsAllow: parseAddressList(c.METRICS_ALLOW),
@@ -331,8 +368,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
 function couriersFrom(c: z.infer<typeof configSchema>): Config['couriers'] {
   const entry = (code: MarketCode) => {
-    const pickup = (jsonSetting(c[`STORE_PICKUP_${code}`], pickupAddress) as { ok: true; value: z.infer<typeof pickupAddress> | null }).value;
-    return { name: c[`COURIER_${code}`] as CourierName, pickup: pickup ? { ...pickup, country: code } : null };
+    const collection = (jsonSetting(c[`COURIER_COLLECTION_${code}`], courierCollectionAddress) as { ok: true; value: z.infer<typeof courierCollectionAddress> | null }).value;
+    return { name: c[`COURIER_${code}`] as CourierName, collection: collection ? { ...collection, country: code } : null };
   };
   return { NG: entry('NG'), ZA: entry('ZA') };
 }

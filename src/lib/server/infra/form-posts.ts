@@ -25,16 +25,16 @@ export function isFormPost(request: Request): boolean {
  * A browser submitting a form itself asks for a page (its Accept names text/html); a script or
  * API client posting form data (fetch's default Accept is * / *) gets JSON.
  */
-function wantsPage(request: Request): boolean {
+export function wantsPage(request: Request): boolean {
   const accept = request.headers.get('accept') ?? '';
   return isFormPost(request) && accept.includes('text/html') && !accept.includes('application/json');
 }
 
 /** Reads a JSON body or a posted form (a ticked checkbox, 'on', becomes true; the CSRF field is dropped). */
-export async function readInput<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+export async function readInput<S extends z.ZodType>(request: Request, schema: S, limit?: number): Promise<z.output<S>> {
   if (!isFormPost(request)) {
     // Islands that send a form as JSON may include its CSRF field: it is not part of the input.
-    const body = await readJson(request, z.unknown());
+    const body = await readJson(request, z.unknown(), limit);
     if (body && typeof body === 'object' && !Array.isArray(body)) delete (body as Record<string, unknown>)[CSRF_FIELD];
     return parseWith(schema, body);
   }
@@ -63,7 +63,7 @@ function withParams(path: string, params: Record<string, string | undefined>, or
  * The form page the post came from, for sending errors back: the action's `?back=` (a local
  * path; for browsers that send no Referer), else a Referer on the store's public origin, else home.
  */
-function backPath(ctx: APIContext): string {
+export function backPath(ctx: APIContext): string {
   const back = localRedirectPath(ctx.url.searchParams.get('back'), ctx.locals.publicOrigin);
   if (back) return back;
   const referer = ctx.request.headers.get('referer');

@@ -35,6 +35,7 @@ export function errorResponse(err: unknown, requestId: string, log: Logger): Res
     if ((err.code === 'rate_limited' || err.code === 'unavailable') && typeof err.details?.retryAfter === 'number') {
       headers['retry-after'] = String(err.details.retryAfter);
     }
+    if (err.code === 'method_not_allowed' && typeof err.details?.allow === 'string') headers.allow = err.details.allow;
     return json(errorBody(err), { status: httpStatusOf[err.code], headers });
   }
   if (err instanceof z.ZodError) {
@@ -59,7 +60,7 @@ export function errorResponse(err: unknown, requestId: string, log: Logger): Res
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   // Issues without a message of their own get one that names the field (fieldMessage).
   const result = schema.safeParse(input, { error: fieldMessage });
-  if (!result.success) throw new Invalid(result.error.issues[0]?.message ?? 'Invalid request');
+  if (!result.success) throw new Invalid(result.error.issues[0]?.message ?? message('request-invalid'));
   return result.data;
 }
 
@@ -107,11 +108,11 @@ function hasBody(request: Request): boolean {
   return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
 }
 
-/** Reads and validates a JSON body (at most 64 KB); non-JSON content types are 415, malformed JSON 400. */
-export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+/** Reads and validates a JSON body (at most `limit`, 64 KB by default); non-JSON content types are 415, malformed JSON 400. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit: number = BODY_LIMITS.json): Promise<z.output<S>> {
   const type = request.headers.get('content-type');
   if (hasBody(request) && !(type && JSON_TYPE.test(type))) throw new UnsupportedMediaType(message('json-required'));
-  const text = new TextDecoder().decode(await readBodyLimited(request, BODY_LIMITS.json));
+  const text = new TextDecoder().decode(await readBodyLimited(request, limit));
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : {};

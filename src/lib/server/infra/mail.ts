@@ -2,9 +2,10 @@ import { desc, eq, ilike, lt, or } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { Config } from './config';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { mailOutbox } from '@/lib/server/infra/db/schema';
+import { mailOutbox } from '@/lib/server/infra/tables';
 import type { Logger } from './log';
 import { escapeHtml } from '@/lib/domain/html';
+import { maskEmail } from '@/lib/domain/gift-returns';
 
 export interface MailMessage {
   to: string;
@@ -31,17 +32,17 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
     return {
       async send(message) {
         transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl));
-        await (await transport).sendMail({ from: config.MAIL_FROM, ...message });
-        // Never the subject or body: they carry one-time codes.
-        log.info('mail sent', { to: message.to });
+        const sent = (await (await transport).sendMail({ from: config.MAIL_FROM, ...message })) as { messageId?: string };
+        // Never the subject or body (they carry one-time codes), nor the address: the mail's id, the address masked.
+        log.info('mail sent', { messageId: sent.messageId ?? null, to: maskEmail(message.to) });
       },
     };
   }
   return {
     async send({ to, subject, text, html }) {
-      await db.insert(mailOutbox).values({ to, subject, text, html });
-      // Never the subject or body (they carry one-time codes); /dev/mailbox shows the mail in demo mode.
-      log.info('mail stored in dev outbox', { to });
+      const [stored] = await db.insert(mailOutbox).values({ to, subject, text, html }).returning({ id: mailOutbox.id });
+      // Never the subject or body (they carry one-time codes), nor the address; /dev/mailbox shows the mail in demo mode.
+      log.info('mail stored in dev outbox', { mailId: stored?.id ?? null, to: maskEmail(to) });
     },
   };
 }

@@ -4,8 +4,9 @@ import sharp from 'sharp';
 import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { ImageFormat, ImageWidth } from '@/lib/domain/images';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, media, productImages, users } from '@/lib/server/infra/db/schema';
+import { media } from '@/lib/server/infra/tables';
 
 export function contentHash(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
@@ -23,7 +24,14 @@ const contentTypes: Record<ImageFormat, string> = { avif: 'image/avif', webp: 'i
  * renditions at a given width and format are made on first request with sharp and kept in
  * the media table, so every app server shares them.
  */
-export function createMediaService({ db }: { db: Db }) {
+
+/**
+ * A column that names an image by its hash (a profile's picture, a product's image, a category's
+ * banner): the features that show images hand theirs in, and an image one of them names is in use.
+ */
+export type MediaReference = PgColumn;
+
+export function createMediaService({ db, references }: { db: Db; references: readonly MediaReference[] }) {
   async function load(hash: string): Promise<StoredImage | null> {
     const [row] = await db
       .select({ contentType: media.contentType, bytes: media.bytes })
@@ -50,11 +58,7 @@ export function createMediaService({ db }: { db: Db }) {
      * per table, each guarded by the same check, so an image in use is never removed.
      */
     async discardIfUnused(hash: string): Promise<void> {
-      const unused = and(
-        notExists(db.select({ x: users.id }).from(users).where(eq(users.imageHash, hash))),
-        notExists(db.select({ x: productImages.id }).from(productImages).where(eq(productImages.mediaHash, hash))),
-        notExists(db.select({ x: categories.id }).from(categories).where(eq(categories.imageHash, hash))),
-      );
+      const unused = and(...references.map((column) => notExists(db.select({ x: column }).from(column.table).where(eq(column, hash)))));
       await db.delete(media).where(and(or(eq(media.hash, hash), like(media.hash, `${hash}.%`)), unused));
     },
 

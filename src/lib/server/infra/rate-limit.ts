@@ -3,7 +3,7 @@ import { AVATAR_CHANGES_PER_DAY } from '@/lib/domain/account-rules';
 import { RateLimited } from '@/lib/domain/errors';
 import { fill } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { rateLimits } from '@/lib/server/infra/db/schema';
+import { rateLimits } from '@/lib/server/infra/tables';
 
 export interface Limit {
   /** Most events allowed in one window. */
@@ -11,7 +11,7 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/** The limits of DESIGN.md "Sessions and accounts". Per-e-mail limits are strict; per-IP limits count failures and are generous. */
+/** The limits of sign-in, codes and sign-up (docs/security.md). Per-e-mail limits are strict; per-IP limits count failures and are generous. */
 export const LIMITS = {
   loginFailuresPerEmail: { max: 5, windowSeconds: 15 * 60 },
   loginFailuresPerIp: { max: 100, windowSeconds: 15 * 60 },

@@ -18,7 +18,7 @@ export function sameSignature(a: string, b: string): boolean {
 
 /** What a signed link may do; a token signed for one purpose is refused for any other. */
 /** gift-return: the returns link a gift's recipient is texted (subject the order id); gift-return-proof: their proven phone, in a short-lived cookie. */
-export type LinkPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'back-in-stock-confirm' | 'gift-return' | 'gift-return-proof';
+export type LinkPurpose = 'newsletter-confirm' | 'newsletter-unsubscribe' | 'back-in-stock-confirm' | 'gift-return' | 'gift-return-proof' | 'after-sign-in';
 
 /**
  * Tokens for links in mails that act without a login (confirm a subscription, unsubscribe):

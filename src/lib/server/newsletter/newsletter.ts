@@ -1,14 +1,16 @@
 import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
+import { maskEmail } from '@/lib/domain/gift-returns';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { RateLimited } from '@/lib/domain/errors';
 import { fill } from '@/lib/domain/messages';
+import { csvLines } from '@/lib/server/infra/csv';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { newsletterConsentEvents, newsletterSubscriptions, promotionCodes, promotions as promotionsTable } from '@/lib/server/infra/db/schema';
+import { newsletterConsentEvents, newsletterSubscriptions } from '@/lib/server/newsletter/tables';
+import { promotionCodes, promotions as promotionsTable } from '@/lib/server/promotions/tables';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { Logger } from '@/lib/server/infra/log';
 import { describeWait, LIMITS, type Limit, type RateLimiter } from '@/lib/server/infra/rate-limit';
 import type { LinkSigner } from '@/lib/server/infra/signing';
-import { csvCell } from '@/lib/server/orders/staff-orders';
 
 export type NewsletterSource = 'home' | 'settings';
 export type NewsletterStatus = 'pending' | 'confirmed' | 'unsubscribed';
@@ -303,7 +305,7 @@ export function createNewsletterService(deps: NewsletterDeps) {
         await sendWelcomeMail(email, result.welcome, opts.site);
         return { ok: true, email, welcomeMailed: true };
       } catch (err) {
-        log.error('newsletter welcome mail failed', { err, to: email });
+        log.error('newsletter welcome mail failed', { err, to: maskEmail(email) });
         return { ok: true, email, welcomeMailed: false };
       }
     },
@@ -342,11 +344,8 @@ export function createNewsletterService(deps: NewsletterDeps) {
     /** Back office: every subscriber as CSV (email, subscribed_at, status, source, confirmed_at, unsubscribed_at). */
     async exportCsv(): Promise<string> {
       const rows = await db.select().from(newsletterSubscriptions).orderBy(asc(newsletterSubscriptions.createdAt), asc(newsletterSubscriptions.id));
-      const header = 'email,subscribed_at,status,source,confirmed_at,unsubscribed_at';
-      const lines = rows.map((r) =>
-        [r.email, r.createdAt.toISOString(), r.status, r.source, r.confirmedAt?.toISOString() ?? '', r.unsubscribedAt?.toISOString() ?? ''].map(csvCell).join(','),
-      );
-      return [header, ...lines].join('\r\n') + '\r\n';
+      const header = ['email', 'subscribed_at', 'status', 'source', 'confirmed_at', 'unsubscribed_at'];
+      return csvLines([header, ...rows.map((r) => [r.email, r.createdAt.toISOString(), r.status, r.source, r.confirmedAt?.toISOString(), r.unsubscribedAt?.toISOString()])]);
     },
   };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/domain/errors';
 import { TextRefused, type TextSender } from './port';
+import { fill, message } from '@/lib/domain/messages';
 
 /**
  * Clickatell's One API (https://docs.clickatell.com/channels/one-api/), one account for Nigeria
@@ -42,16 +43,16 @@ export function createClickatellSender(opts: ClickatellOptions): TextSender {
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch {
-        throw new AppError('unavailable', 'The SMS provider could not be reached.');
+        throw new AppError('unavailable', message('sms-unreachable'));
       }
       const parsed = sendResponse.safeParse(await res.json().catch(() => null));
-      if (res.status >= 500) throw new AppError('unavailable', `The SMS provider is not available (HTTP ${res.status}).`);
-      const message = parsed.success ? parsed.data.messages?.[0] : undefined;
-      if (!res.ok || !message?.accepted) {
-        const reason = (parsed.success ? (describe(message?.error) ?? describe(parsed.data.error)) : undefined) ?? `HTTP ${res.status}`;
+      if (res.status >= 500) throw new AppError('unavailable', fill('sms-unavailable', res.status));
+      const answer = parsed.success ? parsed.data.messages?.[0] : undefined;
+      if (!res.ok || !answer?.accepted) {
+        const reason = (parsed.success ? (describe(answer?.error) ?? describe(parsed.data.error)) : undefined) ?? fill('provider-http-status', res.status);
         throw new TextRefused(reason);
       }
-      return { messageId: message.apiMessageId ?? null };
+      return { messageId: answer.apiMessageId ?? null };
     },
   };
 }

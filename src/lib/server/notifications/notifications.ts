@@ -5,7 +5,7 @@ import { ORDER_EVENT_UPDATES, SHOPPER_UPDATES, type ShopperUpdate, type ShopperU
 import { normalisePhone } from '@/lib/domain/phone';
 import type { Config } from '@/lib/server/infra/config';
 import type { Db } from '@/lib/server/infra/db/client';
-import { users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import { createClickatellSender } from './clickatell';
 import { createTextOutboxSender, createWhatsAppOutboxSender } from './outbox';

@@ -1,6 +1,6 @@
 import { desc, eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { textOutbox, whatsappOutbox } from '@/lib/server/infra/db/schema';
+import { textOutbox, whatsappOutbox } from '@/lib/server/notifications/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import type { TextSender, WhatsAppSender } from './port';
 

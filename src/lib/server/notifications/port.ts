@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/domain/errors';
+import { fill } from '@/lib/domain/messages';
 
 /** The text message (SMS) port: the store talks to this, never to an SMS provider directly. */
 export interface TextMessage {
@@ -21,7 +22,7 @@ export interface TextSender {
 /** The provider answered and refused the text (a bad number, no credit, a bad key): sending it again will not help. */
 export class TextRefused extends AppError {
   constructor(reason: string) {
-    super('invalid', `The SMS provider refused the text: ${reason}`);
+    super('invalid', fill('sms-refused', reason));
   }
 }
 
@@ -50,6 +51,6 @@ export interface WhatsAppSender {
 /** The WhatsApp Cloud API answered and refused the message (not a WhatsApp number, a template not approved, a bad token). */
 export class WhatsAppRefused extends AppError {
   constructor(reason: string) {
-    super('invalid', `WhatsApp refused the message: ${reason}`);
+    super('invalid', fill('whatsapp-refused', reason));
   }
 }

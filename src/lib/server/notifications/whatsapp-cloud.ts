@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '@/lib/domain/errors';
 import { TEMPLATE_LANGUAGE } from '@/lib/domain/order-updates';
 import { WhatsAppRefused, type WhatsAppSender } from './port';
+import { fill, message } from '@/lib/domain/messages';
 
 /**
  * The WhatsApp Business Platform's Cloud API
@@ -54,15 +55,15 @@ export function createWhatsAppCloudSender(opts: WhatsAppCloudOptions): WhatsAppS
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch {
-        throw new AppError('unavailable', 'The WhatsApp Cloud API could not be reached.');
+        throw new AppError('unavailable', message('whatsapp-unreachable'));
       }
       const answer: unknown = await res.json().catch(() => null);
-      if (res.status >= 500) throw new AppError('unavailable', `The WhatsApp Cloud API is not available (HTTP ${res.status}).`);
+      if (res.status >= 500) throw new AppError('unavailable', fill('whatsapp-unavailable', res.status));
       const sent = sendResponse.safeParse(answer);
       if (!res.ok || !sent.success) {
         const error = errorResponse.safeParse(answer);
         const reason = error.success ? [error.data.error.code, error.data.error.message].filter((p) => p !== undefined).join(' ') : '';
-        throw new WhatsAppRefused(reason || `HTTP ${res.status}`);
+        throw new WhatsAppRefused(reason || fill('provider-http-status', res.status));
       }
       return { messageId: sent.data.messages[0]!.id };
     },

@@ -184,12 +184,40 @@ function worker(self: WorkerScope, s: WorkerSettings, ago: (then: number, now: n
 
   self.addEventListener('install', (event) => event.waitUntil(self.skipWaiting()));
   self.addEventListener('activate', (event) => event.waitUntil(dropOthers().then(() => self.clients.claim())));
+  /**
+   * The page a visit began on loaded before this worker was there to save it (and its styles and
+   * scripts): once in control, the page names them and they are fetched again and kept, as any
+   * page seen later is, unless already saved.
+   */
+  async function keepFirst(href: string, assets: string[]): Promise<void> {
+    const url = new URL(href);
+    if (superseded() || url.origin !== self.location.origin || !pages.some((p) => p.test(url.pathname))) return;
+    const key = pageKey(url);
+    const pagesKept = await caches.open(pagesCache);
+    if (!(await pagesKept.match(key))) {
+      const res = await fetch(key, { credentials: 'same-origin' });
+      if (storable(res) && !superseded()) await pagesKept.put(key, await stamped(res));
+    }
+    const assetsKept = await caches.open(assetsCache);
+    for (const a of assets) {
+      const asset = new URL(a);
+      if (asset.origin !== self.location.origin || !asset.pathname.startsWith('/_astro/') || (await assetsKept.match(asset.href))) continue;
+      const res = await fetch(asset.href);
+      if (storable(res) && !superseded()) await assetsKept.put(asset.href, await stamped(res));
+    }
+    await trim(assetsKept);
+  }
+
   self.addEventListener('message', (event) => {
-    const data = event.data as { saveData?: unknown; retire?: unknown } | null;
+    const data = event.data as { saveData?: unknown; retire?: unknown; keep?: unknown; assets?: unknown } | null;
     if (data?.retire === true) {
       retired = true;
       event.waitUntil(caches.keys().then((names) => Promise.all(names.map((n) => caches.delete(n)))));
       return;
+    }
+    if (data && typeof data.keep === 'string') {
+      const assets = Array.isArray(data.assets) ? data.assets.filter((a): a is string => typeof a === 'string').slice(0, 50) : [];
+      event.waitUntil(keepFirst(data.keep, assets).catch(() => undefined));
     }
     if (!data || typeof data.saveData !== 'boolean') return;
     saveData = Promise.resolve(data.saveData);

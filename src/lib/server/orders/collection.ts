@@ -1,3 +1,4 @@
+import { issueOrderInvoice } from '@/lib/server/books/documents';
 import { pageOf } from '@/lib/server/infra/db/paging';
 import type { PageAt } from '@/lib/domain/paging';
 import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
@@ -10,9 +11,11 @@ import { canTransition } from '@/lib/domain/orders';
 import type { CollectionMethod } from '@/lib/domain/payment-methods';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orders, payments, users, verifiedPhones } from '@/lib/server/infra/db/schema';
+import { users, verifiedPhones } from '@/lib/server/accounts/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import type { Logger } from '@/lib/server/infra/log';
-import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { OwedRefunds } from './owed-refunds';
 import { recordOrderMoney } from './order-money';
 import { countRefusalOnPhones, liftRefusalsOnPhones } from '@/lib/server/accounts/phone-verification';
@@ -163,6 +166,8 @@ export function createCollectionService(deps: {
           // Staff may have marked it delivered already; otherwise it is delivered now.
           const status = row.status === 'delivered' ? row.status : (await deps.orders.moveLocked(tx, row, 'delivered', { actorId: actor.id, reason: 'Delivered and paid' })).updated.status;
           await audit.record(actor, { action: 'order.collection', entity: 'order', entityId: row.id, details: { ...base, outcome: 'paid', method: input.method, collectedMinor: amountMinor, after: status } }, tx);
+          // Paid at the door: the order is paid now, so its tax invoice is issued now (the numbering lock taken last).
+          await issueOrderInvoice(tx, row.id, now);
           return { row, status, productIds: [] as number[], deposit: null };
         }
 

@@ -5,7 +5,8 @@ import { LIVE_RETURN_STATUSES } from '@/lib/domain/after-sales';
 import { paidForUnits } from '@/lib/domain/promotions';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderItems, orders, returnItems, returns } from '@/lib/server/infra/db/schema';
+import { returnItems, returns } from '@/lib/server/aftersales/tables';
+import { orderItems, orders } from '@/lib/server/orders/tables';
 import { unitsPaidBack } from '@/lib/server/aftersales/units-back';
 
 /**
@@ -53,7 +54,7 @@ export function createLineRefunds({ db }: { db: Db }) {
      * (paidForUnits). Throws Invalid for a line the order does not have or more units than it holds.
      */
     async paidForLine(orderId: string, position: number, quantity: number): Promise<{ amountMinor: number; productName: string }> {
-      if (!UUID.test(orderId)) throw new NotFound('Order not found');
+      if (!UUID.test(orderId)) throw new NotFound(message('order-not-found'));
       const lines = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
       const line = lines[position - 1];
       if (!line) throw new Invalid(message('refund-no-such-line'));

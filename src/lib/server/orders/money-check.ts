@@ -1,10 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/lib/server/infra/db/client';
+import { checkBooks } from '@/lib/server/books/books-check';
 
 /**
  * The money check (`npm run money:check`, ADR 0021): reads the whole database and proves that every
  * order's account adds up, that nothing gave back more than it took, that every store-credit balance
- * is its ledger and every variant's stock is its ledger. Reads only; each difference is named.
+ * is its ledger, every variant's stock is its ledger, and the books' VAT adds up. Reads only; each difference is named.
  */
 
 export interface MoneyCheckResult {
@@ -126,6 +127,9 @@ export async function checkMoney(db: Db, opts: { limit?: number } = {}): Promise
   )) {
     problems.push(`variant ${n(v.id)}: stock ${n(v.stock)}, ledger ${n(v.ledger)}`);
   }
+
+  // The books: VAT lines, invoices and credit notes add up (books/books-check.ts).
+  problems.push(...(await checkBooks(db, limit)));
 
   const [c] = await rows(
     db,

@@ -1,13 +1,17 @@
 import { and, asc, eq, isNull, lte } from 'drizzle-orm';
 import { STORE_NAME } from '@/lib/domain/brand';
-import { formatMoney } from '@/lib/domain/money';
+import { giftFacts } from '@/lib/domain/gifts';
+import { formatMoney, toMajor } from '@/lib/domain/money';
+import { VAT_INCLUDED } from '@/lib/domain/tax-settings';
+import { documentMailLine, documentsOf } from '@/lib/server/books/documents';
 import type { OrderDto, OrderStatus } from '@/lib/domain/orders';
 import { marketOfCurrency } from '@/lib/domain/markets';
-import { pickupPointDelivery } from '@/lib/domain/pickup-points';
+import { lockerDelivery } from '@/lib/domain/lockers';
 import { doorPaymentSentence, MARKET_COLLECTION_METHODS } from '@/lib/domain/payment-methods';
 import { deliveryDirections, formatAddress } from '@/lib/domain/shipping';
 import type { Db } from '@/lib/server/infra/db/client';
-import { orders, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { orders } from '@/lib/server/orders/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { ShopperNotifications } from '@/lib/server/notifications/notifications';
@@ -61,12 +65,19 @@ export function createOrderMails({
     return (order.discount > 0 ? `Discount${order.discountCode ? ` (${order.discountCode})` : ''}: -${formatMoney(order.discount, order.currency)}\n` : '') + wrap;
   }
 
-  /** What is left to pay on delivery, and (on its own line) how the courier or the pickup point takes it. */
+  /** What is left to pay on delivery, and (on its own line) how the courier or the boutique takes it. */
   function dueText(order: OrderDto): string {
     if (order.amountDue <= 0) return '';
     const market = marketOfCurrency(order.currency);
     const door = market ? doorPaymentSentence(MARKET_COLLECTION_METHODS[market.code], order.deliveryOption) : '';
     return `Amount to pay on delivery: ${formatMoney(order.amountDue, order.currency)}\n${door ? `${door}\n` : ''}`;
+  }
+
+  /** A gift's lines in its confirmation: for whom, the message, the wrapping, the packing slip's prices; nothing for another order. */
+  function giftLines(order: OrderDto): string[] {
+    if (!order.gift) return [];
+    const facts = giftFacts(order.gift);
+    return [facts.forWhom, facts.message ? `Your message: “${facts.message}”` : 'No message', `${facts.wrapping}. ${facts.prices}.`];
   }
 
   function itemsHtml(order: OrderDto): string {
@@ -98,17 +109,21 @@ export function createOrderMails({
       const link = new URL(`/order-details/${order.id}`, siteUrl).toString();
       const speed = order.deliverySpeed ? ` (${order.deliverySpeed.name}, ${order.deliverySpeed.days})` : '';
       const directions = order.deliveryOption === 'delivery' ? deliveryDirections(order.deliveryAddress) : null;
-      const address = order.pickupPoint
-        ? pickupPointDelivery(order.pickupPoint)
-        : `${order.deliveryOption === 'pickup' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
+      const address = order.locker
+        ? lockerDelivery(order.locker)
+        : `${order.deliveryOption === 'collect' ? 'Pickup at' : `Delivery${speed} to`} ${order.deliveryAddress.name}, ${formatAddress(order.deliveryAddress)}${directions ? `. ${directions}` : ''}`;
+      // Paid and in a registered market: the total says it includes VAT, and the tax invoice is linked.
+      const invoice = (await documentsOf(db, order.id)).find((d) => d.kind === 'invoice');
+      const vat = invoice ? ` (${VAT_INCLUDED} ${formatMoney(toMajor(invoice.vatMinor), order.currency)})` : '';
+      const invoiceLine = invoice ? `${documentMailLine(invoice, siteUrl)}\n` : '';
       try {
         await mailer.send({
           to: owner.email,
           subject: `Your ${STORE_NAME} order ${order.trackingNumber}`,
-          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}\n${dueText(order)}\n${address}\n\nFollow your order: ${link}\n`,
+          text: `Hello ${owner.firstName},\n\nThank you for your order ${order.trackingNumber}.\n\n${itemsText(order)}\n${discountText(order)}Shipping: ${order.deliveryFee === 0 ? 'Free' : formatMoney(order.deliveryFee, order.currency)}\nTotal: ${formatMoney(order.total, order.currency)}${vat}\n${dueText(order)}\n${address}${giftLines(order).length ? `\n\n${giftLines(order).join('\n')}` : ''}\n\nFollow your order: ${link}\n${invoiceLine}`,
           html: mailHtml(
             'Thank you for your order',
-            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${dueText(order).trim().split('\n').filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${escapeHtml(address)}</p><p><a href="${escapeHtml(link)}">Follow your order</a></p>`,
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>We have received your order <strong>${escapeHtml(order.trackingNumber)}</strong>.</p>${itemsHtml(order)}${dueText(order).trim().split('\n').filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${escapeHtml(address)}</p>${giftLines(order).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p><a href="${escapeHtml(link)}">Follow your order</a></p>${invoice ? `<p>${escapeHtml(`Total ${VAT_INCLUDED} ${formatMoney(toMajor(invoice.vatMinor), order.currency)}.`)} <a href="${escapeHtml(new URL(`/api/v1/orders/${order.id}/documents/${invoice.number}.pdf`, siteUrl).toString())}">Tax invoice ${escapeHtml(invoice.number)} (PDF)</a></p>` : ''}`,
           ),
         });
       } catch (err) {

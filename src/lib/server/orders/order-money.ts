@@ -4,8 +4,9 @@ import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { orderMoneySign, orderMoneyTotals, type OrderMoneyKind, type OrderMoneyTotals } from '@/lib/domain/order-money';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderMoney, orders } from '@/lib/server/infra/db/schema';
+import { orderMoney, orders } from '@/lib/server/orders/tables';
 import type { RefundLedger } from '@/lib/server/payments/types';
+import { issueCreditNotes, issueDifferenceInvoice } from '@/lib/server/books/documents';
 
 /**
  * The money of an order (ADR 0021): the one writer of `order_money`. Every amount that comes in
@@ -31,19 +32,33 @@ export interface OrderMoneyEntry {
 export async function recordOrderMoney(tx: Tx | Db, entry: OrderMoneyEntry, at: Date): Promise<void> {
   if (entry.amountMinor === 0) return;
   if (!Number.isSafeInteger(entry.amountMinor) || entry.amountMinor < 0) throw new Error(`order money: ${entry.kind} of ${entry.amountMinor}`);
-  await tx.insert(orderMoney).values({
-    orderId: entry.orderId,
-    kind: entry.kind,
-    amountMinor: orderMoneySign(entry.kind) * entry.amountMinor,
-    currency: entry.currency,
-    orderItemId: entry.orderItemId ?? null,
-    units: entry.units ?? null,
-    paymentId: entry.paymentId ?? null,
-    returnId: entry.returnId ?? null,
-    reason: entry.reason ?? null,
-    createdAt: at,
-  });
+  const [row] = await tx
+    .insert(orderMoney)
+    .values({
+      orderId: entry.orderId,
+      kind: entry.kind,
+      amountMinor: orderMoneySign(entry.kind) * entry.amountMinor,
+      currency: entry.currency,
+      orderItemId: entry.orderItemId ?? null,
+      units: entry.units ?? null,
+      paymentId: entry.paymentId ?? null,
+      returnId: entry.returnId ?? null,
+      reason: entry.reason ?? null,
+      createdAt: at,
+    })
+    .returning({ id: orderMoney.id });
+  // The books follow the money in the same transaction: an amount given back gets its credit note, an exchange's extra payment its invoice.
+  const reason = CREDIT_NOTE_REASONS[entry.kind as keyof typeof CREDIT_NOTE_REASONS];
+  if (reason) await issueCreditNotes(tx as Tx, { orderId: entry.orderId, source: `money:${row!.id}`, amountMinor: entry.amountMinor, reason: reason(entry.returnId != null), at });
+  if (entry.kind === 'difference_paid' && entry.paymentId) await issueDifferenceInvoice(tx as Tx, { orderId: entry.orderId, paymentId: entry.paymentId, amountMinor: entry.amountMinor, at });
 }
+
+/** What a credit note says it is for, by how the money went back and whether goods came back with it. */
+const CREDIT_NOTE_REASONS = {
+  refunded: (returned: boolean) => (returned ? 'Returned goods, refunded' : 'Refund'),
+  credited: (returned: boolean) => (returned ? 'Returned goods, credited as store credit' : 'Refund as store credit'),
+  transferred: (returned: boolean) => (returned ? 'Returned goods, refunded by bank transfer' : 'Refund by bank transfer'),
+} as const;
 
 /** An order's totals (taken, given back, left), read in `tx`. */
 export async function orderMoneyOf(tx: Tx | Db, orderId: string): Promise<OrderMoneyTotals> {

@@ -4,11 +4,14 @@ import { trackingNumberFrom } from '@/lib/domain/orders';
 import type { PaymentMethod } from '@/lib/domain/payment-methods';
 import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Gift } from '@/lib/domain/gifts';
-import type { ChosenPickupPoint } from '@/lib/domain/pickup-points';
+import type { ChosenLocker } from '@/lib/domain/lockers';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderItems, orders, payments } from '@/lib/server/infra/db/schema';
+import { orderItems, orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
 import { recordOrderMoney } from './order-money';
+import { issueOrderInvoice } from '@/lib/server/books/documents';
+import { fixOrderVat } from '@/lib/server/books/order-vat';
 
 /**
  * Placing an order: a paid checkout's order, its lines and the sale of their stock. The owner of
@@ -54,8 +57,8 @@ export function createOrderPlacing({ clock }: { clock: () => Date }) {
         /** A gift, and its wrapping's fee (part of totalMinor). */
         gift?: Gift | null;
         giftWrapMinor?: number;
-        /** A courier pickup point the parcel goes to (its fee is deliveryFeeMinor). */
-        pickupPoint?: ChosenPickupPoint | null;
+        /** A courier's locker the parcel goes to (its fee is deliveryFeeMinor). */
+        locker?: ChosenLocker | null;
         lines: {
           productId: number;
           variantId: number;
@@ -100,6 +103,9 @@ export function createOrderPlacing({ clock }: { clock: () => Date }) {
       const [payment] = await tx.select({ amountMinor: payments.amountMinor }).from(payments).where(eq(payments.id, input.paymentId));
       await recordOrderMoney(tx, { orderId: row!.id, kind: 'charged', amountMinor: payment?.amountMinor ?? 0, currency: input.currency, paymentId: input.paymentId }, clock());
       await recordOrderMoney(tx, { orderId: row!.id, kind: 'credit_used', amountMinor: input.storeCreditMinor ?? 0, currency: input.currency }, clock());
+      // Its VAT per line is fixed now; paid online, it is invoiced now too (paid at the door: when collected).
+      if (input.paymentMethod === 'on_delivery' && (input.dueOnDeliveryMinor ?? 0) > 0) await fixOrderVat(tx, row!.id);
+      else await issueOrderInvoice(tx, row!.id, clock());
       return row!.id;
     },
   };

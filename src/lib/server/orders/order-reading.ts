@@ -8,9 +8,11 @@ import { deliverySpeed, type AddressDto } from '@/lib/domain/shipping';
 import type { Gift } from '@/lib/domain/gifts';
 import type { PageAt } from '@/lib/domain/paging';
 import { UUID } from '@/lib/domain/validation';
+import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf, type Ordering, type Page } from '@/lib/server/infra/db/paging';
-import { orderItems, orders, payments } from '@/lib/server/infra/db/schema';
+import { orderItems, orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 
 /**
  * Reading orders as their shopper sees them (OrderDto: lines, money, payment state, return window):
@@ -66,7 +68,7 @@ function toDto(row: OrderRow, items: OrderItemRow[], now: Date, payment: { statu
     paymentState: paymentStateOf({ status: row.status, dueMinor }, payment),
     gift: giftOf(row),
     giftWrap: toMajor(row.giftWrapMinor),
-    pickupPoint: row.pickupPoint ?? null,
+    locker: row.locker ?? null,
   };
 }
 
@@ -161,9 +163,9 @@ export function createOrderReading({ db, clock }: { db: Db; clock: () => Date })
     /** One order for its owner: 404 'Order not found' when absent, 403 for someone else's. */
     async getForUser(userId: string, orderId: string): Promise<OrderDto> {
       const order = await load(orderId);
-      if (!order) throw new NotFound('Order not found');
+      if (!order) throw new NotFound(message('order-not-found'));
       const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId)).limit(1);
-      if (row?.userId !== userId) throw new Forbidden('This order belongs to another account');
+      if (row?.userId !== userId) throw new Forbidden(message('order-other-account'));
       return order;
     },
 

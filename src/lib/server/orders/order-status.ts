@@ -2,20 +2,22 @@ import { and, eq, sql } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { canTransition, isOrderStatus, ORDER_STATUS_LIST, shopperMayCancel, type OrderDto, type OrderStatus } from '@/lib/domain/orders';
 import { timeZoneOfCurrency } from '@/lib/domain/markets';
-import { message } from '@/lib/domain/messages';
+import { fill, message } from '@/lib/domain/messages';
 import { deliveredAtOn } from '@/lib/domain/after-sales';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderEvents, orderItems, orders, payments } from '@/lib/server/infra/db/schema';
+import { orderEvents, orderItems, orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import { applyStockMoves } from '@/lib/server/catalogue/stock';
-import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { Logger } from '@/lib/server/infra/log';
 import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import type { PromotionService } from '@/lib/server/promotions/promotions';
 import { lockedOrderMoney, recordOrderMoney } from './order-money';
 import { oweRefund, type RefundDestination } from './owed-refunds';
 import type { OrderRow } from './order-reading';
+import { isPaymentStatusIn, PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /**
  * An order's status changes: staff moving it along (setStatus), the shopper's cancel, the courier's
@@ -50,7 +52,7 @@ export interface OrderStatusDeps {
    * Delivery by courier (delivery/shipments.ts): `ask` records, in the transaction that makes an
    * order "Ready to ship", the shipment the worker books; `bookNow` runs the worker after the commit.
    */
-  shipments?: { ask(tx: Tx, order: { id: string; currency: string; pickupPoint: { courier: string } | null }): Promise<unknown>; bookNow(): Promise<unknown> } | undefined;
+  shipments?: { ask(tx: Tx, order: { id: string; currency: string; locker: { courier: string } | null }): Promise<unknown>; bookNow(): Promise<unknown> } | undefined;
 }
 
 export function createOrderStatus({ db, log, clock, audit, pageCache, withItems, sendStatusMail, payOwedRefunds, storeCredit, promotions, shipments }: OrderStatusDeps) {
@@ -64,7 +66,7 @@ export function createOrderStatus({ db, log, clock, audit, pageCache, withItems,
       .select({ provider: payments.provider, status: payments.status, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
       .from(payments)
       .where(eq(payments.id, row.paymentId));
-    if (!payment || payment.provider === 'on_delivery' || payment.provider === 'store_credit' || !['fulfilled', 'partially_refunded'].includes(payment.status)) {
+    if (!payment || payment.provider === 'on_delivery' || payment.provider === 'store_credit' || !isPaymentStatusIn([PAYMENT_STATUSES.fulfilled, PAYMENT_STATUSES.partially_refunded], payment.status)) {
       return { paymentId: row.paymentId, amountMinor: 0 };
     }
     const accountLeft = (await lockedOrderMoney(tx, row.id)).leftMinor - row.storeCreditMinor;
@@ -171,7 +173,7 @@ export function createOrderStatus({ db, log, clock, audit, pageCache, withItems,
       opts: { deliveredOn?: string | undefined; refundTo?: RefundDestination | undefined } = {},
     ): Promise<{ order: OrderDto; from: OrderStatus }> {
       const next = to.trim().toLowerCase();
-      if (!isOrderStatus(next)) throw new Invalid(`Unknown status ${to}: use ${ORDER_STATUS_LIST}`);
+      if (!isOrderStatus(next)) throw new Invalid(fill('order-status-unknown', to, ORDER_STATUS_LIST));
       const key = idOrTracking.trim();
       const byId = UUID.test(key);
       const result = await db.transaction(async (tx) => {
@@ -180,9 +182,9 @@ export function createOrderStatus({ db, log, clock, audit, pageCache, withItems,
           .from(orders)
           .where(byId ? eq(orders.id, key) : eq(orders.trackingNumber, key.toUpperCase()))
           .for('update');
-        if (!row) throw new NotFound('Order not found');
+        if (!row) throw new NotFound(message('order-not-found'));
         if (!canTransition(row.status, next)) {
-          throw new Conflict(`An order that is ${row.status} cannot become ${next}`);
+          throw new Conflict(fill('order-transition-refused', row.status, next));
         }
         // Staff may record an earlier delivery day (the courier's), never before the order nor in the
         // future, in the calendar of the order's market: today is now, an earlier day its noon.

@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/server/infra/db/client';
 import type { AuditLog } from '@/lib/server/backoffice/audit';
-import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Mailer } from '@/lib/server/infra/mail';
 import type { ShopperNotifications } from '@/lib/server/notifications/notifications';

@@ -1,12 +1,17 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { NotFound } from '@/lib/domain/errors';
 import { toMajor } from '@/lib/domain/money';
+import { apiDeliveryOption, type DeliveryOption } from '@/lib/domain/shipping';
 import type { OrderDto, OrderStatus } from '@/lib/domain/orders';
+import { csvChunks, type CsvCell } from '@/lib/server/infra/csv';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf, type Page } from '@/lib/server/infra/db/paging';
 import { amongValuesOf, containing } from '@/lib/server/infra/db/text-search';
-import { orderDailyTotals, orderEvents, orders, payments, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { orderDailyTotals, orderEvents, orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { NEWEST_ORDERS_FIRST } from './order-reading';
+import { message } from '@/lib/domain/messages';
 
 /** The back office's orders: the filtered list, its CSV export and one order's details. Reads only. */
 
@@ -107,64 +112,62 @@ export function createStaffOrders({ db, load }: { db: Db; load(orderId: string):
      * CSV of every order matching the filter, newest first, as chunks of lines: read EXPORT_BATCH
      * orders at a time by key (created_at, id), so a million orders stream out in constant memory.
      */
-    async *exportCsv(f: OrderFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
+    exportCsv(f: OrderFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
       // Columns are only ever appended, so spreadsheets built on the export keep working.
       const header = ['tracking_number', 'created_at', 'email', 'status', 'delivery_option', 'subtotal', 'delivery_fee', 'total', 'currency', 'discount', 'discount_code'];
-      yield header.join(',') + '\r\n';
-      // The key as PostgreSQL holds it: a JavaScript Date would drop the microseconds and skip rows.
-      let after: { at: string; id: string } | null = null;
-      for (;;) {
-        const rows = await db
-          .select({
-            id: orders.id,
-            at: sql<string>`${orders.createdAt}::text`,
-            trackingNumber: orders.trackingNumber,
-            createdAt: orders.createdAt,
-            email: users.email,
-            status: orders.status,
-            deliveryOption: orders.deliveryOption,
-            subtotalMinor: orders.subtotalMinor,
-            deliveryFeeMinor: orders.deliveryFeeMinor,
-            totalMinor: orders.totalMinor,
-            currency: orders.currency,
-            discountMinor: orders.discountMinor,
-            discountCode: orders.discountCode,
-          })
-          .from(orders)
-          .innerJoin(users, eq(users.id, orders.userId))
-          .where(and(filterWhere(f), after ? sql`(${orders.createdAt}, ${orders.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
-          .orderBy(desc(orders.createdAt), desc(orders.id))
-          .limit(batch);
-        if (rows.length === 0) return;
-        yield rows
-          .map((r) =>
-            [
-              r.trackingNumber,
-              r.createdAt.toISOString(),
-              r.email,
-              r.status,
-              r.deliveryOption,
-              toMajor(r.subtotalMinor),
-              toMajor(r.deliveryFeeMinor),
-              toMajor(r.totalMinor),
-              r.currency,
-              toMajor(r.discountMinor),
-              r.discountCode ?? '',
-            ]
-              .map(csvCell)
-              .join(',') + '\r\n',
-          )
-          .join('');
-        if (rows.length < batch) return;
-        const last: { at: string; id: string } = rows.at(-1)!;
-        after = { at: last.at, id: last.id };
+      return csvChunks(header, batches());
+
+      async function* batches(): AsyncGenerator<CsvCell[][]> {
+        // The key as PostgreSQL holds it: a JavaScript Date would drop the microseconds and skip rows.
+        let after: { at: string; id: string } | null = null;
+        for (;;) {
+          const rows = await db
+            .select({
+              id: orders.id,
+              at: sql<string>`${orders.createdAt}::text`,
+              trackingNumber: orders.trackingNumber,
+              createdAt: orders.createdAt,
+              email: users.email,
+              status: orders.status,
+              deliveryOption: orders.deliveryOption,
+              subtotalMinor: orders.subtotalMinor,
+              deliveryFeeMinor: orders.deliveryFeeMinor,
+              totalMinor: orders.totalMinor,
+              currency: orders.currency,
+              discountMinor: orders.discountMinor,
+              discountCode: orders.discountCode,
+            })
+            .from(orders)
+            .innerJoin(users, eq(users.id, orders.userId))
+            .where(and(filterWhere(f), after ? sql`(${orders.createdAt}, ${orders.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
+            .orderBy(desc(orders.createdAt), desc(orders.id))
+            .limit(batch);
+          if (rows.length === 0) return;
+          yield rows.map((r) => [
+            r.trackingNumber,
+            r.createdAt.toISOString(),
+            r.email,
+            r.status,
+            // The export's column keeps the API's word (`pickup`) for collecting at the boutique.
+            apiDeliveryOption(r.deliveryOption as DeliveryOption),
+            toMajor(r.subtotalMinor),
+            toMajor(r.deliveryFeeMinor),
+            toMajor(r.totalMinor),
+            r.currency,
+            toMajor(r.discountMinor),
+            r.discountCode,
+          ]);
+          if (rows.length < batch) return;
+          const last: { at: string; id: string } = rows.at(-1)!;
+          after = { at: last.at, id: last.id };
+        }
       }
     },
 
     /** Back office details: the order, its customer, its payment and its status history. */
     async adminDetail(orderId: string) {
       const order = await load(orderId);
-      if (!order) throw new NotFound('Order not found');
+      if (!order) throw new NotFound(message('order-not-found'));
       const [row] = await db
         .select({ userId: orders.userId, paymentId: orders.paymentId, email: users.email, firstName: users.firstName, lastName: users.lastName })
         .from(orders)
@@ -190,11 +193,4 @@ export function createStaffOrders({ db, load }: { db: Db; load(orderId: string):
       };
     },
   };
-}
-
-/** One CSV cell: quoted when needed; a leading =,+,-,@ is defused so spreadsheets do not run it. */
-export function csvCell(v: unknown): string {
-  let t = v === null || v === undefined ? '' : String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
-  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }

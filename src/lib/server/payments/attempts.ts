@@ -5,12 +5,13 @@ import type { CurrencyCode } from '@/lib/domain/money';
 import { message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pgError } from '@/lib/server/infra/db/pg-errors';
-import { payments } from '@/lib/server/infra/db/schema';
+import { payments } from '@/lib/server/payments/tables';
 import { returnUrl } from './pages';
 import type { PaymentProvider } from './port';
 import type { PaymentRows } from './rows';
 import type { DifferenceSnapshot, PaymentSnapshot } from './snapshots';
 import type { CheckoutAttempt, CheckoutGuard, StartedAttempt } from './types';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /**
  * A payment's row and its holds, started once per checkout attempt (docs/decisions/0020): the
@@ -64,7 +65,7 @@ export type StartInput = {
 export type Started = { reference: string; paymentId: string } | { existing: StartedAttempt };
 export type StartPayment = (
   input: StartInput,
-  how: { provider: PaymentProvider['name'] | 'on_delivery' | 'store_credit'; amountMinor: number; status: 'initialized' | 'paid' },
+  how: { provider: PaymentProvider['name'] | 'on_delivery' | 'store_credit'; amountMinor: number; status: typeof PAYMENT_STATUSES.initialized | typeof PAYMENT_STATUSES.paid },
 ) => Promise<Started>;
 
 export function createStartPayment({ db, clock, rows }: { db: Db; clock: () => Date; rows: PaymentRows }): StartPayment {
@@ -79,7 +80,7 @@ export function createStartPayment({ db, clock, rows }: { db: Db; clock: () => D
    */
   async function startPayment(
     input: StartInput,
-    how: { provider: PaymentProvider['name'] | 'on_delivery' | 'store_credit'; amountMinor: number; status: 'initialized' | 'paid' },
+    how: { provider: PaymentProvider['name'] | 'on_delivery' | 'store_credit'; amountMinor: number; status: typeof PAYMENT_STATUSES.initialized | typeof PAYMENT_STATUSES.paid },
   ): Promise<Started> {
     const { snapshot, attempt } = input;
     const purpose = 'kind' in snapshot ? { purpose: 'exchange_difference' as const, returnId: snapshot.returnId, cartId: null } : { purpose: 'checkout' as const, cartId: snapshot.cartId };
@@ -104,12 +105,12 @@ export function createStartPayment({ db, clock, rows }: { db: Db; clock: () => D
           const open = await tx
             .select({ ...started, status: payments.status, snapshot: payments.snapshot, createdAt: payments.createdAt })
             .from(payments)
-            .where(and(eq(payments.cartId, snapshot.cartId), eq(payments.purpose, 'checkout'), inArray(payments.status, ['initialized', 'paid'])))
+            .where(and(eq(payments.cartId, snapshot.cartId), eq(payments.purpose, 'checkout'), inArray(payments.status, [PAYMENT_STATUSES.initialized, PAYMENT_STATUSES.paid])))
             .orderBy(desc(payments.createdAt));
           const asked = canonicalJson(snapshot);
           for (const p of open) {
             const same = canonicalJson(p.snapshot) === asked;
-            if (p.status === 'paid') {
+            if (p.status === PAYMENT_STATUSES.paid) {
               // Paid online, its shopper not back yet: the return, webhook or reconciliation places it; this start is another.
               if (p.provider !== 'on_delivery' && p.provider !== 'store_credit') continue;
               // Charging nothing, it is being placed at this moment by the start that made it: the same start is

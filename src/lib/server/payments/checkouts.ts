@@ -3,7 +3,7 @@ import { Conflict } from '@/lib/domain/errors';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
-import { payments } from '@/lib/server/infra/db/schema';
+import { payments } from '@/lib/server/payments/tables';
 import { digestOf, type StartInput, type StartPayment } from './attempts';
 import type { Fulfil } from './fulfil';
 import { channelsOf } from './pages';
@@ -11,6 +11,7 @@ import type { PaymentProvider } from './port';
 import type { PaymentRows } from './rows';
 import type { DifferenceSnapshot } from './snapshots';
 import type { CheckoutAttempt, CheckoutCharge, CheckoutStart, InitiateResult, StartedAttempt } from './types';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /**
  * Starting what a shopper pays for: a checkout (online through the provider's page, or charging
@@ -26,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createCheckouts({ db, provider, rows, startPayment, fulfil }: { db: Db; provider: PaymentProvider; rows: PaymentRows; startPayment: StartPayment; fulfil: Fulfil }) {
   /** A payment charged online: its row (and holds), then the provider's payment page; a refused start fails the row and frees its key. */
   async function startOnline(input: StartInput, amountMinor: number): Promise<InitiateResult | { existing: StartedAttempt }> {
-    const started = await startPayment(input, { provider: provider.name, amountMinor, status: 'initialized' });
+    const started = await startPayment(input, { provider: provider.name, amountMinor, status: PAYMENT_STATUSES.initialized });
     if ('existing' in started) return started;
     const { reference, paymentId } = started;
     let authorizationUrl: string;
@@ -63,7 +64,7 @@ export function createCheckouts({ db, provider, rows, startPayment, fulfil }: { 
         .from(payments)
         .where(eq(payments.reference, p.reference));
       if (row?.authorizationUrl) return { reference: p.reference, authorization_url: row.authorizationUrl, amount: toMajor(row.amountMinor), currency: row.currency as CurrencyCode };
-      if (!row || row.status === 'failed') return null;
+      if (!row || row.status === PAYMENT_STATUSES.failed) return null;
       if (Date.now() > deadline) throw new Conflict(message('checkout-still-starting'));
       await sleep(100);
     }
@@ -141,7 +142,7 @@ export function createCheckouts({ db, provider, rows, startPayment, fulfil }: { 
       if (!nothingNow || (provider === 'on_delivery') !== (snapshot.paymentMethod === 'on_delivery')) {
         throw new Error(`startWithoutCharge(${provider}): the order must leave nothing to pay online`);
       }
-      const started = await startPayment(input, { provider, amountMinor: 0, status: 'paid' });
+      const started = await startPayment(input, { provider, amountMinor: 0, status: PAYMENT_STATUSES.paid });
       return 'existing' in started ? { reference: started.existing.reference, existing: started.existing } : { reference: started.reference };
     },
   };

@@ -3,12 +3,13 @@ import { AppError, Forbidden, NotFound, PaymentFailed } from '@/lib/domain/error
 import { marketOfCurrency, type MarketCode } from '@/lib/domain/markets';
 import type { OnlineChannel } from '@/lib/domain/payment-methods';
 import type { OrderDto } from '@/lib/domain/orders';
-import { message } from '@/lib/domain/messages';
+import { isPaymentStatusIn, MAY_HAVE_ORDER, PAYMENT_STATUSES, REFUND_STATES } from '@/lib/domain/payments';
+import { message, named } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { payments } from '@/lib/server/infra/db/schema';
+import { payments } from '@/lib/server/payments/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentProvider } from './port';
-import { MAY_HAVE_ORDER, REFUND_STATES, includes, type PaymentRow, type PaymentRows } from './rows';
+import { type PaymentRow, type PaymentRows } from './rows';
 import { paymentSnapshotSchema } from './snapshots';
 import { CannotFulfil, type CannotFulfilReason, type ConfirmedPayment, type DifferenceFulfilment, type Fulfilment } from './types';
 
@@ -79,11 +80,11 @@ export function createFulfilling({
     try {
       outcome = await db.transaction(async (tx) => {
         const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
-        if (includes(MAY_HAVE_ORDER, locked!.status)) {
+        if (isPaymentStatusIn(MAY_HAVE_ORDER, locked!.status)) {
           const orderId = await differences.orderOfReturn(returnId, tx);
           if (orderId) return { orderId, created: false };
         }
-        if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
+        if (isPaymentStatusIn(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
         const orderId = await differences.place(tx, { id: payment.id, returnId, amountMinor: payment.amountMinor, currency: payment.currency });
         await rows.markFulfilled(tx, payment.id, channel);
         return { orderId, created: true };
@@ -106,35 +107,35 @@ export function createFulfilling({
    */
   async function fulfil(reference: string, opts: { userId?: string; signedBy?: MarketCode } = {}): Promise<{ order: OrderDto; created: boolean }> {
     const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
-    if (!payment) throw new NotFound('Payment reference not found.');
-    if (opts.userId && payment.userId !== opts.userId) throw new Forbidden('This payment belongs to another account');
+    if (!payment) throw new NotFound(message('payment-not-found'));
+    if (opts.userId && payment.userId !== opts.userId) throw new Forbidden(message('payment-other-account'));
     // A webhook speaks for one market's Paystack account; it cannot settle another market's payment.
     if (opts.signedBy && marketOfCurrency(payment.currency)?.code !== opts.signedBy) {
       log.warn('payment webhook from another market\'s account', { reference, currency: payment.currency, signedBy: opts.signedBy });
-      throw new Forbidden('This payment belongs to another market\'s account');
+      throw new Forbidden(message('payment-other-market'));
     }
-    if (includes(MAY_HAVE_ORDER, payment.status)) {
+    if (isPaymentStatusIn(MAY_HAVE_ORDER, payment.status)) {
       const existing = await existingOrder(payment);
       if (existing) return { order: existing, created: false };
     }
-    if (includes(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
+    if (isPaymentStatusIn(REFUND_STATES, payment.status)) throw new PaymentFailed(refundMessage());
 
     // Nothing was charged online for an order paid wholly on delivery or with store credit: no provider to ask.
     const chargesNothing = payment.provider === 'on_delivery' || payment.provider === 'store_credit';
     const verification =
       chargesNothing
-        ? { status: payment.status === 'paid' ? ('success' as const) : ('failed' as const), amountMinor: 0, currency: payment.currency }
+        ? { status: payment.status === PAYMENT_STATUSES.paid ? ('success' as const) : ('failed' as const), amountMinor: 0, currency: payment.currency }
         : await provider.verify(reference, payment.currency);
     if (verification.status !== 'success') {
       if (verification.status === 'failed' || verification.status === 'reversed') {
-        await rows.settleWithoutOrder(eq(payments.id, payment.id), 'failed', inArray(payments.status, ['initialized', 'pending', 'abandoned']));
+        await rows.settleWithoutOrder(eq(payments.id, payment.id), PAYMENT_STATUSES.failed, inArray(payments.status, [PAYMENT_STATUSES.initialized, PAYMENT_STATUSES.pending, PAYMENT_STATUSES.abandoned]));
       }
       if (verification.status === 'pending') {
         // The money is on its way (a bank transfer): no order until the provider confirms it.
         await rows.markPending(payment.id, verification.channel ?? payment.channel);
       }
       throw new PaymentFailed(
-        verification.status === 'failed' ? 'The payment was declined.' : 'The payment has not been completed.',
+        message(verification.status === 'failed' ? 'payment-declined' : 'payment-incomplete'),
         { paymentStatus: verification.status },
       );
     }
@@ -146,7 +147,7 @@ export function createFulfilling({
         currency: verification.currency,
       });
       await rows.markNeedsRefund(payment.id);
-      throw new PaymentFailed('The amount paid does not match the order. The payment will be refunded.');
+      throw new PaymentFailed(message('payment-amount-mismatch'));
     }
 
     if (payment.purpose === 'exchange_difference') return fulfilDifference(payment, verification.channel ?? payment.channel ?? null);
@@ -164,14 +165,14 @@ export function createFulfilling({
     try {
       outcome = await db.transaction(async (tx) => {
         const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
-        if (includes(MAY_HAVE_ORDER, locked!.status)) {
+        if (isPaymentStatusIn(MAY_HAVE_ORDER, locked!.status)) {
           const existing = await fulfilment.orderOf(payment.id, tx);
           if (existing) return { existing };
         }
         // Refunded (or being refunded) without an order: it never becomes one.
-        if (includes(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
+        if (isPaymentStatusIn(REFUND_STATES, locked!.status) || locked!.refundPendingMinor !== null) return 'refund' as const;
         // A payment charging nothing that another call just failed (sold out) never becomes an order.
-        if (chargesNothing && locked!.status !== 'paid') return 'failed' as const;
+        if (chargesNothing && locked!.status !== PAYMENT_STATUSES.paid) return 'failed' as const;
         const orderId = await fulfilment.place(tx, confirmed);
         await rows.markFulfilled(tx, payment.id, confirmed.channel);
         return { orderId };
@@ -179,8 +180,8 @@ export function createFulfilling({
     } catch (err) {
       if (err instanceof CannotFulfil && chargesNothing) {
         // Nothing to refund: the payment simply fails, and its code's place is given back.
-        await rows.settleWithoutOrder(eq(payments.id, payment.id), 'failed', eq(payments.status, 'paid'));
-        throw new PaymentFailed(err.label ? `${err.label} is out of stock` : message('pod-order-unavailable'));
+        await rows.settleWithoutOrder(eq(payments.id, payment.id), PAYMENT_STATUSES.failed, eq(payments.status, PAYMENT_STATUSES.paid));
+        throw new PaymentFailed(err.label ? named('item-out-of-stock', err.label) : message('pod-order-unavailable'));
       }
       if (err instanceof CannotFulfil) {
         await rows.markNeedsRefund(payment.id);

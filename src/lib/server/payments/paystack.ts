@@ -163,7 +163,7 @@ export function createPaystackProvider(opts: PaystackOptions): PaymentProvider {
       );
       if (!parsed.success || !parsed.data.status || !parsed.data.data) {
         const said = parsed.success ? parsed.data.message : undefined;
-        throw new PaymentFailed(`The payment provider refused the refund${said ? `: ${said}` : '.'}`);
+        throw new PaymentFailed(said ? fill('refund-refused-because', said) : message('refund-refused'));
       }
       return { refundId: String(parsed.data.data.id), amountMinor: parsed.data.data.amount };
     },

@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import type { OrderDto } from '@/lib/domain/orders';
+import { isPaymentStatusIn, MAY_HAVE_ORDER, OPEN_PAYMENT_STATUSES, PAYMENT_STATUSES } from '@/lib/domain/payments';
 import type { Db } from '@/lib/server/infra/db/client';
-import { orders, payments } from '@/lib/server/infra/db/schema';
-import { MAY_HAVE_ORDER, includes, type PaymentRow, type PaymentRows } from './rows';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { type PaymentRow, type PaymentRows } from './rows';
 
 /**
  * The payments as lists and states read by others: reconciliation's and the simulated transfers'
@@ -27,7 +29,7 @@ export function createPaymentQueues({
       return db
         .select({ reference: payments.reference, status: payments.status, createdAt: payments.createdAt })
         .from(payments)
-        .where(and(inArray(payments.status, ['initialized', 'pending', 'paid']), lte(payments.createdAt, startedBefore)))
+        .where(and(inArray(payments.status, OPEN_PAYMENT_STATUSES), lte(payments.createdAt, startedBefore)))
         .orderBy(asc(payments.createdAt))
         .limit(limit);
     },
@@ -47,7 +49,7 @@ export function createPaymentQueues({
         })
         .from(payments)
         .leftJoin(orders, eq(orders.paymentId, payments.id))
-        .where(eq(payments.status, 'needs_refund'))
+        .where(eq(payments.status, PAYMENT_STATUSES.needs_refund))
         .orderBy(asc(payments.updatedAt))
         .limit(limit);
     },
@@ -57,7 +59,7 @@ export function createPaymentQueues({
       return db
         .select({ reference: payments.reference })
         .from(payments)
-        .where(and(eq(payments.status, 'needs_refund'), isNull(payments.refundPendingMinor)))
+        .where(and(eq(payments.status, PAYMENT_STATUSES.needs_refund), isNull(payments.refundPendingMinor)))
         .orderBy(asc(payments.createdAt))
         .limit(limit);
     },
@@ -75,7 +77,7 @@ export function createPaymentQueues({
      * provider let its window expire). A late payment is still fulfilled by the webhook or the return.
      */
     async abandon(reference: string): Promise<boolean> {
-      return rows.settleWithoutOrder(eq(payments.reference, reference), 'abandoned', inArray(payments.status, ['initialized', 'pending']));
+      return rows.settleWithoutOrder(eq(payments.reference, reference), PAYMENT_STATUSES.abandoned, inArray(payments.status, [PAYMENT_STATUSES.initialized, PAYMENT_STATUSES.pending]));
     },
 
     /** Simulated bank transfers the shopper said were sent before `sentBefore`: due for the simulated provider's confirmation. */
@@ -83,7 +85,7 @@ export function createPaymentQueues({
       return db
         .select({ reference: payments.reference })
         .from(payments)
-        .where(and(eq(payments.provider, 'simulated'), eq(payments.status, 'pending'), lte(payments.updatedAt, sentBefore)))
+        .where(and(eq(payments.provider, 'simulated'), eq(payments.status, PAYMENT_STATUSES.pending), lte(payments.updatedAt, sentBefore)))
         .orderBy(asc(payments.updatedAt))
         .limit(limit);
     },
@@ -93,7 +95,7 @@ export function createPaymentQueues({
       const rows = await db
         .select({ reference: payments.reference, amountMinor: payments.amountMinor, currency: payments.currency, channel: payments.channel, since: payments.updatedAt })
         .from(payments)
-        .where(and(eq(payments.userId, userId), eq(payments.status, 'pending')))
+        .where(and(eq(payments.userId, userId), eq(payments.status, PAYMENT_STATUSES.pending)))
         .orderBy(asc(payments.updatedAt))
         .limit(20);
       return rows.map((r) => ({ reference: r.reference, amount: toMajor(r.amountMinor), currency: r.currency as CurrencyCode, channel: r.channel, since: r.since }));
@@ -107,8 +109,8 @@ export function createPaymentQueues({
     async checkoutState(reference: string, userId: string): Promise<{ state: 'waiting'; amount: number; currency: CurrencyCode } | { state: 'placed'; orderId: string } | { state: 'none' }> {
       const [payment] = await db.select().from(payments).where(and(eq(payments.reference, reference), eq(payments.userId, userId))).limit(1);
       if (!payment || payment.purpose !== 'checkout') return { state: 'none' };
-      if (payment.status === 'pending') return { state: 'waiting', amount: toMajor(payment.amountMinor), currency: payment.currency as CurrencyCode };
-      if (includes(MAY_HAVE_ORDER, payment.status)) {
+      if (payment.status === PAYMENT_STATUSES.pending) return { state: 'waiting', amount: toMajor(payment.amountMinor), currency: payment.currency as CurrencyCode };
+      if (isPaymentStatusIn(MAY_HAVE_ORDER, payment.status)) {
         const order = await existingOrder(payment);
         if (order) return { state: 'placed', orderId: order.id };
       }
@@ -120,7 +122,7 @@ export function createPaymentQueues({
       const [row] = await db
         .select({ reference: payments.reference })
         .from(payments)
-        .where(and(eq(payments.userId, userId), eq(payments.status, 'pending'), eq(payments.purpose, 'checkout')))
+        .where(and(eq(payments.userId, userId), eq(payments.status, PAYMENT_STATUSES.pending), eq(payments.purpose, 'checkout')))
         .orderBy(desc(payments.updatedAt))
         .limit(1);
       return row?.reference ?? null;
@@ -131,7 +133,7 @@ export function createPaymentQueues({
       const [row] = await db
         .select({ amountMinor: payments.amountMinor, currency: payments.currency, channel: payments.channel })
         .from(payments)
-        .where(and(eq(payments.reference, reference), eq(payments.userId, userId), eq(payments.status, 'pending')))
+        .where(and(eq(payments.reference, reference), eq(payments.userId, userId), eq(payments.status, PAYMENT_STATUSES.pending)))
         .limit(1);
       return row ? { amount: toMajor(row.amountMinor), currency: row.currency as CurrencyCode, channel: row.channel } : null;
     },

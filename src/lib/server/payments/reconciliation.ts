@@ -4,6 +4,7 @@ import { runExclusively, scheduleJob, type ScheduledJob } from '@/lib/server/inf
 import type { Logger } from '@/lib/server/infra/log';
 import type { OrderService } from '@/lib/server/orders/orders';
 import type { PaymentService } from './service';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /** The advisory lock that lets one app server at a time reconcile payments ("MLRC"). */
 export const RECONCILIATION_LOCK_KEY = 0x4d4c5243;
@@ -70,7 +71,7 @@ export function createReconciliation(deps: Deps) {
         if (status === 'failed' || status === 'reversed') report.failed++;
         else if (status === 'abandoned' || status === 'pending' || status === 'unknown') {
           // A transfer the shopper sent that the provider now calls abandoned never arrived (its window expired): settled now.
-          const expired = payment.status === 'pending' && status === 'abandoned';
+          const expired = payment.status === PAYMENT_STATUSES.pending && status === 'abandoned';
           const old = payment.createdAt.getTime() <= now - deps.abandonAfterHours * 60 * MINUTE;
           if ((expired || old) && (await payments.abandon(payment.reference))) report.abandoned++;
           else report.waiting++;

@@ -1,20 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { Conflict, Invalid, NotFound, PaymentFailed } from '@/lib/domain/errors';
+import { isPaymentStatusIn, PAYMENT_STATUSES, REFUNDABLE } from '@/lib/domain/payments';
 import type { Db } from '@/lib/server/infra/db/client';
-import { payments } from '@/lib/server/infra/db/schema';
+import { payments } from '@/lib/server/payments/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentProvider } from './port';
-import { includes, type PaymentRow, type PaymentRows } from './rows';
+import { type PaymentRow, type PaymentRows } from './rows';
 import { NO_LEDGER, type RefundClaimHook, type RefundLedger, type RefundResult } from './types';
+import { fill, message } from '@/lib/domain/messages';
 
 /**
  * Refunds: money going back to a payment through the provider, claimed under the payment's row
  * lock before the provider is asked and recorded after, each step told to the order's money
  * account (the refund ledger). Staff's back office, owed refunds and the returns call this.
  */
-
-/** Payment states a refund can start from. */
-const REFUNDABLE = ['fulfilled', 'needs_refund', 'partially_refunded'] as const;
 
 export function createRefunds({
   db,
@@ -49,27 +48,27 @@ export function createRefunds({
     opts: { refundedBefore?: number; onClaim?: RefundClaimHook; key?: string; accounted?: boolean } = {},
   ): Promise<RefundResult> {
     if (amountMinor !== undefined && (!Number.isInteger(amountMinor) || amountMinor <= 0)) {
-      throw new Invalid('The refund amount must be a positive whole number of minor units');
+      throw new Invalid(message('refund-amount-invalid'));
     }
     // An owed refund's amount is in its order's account from the moment it was owed.
     const ledger = opts.accounted ? NO_LEDGER : accountLedger;
     const claim = await db.transaction(async (tx) => {
       const [p] = await tx.select().from(payments).where(eq(payments.reference, reference)).for('update');
-      if (!p) throw new NotFound('Payment reference not found.');
+      if (!p) throw new NotFound(message('payment-not-found'));
       // The same key's claim, left by a process that died while the provider was asked: asked again
       // with that key (the provider pays a key once), then recorded.
       if (opts.key && p.refundPendingKey === opts.key && p.refundPendingMinor !== null) {
         return { payment: p, amount: p.refundPendingMinor, whole: false };
       }
-      if (p.refundPendingMinor !== null) throw new Conflict('A refund of this payment is already in progress');
+      if (p.refundPendingMinor !== null) throw new Conflict(message('refund-in-progress'));
       if (opts.refundedBefore !== undefined && p.refundedMinor !== opts.refundedBefore) {
-        throw new Conflict('This payment has been refunded since the page was opened. Check the amounts and try again.');
+        throw new Conflict(message('refund-changed'));
       }
       const left = p.amountMinor - p.refundedMinor;
-      if (p.status === 'refunded' || (includes(REFUNDABLE, p.status) && left <= 0)) return { done: p };
-      if (!includes(REFUNDABLE, p.status)) throw new Conflict(`A payment that is ${p.status.replace('_', ' ')} cannot be refunded`);
+      if (p.status === PAYMENT_STATUSES.refunded || (isPaymentStatusIn(REFUNDABLE, p.status) && left <= 0)) return { done: p };
+      if (!isPaymentStatusIn(REFUNDABLE, p.status)) throw new Conflict(fill('payment-not-refundable', p.status.replace('_', ' ')));
       const amount = amountMinor ?? left;
-      if (amount > left) throw new Invalid(`At most ${left} (minor units) of this payment can still be refunded`);
+      if (amount > left) throw new Invalid(fill('refund-at-most', left));
       await rows.claimRefund(tx, p.id, amount, opts.key ?? null);
       await ledger.claimed(tx, p, amount);
       await opts.onClaim?.(tx, { amountMinor: amount });
@@ -77,7 +76,7 @@ export function createRefunds({
     });
     const summary = (p: PaymentRow, now: number): RefundResult => ({
       reference,
-      status: p.status === 'refunded' || p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded',
+      status: p.status === PAYMENT_STATUSES.refunded || p.refundedMinor >= p.amountMinor ? PAYMENT_STATUSES.refunded : PAYMENT_STATUSES.partially_refunded,
       amountMinor: p.amountMinor,
       refundedMinor: p.refundedMinor,
       refundedNowMinor: now,
@@ -110,7 +109,7 @@ export function createRefunds({
       if (opts.key && now!.refundPendingKey !== opts.key) return { row: now!, again: true };
       const refundedMinor = now!.refundedMinor + refund.amountMinor;
       const row = await rows.recordRefund(tx, payment.id, {
-        status: whole || refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded',
+        status: whole || refundedMinor >= payment.amountMinor ? PAYMENT_STATUSES.refunded : PAYMENT_STATUSES.partially_refunded,
         refundedMinor,
         refundId: refund.refundId,
       });

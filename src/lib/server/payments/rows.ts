@@ -1,7 +1,8 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { OnlineChannel } from '@/lib/domain/payment-methods';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { payments } from '@/lib/server/infra/db/schema';
+import { payments } from '@/lib/server/payments/tables';
 import type { PaymentRecords } from './port';
 import type { PaymentHolds } from './types';
 
@@ -14,18 +15,13 @@ import type { PaymentHolds } from './types';
  * an order gives its holds back) lives in one place.
  */
 
-/** Payment states that can have an order; an order found for one is the answer to fulfil. */
-export const MAY_HAVE_ORDER = ['fulfilled', 'partially_refunded', 'refunded'] as const;
-/** Payment states that will never become an order (their money goes back). */
-export const REFUND_STATES = ['needs_refund', 'partially_refunded', 'refunded'] as const;
-
-export const includes = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+const { initialized, pending, paid, fulfilled, failed, abandoned, needs_refund, partially_refunded, refunded } = PAYMENT_STATUSES;
 
 export type PaymentRow = typeof payments.$inferSelect;
 
 export function createPaymentRows({ db, clock, holds }: { db: Db; clock: () => Date; holds: PaymentHolds }) {
   /** A payment that will never become an order: its new status and its holds given back, together. */
-  async function settleWithoutOrder(payment: SQL, status: 'failed' | 'abandoned' | 'needs_refund', from: SQL | undefined): Promise<boolean> {
+  async function settleWithoutOrder(payment: SQL, status: typeof failed | typeof abandoned | typeof needs_refund, from: SQL | undefined): Promise<boolean> {
     return db.transaction(async (tx) => {
       const rows = await tx
         .update(payments)
@@ -52,7 +48,7 @@ export function createPaymentRows({ db, clock, holds }: { db: Db; clock: () => D
       await db.transaction(async (tx) => {
         const rows = await tx
           .update(payments)
-          .set({ status: 'failed', idempotencyKey: null, updatedAt: clock() })
+          .set({ status: failed, idempotencyKey: null, updatedAt: clock() })
           .where(eq(payments.id, paymentId))
           .returning({ id: payments.id });
         for (const row of rows) await holds.release(tx, row.id);
@@ -68,16 +64,16 @@ export function createPaymentRows({ db, clock, holds }: { db: Db; clock: () => D
 
     /** Paid but impossible to fulfil (or paid the wrong amount): it waits for its refund. */
     async markNeedsRefund(paymentId: string): Promise<void> {
-      await settleWithoutOrder(eq(payments.id, paymentId), 'needs_refund', ne(payments.status, 'fulfilled'));
+      await settleWithoutOrder(eq(payments.id, paymentId), needs_refund, ne(payments.status, fulfilled));
     },
 
     /** The simulated page's Pay or "I have sent the money", for a payment not answered yet; whether it was. */
-    async answer(reference: string, status: 'pending' | 'paid', channel: OnlineChannel): Promise<boolean> {
+    async answer(reference: string, status: typeof pending | typeof paid, channel: OnlineChannel): Promise<boolean> {
       const rows = await db
         .update(payments)
         // The transfer's clock starts now (updated_at): the simulated provider confirms it after its delay.
         .set({ status, channel, updatedAt: clock() })
-        .where(and(eq(payments.reference, reference), eq(payments.status, 'initialized')))
+        .where(and(eq(payments.reference, reference), eq(payments.status, initialized)))
         .returning({ id: payments.id });
       return rows.length > 0;
     },
@@ -86,13 +82,13 @@ export function createPaymentRows({ db, clock, holds }: { db: Db; clock: () => D
     async markPending(paymentId: string, channel: OnlineChannel | null): Promise<void> {
       await db
         .update(payments)
-        .set({ status: 'pending', channel, updatedAt: clock() })
-        .where(and(eq(payments.id, paymentId), inArray(payments.status, ['initialized', 'abandoned'])));
+        .set({ status: pending, channel, updatedAt: clock() })
+        .where(and(eq(payments.id, paymentId), inArray(payments.status, [initialized, abandoned])));
     },
 
     /** Under the payment's row lock, in the transaction that made what it paid for. */
     async markFulfilled(tx: Tx, paymentId: string, channel: OnlineChannel | null): Promise<void> {
-      await tx.update(payments).set({ status: 'fulfilled', channel, updatedAt: clock() }).where(eq(payments.id, paymentId));
+      await tx.update(payments).set({ status: fulfilled, channel, updatedAt: clock() }).where(eq(payments.id, paymentId));
     },
 
     /** A refund claimed under the row lock, before the provider is asked (`key`: an owed refund's, which the provider pays once). */
@@ -109,7 +105,7 @@ export function createPaymentRows({ db, clock, holds }: { db: Db; clock: () => D
     async recordRefund(
       tx: Tx,
       paymentId: string,
-      refund: { status: 'refunded' | 'partially_refunded'; refundedMinor: number; refundId: string | null },
+      refund: { status: typeof refunded | typeof partially_refunded; refundedMinor: number; refundId: string | null },
     ): Promise<PaymentRow> {
       const [row] = await tx
         .update(payments)

@@ -4,11 +4,12 @@ import type { OnlineChannel } from '@/lib/domain/payment-methods';
 import { toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
-import { payments } from '@/lib/server/infra/db/schema';
+import { payments } from '@/lib/server/payments/tables';
 import { channelsOf, returnUrl } from './pages';
 import type { PaymentProvider } from './port';
 import type { PaymentRows } from './rows';
 import { differenceSnapshotSchema, paymentSnapshotSchema } from './snapshots';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /**
  * The simulated provider's payment page: what it shows, and the shopper's answer kept on the
@@ -17,9 +18,9 @@ import { differenceSnapshotSchema, paymentSnapshotSchema } from './snapshots';
 export function createSimulatedAnswers({ db, provider, rows }: { db: Db; provider: PaymentProvider; rows: PaymentRows }) {
   /** What the simulated payment page shows. */
   async function simulatedPayment(reference: string) {
-    if (provider.name !== 'simulated') throw new NotFound('Payment not found');
+    if (provider.name !== 'simulated') throw new NotFound(message('payment-unknown'));
     const [payment] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
-    if (!payment) throw new NotFound('Payment not found');
+    if (!payment) throw new NotFound(message('payment-unknown'));
     const snapshot = payment.purpose === 'checkout' ? paymentSnapshotSchema.parse(payment.snapshot) : differenceSnapshotSchema.parse(payment.snapshot);
     return {
       reference,
@@ -47,11 +48,11 @@ export function createSimulatedAnswers({ db, provider, rows }: { db: Db; provide
     }
     let answered: boolean;
     if (outcome === 'decline') {
-      answered = await rows.settleWithoutOrder(eq(payments.reference, reference), 'failed', eq(payments.status, 'initialized'));
+      answered = await rows.settleWithoutOrder(eq(payments.reference, reference), PAYMENT_STATUSES.failed, eq(payments.status, PAYMENT_STATUSES.initialized));
     } else {
-      answered = await rows.answer(reference, outcome === 'sent' ? 'pending' : 'paid', channel);
+      answered = await rows.answer(reference, outcome === 'sent' ? PAYMENT_STATUSES.pending : PAYMENT_STATUSES.paid, channel);
     }
-    if (!answered) throw new Conflict('This payment has already been answered');
+    if (!answered) throw new Conflict(message('payment-already-answered'));
     return returnUrl(payment.callbackUrl, reference);
   }
 

@@ -5,6 +5,16 @@ import { runExclusively, scheduleJob, type ScheduledJob } from '@/lib/server/inf
 import type { Logger } from '@/lib/server/infra/log';
 import type { PaymentProvider, PaymentRecords, Refund, Verification } from './port';
 import type { PaymentService } from './service';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
+import { fill } from '@/lib/domain/messages';
+
+/** Paystack's own words for a refund it refuses, which the simulated provider answers alike. */
+const PAYSTACK_SAYS = {
+  notFound: 'Transaction not found',
+  notSuccessful: 'Transaction was not successful',
+  fullyReversed: 'Transaction has been fully reversed',
+  tooMuch: 'Refund amount cannot be more than the amount left',
+};
 
 /** A simulated bank transfer is confirmed this long after the shopper says the money was sent, by default. */
 export const DEFAULT_SIMULATED_TRANSFER_DELAY_MS = 5_000;
@@ -38,11 +48,11 @@ export function createSimulatedProvider({
       const row = await records.find(reference);
       if (!row) return { status: 'unknown', amountMinor: 0, currency: '' };
       const status =
-        row.status === 'initialized' || row.status === 'abandoned'
+        row.status === PAYMENT_STATUSES.initialized || row.status === PAYMENT_STATUSES.abandoned
           ? 'abandoned'
-          : row.status === 'failed'
+          : row.status === PAYMENT_STATUSES.failed
             ? 'failed'
-            : row.status === 'pending' && clock().getTime() < row.updatedAt.getTime() + transferDelayMs
+            : row.status === PAYMENT_STATUSES.pending && clock().getTime() < row.updatedAt.getTime() + transferDelayMs
               ? 'pending'
               : 'success';
       return { status, amountMinor: row.amountMinor, currency: row.currency, channel: row.channel };
@@ -54,14 +64,14 @@ export function createSimulatedProvider({
      */
     async refund(reference, amountMinor, _currency, key): Promise<Refund> {
       const row = await records.find(reference);
-      if (!row) throw new PaymentFailed('The payment provider refused the refund: Transaction not found');
-      if (row.status === 'initialized' || row.status === 'failed' || row.status === 'abandoned' || row.status === 'pending') {
-        throw new PaymentFailed('The payment provider refused the refund: Transaction was not successful');
+      if (!row) throw new PaymentFailed(fill('refund-refused-because', PAYSTACK_SAYS.notFound));
+      if (row.status === PAYMENT_STATUSES.initialized || row.status === PAYMENT_STATUSES.failed || row.status === PAYMENT_STATUSES.abandoned || row.status === PAYMENT_STATUSES.pending) {
+        throw new PaymentFailed(fill('refund-refused-because', PAYSTACK_SAYS.notSuccessful));
       }
       const left = row.amountMinor - row.refundedMinor;
       const amount = amountMinor ?? left;
-      if (left <= 0) throw new PaymentFailed('The payment provider refused the refund: Transaction has been fully reversed');
-      if (amount <= 0 || amount > left) throw new PaymentFailed('The payment provider refused the refund: Refund amount cannot be more than the amount left');
+      if (left <= 0) throw new PaymentFailed(fill('refund-refused-because', PAYSTACK_SAYS.fullyReversed));
+      if (amount <= 0 || amount > left) throw new PaymentFailed(fill('refund-refused-because', PAYSTACK_SAYS.tooMuch));
       return { refundId: key ? `SIM-RF-${key}` : `SIM-RF-${randomBytes(6).toString('hex')}`, amountMinor: amount };
     },
   };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHECKOUT_PAYMENT_CHOICES } from '@/lib/domain/payment-methods';
 import { COUNTRIES } from '@/lib/domain/geo';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
-import { chosenPickupPointSchema } from '@/lib/server/delivery/pickup-points';
+import { chosenLockerSchema } from '@/lib/server/delivery/lockers';
 
 /**
  * What a payment paid for, kept on its row (payments.snapshot) and parsed back when it is fulfilled:
@@ -13,7 +13,8 @@ import { chosenPickupPointSchema } from '@/lib/server/delivery/pickup-points';
 export const paymentSnapshotSchema = z.object({
   cartId: z.string(),
   callbackUrl: z.string(),
-  deliveryOption: z.enum(DELIVERY_OPTIONS),
+  /** `pickup` in snapshots written before collecting at the boutique was called `collect`. */
+  deliveryOption: z.preprocess((v) => (v === 'pickup' ? 'collect' : v), z.enum(DELIVERY_OPTIONS)),
   /** The delivery's speed (absent in snapshots from before speeds: null). */
   deliverySpeed: z.enum(DELIVERY_SPEED_IDS).nullable().default(null),
   shipTo: z.object({
@@ -61,8 +62,8 @@ export const paymentSnapshotSchema = z.object({
     .nullable()
     .default(null),
   giftWrapMinor: z.number().int().min(0).default(0),
-  /** A courier pickup point (PUDO locker) the parcel goes to; its fee is deliveryFeeMinor (absent before pickup points: none). */
-  pickupPoint: chosenPickupPointSchema.nullable().default(null),
+  /** A courier's locker (PUDO locker) the parcel goes to; its fee is deliveryFeeMinor (absent before lockers: none). */
+  locker: chosenLockerSchema.nullable().default(null),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;

@@ -3,6 +3,7 @@ import type { CurrencyCode } from '@/lib/domain/money';
 import type { OrderDto } from '@/lib/domain/orders';
 import type { Tx } from '@/lib/server/infra/db/client';
 import type { PaymentSnapshot } from './snapshots';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /**
  * What the payment service and its callers share: what a payment becomes (Fulfilment,
@@ -116,7 +117,7 @@ export interface InitiateResult {
 
 export interface RefundResult {
   reference: string;
-  status: 'refunded' | 'partially_refunded';
+  status: typeof PAYMENT_STATUSES.refunded | typeof PAYMENT_STATUSES.partially_refunded;
   /** Paid, refunded in total so far, and refunded by this call (0 when it was already refunded), in minor units. */
   amountMinor: number;
   refundedMinor: number;

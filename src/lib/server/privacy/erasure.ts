@@ -4,11 +4,13 @@ import { Conflict, Forbidden, NotFound } from '@/lib/domain/errors';
 import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { anonymousEmail, cutAddress, type DeletionBlocker } from '@/lib/domain/privacy';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 import { eraseAccountRow } from '@/lib/server/accounts/accounts';
 import { eraseAddressesOf } from '@/lib/server/accounts/addresses';
 import { eraseCodesOf } from '@/lib/server/accounts/codes';
 import { eraseFavouritesOf } from '@/lib/server/accounts/favourites';
 import { forgetVerifiedNumber } from '@/lib/server/accounts/phone-verification';
+import { ownNumbers } from './own-numbers';
 import { endSessionsOf, type SessionService } from '@/lib/server/accounts/sessions';
 import { eraseHelpOf } from '@/lib/server/aftersales/help';
 import { forfeitCreditOf } from '@/lib/server/aftersales/store-credit';
@@ -16,7 +18,10 @@ import { scrubAuditOf } from '@/lib/server/backoffice/audit';
 import { eraseDevicesOf } from '@/lib/server/backoffice/staff';
 import { eraseCartOf } from '@/lib/server/cart/cart';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orders, payments, returns, storeCreditBalances, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { returns, storeCreditBalances } from '@/lib/server/aftersales/tables';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { eraseMailsOf } from '@/lib/server/infra/mail';
 import type { MediaService } from '@/lib/server/infra/media';
 import { eraseCountersOf } from '@/lib/server/infra/rate-limit';
@@ -60,7 +65,7 @@ export function createErasure({ db, clock, sessions, media }: { db: Db; clock: (
     const moving = await tx
       .select({ reference: payments.reference })
       .from(payments)
-      .where(and(eq(payments.userId, userId), inArray(payments.status, ['pending', 'paid'])))
+      .where(and(eq(payments.userId, userId), inArray(payments.status, [PAYMENT_STATUSES.pending, PAYMENT_STATUSES.paid])))
       .limit(5);
     const credit = await tx
       .select({ currency: storeCreditBalances.currency, balanceMinor: storeCreditBalances.balanceMinor })
@@ -118,8 +123,7 @@ export function createErasure({ db, clock, sessions, media }: { db: Db; clock: (
         await eraseBackInStockOf(tx, email);
         await unbindCodesFrom(tx, email, anonymousEmail(userId));
         await eraseMailsOf(tx, email);
-        await eraseTextsTo(tx, phone);
-        if (user.phoneVerifiedNumber && user.phoneVerifiedNumber !== phone) await eraseTextsTo(tx, user.phoneVerifiedNumber);
+        for (const number of await ownNumbers(tx, user)) await eraseTextsTo(tx, number);
         await eraseCodesOf(tx, email, phone);
         await eraseCountersOf(tx, email, userId);
         await endSessionsOf(tx, userId);

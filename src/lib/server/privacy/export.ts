@@ -6,31 +6,16 @@ import { NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import { returnAskedBy } from '@/lib/server/aftersales/returns/rows';
 import type { Db } from '@/lib/server/infra/db/client';
-import {
-  addresses,
-  favourites,
-  helpMessages,
-  helpRequests,
-  mailOutbox,
-  newsletterConsentEvents,
-  newsletterSubscriptions,
-  orderEvents,
-  orderItems,
-  orderMoney,
-  orders,
-  owedRefunds,
-  payments,
-  products,
-  promotionCodes,
-  returnItems,
-  returns,
-  sessions,
-  storeCreditBalances,
-  storeCreditEntries,
-  textOutbox,
-  users,
-  whatsappOutbox,
-} from '@/lib/server/infra/db/schema';
+import { addresses, favourites, sessions, users } from '@/lib/server/accounts/tables';
+import { helpMessages, helpRequests, returnItems, returns, storeCreditBalances, storeCreditEntries } from '@/lib/server/aftersales/tables';
+import { products } from '@/lib/server/catalogue/tables';
+import { mailOutbox } from '@/lib/server/infra/tables';
+import { newsletterConsentEvents, newsletterSubscriptions } from '@/lib/server/newsletter/tables';
+import { textOutbox, whatsappOutbox } from '@/lib/server/notifications/tables';
+import { ownNumbers } from './own-numbers';
+import { orderEvents, orderItems, orderMoney, orders, owedRefunds } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { promotionCodes } from '@/lib/server/promotions/tables';
 
 const money = (minor: number, currency: string) => formatMoney(toMajor(minor), currency as CurrencyCode);
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
@@ -46,7 +31,7 @@ export function createDataExport({ db, clock }: { db: Db; clock: () => Date }) {
     async of(userId: string) {
       const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
       if (!user) throw new NotFound(message('customer-not-found'));
-      const phones = [user.phoneNumber, user.phoneVerifiedNumber].filter((p): p is string => Boolean(p));
+      const phones = await ownNumbers(db, user);
 
       const [addressRows, orderRows, paymentRows, returnRows, creditBalances, creditEntries, favouriteRows, subscription, consentEvents, helpRows, mails, texts, sessionRows, codes] =
         await Promise.all([

@@ -5,7 +5,8 @@ import { DEFAULT_MARKET, marketOfCountry, type MarketCode } from '@/lib/domain/m
 import type { DataRequestKind } from '@/lib/domain/privacy';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db } from '@/lib/server/infra/db/client';
-import { dataRequests, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { dataRequests } from '@/lib/server/privacy/tables';
 import type { DataExport } from './export';
 import type { Erasure } from './erasure';
 

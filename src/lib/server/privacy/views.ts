@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Actor } from '@/lib/server/backoffice/audit';
 import type { Db } from '@/lib/server/infra/db/client';
-import { customerViews } from '@/lib/server/infra/db/schema';
+import { customerViews } from '@/lib/server/privacy/tables';
 
 /**
  * Who in staff opened a customer's record, and when: written each time the back office's customer

@@ -5,7 +5,8 @@ import { fill, message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { discountMinor, normaliseCode, spreadDiscount, type DiscountRule } from '@/lib/domain/promotions';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { categories, promotionCodes, promotionRedemptions, promotions } from '@/lib/server/infra/db/schema';
+import { categories } from '@/lib/server/catalogue/tables';
+import { promotionCodes, promotionRedemptions, promotions } from '@/lib/server/promotions/tables';
 import { hasOrder, ownWaitingHolds, unpaidTooLong } from './holds';
 import type { PromotionRow } from './rows';
 

@@ -1,7 +1,10 @@
 import { and, eq, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { UNPAID_HOLD_MINUTES } from '@/lib/domain/promotions';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orders, payments, promotionRedemptions } from '@/lib/server/infra/db/schema';
+import { orders } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
+import { promotionRedemptions } from '@/lib/server/promotions/tables';
 
 /** Who holds a place under a promotion's limits: read alike by a code's check and by a hold, so the check finds what the hold will. */
 
@@ -19,7 +22,7 @@ export async function ownWaitingHolds(tx: Db | Tx, userId: string, promotionId: 
         eq(promotionRedemptions.userId, userId),
         eq(promotionRedemptions.promotionId, promotionId),
         eq(promotionRedemptions.state, 'held'),
-        eq(payments.status, 'initialized'),
+        eq(payments.status, PAYMENT_STATUSES.initialized),
       ),
     );
 }
@@ -35,7 +38,7 @@ export function unpaidTooLong(promotionId: number, now: Date): SQL {
     eq(promotionRedemptions.promotionId, promotionId),
     eq(promotionRedemptions.state, 'held'),
     lt(promotionRedemptions.createdAt, since),
-    sql`${promotionRedemptions.paymentId} in (select ${payments.id} from ${payments} where ${payments.status} = 'initialized')`,
+    sql`${promotionRedemptions.paymentId} in (select ${payments.id} from ${payments} where ${payments.status} = ${PAYMENT_STATUSES.initialized})`,
   )!;
 }
 

@@ -4,7 +4,7 @@ import { message } from '@/lib/domain/messages';
 import type { CurrencyCode } from '@/lib/domain/money';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pgError } from '@/lib/server/infra/db/pg-errors';
-import { promotionRedemptions } from '@/lib/server/infra/db/schema';
+import { promotionRedemptions } from '@/lib/server/promotions/tables';
 import type { AppliedDiscount } from './code-check';
 import { hasOrder, ownWaitingHolds, unpaidTooLong } from './holds';
 import { insertRedemption, markUsed, releaseWhere, takePlace } from './rows';

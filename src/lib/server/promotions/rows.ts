@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { promotionCodes, promotionRedemptions, promotions } from '@/lib/server/infra/db/schema';
+import { promotionCodes, promotionRedemptions, promotions } from '@/lib/server/promotions/tables';
 
 /**
  * The one writer of `promotions`, `promotion_codes` and `promotion_redemptions`: the back office's

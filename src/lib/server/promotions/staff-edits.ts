@@ -6,7 +6,7 @@ import { NEWSLETTER_WELCOME } from '@/lib/domain/promotions';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pgError } from '@/lib/server/infra/db/pg-errors';
-import { promotionCodes, promotions } from '@/lib/server/infra/db/schema';
+import { promotionCodes, promotions } from '@/lib/server/promotions/tables';
 import { insertCode, insertPromotion, moveCodesAndUses, renameCode, updatePromotion, type PromotionInsert } from './rows';
 import type { PromotionDto } from './staff-list';
 

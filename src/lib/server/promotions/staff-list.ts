@@ -4,7 +4,8 @@ import type { MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { orders, promotionCodes, promotionRedemptions, promotions } from '@/lib/server/infra/db/schema';
+import { orders } from '@/lib/server/orders/tables';
+import { promotionCodes, promotionRedemptions, promotions } from '@/lib/server/promotions/tables';
 import type { PromotionRow } from './rows';
 
 /** A promotion as the back office reads it (JSON: amounts in major units, per market; money per currency). */

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { NEWSLETTER_WELCOME } from '@/lib/domain/promotions';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pgError } from '@/lib/server/infra/db/pg-errors';
-import { promotions } from '@/lib/server/infra/db/schema';
+import { promotions } from '@/lib/server/promotions/tables';
 import { insertCode } from './rows';
 
 /** Codes issued to subscribers: 'WELCOME-' and 8 characters without look-alikes (no 0/O, 1/I/L). */

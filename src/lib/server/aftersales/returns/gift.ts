@@ -6,8 +6,8 @@ import { message } from '@/lib/domain/messages';
 import { pickupLocationForMarket, type AddressDto } from '@/lib/domain/shipping';
 import { UUID } from '@/lib/domain/validation';
 import type { Db } from '@/lib/server/infra/db/client';
-import { orderItems, orders } from '@/lib/server/infra/db/schema';
-import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { orderItems, orders } from '@/lib/server/orders/tables';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { ReturnMails } from './mail';
 import { heldUnits, marketOfOrder, writeRequest } from './shopper';
 

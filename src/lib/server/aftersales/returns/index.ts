@@ -2,7 +2,7 @@ import type { AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db } from '@/lib/server/infra/db/client';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Mailer } from '@/lib/server/infra/mail';
-import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { PaymentService } from '@/lib/server/payments/service';
 import type { StoreCreditService } from '../store-credit';
 import { createGiftReturnRequests } from './gift';

@@ -7,10 +7,13 @@ import { message } from '@/lib/domain/messages';
 import { formatMoney, toMajor, type CurrencyCode } from '@/lib/domain/money';
 import { formatAddress, pickupLocationForMarket } from '@/lib/domain/shipping';
 import type { Db } from '@/lib/server/infra/db/client';
-import { orders, returns, users } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { returns } from '@/lib/server/aftersales/tables';
+import { orders } from '@/lib/server/orders/tables';
 import type { Logger } from '@/lib/server/infra/log';
 import { escapeHtml, mailHtml, type Mailer } from '@/lib/server/infra/mail';
 import type { ReturnSplit } from './money';
+import { creditNotesOfReturn, documentMailLine } from '@/lib/server/books/documents';
 
 const money = (minor: number, currency: string) => formatMoney(toMajor(minor), currency as CurrencyCode);
 const updateSubject = (ret: ReturnDto) => `${message('return-update')}: ${ret.statusLabel.toLowerCase()}`;
@@ -50,6 +53,11 @@ export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; s
     }
   }
 
+  /** The credit notes the return's money made, each with its PDF's link (none where the market is not registered). */
+  async function creditNoteLines(ret: ReturnDto): Promise<string[]> {
+    return (await creditNotesOfReturn(db, ret.id)).map((d) => documentMailLine(d, deps.siteUrl));
+  }
+
   return {
     /** "Return or exchange" received: what happens next, by the method the shopper chose. */
     requested: (ret: ReturnDto, market: MarketCode) =>
@@ -61,24 +69,25 @@ export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; s
       ]),
 
     /** A staff step other than the refund. */
-    acted(ret: ReturnDto, action: Exclude<ReturnActionInput['action'], 'refund'>) {
+    async acted(ret: ReturnDto, action: Exclude<ReturnActionInput['action'], 'refund'>) {
       const lines: Record<typeof action, string[]> = {
         approve: [ret.method === 'drop_off' ? 'Your return is approved. Bring the pieces to our boutique with the order number.' : 'Your return is approved. Our courier will collect the pieces from your delivery address.'],
         reject: [`We cannot accept this return: ${ret.rejectionReason ?? ''}`, ...(ret.differencePaid ? [`The difference you paid, ${money(Math.round(ret.difference * 100), ret.currency)}, is on its way back to your payment.`] : [])],
         receive: ['We have received the pieces you sent back.'],
-        credit: [`${money(Math.round(ret.credited * 100), ret.currency)} has been added to your store credit.`],
+        credit: [`${money(Math.round(ret.credited * 100), ret.currency)} has been added to your store credit.`, ...(action === 'credit' ? await creditNoteLines(ret) : [])],
         ship: ['Your new piece is packed and booked with our courier. We will tell you when it is on its way; follow it on your order page.', ...(ret.credited > 0 ? [`The difference, ${money(Math.round(ret.credited * 100), ret.currency)}, has been added to your store credit.`] : [])],
       };
       return mailShopper(ret, updateSubject(ret), lines[action]);
     },
 
     /** The refund: where each part of the money went. */
-    refunded: (ret: ReturnDto, split: ReturnSplit) =>
+    refunded: async (ret: ReturnDto, split: ReturnSplit) =>
       mailShopper(ret, updateSubject(ret), [
         ...(split.toPaymentMinor > 0 ? [`${money(split.toPaymentMinor, ret.currency)} is on its way back to your payment.`] : []),
         ...(split.toCreditMinor > 0 ? [`${money(split.toCreditMinor, ret.currency)} has been added to your store credit.`] : []),
         ...(split.byTransferMinor > 0 ? [`${money(split.byTransferMinor, ret.currency)} has been sent to you by bank transfer (reference ${ret.transferReference ?? ''}).`] : []),
         ...(split.toPaymentMinor + split.toCreditMinor + split.byTransferMinor === 0 ? [message('refund-order-nothing-left')] : []),
+        ...(await creditNoteLines(ret)),
       ]),
   };
 }

@@ -5,12 +5,15 @@ import { message } from '@/lib/domain/messages';
 import { paidForUnits } from '@/lib/domain/promotions';
 import type { Actor } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderItems, orders, owedRefunds, payments, returnItems } from '@/lib/server/infra/db/schema';
+import { returnItems } from '@/lib/server/aftersales/tables';
+import { orderItems, orders, owedRefunds } from '@/lib/server/orders/tables';
+import { payments } from '@/lib/server/payments/tables';
 import { lockedOrderMoney, recordOrderMoney } from '@/lib/server/orders/order-money';
 import { oweRefund } from '@/lib/server/orders/owed-refunds';
 import type { StoreCreditService } from '../store-credit';
 import { unitsPaidBack } from '../units-back';
 import type { ReturnRow } from './rows';
+import { PAYMENT_STATUSES } from '@/lib/domain/payments';
 
 /**
  * The money of a return: what its order's payment can still take back, what was paid for the units
@@ -99,7 +102,7 @@ export function createReturnMoney(deps: { clock: () => Date; storeCredit: Pick<S
       const [paid] = await tx
         .select({ id: payments.id, amountMinor: payments.amountMinor, refundedMinor: payments.refundedMinor })
         .from(payments)
-        .where(and(eq(payments.returnId, row.id), eq(payments.purpose, 'exchange_difference'), eq(payments.status, 'fulfilled')));
+        .where(and(eq(payments.returnId, row.id), eq(payments.purpose, 'exchange_difference'), eq(payments.status, PAYMENT_STATUSES.fulfilled)));
       if (!paid) return false;
       const owed = await oweRefund(
         tx,

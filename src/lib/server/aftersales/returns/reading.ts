@@ -15,7 +15,10 @@ import type { PageAt } from '@/lib/domain/paging';
 import { UUID } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf } from '@/lib/server/infra/db/paging';
-import { colors, orderItems, orders, returnItems, returns, sizes, users, variants } from '@/lib/server/infra/db/schema';
+import { users } from '@/lib/server/accounts/tables';
+import { returnItems, returns } from '@/lib/server/aftersales/tables';
+import { colors, sizes, variants } from '@/lib/server/catalogue/tables';
+import { orderItems, orders } from '@/lib/server/orders/tables';
 import { paymentOf } from './money';
 import type { ReturnRow } from './rows';
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ReturnStatus } from '@/lib/domain/after-sales';
 import type { Tx } from '@/lib/server/infra/db/client';
-import { returnItems, returns } from '@/lib/server/infra/db/schema';
+import { returnItems, returns } from '@/lib/server/aftersales/tables';
 
 export type ReturnRow = typeof returns.$inferSelect;
 

@@ -12,8 +12,10 @@ import { pickupLocationForMarket, type AddressDto } from '@/lib/domain/shipping'
 import { UUID } from '@/lib/domain/validation';
 import { applyStockMoves, type StockMove } from '@/lib/server/catalogue/stock';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { orderItems, orders, returnItems, returns, users } from '@/lib/server/infra/db/schema';
-import { cacheTags, type PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import { users } from '@/lib/server/accounts/tables';
+import { returnItems, returns } from '@/lib/server/aftersales/tables';
+import { orderItems, orders } from '@/lib/server/orders/tables';
+import { cacheTags, type PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { PaymentService } from '@/lib/server/payments/service';
 import { unitsPaidBack } from '../units-back';
 import { differenceFor, exchangeChoices, pricesNow, type ExchangeChoice } from './exchange';
@@ -27,7 +29,7 @@ export interface ReturnOptions {
   currency: CurrencyCode;
   open: boolean;
   closesAt: string | null;
-  /** Where a drop-off goes: the market's pickup point. */
+  /** Where a drop-off goes: the market's boutique. */
   dropOff: AddressDto;
   deliveryAddress: AddressDto;
   lines: {

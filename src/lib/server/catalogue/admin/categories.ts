@@ -4,8 +4,8 @@ import { Conflict, Invalid, NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Actor } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
-import { categories, products } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import { categories, products } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { slugify, type AdminContext } from './context';
 
 /** The categories and their sub-categories as staff arrange them, with their banners: the one writer of `categories`. */

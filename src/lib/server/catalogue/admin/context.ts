@@ -1,7 +1,7 @@
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db } from '@/lib/server/infra/db/client';
 import type { MediaService } from '@/lib/server/infra/media';
-import type { PageCacheInvalidator } from '@/lib/server/infra/page-cache';
+import type { PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import type { SearchService } from '../search';
 
 export interface CatalogueAdminDeps {

@@ -3,10 +3,19 @@ import { Invalid, NotFound } from '@/lib/domain/errors';
 import { message } from '@/lib/domain/messages';
 import type { Actor } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
-import { productImages, variants } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import { productImages, variants } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
+import type { Tx } from '@/lib/server/infra/db/client';
 import type { AdminContext } from './context';
 import { productExists } from './product-reading';
+
+/** Pictures an import adds after a product's last ones, in the import's transaction (already through the sharp pipeline and stored). */
+export async function appendImportedImages(tx: Tx, productId: number, images: readonly { hash: string; alt: string }[], fallbackAlt: string): Promise<void> {
+  if (images.length === 0) return;
+  const [last] = await tx.select({ m: max(productImages.position) }).from(productImages).where(eq(productImages.productId, productId));
+  const start = (last?.m ?? -1) + 1;
+  await tx.insert(productImages).values(images.map((im, i) => ({ productId, position: start + i, mediaHash: im.hash, alt: im.alt.trim() || fallbackAlt })));
+}
 
 /** A product's pictures, in staff's order, each showing a colour or every colour: the one writer of `product_images`. */
 export function createImageEditing(deps: AdminContext) {

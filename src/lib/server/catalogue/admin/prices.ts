@@ -1,9 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Invalid } from '@/lib/domain/errors';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { fill, message } from '@/lib/domain/messages';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 /**
  * Prices belong to variants, per market: the one writer of `variant_prices` (and so of the products'
@@ -52,4 +52,18 @@ export async function writeProductPrices(tx: Db | Tx, productId: number, prices:
     ids.map((v) => v.id),
     prices,
   );
+}
+
+/** Many variants' prices at once (an import): a number sets the variant's price in the market, null takes it off sale there. */
+export async function writePriceRows(tx: Tx, rows: readonly { variantId: number; market: MarketCode; priceMinor: number | null }[]): Promise<void> {
+  const set = rows.filter((r): r is { variantId: number; market: MarketCode; priceMinor: number } => r.priceMinor !== null);
+  for (let i = 0; i < set.length; i += 1000) {
+    await tx
+      .insert(variantPrices)
+      .values(set.slice(i, i + 1000))
+      .onConflictDoUpdate({ target: [variantPrices.variantId, variantPrices.market], set: { priceMinor: sql`excluded.price_minor` } });
+  }
+  for (const r of rows.filter((x) => x.priceMinor === null)) {
+    await tx.delete(variantPrices).where(and(eq(variantPrices.variantId, r.variantId), eq(variantPrices.market, r.market)));
+  }
 }

@@ -7,7 +7,7 @@ import { id as idSchema } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf, type PageWindow } from '@/lib/server/infra/db/paging';
 import { amongValuesOf, containing } from '@/lib/server/infra/db/text-search';
-import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 export interface ProductFilter extends PageAt {
   q?: string | undefined;

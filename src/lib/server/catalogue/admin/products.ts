@@ -3,9 +3,9 @@ import { Invalid } from '@/lib/domain/errors';
 import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import type { Actor } from '@/lib/server/backoffice/audit';
-import type { Db } from '@/lib/server/infra/db/client';
-import { categories, products, variants } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import type { Db, Tx } from '@/lib/server/infra/db/client';
+import { categories, products, variants } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { slugify, STAFF_COMMAND, type AdminContext } from './context';
 import { checkedPrices, pricesOf, writeProductPrices, type MarketPrices } from './prices';
 import { productExists } from './product-reading';
@@ -34,6 +34,26 @@ async function subCategory(db: Db, categoryId: number): Promise<void> {
   const [c] = await db.select({ id: categories.id, parentId: categories.parentId }).from(categories).where(eq(categories.id, categoryId)).limit(1);
   if (!c) throw new Invalid(message('category-required'));
   if (c.parentId === null) throw new Invalid(message('sub-category-required'));
+}
+
+/** A product's own fields as a catalogue import writes them (the handle is its slug). */
+export interface ImportedProductFields {
+  handle: string;
+  name: string;
+  description: string;
+  categoryId: number;
+  active: boolean;
+}
+
+/** Creates (id null) or updates a product from an import row, in the import's transaction; answers its id. */
+export async function writeImportedProduct(tx: Tx, id: number | null, fields: ImportedProductFields, createdAt: Date): Promise<number> {
+  const { handle, ...rest } = fields;
+  if (id !== null) {
+    await tx.update(products).set(rest).where(eq(products.id, id));
+    return id;
+  }
+  const [row] = await tx.insert(products).values({ ...rest, slug: handle, createdAt }).returning({ id: products.id });
+  return row!.id;
 }
 
 /** Staff create a product, save it with its variant grid, and price it in a market. */

@@ -4,8 +4,8 @@ import { MARKET_CODES } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import type { Actor } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { colors, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import { colors, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { applyStockMoves } from '../stock';
 import { STAFF_COMMAND, type AdminContext } from './context';
 import { checkedPrices, writeVariantPrices, type MarketPrices } from './prices';
@@ -63,6 +63,21 @@ export async function openVariant(tx: Tx, actor: Actor, productId: number, v: Va
   await writeVariantPrices(tx, [row!.id], prices);
   await applyStockMoves(tx, [{ variantId: row!.id, delta: v.stock, kind: 'opening', reason: message('stock-reason-new-variant'), actorId: actor.id }], clock());
   return row!.id;
+}
+
+/** New variants of one product from an import (stock 0: the import's ledger moves bring their units); answers their ids in the order given. */
+export async function insertImportedVariants(tx: Tx, productId: number, cells: { colorId: number | null; sizeId: number | null; sku: string | null }[]): Promise<number[]> {
+  if (cells.length === 0) return [];
+  const rows = await tx
+    .insert(variants)
+    .values(cells.map((c) => ({ productId, colorId: c.colorId, sizeId: c.sizeId, sku: c.sku, stock: 0 })))
+    .returning({ id: variants.id, colorId: variants.colorId, sizeId: variants.sizeId });
+  return cells.map((c) => rows.find((r) => r.colorId === c.colorId && r.sizeId === c.sizeId)!.id);
+}
+
+/** A variant's SKU as an import sets it. */
+export async function setVariantSku(tx: Tx, variantId: number, sku: string): Promise<void> {
+  await tx.update(variants).set({ sku }).where(eq(variants.id, variantId));
 }
 
 /**

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FeedFormat } from '@/lib/domain/feeds';
 import { parseMarket, type MarketCode } from '@/lib/domain/markets';
-import { accepts, matchesEtag } from '@/lib/server/infra/page-cache';
-import { GZIP_HEADER } from '@/lib/server/infra/gzip-segments';
+import { accepts, matchesEtag } from '@/lib/server/storefront/page-cache';
+import { GZIP_HEADER } from '@/lib/server/storefront/gzip-segments';
 import type { FeedCopy } from './types';
 
 /** A feed's HTTP answers: a kept copy (gzipped, or unpacked as it is sent; 304 to a client that holds it), or a read streamed as it goes. */

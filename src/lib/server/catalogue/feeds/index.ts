@@ -14,7 +14,7 @@
  *
  * The copy follows the catalogue pages' invalidations, on every app server through the cache bus,
  * and is brought up to date in the background as soon as one arrives: a product's change marks
- * the segment of a thousand products it falls in (./infra/gzip-segments.ts), which is read again; a
+ * the segment of a thousand products it falls in (storefront/gzip-segments.ts), which is read again; a
  * change of the categories reads the feed again whole. A request that comes while the copy is
  * being brought up to date waits for it FRESH_WAIT_MS at most (never for a read of the whole feed
  * nor for the fingerprints after a start), then takes the last copy: a price change reaches the
@@ -32,7 +32,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FeedFormat } from '@/lib/domain/feeds';
 import type { MarketCode } from '@/lib/domain/markets';
 import type { Db } from '@/lib/server/infra/db/client';
-import { processPageCache, type PageCacheStore } from '@/lib/server/infra/page-cache';
+import { processPageCache, type PageCacheStore } from '@/lib/server/storefront/page-cache';
 import { fromCopy as answerFromCopy, streamed } from './answers';
 import { createKeptCopies } from './kept-copies';
 import { createRangeReading } from './ranges';

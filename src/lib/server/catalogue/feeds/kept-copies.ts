@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/server/infra/db/client';
-import { feedCopies, feedPieces } from '@/lib/server/infra/db/schema';
-import { GZIP_HEADER, gzipEnd } from '@/lib/server/infra/gzip-segments';
+import { feedCopies, feedPieces } from '@/lib/server/catalogue/tables';
+import { GZIP_HEADER, gzipEnd } from '@/lib/server/storefront/gzip-segments';
 import type { BodyPiece, FeedCopy, FeedMemory, Piece, SavedPiece } from './types';
 
 /** Segments fetched from the database per round trip while a copy is streamed (some 200 KB each at 50,000 products). */

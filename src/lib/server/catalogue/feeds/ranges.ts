@@ -5,7 +5,7 @@ import { imageUrl } from '@/lib/domain/images';
 import type { MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productFromPrices, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { categories, colors, productFromPrices, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 const parent = aliasedTable(categories, 'parent');
 /** Products read per round trip, and per segment of a kept feed: about 7,000 variants, some 13 MB of text. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { feedItems, googleHead, googleItem, googleShipping, GOOGLE_TAIL, META_HEAD, metaRow, type FeedFormat, type FeedProduct } from '@/lib/domain/feeds';
+import { feedItems, googleHead, googleItem, googleShipping, GOOGLE_TAIL, type FeedFormat, type FeedProduct } from '@/lib/domain/feeds';
 import { imageUrl } from '@/lib/domain/images';
 import type { MarketCode } from '@/lib/domain/markets';
-import { compressSegment, type GzipSegment } from '@/lib/server/infra/gzip-segments';
+import { compressSegment, type GzipSegment } from '@/lib/server/storefront/gzip-segments';
+import { META_HEAD, metaRow } from './meta-csv';
 import { FEED_IMAGE_WIDTH, PAGE, type RangeReading } from './ranges';
 import type { BodyPiece, FeedCopy, FeedEntry, Piece } from './types';
 
@@ -10,7 +11,7 @@ import type { BodyPiece, FeedCopy, FeedEntry, Piece } from './types';
  * Raise when what a range of products reads, or how a feed's text is put together, changes in a
  * way the rendered sample below does not show: a kept copy of another version is read again whole.
  */
-const READ_VERSION = 1;
+const READ_VERSION = 2;
 
 const hashOf = (bytes: Buffer | string) => createHash('sha1').update(bytes).digest('base64url').slice(0, 22);
 

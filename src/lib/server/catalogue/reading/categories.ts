@@ -5,8 +5,8 @@ import { imageUrl } from '@/lib/domain/images';
 import type { MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, productFromPrices, products } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import { categories, productFromPrices, products } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { remember, type ReadMemo } from '@/lib/server/infra/read-memo';
 
 const BANNER_WIDTH = 1280;

@@ -3,11 +3,11 @@ import type { ProductDto, ProductListDto, ProductQuery } from '@/lib/domain/cata
 import { DEFAULT_MARKET, type MarketCode } from '@/lib/domain/markets';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf, type Ordering } from '@/lib/server/infra/db/paging';
-import { categories, colors, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import { categories, colors, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { remember, type ReadMemo } from '@/lib/server/infra/read-memo';
 import type { SearchService } from '../search';
-import { baseProductQuery, hydrate, parent, type ProductRow } from './products';
+import { baseProductQuery, buyableIn, hydrate, parent, type ProductRow } from './products';
 
 /** Pages of products kept in memory (each up to 100 products). */
 const LISTS_KEPT = 400;
@@ -21,10 +21,10 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
   // fill the route cache) are bulky, so they sit on a smaller shelf of the memo.
   const lists = memo?.shelf(LISTS_KEPT);
 
-  /** The first `limit` active products sold in the market, in the given order (the home page's rows). */
+  /** The first `limit` active products that can be bought in the market, in the given order (the home page's rows: nothing sold out is promoted). */
   async function firstActive(market: MarketCode, limit: number, order: SQL[]): Promise<ProductDto[]> {
     const rows = await baseProductQuery(db, market)
-      .query.where(eq(products.active, true))
+      .query.where(and(eq(products.active, true), buyableIn(db, market)))
       .orderBy(...order)
       .limit(limit);
     return hydrate(db, rows, market);

@@ -6,11 +6,11 @@ import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
-import { cacheTags } from '@/lib/server/infra/page-cache';
+import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { remember, type ReadMemo } from '@/lib/server/infra/read-memo';
 import { productMarketsSql, productPricesIn } from '../prices';
-import { API_IMAGE_WIDTH, baseProductQuery, hydrate, parent, productColumns, toProductDto } from './products';
+import { API_IMAGE_WIDTH, baseProductQuery, buyableIn, hydrate, parent, productColumns, toProductDto } from './products';
 
 /** A product's page: the product with its variants, pictures and markets, and "You may also like". */
 export function createProductPage({ db, memo }: { db: Db; memo?: ReadMemo | undefined }) {
@@ -61,7 +61,7 @@ export function createProductPage({ db, memo }: { db: Db; memo?: ReadMemo | unde
 
   async function loadRelated(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit: number, market: MarketCode): Promise<ProductDto[]> {
     const rows = await baseProductQuery(db, market)
-      .query.where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id)))
+      .query.where(and(eq(products.categoryId, product.subCategoryId), eq(products.active, true), ne(products.id, product.id), buyableIn(db, market)))
       .orderBy(desc(products.salesCount), asc(products.id))
       .limit(limit);
     return hydrate(db, rows, market);
@@ -76,7 +76,7 @@ export function createProductPage({ db, memo }: { db: Db; memo?: ReadMemo | unde
       return remember(memo, `product:${id}:${market}`, () => loadProduct(id, market), () => [cacheTags.product(id)]);
     },
 
-    /** Best sellers from the same sub-category ("You may also like"): three queries. */
+    /** Best sellers from the same sub-category that can be bought in the market ("You may also like"): three queries. */
     related(product: Pick<ProductDto, 'id' | 'subCategoryId'>, limit = 4, market: MarketCode = DEFAULT_MARKET): Promise<ProductDto[]> {
       return remember(
         memo,

@@ -1,10 +1,10 @@
-import { aliasedTable, and, asc, eq, inArray } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, exists, gt, inArray, type SQL } from 'drizzle-orm';
 import type { ProductDto } from '@/lib/domain/catalogue';
 import { imageUrl } from '@/lib/domain/images';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/infra/db/schema';
+import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 import { productPricesIn } from '../prices';
 
 /**
@@ -59,15 +59,18 @@ interface ImageFacts {
 }
 
 /**
- * What a card shows of a product: the colour it prices (the cheapest variant's, or within the
- * filtered colour), that price, whether others cost more ("From"), and the pictures with that
- * colour's first, so the card, its price and the page it links to agree.
+ * What a card shows of a product: its price (the cheapest variant's, or within the filtered
+ * colour: the order price sorts by), whether others cost more ("From"), the colour it opens (the
+ * cheapest that can be bought: never a sold-out colour while another is in stock) and the
+ * pictures with that colour's first, so the card and the page it links to agree.
  */
 function cardFacts(r: ProductRow, images: ImageFacts[], variantFacts: VariantFacts[], colorId: number | undefined) {
   const inColour = colorId ? variantFacts.filter((v) => v.colorId === colorId) : variantFacts;
   const priced = inColour.length ? inColour : variantFacts;
-  const cheapest = priced.reduce<VariantFacts | null>((low, v) => (!low || v.priceMinor < low.priceMinor ? v : low), null);
-  const color = cheapest?.color ?? null;
+  const cheapestOf = (list: VariantFacts[]) => list.reduce<VariantFacts | null>((low, v) => (!low || v.priceMinor < low.priceMinor ? v : low), null);
+  const cheapest = cheapestOf(priced);
+  const opened = cheapestOf(priced.filter((v) => v.stock > 0)) ?? cheapest;
+  const color = opened?.color ?? null;
   const ordered = color ? [...images.filter((i) => i.color === color), ...images.filter((i) => i.color !== color)] : images;
   return {
     priceMinor: cheapest?.priceMinor ?? r.priceMinor,
@@ -151,6 +154,17 @@ export async function hydrate(db: Db, rows: ProductRow[], market: MarketCode, co
 }
 
 /** Products sold in the market (a variant has a price there), with their "from" price. */
+/** The product (the outer query's row) has a variant in stock that is sold in the market: what the store may promote. */
+export function buyableIn(db: Db, market: MarketCode): SQL {
+  return exists(
+    db
+      .select({ one: variants.id })
+      .from(variants)
+      .innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market)))
+      .where(and(eq(variants.productId, products.id), gt(variants.stock, 0))),
+  );
+}
+
 export function baseProductQuery(db: Db, market: MarketCode) {
   const price = productPricesIn(db, market);
   const query = db

@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte, lte } from 'drizzle-orm';
 import { imageUrl } from '@/lib/domain/images';
 import type { MarketCode } from '@/lib/domain/markets';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, productImages, products } from '@/lib/server/infra/db/schema';
+import { categories, productImages, products } from '@/lib/server/catalogue/tables';
 import { productMarketsSql } from '../prices';
 
 /** The pictures the sitemap offers image search: large ones. */

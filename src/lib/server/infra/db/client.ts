@@ -5,11 +5,11 @@ import path from 'node:path';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { pgliteExtensions } from './pglite-extensions';
-import * as schema from './schema';
-
-export type Schema = typeof schema;
-/** The one database type services see; PGlite and node-postgres both satisfy it. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * The one database type services see; PGlite and node-postgres both satisfy it. It carries no
+ * schema (queries name the features' tables themselves), so infra needs none of them.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle, usable wherever a Db is. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -30,6 +30,8 @@ export interface OpenOptions {
   /** PGlite data directory; 'memory://' for an in-memory database. */
   dataDir: string;
   migrate?: boolean;
+  /** PGlite: a dump of a data directory (PGlite's dumpDataDir) to start from, e.g. one already migrated. */
+  pgliteDump?: Blob | undefined;
   /** Called with every SQL statement (tests count queries with it). */
   onQuery?: (query: string) => void;
 }
@@ -56,7 +58,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pool.on('connect', (client) => {
       client.on('error', (err) => warn('database connection lost', err));
     });
-    const db = drizzle(pool, { schema, logger: queryLogger(opts) }) as unknown as Db;
+    const db = drizzle(pool, { logger: queryLogger(opts) }) as unknown as Db;
     if (migrate) {
       const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
       await run(db as never, { migrationsFolder });
@@ -77,8 +79,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dataDir = path.resolve(dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(dataDir, { extensions: await pgliteExtensions() });
-  const db = drizzle(client, { schema, logger: queryLogger(opts) }) as unknown as Db;
+  const client = await PGlite.create(dataDir, { extensions: await pgliteExtensions(), ...(opts.pgliteDump ? { loadDataDir: opts.pgliteDump } : {}) });
+  const db = drizzle(client, { logger: queryLogger(opts) }) as unknown as Db;
   if (migrate) {
     const { migrate: run } = await import('drizzle-orm/pglite/migrator');
     await run(db as never, { migrationsFolder });

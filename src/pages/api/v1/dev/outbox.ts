@@ -10,7 +10,7 @@ const MISSING_TO = 'Add ?to=EMAIL to read one recipient\'s mail';
 const PHONE = /^\+?\d{8,15}$/;
 
 /**
- * Dev outbox for testers (DESIGN.md "Mail"): a JSON array, newest first, of
+ * Dev outbox for testers (docs/accounts.md): a JSON array, newest first, of
  * {to, subject, text, html, createdAt} for an e-mail address, or of {to, text, createdAt} (text
  * messages) and {to, text, createdAt, channel: 'whatsapp', template, params} (WhatsApp messages)
  * for a phone number in E.164; demo mode only, one recipient at a time (`?to=` is

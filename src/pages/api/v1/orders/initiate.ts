@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deliveryOptionField, deliverySpeedField, pickupPointField } from '@/lib/domain/cart-input';
+import { deliveryOptionField, deliverySpeedField, lockerField } from '@/lib/domain/cart-input';
 import { failureText, message } from '@/lib/domain/messages';
 import { text } from '@/lib/domain/validation';
 import { updateChannelField } from '@/lib/domain/accounts';
@@ -23,8 +23,10 @@ const initiateSchema = z.object({
   deliveryOption: deliveryOptionField.optional(),
   /** …and the delivery's speed: Express, Standard or Economy. */
   deliverySpeed: deliverySpeedField,
-  /** …or a courier pickup point (a PUDO locker's code) near the delivery address, instead of the door. */
-  pickupPoint: pickupPointField,
+  /** …or a courier's locker (a PUDO locker's code) near the delivery address, instead of the door. */
+  locker: lockerField,
+  /** `locker`'s former name, still read from clients that send it. */
+  pickupPoint: lockerField,
   /** "Payment method": Pay online (the default) or Pay on delivery. */
   paymentMethod: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(CHECKOUT_PAYMENT_CHOICES).optional()),
   /** "Use my store credit": a JSON boolean, or the checkbox's value. */
@@ -58,7 +60,7 @@ export const POST = formEndpoint(
       callbackUrl: input.callbackUrl,
       deliveryOption: input.deliveryOption,
       deliverySpeed: input.deliverySpeed,
-      pickupPoint: input.pickupPoint,
+      locker: input.locker ?? input.pickupPoint,
       market: locals.market,
       site: locals.publicOrigin,
       paymentMethod: input.paymentMethod,

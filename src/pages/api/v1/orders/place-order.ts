@@ -4,6 +4,7 @@ import { Forbidden } from '@/lib/domain/errors';
 import { assertSameUser, requireUser } from '@/lib/server/accounts/auth';
 import { endpoint, json, readJson } from '@/lib/server/infra/http';
 import { message } from '@/lib/domain/messages';
+import { apiOrder } from '@/lib/domain/orders';
 
 const placeOrderSchema = z.object({
   paymentReference: keyParam(message('payment-not-found')).pipe(text('paymentReference', 100).min(1, message('payment-not-found'))),
@@ -20,5 +21,5 @@ export const POST = endpoint(async ({ locals, request }) => {
     if (cartId !== input.cartId) throw new Forbidden(message('cart-other-account'));
   }
   const { order, created } = await locals.services.payments.fulfil(input.paymentReference, { userId: user.id });
-  return json({ status: true, message: message('order-placed'), data: order, created });
+  return json({ status: true, message: message('order-placed'), data: apiOrder(order), created });
 });

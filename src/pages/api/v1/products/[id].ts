@@ -1,6 +1,6 @@
 import { idParam } from '@/lib/domain/validation';
 import { endpoint, json, parseWith } from '@/lib/server/infra/http';
-import { cacheForAnonymous, cacheTags } from '@/lib/server/infra/page-cache';
+import { cacheForAnonymous, cacheTags } from '@/lib/server/storefront/page-cache';
 import { message } from '@/lib/domain/messages';
 
 export const GET = endpoint(async (ctx) => {

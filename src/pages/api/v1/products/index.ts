@@ -1,6 +1,6 @@
 import { productQuerySchema } from '@/lib/domain/catalogue';
 import { endpoint, json, readQuery } from '@/lib/server/infra/http';
-import { cacheForAnonymous, cacheTags, searchedNote } from '@/lib/server/infra/page-cache';
+import { cacheForAnonymous, cacheTags, searchedNote } from '@/lib/server/storefront/page-cache';
 
 export const GET = endpoint(async (ctx) => {
   const { locals, url } = ctx;

@@ -19,6 +19,21 @@ export const POST = formEndpoint(async (ctx) => {
   setSessionCookie(ctx.cookies, token, isHttpsOrigin(ctx.locals.publicOrigin));
   const { stepUp } = await services.staff.afterLogin({ user, tokenHash: hashToken(token), deviceId: ctx.cookies.get(DEVICE_COOKIE)?.value, ip });
   const wanted = localRedirectPath(ctx.url.searchParams.get('next'), ctx.locals.publicOrigin);
-  const next = stepUp ? `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}` : (wanted ?? '/');
-  return { body: { status: true, statusCode: 200, message: stepUp ? message('device-code-sent') : message('logged-in'), data: { token, user, next, stepUp } }, next };
+  if (stepUp) {
+    const next = `/login/verify-device?next=${encodeURIComponent(wanted ?? '/admin')}`;
+    return { body: { status: true, statusCode: 200, message: message('device-code-sent'), data: { token, user, next, stepUp } }, next };
+  }
+  // What the shopper reached for before signing in (a piece for the bag, a heart): done now, and back to it.
+  const session = await services.sessions.shown(token);
+  const after = session ? await services.afterSignIn.done(ctx, session.user, ctx.locals.market) : null;
+  if (after) {
+    // The page says what was done (the island's toast stays the sign-in's own).
+    const url = new URL(after.next, ctx.locals.publicOrigin);
+    url.searchParams.delete('error');
+    url.searchParams.set('notice', after.notice);
+    const next = url.pathname + url.search;
+    return { body: { status: true, statusCode: 200, message: message('logged-in'), data: { token, user, next, stepUp } }, location: next };
+  }
+  const next = wanted ?? '/';
+  return { body: { status: true, statusCode: 200, message: message('logged-in'), data: { token, user, next, stepUp } }, next };
 });

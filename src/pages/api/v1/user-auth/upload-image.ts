@@ -1,4 +1,4 @@
-import { AVATAR_MAX_BYTES, MESSAGES } from '@/lib/domain/account-rules';
+import { AVATAR_MAX_BYTES } from '@/lib/domain/account-rules';
 import { Invalid, TooLarge } from '@/lib/domain/errors';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint } from '@/lib/server/infra/form-posts';
@@ -13,7 +13,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array<
   try {
     return await readBodyLimited(request, limit);
   } catch (err) {
-    if (err instanceof TooLarge) throw new Invalid(MESSAGES.imageTooLarge);
+    if (err instanceof TooLarge) throw new Invalid(message('image-too-large'));
     throw err;
   }
 }
@@ -23,7 +23,7 @@ export const PUT = formEndpoint(
   async ({ locals, request }) => {
   const user = requireUser(locals);
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  if (declared > MAX_BODY_BYTES) throw new Invalid(message('image-too-large'));
   if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) {
     throw new Invalid(message('upload-not-multipart'));
   }
@@ -37,8 +37,8 @@ export const PUT = formEndpoint(
     throw new Invalid(message('upload-not-multipart'));
   }
   const file = form.get('image');
-  if (!(file instanceof File)) throw new Invalid(MESSAGES.notAnImage);
-  if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(MESSAGES.imageTooLarge);
+  if (!(file instanceof File)) throw new Invalid(message('not-an-image'));
+  if (file.size >= AVATAR_MAX_BYTES) throw new Invalid(message('image-too-large'));
   const data = await locals.services.accounts.uploadImage(user, new Uint8Array(await file.arrayBuffer()));
   return { body: { status: true, statusCode: 200, message: message('picture-updated'), data }, next: '/profile' };
   },

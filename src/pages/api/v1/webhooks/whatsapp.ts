@@ -11,7 +11,7 @@ const MAX_BODY = 256 * 1024;
 /** Only the Cloud API channel has a webhook: elsewhere the route is not there. */
 function cloudConfig(locals: App.Locals): { appSecret: string; verifyToken: string } {
   const { config } = locals.services;
-  if (config.whatsapp !== 'cloud' || !config.WHATSAPP_APP_SECRET || !config.WHATSAPP_VERIFY_TOKEN) throw new NotFound('Not found');
+  if (config.whatsapp !== 'cloud' || !config.WHATSAPP_APP_SECRET || !config.WHATSAPP_VERIFY_TOKEN) throw new NotFound(message('not-found'));
   return { appSecret: config.WHATSAPP_APP_SECRET, verifyToken: config.WHATSAPP_VERIFY_TOKEN };
 }
 

@@ -5,7 +5,7 @@ import { message } from '@/lib/domain/messages';
 
 /**
  * Applies a discount code to the shopper's cart: the cart as it is now priced, with the code's
- * discount, or 400 with the reason the code does not apply (the spec's texts); 429 with Retry-After
+ * discount, or 400 with the reason the code does not apply (messages.ts: code-not-valid, code-expired…); 429 with Retry-After
  * once the shopper or their address has had too many codes refused (createCodeTries). A plain form post
  * goes back to the page it came from (?back=) with ?notice= or ?error=.
  */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { message } from '@/lib/domain/messages';
+import { apiOrder } from '@/lib/domain/orders';
 import { keyParam } from '@/lib/domain/validation';
 import { requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
@@ -15,5 +16,5 @@ export const POST = formEndpoint(async ({ locals, request, params }) => {
   await readInput(request, z.object({}).passthrough());
   const id = parseWith(keyParam(message('order-not-found')), params.id);
   const order = await locals.services.orders.cancelByShopper(user.id, id);
-  return { body: { status: true, message: message('order-cancelled-by-shopper'), data: order }, next: `/order-details/${order.id}` };
+  return { body: { status: true, message: message('order-cancelled-by-shopper'), data: apiOrder(order) }, next: `/order-details/${order.id}` };
 });

@@ -41,6 +41,6 @@ export const POST: APIRoute = async ({ locals, request }) => {
       return json({ status: true, message: 'Received' });
     }
     log.error('paystack webhook fulfilment did not finish; Paystack will retry', { reference, err });
-    return errorResponse(new Unavailable('The payment could not be processed yet. Please retry.', 60), locals.requestId, log);
+    return errorResponse(new Unavailable(message('payment-not-processed-yet'), 60), locals.requestId, log);
   }
 };

@@ -1,5 +1,5 @@
 import { endpoint, json } from '@/lib/server/infra/http';
-import { cacheForAnonymous, cacheTags } from '@/lib/server/infra/page-cache';
+import { cacheForAnonymous, cacheTags } from '@/lib/server/storefront/page-cache';
 
 export const GET = endpoint(async (ctx) => {
   const { locals } = ctx;

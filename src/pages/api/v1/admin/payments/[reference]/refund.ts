@@ -8,7 +8,7 @@ import { message } from '@/lib/domain/messages';
 /** Refunds a payment from the refund queue in full, through the provider (never twice). */
 export const POST = formEndpoint(async ({ locals, params }) => {
   const user = requireStaff(locals);
-  const r = await locals.services.orderRefunds.refundPayment(parseWith(keyParam('Payment not found'), params.reference), asActor(user));
+  const r = await locals.services.orderRefunds.refundPayment(parseWith(keyParam(message('payment-unknown')), params.reference), asActor(user));
   const money = (minor: number) => formatMoney(toMajor(minor), r.currency as CurrencyCode);
   return {
     body: { status: true, message: r.refundedNowMinor > 0 ? `Refunded ${money(r.refundedNowMinor)}` : message('already-refunded'), data: { ...r, refunded: toMajor(r.refundedMinor) } },
