@@ -7,6 +7,7 @@
 import { STORE_NAME } from './brand';
 import { MARKETS, type MarketCode } from './markets';
 import { categoryFacts, marketShipping, parseSize, priceText, variantPath, variantSku, type ListedVariant } from './merchant';
+import { xmlText } from './xml';
 
 export const FEED_FORMATS = ['google', 'meta'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
@@ -71,8 +72,6 @@ export function feedItems(p: FeedProduct, market: MarketCode, site: string): Fee
   });
 }
 
-const XML_SPECIAL = /[&<>"]/;
-const xml = (s: string) => (XML_SPECIAL.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s);
 /**
  * The variants of a product follow one another and repeat its description, pictures and
  * category: each element remembers its last value's markup, so 50,000 products' feed escapes each
@@ -83,7 +82,7 @@ function tag(name: string, value: string | number | null): string {
   if (value === null || value === '') return '';
   const last = lastTag.get(name);
   if (last && last.value === value) return last.markup;
-  const markup = `<${name}>${xml(String(value))}</${name}>`;
+  const markup = `<${name}>${xmlText(String(value))}</${name}>`;
   lastTag.set(name, { value, markup });
   return markup;
 }
@@ -91,13 +90,13 @@ function tag(name: string, value: string | number | null): string {
 /** The market's shipping once, as every Google item repeats it (g:shipping per delivery speed). */
 export function googleShipping(market: MarketCode): string {
   return marketShipping(market)
-    .map((s) => `<g:shipping><g:country>${s.country}</g:country><g:service>${xml(s.name)}</g:service><g:price>${priceText(s.fee)} ${s.currency}</g:price><g:min_transit_time>${s.days[0]}</g:min_transit_time><g:max_transit_time>${s.days[1]}</g:max_transit_time></g:shipping>`)
+    .map((s) => `<g:shipping><g:country>${s.country}</g:country><g:service>${xmlText(s.name)}</g:service><g:price>${priceText(s.fee)} ${s.currency}</g:price><g:min_transit_time>${s.days[0]}</g:min_transit_time><g:max_transit_time>${s.days[1]}</g:max_transit_time></g:shipping>`)
     .join('');
 }
 
 export function googleHead(market: MarketCode, site: string): string {
   const home = new URL('/', site).toString();
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>${xml(`${STORE_NAME} (${MARKETS[market].countryName})`)}</title><link>${xml(home)}</link><description>${xml(`${STORE_NAME}: luxury bags, clothing and shoes in ${MARKETS[market].countryName}`)}</description>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>${xmlText(`${STORE_NAME} (${MARKETS[market].countryName})`)}</title><link>${xmlText(home)}</link><description>${xmlText(`${STORE_NAME}: luxury bags, clothing and shoes in ${MARKETS[market].countryName}`)}</description>\n`;
 }
 export const GOOGLE_TAIL = '</channel></rss>\n';
 

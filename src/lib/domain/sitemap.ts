@@ -5,10 +5,9 @@
  */
 import { ALL_MARKETS, MARKETS, type MarketCode } from './markets';
 import { inMarket } from './merchant';
+import { xmlText } from './xml';
 
 const NAMESPACES = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"';
-
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 interface SitemapUrl {
   loc: string;
@@ -33,13 +32,13 @@ export function sitemapIndex(site: string, productParts: number): string {
   const parts: ('pages' | number)[] = ['pages', ...Array.from({ length: productParts }, (_, i) => i + 1)];
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-    parts.map((p) => `  <sitemap><loc>${xmlEscape(new URL(sitemapPartPath(p), site).toString())}</loc></sitemap>`).join('\n') +
+    parts.map((p) => `  <sitemap><loc>${xmlText(new URL(sitemapPartPath(p), site).toString())}</loc></sitemap>`).join('\n') +
     '\n</sitemapindex>\n'
   );
 }
 
 function urlset(site: string, urls: readonly SitemapUrl[]): string {
-  const abs = (loc: string) => xmlEscape(new URL(loc, site).toString());
+  const abs = (loc: string) => xmlText(new URL(loc, site).toString());
   const alternates = (u: SitemapUrl) =>
     u.markets
       ? [...u.markets.map((m) => `<xhtml:link rel="alternate" hreflang="${MARKETS[m].locale}" href="${abs(inMarket(u.loc, m))}"/>`), `<xhtml:link rel="alternate" hreflang="x-default" href="${abs(u.loc)}"/>`].join('')

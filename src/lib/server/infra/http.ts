@@ -159,6 +159,11 @@ export function isCrossSiteWrite(request: Request, publicOrigin: string): boolea
   return site === 'cross-site';
 }
 
+/** How a CSV the back office downloads is answered: as a file named `fileName`, never kept by a cache. */
+export function csvDownload(fileName: string): ResponseInit {
+  return { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${fileName}"`, 'cache-control': 'no-store' } };
+}
+
 /**
  * A response whose body is streamed from `chunks` (a CSV export of a million orders). The first
  * chunk is read before answering, so a failure to start (a bad filter, the database away) becomes

@@ -1,10 +1,8 @@
 import { requireStaff } from '@/lib/server/accounts/auth';
-import { endpoint, streamed } from '@/lib/server/infra/http';
+import { csvDownload, endpoint, streamed } from '@/lib/server/infra/http';
 
 /** The catalogue as a CSV in the import's layout (docs/catalogue-import.md). */
 export const GET = endpoint(async ({ locals }) => {
   requireStaff(locals);
-  return streamed(locals.services.catalogueImports.exportCsv(), {
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="catalogue.csv"', 'cache-control': 'no-store' },
-  });
+  return streamed(locals.services.catalogueImports.exportCsv(), csvDownload('catalogue.csv'));
 });

@@ -1,12 +1,10 @@
 import { requireStaff } from '@/lib/server/accounts/auth';
-import { endpoint, streamed } from '@/lib/server/infra/http';
+import { csvDownload, endpoint, streamed } from '@/lib/server/infra/http';
 
 /** Every document of the VAT report's period, one row each: number, kind, date, order, net, VAT, gross. */
 export const GET = endpoint(async ({ locals, url }) => {
   requireStaff(locals);
   const query = Object.fromEntries(url.searchParams);
   const q = locals.services.books.vatReport.parse(query);
-  return streamed(locals.services.books.vatReport.csv(q), {
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="vat-${q.market}-${q.from}-${q.to}.csv"`, 'cache-control': 'no-store' },
-  });
+  return streamed(locals.services.books.vatReport.csv(q), csvDownload(`vat-${q.market}-${q.from}-${q.to}.csv`));
 });
