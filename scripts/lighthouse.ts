@@ -189,7 +189,7 @@ try {
   broken = true;
   console.error(e instanceof Error ? (e.stack ?? e.message) : e);
 } finally {
-  await chrome?.kill();
+  chrome?.kill();
   await target.stop();
 }
 process.exit(broken ? 1 : 0);

@@ -23,7 +23,7 @@ import { answerKind, assetCacheControl, bodyLimitFor, securityHeaders, shouldCom
 
 // Rendered responses are compressed as they stream; brotli at quality 4 keeps the CPU cost
 // near gzip's while saving more bytes on slow networks.
-const compress = compression({ threshold: 0, filter: (req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
+const compress = compression({ threshold: 0, filter: (_req, res) => shouldCompress(res.getHeader('content-type'), res.getHeader('content-encoding')) });
 
 /**
  * A body declared larger than its route takes is refused with 413 before a byte of it is kept;

@@ -71,7 +71,6 @@ describe('money under random shoppers and staff on two servers, one killed (Post
   afterAll(async () => cluster?.stop());
 
   it('leaves every order, ledger and balance adding up (npm run money:check)', async () => {
-    const rng = prng(SEED);
     const orders: PlacedOrder[] = [];
     const returns: { id: string; resolution: string; step: number }[] = [];
     const done = new Map<string, number>();

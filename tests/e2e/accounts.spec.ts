@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { newShopper, SHOPPER_PASSWORD } from './support';
 
@@ -23,9 +23,6 @@ async function hydrated(page: Page, control: Locator): Promise<void> {
 }
 
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
-
-async function shot(page: Page, info: TestInfo, name: string) {
-}
 
 test('pages that need a registered or reset e-mail, or a session, send the shopper back', async ({ page }) => {
   await page.goto('/verify-otp');
@@ -72,7 +69,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.goto('/register');
   await hydrated(page, page.getByRole('button', { name: 'Sign Up' }));
   await expect(page.getByLabel('Country')).toHaveValue('nigeria');
-  await shot(page, info, 'register');
   await page.getByLabel('First Name').fill('Amara');
   await page.getByLabel('Last Name').fill('Nwosu');
   await page.getByLabel('Email').fill(email);
@@ -88,7 +84,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('Verification Code').fill('12');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(toast(page, 'Please enter a valid 4-digit OTP')).toBeVisible();
-  await shot(page, info, 'verify-otp');
   await page.getByLabel('Verification Code').fill(await codeFor(page, email, 'verification'));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(toast(page, 'Email verified successfully!')).toBeVisible();
@@ -100,7 +95,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('Password').fill('Wrong-pass-1');
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(toast(page, 'Invalid email or password')).toBeVisible();
-  await shot(page, info, 'login');
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(toast(page, 'Login successful!')).toBeVisible();
@@ -122,7 +116,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await picker.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
   await expect(toast(page, 'Profile picture saved.')).toBeVisible();
   await expect(page.getByRole('img', { name: 'Amara Nwosu' })).toHaveAttribute('src', /^\/media\/[a-f0-9]{32}$/);
-  await shot(page, info, 'profile');
 
   // Addresses: empty, add two, edit, make default, delete
   await page.getByRole('link', { name: 'Shipping Addresses' }).click();
@@ -140,7 +133,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('City').fill('Lekki');
   await page.getByLabel('Postcode').fill('105102');
   await page.getByLabel('Address', { exact: true }).fill('7 Admiralty Way');
-  await shot(page, info, 'add-address');
   await page.getByRole('button', { name: 'Save Address' }).click();
   await expect(toast(page, 'Address saved successfully!')).toBeVisible();
   await expect(page).toHaveURL(/\/address-history$/);
@@ -164,7 +156,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await hydrated(page, page.getByRole('button', { name: 'Update Address' }));
   await expect(page.getByLabel('State or Province')).toHaveValue('Western Cape');
   await page.getByLabel('City').fill('Sea Point');
-  await shot(page, info, 'edit-address');
   await page.getByRole('button', { name: 'Update Address' }).click();
   await expect(toast(page, 'Address updated successfully!')).toBeVisible();
   await expect(page).toHaveURL(/\/address-history$/);
@@ -175,7 +166,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await expect(toast(page, 'Default address updated!')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /21 Bree Street/ })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: /7 Admiralty Way/ })).not.toBeChecked();
-  await shot(page, info, 'address-history');
 
   page.once('dialog', async (dialog) => {
     expect(dialog.type()).toBe('confirm');
@@ -200,7 +190,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   const newPassword = 'Abuja-2027!';
   await page.getByLabel('Current Password').fill(password);
   await page.getByLabel('New Password').fill(newPassword);
-  await shot(page, info, 'settings');
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(toast(page, 'Password changed successfully!')).toBeVisible();
   await page.reload();
@@ -222,7 +211,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('Email').fill(`nobody.${Date.now()}@example.com`);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(toast(page, 'Email not found')).toBeVisible();
-  await shot(page, info, 'forgot-password');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(toast(page, 'OTP sent to your email!')).toBeVisible();
@@ -235,7 +223,6 @@ test('a new shopper registers, verifies, manages profile and addresses, changes 
   await page.getByLabel('Confirm Password').fill('Something-else-1');
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(toast(page, 'Passwords do not match!')).toBeVisible();
-  await shot(page, info, 'reset-password');
   await page.getByLabel('Confirm Password').fill(finalPassword);
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(toast(page, 'Password reset successful!')).toBeVisible();
@@ -323,7 +310,6 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Save Address' }).click();
     await expect(page).toHaveURL(/\/address-history\?notice=/);
     await expect(page.getByText('5 Unity Road')).toBeVisible();
-    await shot(page, info, 'nojs-address-history');
   });
 });
 

@@ -36,7 +36,7 @@ async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
-test('signed in, with JavaScript: the sold-out choice opens the form with the account e-mail', async ({ page }, info) => {
+test('signed in, with JavaScript: the sold-out choice opens the form with the account e-mail', async ({ page }) => {
   const email = await newShopper(page.request, false, 'bis');
   await signIn(page, email);
   const v = await soldOutVariant(page.request, 0);
@@ -62,7 +62,7 @@ test('signed in, with JavaScript: the sold-out choice opens the form with the ac
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('signed out: the sold-out list takes an e-mail, and the mailed link confirms', async ({ page }, info) => {
+  test('signed out: the sold-out list takes an e-mail, and the mailed link confirms', async ({ page }) => {
     const v = await soldOutVariant(page.request, 1);
     const email = `bis.nojs.${Date.now().toString(36)}@example.com`;
     await page.goto(`/product/${v.productId}`);
@@ -93,7 +93,7 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('a bag states its size in cm under "Size & fit"', async ({ page }, info) => {
+test('a bag states its size in cm under "Size & fit"', async ({ page }) => {
   const list = await getJson(page.request, '/api/v1/products?limit=100&q=Tote');
   const id = (list.data.docs as { id: number }[])[0]!.id;
   const detail = (await getJson(page.request, `/api/v1/products/${id}`)).data;
@@ -108,7 +108,7 @@ test('a bag states its size in cm under "Size & fit"', async ({ page }, info) =>
 test.describe('at 1366 px', () => {
   test.use({ viewport: { width: 1366, height: 900 } });
 
-  test('the sold-out choice opens the form under ADD TO CART, and a bag states its size', async ({ page }, info) => {
+  test('the sold-out choice opens the form under ADD TO CART, and a bag states its size', async ({ page }) => {
     const v = await soldOutVariant(page.request, 3);
     const query = new URLSearchParams({ ...(v.color ? { color: v.color } : {}), ...(v.size ? { size: v.size } : {}) });
     await page.goto(`/product/${v.productId}?${query}`);

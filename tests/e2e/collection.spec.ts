@@ -17,7 +17,7 @@ let orders: { js: { refused: PodOrder; paid: PodOrder }; nojs: { refused: PodOrd
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async ({}, info) => {
+test.beforeAll(async ({}) => {
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const shopper = await podShopper(services);
@@ -86,7 +86,7 @@ test('staff record a refused delivery (stock back) and a delivered and paid one,
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
-  test('staff record a refused delivery (stock back) and a delivered and paid one', async ({ page }, info) => {
+  test('staff record a refused delivery (stock back) and a delivered and paid one', async ({ page }) => {
     await collectBoth(page, orders.nojs);
     // Two refusals (one per test): the customer page offers to lift the block.
     await page.goto(`${server.baseUrl}/admin/customers/${orders.nojs.refused.userId}`);

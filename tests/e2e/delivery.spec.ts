@@ -26,7 +26,7 @@ let orders: { js: PodOrder; nojs: PodOrder; failed: PodOrder };
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async ({}, info) => {
+test.beforeAll(async ({}) => {
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const s = await podShopper(services);
@@ -112,7 +112,7 @@ async function shopperSees(page: Page, order: PodOrder) {
   await expect(timeline).toContainText('Booked with the courier');
 }
 
-test('staff ship and deliver with the manual courier; the shopper follows the timeline (JavaScript)', async ({ page }, info) => {
+test('staff ship and deliver with the manual courier; the shopper follows the timeline (JavaScript)', async ({ page }) => {
   await shipAndDeliver(page, orders.js);
   await page.context().clearCookies();
   await shopperSees(page, orders.js);
@@ -121,7 +121,7 @@ test('staff ship and deliver with the manual courier; the shopper follows the ti
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
-  test('staff see a failed booking with the courier’s answer and try it again; the shopper sees the gift wrapping line', async ({ page }, info) => {
+  test('staff see a failed booking with the courier’s answer and try it again; the shopper sees the gift wrapping line', async ({ page }) => {
     await staffSignIn(page);
     await page.goto(`${server.baseUrl}/admin/orders/${orders.failed.id}`);
     const panel = page.getByTestId('admin-shipment');

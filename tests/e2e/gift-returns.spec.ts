@@ -33,7 +33,7 @@ async function giftOrder(services: Services, skip: number): Promise<Gift> {
   return { ...order, phone };
 }
 
-test.beforeAll(async ({}, info) => {
+test.beforeAll(async ({}) => {
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => ({ js: await giftOrder(services, 2), nojs: await giftOrder(services, 5) }));
   store = prepared.store;

@@ -85,7 +85,7 @@ async function orderIdOf(page: Page): Promise<string> {
   return /\/order-details\/([^?/]+)/.exec(page.url())![1]!;
 }
 
-test('a gift order without JavaScript: the gift opens, wrapping is charged, the recipient is texted, the slip has no prices', async ({ browser, request, baseURL }, info) => {
+test('a gift order without JavaScript: the gift opens, wrapping is charged, the recipient is texted, the slip has no prices', async ({ browser, request, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
   const page = await context.newPage();
   const email = await shopperWithCart(request, baseURL!, 20);
@@ -111,7 +111,7 @@ test('a gift order without JavaScript: the gift opens, wrapping is charged, the 
   await context.close();
 });
 
-test('a gift order with JavaScript: the wrapping line joins the total, the message is counted, the recipient is texted', async ({ page, request, browser, baseURL }, info) => {
+test('a gift order with JavaScript: the wrapping line joins the total, the message is counted, the recipient is texted', async ({ page, request, browser, baseURL }) => {
   const email = await shopperWithCart(request, baseURL!, 24);
   await signIn(page, email);
   await page.goto('/place-order');

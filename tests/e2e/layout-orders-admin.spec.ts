@@ -24,7 +24,7 @@ let store: PreparedStore;
 let server: RunningServer;
 let facts: { email: string; orderId: string; dueOrderId: string; returnId: string; productId: number; customerId: string };
 
-test.beforeAll(async ({}, info) => {
+test.beforeAll(async ({}) => {
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const shopper = await podShopper(services);
@@ -122,7 +122,7 @@ for (const js of [true, false]) {
     test.describe('at 360 px', () => {
       test.use({ viewport: { width: 360, height: 740 } });
 
-      test('the admin order page, delivered and still to collect, and a return\'s page do not scroll sideways', async ({ page }, info) => {
+      test('the admin order page, delivered and still to collect, and a return\'s page do not scroll sideways', async ({ page }) => {
         test.setTimeout(90_000);
         await ownerSignIn(page);
         for (const id of [facts.orderId, facts.dueOrderId]) await fitsTheScreen(page, url(`/admin/orders/${id}`));

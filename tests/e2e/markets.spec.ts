@@ -43,7 +43,7 @@ for (const js of [true, false]) {
   test.describe(`markets with JavaScript ${js ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled: js });
 
-    test('buy in South Africa in rand, then in Nigeria in naira', async ({ page, request }, info) => {
+    test('buy in South Africa in rand, then in Nigeria in naira', async ({ page, request }) => {
       const email = await southAfricanShopper(request);
       const [first, second] = await southAfricanProducts(request, js ? 0 : 4, 2);
       await signIn(page, email);

@@ -89,7 +89,7 @@ for (const js of [true, false]) {
   test.describe(js ? 'with JavaScript' : 'without JavaScript', () => {
     test.use({ javaScriptEnabled: js });
 
-    test('subscribe -> confirm from the mail -> welcome code -> register -> 20% off the subtotal in the cart -> pay -> the order shows it; nobody else can use it', async ({ page, request, baseURL }, info) => {
+    test('subscribe -> confirm from the mail -> welcome code -> register -> 20% off the subtotal in the cart -> pay -> the order shows it; nobody else can use it', async ({ page, request, baseURL }) => {
       const email = uniqueEmail(js ? 'news-js' : 'news-nojs');
 
       // 1. The home page's box.
@@ -168,7 +168,7 @@ for (const js of [true, false]) {
       expect((await cartOf(request, otherSession)).discount).toBe(0);
     });
 
-    test('the Newsletter choice on /settings: tick and save (double opt-in: a confirm mail), untick and save', async ({ page, request }, info) => {
+    test('the Newsletter choice on /settings: tick and save (double opt-in: a confirm mail), untick and save', async ({ page, request }) => {
       const email = await newShopper(request, false);
       await signIn(page, email);
       await page.goto('/settings');
@@ -208,7 +208,7 @@ test('a tampered confirmation link shows a clear page, not an error', async ({ p
   await expect(page.getByText('This link is not valid. Please subscribe again from the home page.')).toBeVisible();
 });
 
-test('an address typed before the box has loaded its script is the one sent', async ({ page }, info) => {
+test('an address typed before the box has loaded its script is the one sent', async ({ page }) => {
   // The box's script is held back until the shopper has typed, as on a slow phone network.
   let release!: () => void;
   const typed = new Promise<void>((resolve) => (release = resolve));

@@ -60,7 +60,7 @@ async function whatsappFor(request: APIRequestContext, trackingNumber: string) {
   return outbox.filter((m) => m.channel === 'whatsapp' && m.params?.[0] === trackingNumber);
 }
 
-test('a shopper chooses WhatsApp on /settings, places an order and the confirmation is a WhatsApp message (with scripts)', async ({ page, request }, info) => {
+test('a shopper chooses WhatsApp on /settings, places an order and the confirmation is a WhatsApp message (with scripts)', async ({ page, request }) => {
   const email = await newShopper(request, false);
   await signIn(page, email, true);
   const save = page.getByRole('button', { name: 'Save Order Updates' });

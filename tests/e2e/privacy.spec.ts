@@ -26,7 +26,7 @@ async function mailedCode(request: APIRequestContext, email: string): Promise<st
   return /code is (\d{4})/.exec(text)![1]!;
 }
 
-async function downloadAndDelete(page: Page, request: APIRequestContext, info: { outputPath: (name: string) => string }, tag: string) {
+async function downloadAndDelete(page: Page, request: APIRequestContext, tag: string) {
   const email = await newShopper(request, true, `e2e.privacy.${tag}`);
   await signIn(page, email);
   await page.goto('/settings');
@@ -64,19 +64,19 @@ async function downloadAndDelete(page: Page, request: APIRequestContext, info: {
   expect(login.status()).toBe(401);
 }
 
-test('a shopper downloads their data and deletes their account (with scripts)', async ({ page, request }, info) => {
-  await downloadAndDelete(page, request, info, 'js');
+test('a shopper downloads their data and deletes their account (with scripts)', async ({ page, request }) => {
+  await downloadAndDelete(page, request, 'js');
 });
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('a shopper downloads their data and deletes their account', async ({ page, request }, info) => {
-    await downloadAndDelete(page, request, info, 'nojs');
+  test('a shopper downloads their data and deletes their account', async ({ page, request }) => {
+    await downloadAndDelete(page, request, 'nojs');
   });
 });
 
-test('/settings at 360 and 1366 px: fits the screen, the delete confirmation passes axe', async ({ page, request }, info) => {
+test('/settings at 360 and 1366 px: fits the screen, the delete confirmation passes axe', async ({ page, request }) => {
   const email = await newShopper(request, true, 'e2e.privacy.shot');
   await signIn(page, email);
   for (const [width, height] of [
@@ -93,7 +93,7 @@ test('/settings at 360 and 1366 px: fits the screen, the delete confirmation pas
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
 
-test('the Privacy page says what the store does and links to Settings', async ({ page }, info) => {
+test('the Privacy page says what the store does and links to Settings', async ({ page }) => {
   await page.goto('/privacy');
   // The spec's facts stay on the page.
   await expect(page.getByText('We do not store your payment details')).toBeVisible();

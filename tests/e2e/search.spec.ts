@@ -9,7 +9,7 @@ for (const js of [true, false]) {
   test.describe(js ? 'with JavaScript' : 'without JavaScript', () => {
     test.use({ javaScriptEnabled: js });
 
-    test('a misspelt search finds leather bags; one that finds nothing offers the categories', async ({ page }, info) => {
+    test('a misspelt search finds leather bags; one that finds nothing offers the categories', async ({ page }) => {
       await page.goto('/collection');
       await page.getByLabel('Search products').fill('lether bag');
       await page.getByRole('button', { name: 'Search', exact: true }).click();

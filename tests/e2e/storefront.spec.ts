@@ -585,7 +585,7 @@ test.describe('accessibility', { tag: '@desktop' }, () => {
 });
 
 test.describe('phone layout', () => {
-  test('no page is wider than the screen, not even while it slides in', async ({ page }, info) => {
+  test('no page is wider than the screen, not even while it slides in', async ({ page }) => {
     const id = await firstProductId(page);
     for (const path of ['/', '/collection', `/product/${id}`, '/about', '/login', '/register', '/Bags-men', '/delivery-options']) {
       await page.goto(path, { waitUntil: 'commit' });
@@ -595,7 +595,7 @@ test.describe('phone layout', () => {
     }
   });
 
-  test('every control of the top bar is on the screen, the cart included', async ({ page }, info) => {
+  test('every control of the top bar is on the screen, the cart included', async ({ page }) => {
     await page.goto('/');
     const width = page.viewportSize()!.width;
     const bar = page.getByRole('banner');
@@ -607,7 +607,7 @@ test.describe('phone layout', () => {
   });
 });
 
-test('on a phone the logo comes first: the market choice is in the menu and at the foot of the page', async ({ page }, info) => {
+test('on a phone the logo comes first: the market choice is in the menu and at the foot of the page', async ({ page }) => {
   await page.goto('/');
   // Only the slim demo notice sits above the top bar.
   expect((await page.locator('.topbar').boundingBox())!.y).toBeLessThan(30);
@@ -620,7 +620,7 @@ test('on a phone the logo comes first: the market choice is in the menu and at t
   await expect(page.getByLabel('Shop in')).toHaveValue('ZA');
 });
 
-test('a long e-mail on /profile breaks before the @, never inside a word', async ({ page, request }, info) => {
+test('a long e-mail on /profile breaks before the @, never inside a word', async ({ page, request }) => {
   const email = await newShopper(request, true, 'adaeze.okonkwo');
   await signIn(page, email);
   await page.goto('/profile');

@@ -1,5 +1,4 @@
 import type { AstroCookies } from 'astro';
-import { STORE_NAME } from '@/lib/domain/brand';
 import { Forbidden, Unauthorized } from '@/lib/domain/errors';
 import { localRedirectPath } from '@/lib/domain/redirects';
 import { message } from '@/lib/domain/messages';

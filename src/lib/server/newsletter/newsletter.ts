@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { maskEmail } from '@/lib/domain/gift-returns';
 import { STORE_NAME } from '@/lib/domain/brand';
 import { RateLimited } from '@/lib/domain/errors';
