@@ -336,5 +336,20 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect((await api.call('POST', '/user-auth/login', { body: { email: other.email, password: PASSWORD } })).status).toBe(401);
       expect((await api.call('POST', `/admin/data-requests/${eid}/erase`, { token: owner, body: {} })).status).toBe(409);
     }, 120_000);
+
+    it('the Privacy page says the books kept by law and each market\'s days to answer, from the settings, and follows a change at once', async () => {
+      const privacy = async (market: 'NG' | 'ZA') => (await fetch(`${server.baseUrl}/privacy?market=${market}`, { headers: { accept: 'text/html' } })).text();
+      const before = await privacy('ZA');
+      expect(before).toContain('6 in Nigeria, 5 in South Africa');
+      expect(before).toContain('We answer within 30 days.');
+      expect(before.match(/id="privacy-choices"/g)).toHaveLength(1);
+      const saved = await api.call('POST', '/admin/markets/ZA/privacy-days', { token: owner, body: { days: 21 } });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      // The cached copy is dropped: South Africa's page says the new days, Nigeria's keeps its own.
+      expect(await privacy('ZA')).toContain('We answer within 21 days.');
+      expect(await privacy('NG')).toContain('We answer within 30 days.');
+      const reset = await api.call('POST', '/admin/markets/ZA/privacy-days', { token: owner, body: { days: 30 } });
+      expect(reset.status).toBe(200);
+    });
   });
 }

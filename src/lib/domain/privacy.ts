@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { message } from './messages';
+import type { MarketCode } from './markets';
 import type { AddressDto } from './shipping';
 
 /**
@@ -14,6 +15,12 @@ export const STAFF_CONFIRM_FRESH_MS = 15 * 60 * 1000;
 
 /** Days to answer a request made by mail or phone, unless a market sets its own. */
 export const DEFAULT_PRIVACY_REQUEST_DAYS = 30;
+
+/**
+ * Years the law keeps a sale's record (orders, payments, invoices and credit notes) after an
+ * account is deleted: Nigeria's tax administration six, South Africa's Tax Administration Act five.
+ */
+export const BOOKS_KEPT_YEARS: Record<MarketCode, number> = { NG: 6, ZA: 5 };
 
 /** What an erased account is called where the books still name the account. */
 export const ERASED_FIRST_NAME = 'Deleted';

@@ -232,7 +232,7 @@ export function createServices(deps: Deps) {
   const dataExport = createDataExport({ db, clock });
   const erasure = createErasure({ db, clock, sessions, media });
   const privacy = createPrivacyService({ clock, codes, sessions, limiter, mailer, dataExport, erasure });
-  const dataRequests = createDataRequests({ db, clock, audit, dataExport, erasure, deadlineDays: (m) => buying.onDelivery.privacyRequestDays(m) });
+  const dataRequests = createDataRequests({ db, clock, audit, dataExport, erasure, settings: buying.marketSettings, pageCache });
   const customerViews = createCustomerViews({ db, clock });
   // What a signed-out shopper reached for, done once they sign in.
   const afterSignIn = createAfterSignIn({ signer, log: deps.log, cart: buying.cart, favourites: buying.favourites });

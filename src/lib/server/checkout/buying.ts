@@ -104,5 +104,5 @@ export function createBuyingServices(deps: {
   const favourites = createFavouriteService({ db, memo: deps.readMemo, pageCache: deps.pageCache });
   const orderRefunds = createOrderRefunds({ orders, payments, audit: deps.audit });
   const owedRefunds = createOwedRefunds({ db, clock, log, payments });
-  return { shipping, cart, orders, payments, checkout, onDelivery, lockers, favourites, paymentProvider, orderRefunds, owedRefunds };
+  return { shipping, cart, orders, payments, checkout, marketSettings, onDelivery, lockers, favourites, paymentProvider, orderRefunds, owedRefunds };
 }

@@ -139,7 +139,7 @@ export function createOnDeliveryService({ db, settings }: { db: Db; settings: Ma
     return t.allowed ? { ...t, rules: r } : { ...t, rules: r, text: refusalText(t.reason, market, r) };
   }
 
-  const { giftWrapFee, lockerFee, privacyRequestDays } = settings;
+  const { giftWrapFee, lockerFee } = settings;
 
   return {
     rules,
@@ -177,13 +177,6 @@ export function createOnDeliveryService({ db, settings }: { db: Db; settings: Ma
       const fee = parseWith(lockerFeeSchema, input).lockerFeeMinor;
       await settings.saveMarketSetting(actor, market, 'lockerFeeMinor', fee, 'market.locker-fee');
       return fee;
-    },
-
-    privacyRequestDays,
-
-    /** Staff set those days for a market; audited. */
-    async setPrivacyRequestDays(actor: Actor, market: MarketCode, days: number): Promise<void> {
-      await settings.saveMarketSetting(actor, market, 'privacyRequestDays', days, 'market.privacy-request-days');
     },
 
     /** The terms for this shopper's order of `totalMinor` in `market` from `cartId`, with the text of a refusal. */

@@ -8,11 +8,15 @@ import type { AuditLog } from '@/lib/server/backoffice/audit';
 import { processPagePicture } from '@/lib/server/accounts/avatars';
 import type { MediaService } from '@/lib/server/infra/media';
 import { imageUrl } from '@/lib/domain/images';
+import { STORE_NAME } from '@/lib/domain/brand';
 import { contentPages, contentPictures, contentRevisions } from './tables';
 import { checkMarkdown, pictureHashes, renderMarkdown, type PictureSize } from './render';
 
 /** The route cache's tag of a content page (set by ContentPage.astro), dropped on every server when it is published. */
 export const pageTag = (slug: PageSlug) => `page:${slug}`;
+
+/** Who the back office says wrote a page's first version, seeded from its markdown file. */
+const SEED_AUTHOR = `${STORE_NAME} (first version)`;
 export const SITEMAP_TAG = 'sitemap';
 
 /** Who edits: the signed-in editor, staff or owner, by the name the history shows. */
@@ -101,7 +105,7 @@ export function createContentPages(deps: {
         const f = files[slug];
         const [rev] = await tx
           .insert(contentRevisions)
-          .values({ slug, kind: 'seed', title: f.title, description: f.description, updated: f.updated, contact: f.contact ?? null, body: f.body, authorName: 'src/content/pages', createdAt: clock() })
+          .values({ slug, kind: 'seed', title: f.title, description: f.description, updated: f.updated, contact: f.contact ?? null, body: f.body, authorName: SEED_AUTHOR, createdAt: clock() })
           .returning();
         await tx.insert(contentPages).values({ slug, publishedRevisionId: rev!.id, publishedAt: clock(), publishedBy: rev!.authorName, headRevisionId: rev!.id });
       }

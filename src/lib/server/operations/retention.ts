@@ -33,7 +33,7 @@ export interface RetentionReport {
  * What the store no longer needs, deleted once a day by each table's owner: outbox mails and
  * texts, untouched carts and the search log past their periods (settings), expired sessions and
  * codes. Orders, payments, their money and the stock and credit ledgers are the shop's books and
- * are never purged here: the law keeps them for years (six in Nigeria, five in South Africa).
+ * are never purged here: the law keeps them for years (BOOKS_KEPT_YEARS).
  */
 export function createRetention(deps: {
   db: Db;

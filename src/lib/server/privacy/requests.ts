@@ -5,7 +5,10 @@ import { DEFAULT_MARKET, marketOfCountry, type MarketCode } from '@/lib/domain/m
 import type { DataRequestKind } from '@/lib/domain/privacy';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Db } from '@/lib/server/infra/db/client';
+import type { PageCacheInvalidator } from '@/lib/server/storefront/page-cache';
 import { users } from '@/lib/server/accounts/tables';
+import { pageTag } from '@/lib/server/content/pages';
+import type { MarketSettings } from '@/lib/server/markets/settings';
 import { dataRequests } from '@/lib/server/privacy/tables';
 import type { DataExport } from './export';
 import type { Erasure } from './erasure';
@@ -33,7 +36,8 @@ const DAY_MS = 86_400_000;
  * "Data requests": a shopper's request for a copy of their data or for their account's deletion
  * that came by mail or phone. Staff record it (its deadline is the market's privacy_request_days
  * from the day it came), then answer it with an export or an erasure; each step is in the audit
- * log. The one writer of data_requests.
+ * log. The one writer of data_requests. It also keeps those days per market: the Privacy page
+ * says them, so a change drops its cached copies.
  */
 export function createDataRequests(deps: {
   db: Db;
@@ -41,7 +45,8 @@ export function createDataRequests(deps: {
   audit: AuditLog;
   dataExport: DataExport;
   erasure: Erasure;
-  deadlineDays: (market: MarketCode) => Promise<number>;
+  settings: Pick<MarketSettings, 'privacyRequestDays' | 'saveMarketSetting'>;
+  pageCache: PageCacheInvalidator;
 }) {
   const { db, clock, audit } = deps;
   const columns = {
@@ -92,13 +97,22 @@ export function createDataRequests(deps: {
       return { open: open.map((r) => shown(r as Joined)), done: done.map((r) => shown(r as Joined)) };
     },
 
+    /** Days the store has to answer a request made by mail or phone in `market`. */
+    answerDays: (market: MarketCode) => deps.settings.privacyRequestDays(market),
+
+    /** Staff set those days for a market (audited); the Privacy page, which says them, is rendered anew. */
+    async setAnswerDays(actor: Actor, market: MarketCode, days: number): Promise<void> {
+      await deps.settings.saveMarketSetting(actor, market, 'privacyRequestDays', days, 'market.privacy-request-days');
+      await deps.pageCache.invalidate([pageTag('privacy')]);
+    },
+
     /** Records a request for the account with this e-mail; its deadline follows the shopper's market. */
     async record(actor: Actor, input: { email: string; kind: DataRequestKind; channel: 'mail' | 'phone'; note: string }): Promise<DataRequestRow> {
       const [user] = await db.select({ id: users.id, country: users.country, erasedAt: users.erasedAt }).from(users).where(eq(users.email, input.email)).limit(1);
       if (!user || user.erasedAt) throw new NotFound(message('data-request-no-account'));
       const market = marketOfCountry(user.country) ?? DEFAULT_MARKET;
       const now = clock();
-      const dueAt = new Date(now.getTime() + (await deps.deadlineDays(market)) * DAY_MS);
+      const dueAt = new Date(now.getTime() + (await deps.settings.privacyRequestDays(market)) * DAY_MS);
       const id = await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(dataRequests)

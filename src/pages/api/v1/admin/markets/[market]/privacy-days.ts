@@ -11,6 +11,6 @@ export const POST = formEndpoint(async ({ locals, request, params }) => {
   const market = parseMarket(params.market);
   if (!market) throw new NotFound(message('not-found'));
   const { days } = await readInput(request, privacyDaysInput);
-  await locals.services.onDelivery.setPrivacyRequestDays(asActor(user), market, days);
+  await locals.services.dataRequests.setAnswerDays(asActor(user), market, days);
   return { body: { status: true, message: message('privacy-days-saved'), data: { market, days } } };
 });
