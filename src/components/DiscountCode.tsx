@@ -25,12 +25,12 @@ export function DiscountForm({ id, back, csrf, onCart }: { id: string; back: str
   );
 }
 
-/** In the totals: the "Discount code" field and Apply, or Remove for the applied code (one code per order). */
+/** In the totals: the "Discount code" field and Apply, or "Remove code" for the applied code (one code per order). */
 export function DiscountFields({ form, back, cart, idPrefix }: { form: string; back: string; cart: Pick<CartDto, 'discountCode'>; idPrefix: string }) {
   if (cart.discountCode) {
     return (
-      <button className="btn btn-outline buy-discount-remove" type="submit" form={form} formAction={`${DISCOUNT_API}/remove?back=${encodeURIComponent(back)}`} aria-label={`Remove discount code ${cart.discountCode}`}>
-        Remove
+      <button className="btn btn-outline buy-discount-remove" type="submit" form={form} formAction={`${DISCOUNT_API}/remove?back=${encodeURIComponent(back)}`} aria-label={`Remove code ${cart.discountCode}`}>
+        Remove code
       </button>
     );
   }

@@ -22,10 +22,21 @@ interface Props {
    * then becomes the default, which is the address checkout delivers to.
    */
   next?: string | null;
+  /** Added from checkout's "Delivery address": this order goes there, and it is not made the default unless ticked. */
+  forOrder?: boolean;
+}
+
+/** The create action's query: where to go once saved, and whether this order goes to the new address. */
+function createQuery(next: string | null, forOrder: boolean): string {
+  const params = new URLSearchParams();
+  if (next) params.set('next', next);
+  if (forOrder) params.set('forOrder', '1');
+  const query = params.toString();
+  return query ? `?${query}` : '';
 }
 
 /** New Address / Edit Address. The 'State or Province' list follows the country and is cleared when it changes. */
-export default function AddressForm({ userId, address, firstAddress = false, csrf, accountPhone = '', next = null }: Props) {
+export default function AddressForm({ userId, address, firstAddress = false, csrf, accountPhone = '', next = null, forOrder = false }: Props) {
   const editing = Boolean(address);
   const [country, setCountry] = useState<Country>((address?.country as Country) ?? 'nigeria');
   const [state, setState] = useState(address?.state ?? '');
@@ -55,7 +66,7 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
     <form
       className="acct-form"
       method="post"
-      action={editing ? `/api/v1/address/edit/${address!.id}` : `/api/v1/address/create${next ? `?next=${encodeURIComponent(next)}` : ''}`}
+      action={editing ? `/api/v1/address/edit/${address!.id}` : `/api/v1/address/create${createQuery(next, forOrder)}`}
       onSubmit={onSubmit}
     >
       <CsrfInput token={csrf} />
@@ -134,7 +145,7 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
         <input
           type="checkbox"
           name="active"
-          defaultChecked={address?.active ?? (firstAddress || next !== null)}
+          defaultChecked={address?.active ?? (firstAddress || (next !== null && !forOrder))}
           disabled={firstAddress || address?.active}
         />
         <span>{firstAddress ? 'Default address (your first address is the default)' : 'Set as default address'}</span>

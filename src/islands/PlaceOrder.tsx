@@ -5,6 +5,7 @@ import CsrfInput from '@/components/CsrfInput';
 import UpdateChannelChoices from '@/components/UpdateChannelChoices';
 import { DiscountForm } from '@/components/DiscountCode';
 import GiftFields, { type GiftOffer } from '@/components/GiftFields';
+import { LOCKER_SEARCH_FORM } from '@/components/LockerChoices';
 import { useChoicesMadeEarly } from '@/lib/client/forms';
 import type { CartDto } from '@/lib/domain/cart';
 import type { DeliverySpeedId } from '@/lib/domain/shipping';
@@ -12,6 +13,7 @@ import type { UpdateChannel } from '@/lib/domain/order-updates';
 import { chooseDelivery } from './checkout/choose-delivery';
 import DeliveryChoice from './checkout/DeliveryChoice';
 import type { CheckoutOffers } from './checkout/figures';
+import InvoiceCompany, { type CompanyOffer } from './checkout/InvoiceCompany';
 import Items from './checkout/Items';
 import { Placed, WaitingForTransfer } from './checkout/Outcomes';
 import PaymentChoice from './checkout/PaymentChoice';
@@ -44,6 +46,8 @@ interface Props {
   lockers?: LockersAtCheckout | null;
   /** "incl. VAT" beside the total where the market is registered. */
   vatNote?: string | null;
+  /** "Buying for a company?", where the market is registered: what its tax number is called and looks like. */
+  company?: CompanyOffer | null;
 }
 
 /**
@@ -52,7 +56,7 @@ interface Props {
  * initiate endpoint, which answers with a redirect to the provider, and the server places the order
  * when the shopper comes back (outcome). Once hydrated, the island makes the same calls through the JSON API instead.
  */
-export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCreditMinor, checkoutKey, updates, gift, verifyPhone, lockers, vatNote = null }: Props) {
+export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, storeCreditMinor, checkoutKey, updates, gift, verifyPhone, lockers, vatNote = null, company = null }: Props) {
   const [checkout] = useState(() =>
     createCheckout({ cart: initialCart, method: payOnDelivery?.initial ?? 'online', locker: lockers?.chosen ?? null, attemptKey: checkoutKey ?? null, waiting: outcome?.waiting ?? null }),
   );
@@ -87,11 +91,14 @@ export default function PlaceOrder({ initialCart, csrf, outcome, payOnDelivery, 
           <DeliveryChoice checkout={checkout} lockers={offers.lockers} />
           <Items cart={cart} />
           {gift && !empty && <GiftFields offer={gift} disabled={busy} onChange={checkout.giftChanged} />}
+          {company && !empty && <InvoiceCompany offer={company} disabled={busy} />}
           <PaymentChoice checkout={checkout} offers={offers} />
           {updates && !reference && <UpdateChannelChoices chosen={updates.chosen} whatsapp={updates.whatsapp} idPrefix="po-updates" disabled={busy} />}
         </section>
         <Summary checkout={checkout} offers={offers} verifyPhone={verifyPhone} />
       </form>
+      {/* Outside the checkout form (forms do not nest): the locker search's field and button point to it. */}
+      {lockers && <form id={LOCKER_SEARCH_FORM} method="get" action="/place-order#po-lockers-near" hidden />}
       {/* Outside the checkout form (forms do not nest): the discount fields in the summary point to it. */}
       <DiscountForm
         id="po-discount"

@@ -149,6 +149,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/cart/decrease-quantity.ts': { body: line },
   'api/v1/cart/discount/index.ts': { body: () => ({ code: 'SAVE10' }) },
   'api/v1/cart/discount/remove.ts': {},
+  'api/v1/cart/delivery-address.ts': { body: () => ({ addressId: '' }) },
   'api/v1/cart/delivery-option/[cartId].ts': { segments: (ids) => ({ cartId: ids.cartId }), body: () => ({ deliveryOption: 'delivery' }) },
   'api/v1/cart/remove-product.ts': { body: (ids) => ({ productId: ids.productId, color: ids.color, size: ids.size }) },
   'api/v1/cart/update-quantity.ts': { body: line },

@@ -177,7 +177,7 @@ for (const driver of ['pglite', 'pg'] as const) {
       for (const name of ['locker', 'pickupPoint']) {
         const bad = await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: 'delivery', [name]: 'no such locker!' } });
         expect(bad.status, name).toBe(400);
-        expect(bad.body.message).toBe('This PUDO locker is not offered for your delivery address. Please choose another.');
+        expect(bad.body.message).toBe('We cannot find this PUDO locker. Please choose another.');
       }
       await api.call('PUT', `/cart/delivery-option/${cart.id}`, { token: demo.token, body: { deliveryOption: cart.deliveryOption } });
     });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../support/pdf-text';
 import { startServer, type RunningServer } from '../support/server';
 import { buyingClient, type Variant } from './buying-client';
 
@@ -108,6 +109,55 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(mail.text).toMatch(/Total: ₦/);
       const orders = await api.call('GET', '/orders/get-orders', { token: demo.token });
       expect(orders.body.data.data).toHaveLength(1);
+    });
+
+    it('a company given at checkout, with its TIN, is on the tax invoice; a TIN of another shape or without its company is refused', async () => {
+      await api.clear(demo.token, demo.id);
+      await api.add(demo.token, bag, 1);
+      const badTin = await initiate(demo.token, { company: 'Adébáyọ̀ Interiors Ltd', taxNumber: '1234-5678' });
+      expect(badTin.status).toBe(400);
+      expect(badTin.body.message).toContain('A Nigerian TIN is 8 digits, a hyphen and 4 digits (12345678-0001), or 10 digits');
+      const noCompany = await initiate(demo.token, { company: '  ', taxNumber: '12345678-0001' });
+      expect(noCompany.status).toBe(400);
+      expect(noCompany.body.message).toContain('Please enter the company name the tax number belongs to');
+      const { body } = await initiate(demo.token, { company: 'Adébáyọ̀ Interiors Ltd', taxNumber: '1234 5678-0001' });
+      await api.answerSimulated(body.data.reference, 'pay');
+      const placed = await api.call('POST', '/orders/place-order', { token: demo.token, body: { paymentReference: body.data.reference } });
+      expect(placed.status).toBe(200);
+      const docs = await api.call('GET', `/orders/${placed.body.data.id}/documents`, { token: demo.token });
+      const invoice = docs.body.data.documents.find((d: { kind: string }) => d.kind === 'invoice');
+      const pdf = await fetch(`${server.baseUrl}${invoice.pdf}`, { headers: { authorization: `Bearer ${demo.token}` } });
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+      expect(text).toContain('Adébáyọ̀ Interiors Ltd');
+      expect(text).toContain('Attn: ');
+      expect(text).toContain('TIN 12345678-0001');
+    });
+
+    it('an order goes to any saved address chosen for it, without touching the default; the next order goes to the default again', async () => {
+      const shopper = await api.verifiedUser('order-address');
+      const at = (address: string) => ({ name: 'Ada Obi', country: 'nigeria', state: 'Lagos', city: 'Ikeja', address, zipCode: '100271' });
+      const home = (await api.call('POST', '/address/create', { token: shopper.token, body: at('12 Allen Avenue') })).body.data;
+      const office = (await api.call('POST', '/address/create', { token: shopper.token, body: at('3 Adeola Odeku Street') })).body.data;
+      await api.add(shopper.token, bag, 1);
+      const chosen = await api.call('POST', '/cart/delivery-address', { token: shopper.token, body: { addressId: office.id } });
+      expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+      expect(chosen.body).toMatchObject({ message: 'This order will be delivered to the address you chose.', data: { deliveryOption: 'delivery', deliveryAddress: { id: office.id } } });
+      const book = (await api.call('GET', `/address/get-all/${shopper.id}`, { token: shopper.token })).body.list as { id: string; active: boolean }[];
+      expect(book.find((a) => a.active)!.id).toBe(home.id);
+      // Not an address at all, or another shopper's: refused, never a server error.
+      expect((await api.call('POST', '/cart/delivery-address', { token: shopper.token, body: { addressId: 'x' } })).status).toBe(400);
+      const strangers = (await api.call('GET', `/address/get-all/${demo.id}`, { token: demo.token })).body.list as { id: string }[];
+      expect((await api.call('POST', '/cart/delivery-address', { token: shopper.token, body: { addressId: strangers[0]!.id } })).status).toBe(404);
+      expect((await api.call('POST', '/cart/delivery-address', { body: { addressId: office.id } })).status).toBe(401);
+
+      const { body } = await initiate(shopper.token);
+      await api.answerSimulated(body.data.reference, 'pay');
+      const placed = await api.call('POST', '/orders/place-order', { token: shopper.token, body: { paymentReference: body.data.reference } });
+      expect(placed.body.data.deliveryAddress).toMatchObject({ address: '3 Adeola Odeku Street' });
+      // The choice was that order's: the next cart goes to the default.
+      await api.add(shopper.token, bag, 1);
+      expect((await api.cart(shopper.token, shopper.id)).deliveryAddress).toMatchObject({ id: home.id });
     });
 
     it('refuses a cart id that is not the shopper\'s', async () => {

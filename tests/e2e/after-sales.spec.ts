@@ -80,7 +80,7 @@ async function prepareSet(services: Services, skip: number): Promise<Set> {
   };
 }
 
-test.beforeAll(async ({}, info) => {
+test.beforeAll(async ({}) => {
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => ({ js: await prepareSet(services, 0), nojs: await prepareSet(services, 4) }));
   store = prepared.store;
@@ -129,6 +129,12 @@ async function askForReturn(page: Page, order: PodOrder, reason: string, resolut
   await expect(shown(page, 'Return requested')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/order-details/${order.id}`));
   await expect(page.locator('[data-return-status]').first()).toHaveText('Requested');
+  // What happens next, said in full under the return: its reference, how the pieces come back, what to pack.
+  const next = page.getByTestId('return-next-steps').first();
+  await expect(next.getByRole('heading', { name: 'What happens next' })).toBeVisible();
+  await expect(next).toContainText(/Your return RT-\w+ is with us/);
+  await expect(next).toContainText('Pack each piece as it came');
+  await expect(next).toContainText(/courier collects the pieces|bring the pieces to/);
 }
 
 /** Staff add an update to the return's parcel (the store's own courier) from the return's page. */

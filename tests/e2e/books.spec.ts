@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { buyingClient, DEMO } from '../api/buying-client';
 import { pdfText } from '../support/pdf-text';
+import { newShopper, SHOPPER_PASSWORD, signIn } from './support';
 
 /**
  * At 360 px and without scripts, the shopper downloads the tax invoice of a paid order and, once
@@ -47,3 +48,32 @@ test('the order page downloads the tax invoice and the credit note, without scri
   expect(note).toMatch(/Tax Invoice NG-\d{4}-\d{6}/);
   await context.close();
 });
+
+/** At 360 px, with and without scripts: "Buying for a company?" at checkout puts the company and its TIN on the invoice. */
+for (const js of [true, false]) {
+  test(`a company and its TIN given at checkout are printed on the tax invoice${js ? '' : ', without scripts'}`, async ({ browser, baseURL, request }) => {
+    test.setTimeout(120_000);
+    const email = await newShopper(request, true, `e2e.company.${js ? 'js' : 'nojs'}`);
+    const api = buyingClient(baseURL!);
+    const shopper = await api.login(email, SHOPPER_PASSWORD);
+    await api.add(shopper.token, await api.variant({ minStock: 2, skip: js ? 5 : 6 }), 1);
+
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: js, viewport: { width: 360, height: 740 }, acceptDownloads: true });
+    const page = await context.newPage();
+    await signIn(page, email);
+    await page.goto('/place-order');
+    await page.getByText('Buying for a company?').click();
+    await page.getByLabel('Company name').fill('Chiamaka Ńnàmdị Studio Ltd');
+    await page.getByLabel('TIN (optional)').fill('12345678-0001');
+    await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+    await expect(page).toHaveURL(/\/pay\/simulated\//);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/order-details\/[^?]+\?placed=1/);
+
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Tax invoice (PDF)' }).first().click()]);
+    const invoice = await pdfText(new Uint8Array(readFileSync((await file.path())!)));
+    expect(invoice).toContain('Chiamaka Ńnàmdị Studio Ltd');
+    expect(invoice).toContain('TIN 12345678-0001');
+    await context.close();
+  });
+}

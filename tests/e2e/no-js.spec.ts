@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { getJson, newShopper, SHOPPER_PASSWORD, signIn, twoColourProduct } from './support';
+import { getJson, newShopper, SHOPPER_PASSWORD, signIn, southAfricanShopper, twoColourProduct } from './support';
 
 /**
  * Buying and the address book with JavaScript off, at 360 px, as on a proxy browser: every step
@@ -47,7 +47,7 @@ async function sizedVariant(request: APIRequestContext, skip: number) {
 
 const notice = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
 
-test('buy end to end without JavaScript: add a variant, raise the quantity, pickup, pay, find the order', async ({ page, request }, info) => {
+test('buy end to end without JavaScript: add a variant, raise the quantity, pickup, pay, find the order', async ({ page, request }) => {
   await likeAProxyBrowser(page);
   const email = await newShopper(request, true);
   await login(page, email);
@@ -74,7 +74,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await expect(page.getByRole('radio', { name: 'Delivery', exact: true })).toBeChecked();
   // Each item with its picture; the delivery speeds as real choices, applied by Update total.
   await expect(page.locator('.po-items img')).toHaveCount(1);
-  await expect(page.getByRole('link', { name: 'Change delivery address' })).toHaveAttribute('href', '/address-history?back=%2Fplace-order');
+  await expect(page.getByRole('link', { name: 'Change delivery address' })).toHaveAttribute('href', '/place-order/address');
   await page.getByRole('group', { name: 'Delivery speed' }).getByRole('radio', { name: /Standard/ }).check();
   await page.getByRole('button', { name: 'Update total' }).click();
   await expect(notice(page, 'Delivery option updated')).toBeVisible();
@@ -111,7 +111,7 @@ test('buy end to end without JavaScript: add a variant, raise the quantity, pick
   await expect(page.getByText('Your cart is empty')).toBeVisible();
 });
 
-test('the address book without JavaScript: add, make default, delete after confirming', async ({ page, request }, info) => {
+test('the address book without JavaScript: add, make default, delete after confirming', async ({ page, request }) => {
   await likeAProxyBrowser(page);
   const email = await newShopper(request, true);
   await login(page, email);
@@ -292,4 +292,46 @@ test('without JavaScript, Discover More opens the collection', async ({ page }) 
   await section.getByRole('button', { name: 'Discover More' }).click();
   await expect(page).toHaveURL(/\/collection\??$/);
   await expect(page.locator('article.card').first()).toBeVisible();
+});
+
+test('without JavaScript, a refused checkout says its own reason, as the island\'s toast does', async ({ page, playwright, baseURL }) => {
+  // Each shopper is made in a context of its own: a session cookie from one would make the next sign-up a cookie post.
+  const made = async (make: (request: APIRequestContext) => Promise<string>) => {
+    const request = await playwright.request.newContext({ baseURL });
+    const email = await make(request);
+    await request.dispose();
+    return email;
+  };
+  const cartOf = async (email: string, skip: number) => {
+    // A context of its own: no session cookie, so the calls go by bearer token alone.
+    const api = await playwright.request.newContext({ baseURL });
+    const token = (await (await api.post('/api/v1/user-auth/login', { data: { email, password: SHOPPER_PASSWORD } })).json()).data.token as string;
+    const v = await sizedVariant(api, skip);
+    const added = await api.post('/api/v1/cart/add-to-cart', { headers: { authorization: `Bearer ${token}` }, data: { productId: v.productId, color: v.color, size: v.size, quantity: 1 } });
+    expect(added.status()).toBe(200);
+    await api.dispose();
+  };
+  const refusal = page.getByRole('alert').filter({ hasText: 'Failed to initialize payment.' });
+
+  // A default address in South Africa while shopping in Nigeria: the reason, with what to do, not "Something went wrong".
+  const abroad = await made((request) => southAfricanShopper(request));
+  await cartOf(abroad, 9);
+  await login(page, abroad);
+  await page.goto('/place-order');
+  await page.getByRole('radio', { name: 'Delivery', exact: true }).check();
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await expect(refusal).toContainText('Failed to initialize payment. Your delivery address is in South Africa, but you are shopping in Nigeria. Shop in South Africa (R ZAR) instead, choose pickup in Lagos, or use an address in Nigeria.');
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+
+  // A TIN of another shape for the company on the invoice.
+  await page.context().clearCookies();
+  const company = await made((request) => newShopper(request, true, 'e2e.nojs.company'));
+  await cartOf(company, 10);
+  await login(page, company);
+  await page.goto('/place-order');
+  await page.getByText('Buying for a company?').click();
+  await page.getByLabel('Company name').fill('Ògúnlẹ́sì Trading Ltd');
+  await page.getByLabel('TIN (optional)').fill('1234-5678');
+  await page.getByRole('button', { name: 'PAY & PLACE ORDER' }).click();
+  await expect(refusal).toContainText('Failed to initialize payment. A Nigerian TIN is 8 digits, a hyphen and 4 digits (12345678-0001), or 10 digits');
 });

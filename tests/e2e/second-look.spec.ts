@@ -50,7 +50,7 @@ async function addToCart(playwright: { request: { newContext(o: { baseURL?: stri
 for (const js of [true, false]) {
   test.describe(js ? 'with JavaScript' : 'without JavaScript', () => {
     test.use({ javaScriptEnabled: js });
-    test('a card whose variants differ says "From" and opens the product on the variant it priced', async ({ page, request }, info) => {
+    test('a card whose variants differ says "From" and opens the product on the variant it priced', async ({ page, request }) => {
       const product = await pricedFromProduct(request);
       const price = new Intl.NumberFormat('en-NG').format(product.price);
       await page.goto('/collection');
@@ -81,7 +81,7 @@ for (const js of [true, false]) {
       await expect(page.locator('input[name="deliverySpeed"][value="standard"]')).toBeChecked();
     });
 
-    test('a colour filter shows each card in that colour, and the panel stays open at the listing', async ({ page, request }, info) => {
+    test('a colour filter shows each card in that colour, and the panel stays open at the listing', async ({ page, request }) => {
       const list = await getJson(request, '/api/v1/products?limit=1');
       const black = (list.data.colors as { id: number; name: string }[]).find((c) => c.name === 'Black') ?? list.data.colors[0];
       await page.goto('/collection');
@@ -126,6 +126,45 @@ for (const js of [true, false]) {
       await page.getByRole('button', { name: 'Save Address' }).click();
       await expect(page).toHaveURL(/\/place-order/);
       await expect(page.getByText('5 Admiralty Way, Lekki, Lagos, Nigeria')).toBeVisible();
+    });
+
+    test('"Change delivery address" delivers this order to another saved or a new address, the default left as it is', async ({ page, request, playwright }, info) => {
+      // A shopper whose default address is 5 Admiralty Way (newShopper's), with a second one saved.
+      const email = await newShopper(request, true, `order-address-${js ? 'js' : 'nojs'}`);
+      await signIn(page, email);
+      await addToCart(playwright, info.project.use.baseURL, email);
+      await page.goto('/add-address');
+      await page.getByLabel('Full Name').fill('Kemi Bello');
+      await page.getByLabel('State or Province').selectOption('Lagos');
+      await page.getByLabel('City').fill('Victoria Island');
+      await page.getByLabel('Address', { exact: true }).fill('3 Adeola Odeku Street');
+      await page.getByRole('button', { name: 'Save Address' }).click();
+      await expect(page).toHaveURL(/\/address-history/);
+
+      await page.goto('/place-order');
+      await page.getByRole('link', { name: 'Change delivery address' }).click();
+      await expect(page).toHaveURL(/\/place-order\/address$/);
+      await expect(page.getByRole('heading', { name: 'Delivery address' })).toBeVisible();
+      await page.getByRole('radio', { name: /3 Adeola Odeku Street/ }).check();
+      await page.getByRole('button', { name: 'Deliver here' }).click();
+      await expect(page).toHaveURL(/\/place-order(\?|$)/);
+      await expect(page.getByRole('group', { name: 'Delivery address' })).toContainText('3 Adeola Odeku Street, Victoria Island, Lagos, Nigeria');
+      await expect(page.getByText('This order will be delivered to the address you chose.')).toBeVisible();
+
+      // A new address, for this order only: back at checkout with it, and the default still the first.
+      await page.getByRole('link', { name: 'Change delivery address' }).click();
+      await page.getByRole('link', { name: 'Add a new address' }).click();
+      await expect(page.getByLabel('Set as default address')).not.toBeChecked();
+      await page.getByLabel('Full Name').fill('Kemi Bello');
+      await page.getByLabel('State or Province').selectOption('Lagos');
+      await page.getByLabel('City').fill('Lekki');
+      await page.getByLabel('Address', { exact: true }).fill('9 Admiralty Way');
+      await page.getByRole('button', { name: 'Save Address' }).click();
+      await expect(page).toHaveURL(/\/place-order(\?|$)/);
+      await expect(page.getByRole('group', { name: 'Delivery address' })).toContainText('9 Admiralty Way, Lekki, Lagos, Nigeria');
+      await page.goto('/address-history');
+      await expect(page.locator('.addr-card.addr-default')).toContainText('5 Admiralty Way');
+      await expect(page.locator('.addr-card')).toHaveCount(3);
     });
   });
 }

@@ -164,6 +164,7 @@ for (const driver of DRIVERS) {
           gift: null,
           giftWrapMinor: 0,
           locker: null,
+          business: null,
           deliveryOption: priced.deliveryOption,
           deliverySpeed: null,
           shipTo: priced.pickupAddress,

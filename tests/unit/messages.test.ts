@@ -63,6 +63,19 @@ describe('the store messages a link may show, by code', () => {
     expect(messageRef('Colour Call +234 is not available for this product')).toBe('colour-unavailable');
     expect(messageRef('Please select a colour')).toBe('option-required:colour');
     expect(messageText('item-out-of-stock:Call +234')).toBeNull();
+    // A failure's reason that has parameters of its own is carried whole, so a page without
+    // scripts says what the island's toast says.
+    const wrongMarket = fill('delivery-address-other-market', 'South Africa', 'Nigeria', 'South Africa (R ZAR)', 'Lagos', 'Nigeria');
+    const refusal = failureText('payment-init-failed', wrongMarket);
+    expect(messageRef(refusal)).toBe('payment-init-failed:delivery-address-other-market~ZA~NG~ZA~NG~NG');
+    expect(messageText(messageRef(refusal))).toBe(refusal);
+    expect(messageText(messageRef(failureText('payment-init-failed', fill('delivery-address-no-market', 'South Africa', 'Johannesburg', 'South Africa'))))).toMatch(/^Failed to initialize payment\. Your delivery address is in another country/);
+    // A reason naming a product goes without the name; only a valid message stands as a reason (no nesting twice).
+    expect(messageRef(failureText('payment-init-failed', 'Only 3 of Quilted Bag left in stock'))).toBe('payment-init-failed:item-few-left~3');
+    expect(messageText('payment-init-failed:item-few-left~3')).toBe('Failed to initialize payment. Only 3 of this item left in stock');
+    expect(messageText('payment-init-failed:delivery-address-other-market~ZA~NG~ZA~XX~NG')).toBeNull();
+    expect(messageText('payment-init-failed:payment-init-failed~email-verified')).toBeNull();
+    expect(messageRef(failureText('payment-init-failed', 'Call +234 now'))).toBeNull();
     // Every text round-trips.
     for (const code of Object.keys(MESSAGES) as (keyof typeof MESSAGES)[]) {
       if (!MESSAGES[code].includes('{')) expect(messageRef(message(code)), code).toBe(code);

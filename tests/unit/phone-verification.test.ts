@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { message, messageRef, messageText, phoneCodeText } from '@/lib/domain/messages';
-import { PHONE_VERIFY_BACK, phoneCodeSentNext, phoneVerifyNext } from '@/lib/domain/phone-verification';
+import { PHONE_VERIFY_BACK, phoneCodeSentNext, phoneVerifiedNext, phoneVerifyNext } from '@/lib/domain/phone-verification';
 import { phoneToVerify, phoneVerified } from '@/lib/server/accounts/phone-verification';
 
 const ORIGIN = 'https://shop.example';
@@ -31,6 +31,14 @@ describe('phone verification rules', () => {
     expect(phoneCodeSentNext(undefined, '/place-order?payment=on_delivery', ORIGIN)).toBe('/place-order?payment=on_delivery#verify-phone-code');
     expect(phoneCodeSentNext('/settings#top', null, ORIGIN)).toBe('/settings#verify-phone-code');
     expect(phoneCodeSentNext('//evil.example', null, ORIGIN)).toBe(`${PHONE_VERIFY_BACK}#verify-phone-code`);
+  });
+
+  it('"Verify" comes back to PAY & PLACE ORDER on checkout, where the step stood, and as asked elsewhere', () => {
+    expect(phoneVerifiedNext(undefined, '/place-order?payment=on_delivery', ORIGIN)).toBe('/place-order?payment=on_delivery#place-order-pay');
+    expect(phoneVerifiedNext('/place-order#verify-phone-code', null, ORIGIN)).toBe('/place-order#place-order-pay');
+    expect(phoneVerifiedNext('//evil.example', null, ORIGIN)).toBe(`${PHONE_VERIFY_BACK}#place-order-pay`);
+    expect(phoneVerifiedNext('/settings', null, ORIGIN)).toBe('/settings');
+    expect(phoneVerifiedNext('/place-orders-list', null, ORIGIN)).toBe('/place-orders-list');
   });
 
   it('the texts: the code message, and a link notice that carries only an E.164 number', () => {

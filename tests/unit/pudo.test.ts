@@ -27,24 +27,24 @@ describe('PUDO lockers behind the lockers port (against a local fake of its API)
     let t = 0;
     const pudo = createPudoLockers({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, cacheMs: 1000, clock: () => t });
     const before = fake.calls.length;
-    expect((await pudo.lockers({ city: ' johannesburg ' })).map((p) => p.name)).toEqual(['Rosebank Mall', 'Sandton City']);
-    expect((await pudo.lockers({ city: 'Cape Town' })).map((p) => ({ id: p.id, d: p.distanceKm }))).toEqual([{ id: 'CG03', d: null }]);
-    expect(await pudo.lockers({ city: 'Polokwane' })).toEqual([]);
+    expect((await pudo.lockers({ place: ' johannesburg ' })).map((p) => p.name)).toEqual(['Rosebank Mall', 'Sandton City']);
+    expect((await pudo.lockers({ place: 'Cape Town' })).map((p) => ({ id: p.id, d: p.distanceKm }))).toEqual([{ id: 'CG03', d: null }]);
+    expect(await pudo.lockers({ place: 'Polokwane' })).toEqual([]);
     expect(fake.calls.length).toBe(before + 1);
     t = 1001;
-    await pudo.lockers({ city: 'Pretoria' });
+    await pudo.lockers({ place: 'Pretoria' });
     expect(fake.calls.length).toBe(before + 2);
   });
 
   it('is unavailable when PUDO is down or the key is refused', async () => {
     fake.behaviour.status = 500;
     try {
-      const err = await createPudoLockers({ apiKey: fake.apiKey, baseUrl: fake.baseUrl }).lockers({ city: 'Pretoria' }).catch((e: unknown) => e);
+      const err = await createPudoLockers({ apiKey: fake.apiKey, baseUrl: fake.baseUrl }).lockers({ place: 'Pretoria' }).catch((e: unknown) => e);
       expect((err as AppError).code).toBe('unavailable');
     } finally {
       fake.behaviour.status = 200;
     }
-    const wrong = await createPudoLockers({ apiKey: 'nope', baseUrl: fake.baseUrl }).lockers({ city: 'Pretoria' }).catch((e: unknown) => e);
+    const wrong = await createPudoLockers({ apiKey: 'nope', baseUrl: fake.baseUrl }).lockers({ place: 'Pretoria' }).catch((e: unknown) => e);
     expect((wrong as AppError).code).toBe('unavailable');
   });
 });

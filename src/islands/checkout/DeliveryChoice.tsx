@@ -40,7 +40,7 @@ export default function DeliveryChoice({ checkout, lockers }: { checkout: Checko
         </button>
       )}
       {option === 'delivery' && cart.deliveryAddress ? (
-        <Address address={cart.deliveryAddress} title="Delivery address" change="/address-history?back=%2Fplace-order" />
+        <Address address={cart.deliveryAddress} title="Delivery address" change="/place-order/address" />
       ) : (
         <Address address={cart.pickupAddress} title="Pickup address" />
       )}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import CheckoutTotals from '@/components/CheckoutTotals';
 import { DiscountFields } from '@/components/DiscountCode';
 import { toMajor } from '@/lib/domain/money';
+import { CHECKOUT_PAY_BUTTON } from '@/lib/domain/payment-methods';
 import { checkoutFigures, type CheckoutOffers } from './figures';
 import type { Checkout } from './store';
 import VerifyPhoneStep from './VerifyPhoneStep';
@@ -35,7 +36,7 @@ export default function Summary({ checkout, offers, verifyPhone }: { checkout: C
       discountControls={!reference && !empty && <DiscountFields form="po-discount" back="/place-order" cart={cart} idPrefix="po" />}
     >
       <VerifyPhoneStep>{verifyPhone}</VerifyPhoneStep>
-      <button className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
+      <button id={CHECKOUT_PAY_BUTTON} className="btn buy-cta" type="submit" disabled={busy || switching || (empty && !reference)}>
         {reference || wholeOnDelivery || creditCoversAll ? 'PLACE ORDER' : 'PAY & PLACE ORDER'}
       </button>
       {empty && !reference && (

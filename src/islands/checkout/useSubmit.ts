@@ -88,9 +88,10 @@ export function useSubmit(checkout: Checkout, outcome: ReturnOutcome | null | un
   async function pay(form: HTMLFormElement) {
     const s = checkout.$checkout.get();
     checkout.busy(true);
-    // The "Order updates" radios are the page's own (uncontrolled): what is ticked is the choice.
-    const updates = new FormData(form).get('updates') ?? undefined;
-    const body = { paymentMethod: s.method, useStoreCredit: s.useCredit, updates, gift: giftFromCheckoutForm(form), locker: lockerFor(s) };
+    // The "Order updates" radios and the company's fields are the page's own (uncontrolled): what is there is the choice.
+    const fields = new FormData(form);
+    const [updates, company, taxNumber] = ['updates', 'company', 'taxNumber'].map((name) => fields.get(name) ?? undefined);
+    const body = { paymentMethod: s.method, useStoreCredit: s.useCredit, updates, gift: giftFromCheckoutForm(form), locker: lockerFor(s), company, taxNumber };
     const sent = await sendAndShow<{ status: string; message?: string; data?: { reference: string; authorization_url: string } }>(
       () => api('/orders/initiate', { method: 'POST', body, headers: s.attemptKey ? { 'idempotency-key': s.attemptKey } : {} }),
       {

@@ -249,6 +249,27 @@ export function whatsappLink(number: string, trackingNumber: string): string {
 // ---------------------------------------------------------------- what pages and the API show
 
 /** A return as the shopper's order page, the back office and the API show it (amounts in major units). */
+/**
+ * What happens after a return is asked for, in order: how the pieces come back, what to pack, and
+ * when the refund, credit or new piece follows. The order page says it under the return and the
+ * request's mail says it the same way. `dropOffAt` is the market's boutique, as an address line.
+ */
+export function returnNextSteps(r: Pick<ReturnDto, 'reference' | 'method' | 'resolution' | 'difference' | 'differencePaid'>, dropOffAt: string): string[] {
+  const payFirst = r.resolution === 'exchange' && r.difference > 0 && !r.differencePaid;
+  return [
+    `Your return ${r.reference} is with us.${payFirst ? ' Pay the difference for the new piece and we approve it.' : ' We approve it first and tell you by e-mail.'}`,
+    r.method === 'drop_off'
+      ? `Once it is approved, bring the pieces to ${dropOffAt}, with your order number.`
+      : 'Once it is approved, our courier collects the pieces from your delivery address; you can follow the collection on this page.',
+    'Pack each piece as it came: unworn, with its tags, dust bag and box.',
+    r.resolution === 'refund'
+      ? 'Once we have received and checked the pieces, we refund what you paid for them to your payment.'
+      : r.resolution === 'credit'
+        ? 'Once we have received and checked the pieces, their value is added to your store credit.'
+        : 'Once we have received the pieces, we send your new one and you can follow it here.',
+  ];
+}
+
 export interface ReturnDto {
   id: string;
   reference: string;

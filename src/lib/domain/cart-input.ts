@@ -62,3 +62,8 @@ export const lockerField = z.preprocess(
 export const discountCodeSchema = z.object({
   code: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: message('code-not-valid') }).min(1, message('code-not-valid')).max(64, message('code-not-valid')).refine((v) => isPlainText(v), message('code-not-valid'))),
 });
+
+/** Checkout's "Deliver this order here": one of the shopper's saved addresses, or '' for the default. */
+export const deliveryAddressChoiceSchema = z.object({
+  addressId: z.preprocess((v) => (v === '' || v === undefined ? null : v), z.uuid({ error: message('address-not-found') }).nullable()),
+});

@@ -43,6 +43,10 @@ export interface LockerOffer {
   /** The radio that keeps delivery to the address. */
   door: string;
   points: OfferedLocker[];
+  /** The suburb, town or postcode the shopper searched (null: the delivery address's). */
+  search: string | null;
+  /** Said when the search found no locker. */
+  empty: string | null;
 }
 
 /** What collecting from a locker means, as the checkout says it. */
@@ -75,7 +79,7 @@ export function lockerLine(p: Pick<ChosenLocker, 'name' | 'address' | 'city'>): 
   return [`PUDO locker ${p.name}`, p.address, p.city].filter((s) => s.trim() !== '').join(', ');
 }
 
-/** How the order's mail says where it goes: the locker, by name and code. */
-export function lockerDelivery(p: Pick<ChosenLocker, 'id' | 'name' | 'address' | 'city'>): string {
-  return `${LOCKER_CHOICE}: ${[p.name, p.address, p.city].filter((s) => s.trim() !== '').join(', ')} (locker ${p.id}). Collect it with the code sent to your phone`;
+/** How the order's mail says where it goes: the locker by its name and address (the courier's code for it is for staff). */
+export function lockerDelivery(p: Pick<ChosenLocker, 'name' | 'address' | 'city'>): string {
+  return `${LOCKER_CHOICE}: ${[p.name, p.address, p.city].filter((s) => s.trim() !== '').join(', ')}. Collect it with the code sent to your phone`;
 }

@@ -3,7 +3,7 @@ import { TOASTS } from './toasts';
 import { ALL_MARKETS, isMarketCode, marketLabel, MARKETS } from './markets';
 import { ORDER_STATUSES } from './orders';
 import { STORE_NAME } from './brand';
-import type { ShopperUpdate, ShopperUpdateParams, UpdateChannel } from './order-updates';
+import type { ShopperUpdate, ShopperUpdateParams } from './order-updates';
 
 /**
  * The store's own messages, by code: the texts a page may show from a link (`?notice=` and
@@ -238,6 +238,7 @@ export const MESSAGES = {
   'quantity-in-cart': 'You already have {count} in your cart; you can add {count} more',
   'cart-other-account': 'This cart belongs to another account',
   'delivery-needs-address': 'Add a default shipping address to choose delivery',
+  'delivery-address-chosen': 'This order will be delivered to the address you chose.',
   'payments-unavailable': 'Card payments in {currency} are not available at the moment.',
   'provider-unreachable': 'The payment provider could not be reached. Please try again.',
   'provider-unavailable': 'The payment provider is not available. Please try again.',
@@ -274,8 +275,8 @@ export const MESSAGES = {
   'payment-already-answered': 'This payment has already been answered',
   'payment-not-processed-yet': 'The payment could not be processed yet. Please retry.',
   'callback-url-foreign': 'callbackUrl must be a URL on this site',
-  'delivery-address-other-market': 'Your delivery address is in {country}, but you are shopping in {country}. Shop in {market} instead, choose pickup in {item}, or use an address in {country}.',
-  'delivery-address-no-market': 'Your delivery address is in another country, but you are shopping in {country}. Shop in that country instead, choose pickup in {item}, or use an address in {country}.',
+  'delivery-address-other-market': 'Your delivery address is in {country}, but you are shopping in {country}. Shop in {market} instead, choose pickup in {city}, or use an address in {country}.',
+  'delivery-address-no-market': 'Your delivery address is in another country, but you are shopping in {country}. Shop in that country instead, choose pickup in {city}, or use an address in {country}.',
   'payment-incomplete': 'The payment has not been completed.',
   'payment-channel-not-offered': 'This payment method is not offered for this payment',
   'payment-amount-mismatch': 'The amount paid does not match the order. The payment will be refunded.',
@@ -451,9 +452,10 @@ export const MESSAGES = {
   'pod-max-open-range': 'Open orders must be a whole number from 1 to 100',
   'pod-rules-saved': 'Pay on delivery settings saved',
   'pod-rules-cap-above-ceiling': 'The amount paid wholly on delivery cannot be above the most an order may be',
-  'locker-unknown': 'This PUDO locker is not offered for your delivery address. Please choose another.',
+  'locker-unknown': 'We cannot find this PUDO locker. Please choose another.',
   'locker-needs-address': 'To collect from a PUDO locker, choose Delivery with an address in South Africa.',
   'locker-pays-online': 'A PUDO locker cannot take payment at the door. Please pay now, or choose delivery to your address.',
+  'lockers-none-near': 'No PUDO locker found for "{item}". Try a suburb, a town or a postcode.',
   'lockers-unavailable': 'PUDO lockers cannot be listed just now. Please choose delivery to your address, or try again shortly.',
   'gift-name-required': "Please enter the recipient's name",
   'gift-name-too-long': "The recipient's name can be at most {count} characters",
@@ -465,6 +467,8 @@ export const MESSAGES = {
   'locker-fee-saved': 'Locker delivery fee saved',
   'tax-vat-number-shape': 'A South African VAT number is 10 digits starting with 4',
   'tax-tin-shape': 'A Nigerian TIN is 8 digits, a hyphen and 4 digits (12345678-0001), or 10 digits',
+  'buyer-company-required': 'Please enter the company name the tax number belongs to',
+  'buyer-company-too-long': 'The company name can be at most {count} characters',
   'tax-rate-range': 'The VAT rate must be from 0 to 100 percent',
   'tax-rate-date': 'Give the date the rate applies from (YYYY-MM-DD)',
   'tax-legal-name-required': 'Please enter the legal name printed on invoices',
@@ -719,11 +723,28 @@ const KINDS: Record<string, ParamKind> = {
   item: { pattern: () => '.{1,300}?', fromShown: () => null, show: () => null },
   role: { pattern: () => oneOf(ROLES), fromShown: ofList(ROLES), show: ofList(ROLES) },
   status: { pattern: () => oneOf(ORDER_STATUSES), fromShown: ofList(ORDER_STATUSES), show: ofList(ORDER_STATUSES) },
-  // Another message of this module without parameters ("Failed to upload image: {reason}").
+  // A market's pickup city ("choose pickup in Lagos"), carried as the market's code.
+  city: {
+    pattern: () => oneOf(ALL_MARKETS.map((m) => m.pickupCity)),
+    fromShown: (shown) => ALL_MARKETS.find((m) => m.pickupCity === shown)?.code ?? null,
+    show: (value) => (isMarketCode(value) ? MARKETS[value].pickupCity : null),
+  },
+  // Another message of this module ("Failed to initialize payment. {reason}"): a plain one by its
+  // code, one with parameters by its own link form with `~` for `:` (so it stays one parameter).
   reason: {
-    pattern: () => oneOf(PLAIN_CODES.map((c) => MESSAGES[c])),
-    fromShown: (shown) => PLAIN_BY_TEXT.get(shown) ?? null,
-    show: (value) => (isPlainCode(value) ? MESSAGES[value] : null),
+    pattern: () =>
+      (reasonSource ??= [
+        ...PLAIN_CODES.map((c) => escape(MESSAGES[c])),
+        ...NESTABLE_CODES.map((c) => templateSource(MESSAGES[c], false)),
+        // A text naming a product is carried as its form without the name ("Only 3 of this item left in stock").
+        ...Object.values(NAMING_TEXTS).map((t) => templateSource(t, false)),
+      ].join('|')),
+    fromShown: (shown) => PLAIN_BY_TEXT.get(shown) ?? messageRef(shown)?.replaceAll(':', NESTED) ?? null,
+    show: (value) => {
+      if (isPlainCode(value)) return MESSAGES[value];
+      const [code = ''] = value.split(NESTED);
+      return !value.includes(':') && (NESTABLE_CODES as string[]).includes(code) ? messageText(value.replaceAll(NESTED, ':')) : null;
+    },
   },
 };
 
@@ -734,6 +755,22 @@ const PLAIN_CODES = CODES.filter((c) => kindsOf(MESSAGES[c]).length === 0);
 const PLAIN_BY_TEXT = new Map<string, MessageCode>(PLAIN_CODES.map((c) => [MESSAGES[c], c]));
 const isCode = (value: string): value is MessageCode => Object.hasOwn(MESSAGES, value);
 const isPlainCode = (value: string): value is MessageCode => isCode(value) && kindsOf(MESSAGES[value]).length === 0;
+/** Messages with parameters that may stand as another's {reason}: none that names free words or holds a reason itself. */
+const NESTABLE_CODES = CODES.filter((c) => {
+  const kinds = kindsOf(MESSAGES[c]);
+  return kinds.length > 0 && !kinds.includes('reason') && !kinds.includes('item');
+});
+/** What stands for `:` inside a nested message's link form. */
+const NESTED = '~';
+let reasonSource: string | undefined;
+
+/** A template's text as a regular expression source: each parameter its kind's pattern, captured or not. */
+function templateSource(template: string, capture: boolean): string {
+  return template
+    .split(PLACEHOLDER)
+    .map((part, i) => (i % 2 === 1 ? `(${capture ? '' : '?:'}${KINDS[part]!.pattern()})` : escape(part)))
+    .join('');
+}
 
 /** The message's text with its parameters, or null when a parameter is missing or not valid for its kind. */
 function render(code: MessageCode, params: readonly string[]): string | null {
@@ -767,11 +804,7 @@ export function fill(code: MessageCode, ...values: (string | number)[]): string 
 let templates: { code: MessageCode; re: RegExp; kinds: string[] }[] | undefined;
 
 function templateOf(code: MessageCode, template: string): { code: MessageCode; re: RegExp; kinds: string[] } {
-  const source = template
-    .split(PLACEHOLDER)
-    .map((part, i) => (i % 2 === 1 ? `(${KINDS[part]!.pattern()})` : escape(part)))
-    .join('');
-  return { code, re: new RegExp(`^${source}$`), kinds: kindsOf(template) };
+  return { code, re: new RegExp(`^${templateSource(template, true)}$`), kinds: kindsOf(template) };
 }
 
 /**

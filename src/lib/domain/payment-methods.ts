@@ -139,3 +139,6 @@ export function payOnDeliveryTerms(totalMinor: number, rules: PayOnDeliveryRules
   const depositMinor = togetherMinor > rules.capMinor ? Math.min(totalMinor, Math.ceil((totalMinor * rules.depositPercent) / 100)) : 0;
   return { allowed: true, depositMinor, dueMinor: totalMinor - depositMinor };
 }
+
+/** The id of checkout's PAY & PLACE ORDER button: what a step finished by a plain form post (the phone's code) comes back to. */
+export const CHECKOUT_PAY_BUTTON = 'place-order-pay';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { otpSchema } from './accounts';
+import { CHECKOUT_PAY_BUTTON } from './payment-methods';
 import { localRedirectPath } from './redirects';
 
 /**
@@ -26,4 +27,13 @@ export function phoneVerifyNext(bodyBack: string | undefined, queryBack: string 
 /** Where "Send code" returns a plain form post: phoneVerifyNext at the code field, the next thing to fill in. */
 export function phoneCodeSentNext(bodyBack: string | undefined, queryBack: string | null, origin: string): string {
   return `${phoneVerifyNext(bodyBack, queryBack, origin).replace(/#.*$/, '')}#${PHONE_CODE_FIELD}`;
+}
+
+/**
+ * Where "Verify" returns a plain form post: phoneVerifyNext, and on checkout at PAY & PLACE
+ * ORDER, where the finished step stood (the page would otherwise open at its top).
+ */
+export function phoneVerifiedNext(bodyBack: string | undefined, queryBack: string | null, origin: string): string {
+  const next = phoneVerifyNext(bodyBack, queryBack, origin);
+  return /^\/place-order(?:[?#]|$)/.test(next) ? `${next.replace(/#.*$/, '')}#${CHECKOUT_PAY_BUTTON}` : next;
 }

@@ -40,8 +40,52 @@ export function taxNumberValid(market: MarketCode, value: string): boolean {
   return (market === 'ZA' ? ZA_VAT_NUMBER : NG_TIN).test(value.replace(/\s+/g, ''));
 }
 
+/** The shape of a market's tax number, as a field's hint says it. */
+export function taxNumberHint(market: MarketCode): string {
+  return market === 'ZA' ? '10 digits, starting with 4' : '8 digits, a hyphen and 4 (12345678-0001), or 10 digits';
+}
+
 export function taxNumberError(market: MarketCode): string {
   return message(market === 'ZA' ? 'tax-vat-number-shape' : 'tax-tin-shape');
+}
+
+/** A company's name on a tax invoice: at most this many characters. */
+export const BUYER_COMPANY_MAX = 120;
+
+/** A company a shopper buys for, printed on the order's tax invoice with its VAT number or TIN. */
+export interface BuyerBusiness {
+  company: string;
+  taxNumber: string | null;
+}
+
+/** What checkout's "Buying for a company?" asks in `market`: the number's name and shape, the name's limit. */
+export function companyOffer(market: MarketCode): { taxNumberLabel: string; taxNumberHint: string; companyMax: number } {
+  return { taxNumberLabel: taxNumberLabel(market), taxNumberHint: taxNumberHint(market), companyMax: BUYER_COMPANY_MAX };
+}
+
+const blankAsNone = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+
+/**
+ * Checkout's "Company name" and VAT number (ZA) or TIN (NG), both optional: the number in the
+ * market's shape, and only with the company it belongs to. Nothing given: null.
+ */
+export function buyerBusinessInput(market: MarketCode) {
+  return z
+    .object({
+      company: z.preprocess(blankAsNone, z.string().trim().max(BUYER_COMPANY_MAX, message('buyer-company-too-long', String(BUYER_COMPANY_MAX))).optional()),
+      taxNumber: z.preprocess(
+        blankAsNone,
+        z
+          .string({ error: taxNumberError(market) })
+          .transform((v) => v.replace(/\s+/g, ''))
+          .refine((v) => taxNumberValid(market, v), taxNumberError(market))
+          .optional(),
+      ),
+    })
+    .superRefine((v, ctx) => {
+      if (v.taxNumber && !v.company) ctx.addIssue({ code: 'custom', path: ['company'], message: message('buyer-company-required') });
+    })
+    .transform((v): BuyerBusiness | null => (v.company ? { company: v.company, taxNumber: v.taxNumber ?? null } : null));
 }
 
 const flag = z.preprocess((v) => v === true || v === 'true' || v === 'on', z.boolean());

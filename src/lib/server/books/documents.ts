@@ -27,21 +27,31 @@ export type TaxDocument = typeof taxDocuments.$inferSelect;
 /** South Africa, s.20: a full tax invoice above R5,000 (VAT included); R5,000 and below, an abridged one. */
 export const ZA_FULL_INVOICE_ABOVE_MINOR = 5_000_00;
 
-function formOf(market: MarketCode, grossMinor: number): 'full' | 'abridged' {
-  return market === 'ZA' && grossMinor <= ZA_FULL_INVOICE_ABOVE_MINOR ? 'abridged' : 'full';
+function formOf(market: MarketCode, grossMinor: number, buyerTaxNumber: string | null): 'full' | 'abridged' {
+  // A vendor that gave its VAT number claims the VAT back: it gets the full form whatever the amount.
+  return market === 'ZA' && grossMinor <= ZA_FULL_INVOICE_ABOVE_MINOR && !buyerTaxNumber ? 'abridged' : 'full';
 }
 
 function seller(settings: TaxSettings): TaxDocumentParty {
   return { name: settings.legalName, addressLines: settings.address.split('\n').map((l) => l.trim()).filter(Boolean), taxNumberLabel: taxNumberLabel(settings.market), taxNumber: settings.taxNumber };
 }
 
-/** The buyer as the order names them: the delivery address's name and lines, or the account's name for a collection. */
-async function buyerOf(tx: Db | Tx, order: typeof orders.$inferSelect): Promise<TaxDocumentParty> {
+/**
+ * The buyer as the order names them: the delivery address's name and lines, or the account's name
+ * for a collection; a company given at checkout comes first, with its VAT number or TIN.
+ */
+async function buyerOf(tx: Db | Tx, market: MarketCode, order: typeof orders.$inferSelect): Promise<TaxDocumentParty> {
   const [u] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, order.userId)).limit(1);
   const accountName = [u?.firstName, u?.lastName].filter(Boolean).join(' ');
-  const address = order.deliveryAddress as AddressDto | null;
-  if (order.deliveryOption !== 'delivery' || !address) return { name: accountName || 'Customer', addressLines: [] };
-  return { name: address.name || accountName || 'Customer', addressLines: [address.address, [address.city, address.state].filter(Boolean).join(', '), address.zipCode].filter(Boolean) };
+  const address = order.deliveryOption === 'delivery' ? (order.deliveryAddress as AddressDto | null) : null;
+  const person = address?.name || accountName || 'Customer';
+  const lines = address ? [address.address, [address.city, address.state].filter(Boolean).join(', '), address.zipCode].filter(Boolean) : [];
+  if (!order.buyerCompany) return { name: person, addressLines: lines };
+  return {
+    name: order.buyerCompany,
+    addressLines: [`Attn: ${person}`, ...lines],
+    ...(order.buyerTaxNumber ? { taxNumberLabel: taxNumberLabel(market), taxNumber: order.buyerTaxNumber } : {}),
+  };
 }
 
 interface Issue {
@@ -69,11 +79,11 @@ async function issue(tx: Tx, d: Issue): Promise<TaxDocument> {
       orderId: d.order.id,
       reducesId: d.reducesId ?? null,
       source: d.source,
-      form: d.kind === 'invoice' ? formOf(d.market, totals.grossMinor) : 'full',
+      form: d.kind === 'invoice' ? formOf(d.market, totals.grossMinor, d.order.buyerTaxNumber) : 'full',
       currency: d.order.currency,
       ...totals,
       seller: seller(d.settings),
-      buyer: await buyerOf(tx, d.order),
+      buyer: await buyerOf(tx, d.market, d.order),
       lines: d.lines,
       byRate: byRate(d.lines.map((l) => ({ ...l, basisPoints: l.vatRateBasisPoints }))),
       reason: d.reason ?? null,

@@ -196,7 +196,7 @@ export function createCartService({
       }
     }
     const discountMinor = discount?.discountMinor ?? 0;
-    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx, cart.deliverySpeed, subtotal.minor - discountMinor);
+    const quote = await shipping.quote(user.id, cart.deliveryOption, market, tx, cart.deliverySpeed, subtotal.minor - discountMinor, cart.deliveryAddressId);
     // Total = subtotal - discount + delivery; the discount is never more than the subtotal (the promotions service caps it).
     const total = addMoney(addMoney(subtotal, money(-discountMinor, currency)), money(quote.feeMinor, currency));
     return {
@@ -374,12 +374,23 @@ export function createCartService({
       return toDto(await price(user, market));
     },
 
+    /**
+     * Delivers this order to one of the shopper's saved addresses, without making it the default
+     * (null: back to the default); the cart is priced for delivery there.
+     */
+    async chooseDeliveryAddress(user: SessionUser, addressId: string | null, market: MarketCode = DEFAULT_MARKET): Promise<CartDto> {
+      const cart = await cartRow(user.id);
+      if (addressId !== null && (await shipping.deliveryAddress(user.id, addressId))?.id !== addressId) throw new NotFound(message('address-not-found'));
+      await db.update(carts).set({ deliveryAddressId: addressId, deliveryOption: 'delivery', updatedAt: new Date() }).where(eq(carts.id, cart.id));
+      return toDto(await price(user, market));
+    },
+
     /** Chooses delivery or pickup (and a delivery's speed) for the user's own cart; returns the new fee and total (major units). */
     async setDeliveryOption(user: SessionUser, cartId: string, option: DeliveryOption, market: MarketCode = DEFAULT_MARKET, speed?: DeliverySpeedId) {
       const [cart] = await db.select().from(carts).where(sql`${carts.id}::text = ${cartId}`).limit(1);
       if (!cart) throw new NotFound(message('cart-not-found'));
       if (cart.userId !== user.id) throw new Forbidden(message('cart-other-account'));
-      if (option === 'delivery' && !(await shipping.defaultAddress(user.id))) {
+      if (option === 'delivery' && !(await shipping.deliveryAddress(user.id, cart.deliveryAddressId))) {
         throw new Invalid(message('delivery-needs-address'));
       }
       await db
@@ -412,7 +423,8 @@ export function createCartService({
 
     async removeBought(tx: Tx, cartId: string, variantIds: number[]): Promise<void> {
       await tx.delete(cartItems).where(and(eq(cartItems.cartId, cartId), inArray(cartItems.variantId, variantIds)));
-      const [owner] = await tx.update(carts).set({ discountCode: null }).where(eq(carts.id, cartId)).returning({ userId: carts.userId });
+      // The code and an address chosen for this order were this order's.
+      const [owner] = await tx.update(carts).set({ discountCode: null, deliveryAddressId: null }).where(eq(carts.id, cartId)).returning({ userId: carts.userId });
       // Before the order's transaction commits: a count read in between is kept at most COUNT_MS.
       if (owner) await linesChanged(owner.userId);
     },

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { DEFAULT_MARKET, MARKET_CODES } from '@/lib/domain/markets';
 import { DELIVERY_OPTIONS, DELIVERY_SPEED_IDS } from '@/lib/domain/shipping';
-import { users } from '@/lib/server/accounts/tables';
+import { addresses, users } from '@/lib/server/accounts/tables';
 import { variants } from '@/lib/server/catalogue/tables';
 import { createdAt } from '@/lib/server/infra/db/columns';
 
@@ -22,6 +22,8 @@ export const carts = pgTable('carts', {
   market: text('market', { enum: MARKET_CODES }).notNull().default(DEFAULT_MARKET),
   /** The discount code the shopper applied (as typed, upper-cased); re-checked whenever the cart is priced. */
   discountCode: text('discount_code'),
+  /** A saved address chosen at checkout for this order only; null: the default address. Cleared once the order is placed. */
+  deliveryAddressId: uuid('delivery_address_id').references(() => addresses.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -20,6 +20,7 @@ import type { StoreCreditService } from '@/lib/server/aftersales/store-credit';
 import { creditToUse } from '@/lib/domain/after-sales';
 import { giftWrapMinor, type Gift } from '@/lib/domain/gifts';
 import { checkoutTotals } from '@/lib/domain/checkout-totals';
+import type { BuyerBusiness } from '@/lib/domain/tax-settings';
 import type { LockerOffers } from './lockers';
 
 /**
@@ -82,6 +83,7 @@ export function checkoutFulfilment({
           gift: snapshot.gift,
           giftWrapMinor: snapshot.giftWrapMinor,
           locker: snapshot.locker,
+          business: snapshot.business,
           lines: snapshot.lines,
           // Pay on delivery: the order records it, and what is left to pay at the door.
           ...(snapshot.paymentMethod === 'on_delivery' ? { paymentMethod: 'on_delivery' as const, dueOnDeliveryMinor: snapshot.dueOnDeliveryMinor } : {}),
@@ -172,6 +174,8 @@ export function createCheckoutService(deps: {
         gift?: Gift | undefined;
         /** A courier's locker code (a PUDO locker) to deliver to instead of the address: its fee replaces the speed's. */
         locker?: string | undefined;
+        /** The company the tax invoice is made out to, validated in the market (domain/tax-settings). */
+        business?: BuyerBusiness | null | undefined;
       },
     ): Promise<InitiateResult> {
       const callbackUrl = callbackFor(input.callbackUrl, input.site);
@@ -186,6 +190,8 @@ export function createCheckoutService(deps: {
         useStoreCredit: input.useStoreCredit === true,
         gift: input.gift ?? null,
         locker: input.locker ?? null,
+        // Only when given: an attempt started before checkout asked for it keeps its digest.
+        ...(input.business ? { business: input.business } : {}),
       };
       const key = input.idempotencyKey ?? null;
       // Sent again (a double tap, a form posted twice): the first start's answer, even once the cart is empty.
@@ -255,6 +261,7 @@ export function createCheckoutService(deps: {
         gift,
         giftWrapMinor: wrapMinor,
         locker: locker?.point ?? null,
+        business: input.business ?? null,
       };
       // Store credit comes off first; whatever is left is paid online or (by the market's rules) at the door.
       if (input.useStoreCredit && storeCredit) {

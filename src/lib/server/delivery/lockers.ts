@@ -13,6 +13,8 @@ export interface Locker {
   /** One line, as the shopper reads it. */
   address: string;
   city: string;
+  /** Its postcode, where the courier's list gives one ('' otherwise). */
+  postcode: string;
   latitude: number;
   longitude: number;
   kind: 'locker' | 'kiosk';
@@ -20,13 +22,18 @@ export interface Locker {
   distanceKm: number | null;
 }
 
-/** Where the shopper is: coordinates when known, else the town of the delivery address. */
-export type Near = { latitude: number; longitude: number } | { city: string };
+/**
+ * Where the shopper is: coordinates when known, else a place as people write it (a suburb, a town,
+ * a mall's name: the delivery address's city, or what the shopper searched) and a postcode.
+ */
+export type Near = { latitude: number; longitude: number } | { place: string; postcode?: string | undefined };
 
 export interface Lockers {
   readonly name: 'pudo';
-  /** The points nearest `near` (by distance, or those in the town by name), at most `limit`. */
+  /** The points nearest `near` (by distance, or those at the place, nearest its best match first), at most `limit`. */
   lockers(near: Near, limit?: number): Promise<Locker[]>;
+  /** One point by the courier's code, or null when the courier has none by it. */
+  locker(id: string): Promise<Locker | null>;
 }
 
 /** Great-circle distance in km. */
@@ -38,9 +45,27 @@ export function distanceKm(a: { latitude: number; longitude: number }, b: { lati
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
 
+/** Lower case, letters and digits only, one space between words: "Sandton  City," and "sandton city" compare equal. */
+const words = (s: string) => ` ${s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+
 /**
- * The points nearest `near` from a courier's whole list: by distance from coordinates, else those
- * in the delivery address's town by name (distance unknown). One rule for PUDO's list and the demo's.
+ * How well a point answers a place: its postcode (3), a suburb or name in its name or address, as
+ * whole words (2: "Sandton" finds "Sandton City", "Rosebank" the mall on Bath Avenue), or its
+ * town (1); 0 when none.
+ */
+function placeScore(p: Omit<Locker, 'distanceKm'>, place: string, postcode: string): number {
+  if (postcode && p.postcode.replace(/\s+/g, '') === postcode) return 3;
+  const wanted = words(place);
+  if (wanted.trim() === '') return 0;
+  if (words(`${p.name} ${p.address}`).includes(wanted)) return 2;
+  return words(p.city) === wanted ? 1 : 0;
+}
+
+/**
+ * The points nearest `near` from a courier's whole list: by distance from coordinates; else those
+ * that answer the place (placeScore), nearest the best of them first, since the list carries each
+ * point's coordinates (the shopper's own are unknown, so no distance is shown). One rule for PUDO's
+ * list and the demo's.
  */
 export function nearestPoints(points: readonly Omit<Locker, 'distanceKm'>[], near: Near, limit: number): Locker[] {
   if ('latitude' in near) {
@@ -49,10 +74,13 @@ export function nearestPoints(points: readonly Omit<Locker, 'distanceKm'>[], nea
       .sort((a, b) => a.distanceKm - b.distanceKm)
       .slice(0, limit);
   }
-  const town = near.city.trim().toLowerCase();
-  return points
-    .filter((p) => p.city.toLowerCase() === town)
-    .sort((a, b) => a.name.localeCompare(b.name))
+  const postcode = (near.postcode ?? '').replace(/\s+/g, '');
+  const scored = points.map((p) => ({ p, score: placeScore(p, near.place, postcode) })).filter((x) => x.score > 0);
+  if (scored.length === 0) return [];
+  const best = scored.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.p.name.localeCompare(a.p.name) < 0) ? b : a)).p;
+  return scored
+    .map((x) => x.p)
+    .sort((a, b) => distanceKm(best, a) - distanceKm(best, b) || a.name.localeCompare(b.name))
     .slice(0, limit)
     .map((p) => ({ ...p, distanceKm: null }));
 }

@@ -7,7 +7,7 @@ import { fill } from '@/lib/domain/messages';
 /**
  * PUDO lockers (The Courier Guy's lockers, https://api-pudo.co.za, `Authorization: Bearer <API key>`
  * from the PUDO customer portal's Settings → API keys):
- *   GET /api/v1/lockers-data -> [{code, name, latitude, longitude, address, place:{town}, type:{name}}]
+ *   GET /api/v1/lockers-data -> [{code, name, latitude, longitude, address, place:{town, postalCode}, type:{name}}]
  * The whole country's list is one answer of a few hundred lockers: it is kept for `cacheMs` and
  * searched here (ADR 0033 records the shapes assumed).
  */
@@ -28,7 +28,7 @@ const locker = z
     latitude: z.coerce.number(),
     longitude: z.coerce.number(),
     address: z.string().nullish(),
-    place: z.object({ town: z.string().nullish() }).loose().nullish(),
+    place: z.object({ town: z.string().nullish(), postalCode: z.union([z.string(), z.number()]).nullish() }).loose().nullish(),
     type: z.object({ name: z.string().nullish() }).loose().nullish(),
   })
   .loose();
@@ -48,6 +48,7 @@ export function createPudoLockers(opts: PudoOptions): Lockers {
       name: l.name,
       address: l.address ?? '',
       city: l.place?.town ?? '',
+      postcode: l.place?.postalCode == null ? '' : String(l.place.postalCode),
       latitude: l.latitude,
       longitude: l.longitude,
       kind: /kiosk/i.test(l.type?.name ?? '') ? ('kiosk' as const) : ('locker' as const),
@@ -60,6 +61,10 @@ export function createPudoLockers(opts: PudoOptions): Lockers {
     name: 'pudo',
     async lockers(near: Near, limit = 10) {
       return nearestPoints(await all(), near, limit);
+    },
+    async locker(id: string) {
+      const found = (await all()).find((l) => l.id === id);
+      return found ? { ...found, distanceKm: null } : null;
     },
   };
 }

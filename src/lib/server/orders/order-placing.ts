@@ -5,6 +5,7 @@ import type { PaymentMethod } from '@/lib/domain/payment-methods';
 import type { AddressDto, DeliveryOption, DeliverySpeedId } from '@/lib/domain/shipping';
 import type { Gift } from '@/lib/domain/gifts';
 import type { ChosenLocker } from '@/lib/domain/lockers';
+import type { BuyerBusiness } from '@/lib/domain/tax-settings';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { orderItems, orders } from '@/lib/server/orders/tables';
 import { payments } from '@/lib/server/payments/tables';
@@ -59,6 +60,8 @@ export function createOrderPlacing({ clock }: { clock: () => Date }) {
         giftWrapMinor?: number;
         /** A courier's locker the parcel goes to (its fee is deliveryFeeMinor). */
         locker?: ChosenLocker | null;
+        /** The company the tax invoice is made out to. */
+        business?: BuyerBusiness | null;
         lines: {
           productId: number;
           variantId: number;
@@ -74,14 +77,14 @@ export function createOrderPlacing({ clock }: { clock: () => Date }) {
         }[];
       },
     ): Promise<string> {
-      const { lines, gift, ...order } = input;
+      const { lines, gift, business, ...order } = input;
       const giftColumns = gift
         ? { giftRecipientName: gift.recipientName, giftRecipientPhone: gift.recipientPhone, giftMessage: gift.message || null, giftHidePrices: gift.hidePrices, giftWrap: gift.wrap }
         : {};
       const [row] = await tx
         .insert(orders)
         // Reconciliation measures an order's age (for a lost confirmation mail) on the services' clock.
-        .values({ ...order, ...giftColumns, trackingNumber: newTrackingNumber(), createdAt: clock(), updatedAt: clock() })
+        .values({ ...order, ...giftColumns, buyerCompany: business?.company ?? null, buyerTaxNumber: business?.taxNumber ?? null, trackingNumber: newTrackingNumber(), createdAt: clock(), updatedAt: clock() })
         .returning({ id: orders.id });
       await tx.insert(orderItems).values(
         lines.map((l) => ({

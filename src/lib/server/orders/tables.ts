@@ -73,6 +73,9 @@ export const orders = pgTable(
      * `{courier, id, name, address, city, distanceKm}`); null for delivery to the door and pickup.
      */
     locker: jsonb('locker').$type<ChosenLocker>(),
+    /** The company the shopper bought for, printed on the tax invoice with its VAT number or TIN (null: none given). */
+    buyerCompany: text('buyer_company'),
+    buyerTaxNumber: text('buyer_tax_number'),
     /** When the confirmation mail went out; null until then (reconciliation sends it if a crash lost it). */
     confirmationMailedAt: timestamp('confirmation_mailed_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -64,6 +64,8 @@ export const paymentSnapshotSchema = z.object({
   giftWrapMinor: z.number().int().min(0).default(0),
   /** A courier's locker (PUDO locker) the parcel goes to; its fee is deliveryFeeMinor (absent before lockers: none). */
   locker: chosenLockerSchema.nullable().default(null),
+  /** The company the shopper buys for, for the tax invoice (absent before it was asked: none). */
+  business: z.object({ company: z.string(), taxNumber: z.string().nullable() }).nullable().default(null),
 });
 /** A snapshot as checkout writes it (every field), and as it is read back (defaults filled in). */
 export type PaymentSnapshot = z.output<typeof paymentSnapshotSchema>;

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { ReturnDto } from '@/lib/domain/after-sales';
+import { returnNextSteps, type ReturnDto } from '@/lib/domain/after-sales';
 import type { ReturnActionInput } from '@/lib/domain/after-sales-input';
 import { STORE_NAME } from '@/lib/domain/brand';
 import type { MarketCode } from '@/lib/domain/markets';
@@ -62,10 +62,8 @@ export function createReturnMails(deps: { db: Db; log: Logger; mailer: Mailer; s
     /** "Return or exchange" received: what happens next, by the method the shopper chose. */
     requested: (ret: ReturnDto, market: MarketCode) =>
       mailShopper(ret, message('return-requested'), [
-        `We have your request ${ret.reference}: ${ret.resolutionLabel.toLowerCase()}, because "${ret.reasonLabel}".`,
-        ret.method === 'drop_off'
-          ? `Once we approve it, bring the pieces to ${formatAddress(pickupLocationForMarket(market))}, with the order number.`
-          : 'Once we approve it, our courier will collect the pieces from your delivery address.',
+        `You asked for ${ret.resolutionLabel.toLowerCase()}, because "${ret.reasonLabel}".`,
+        ...returnNextSteps(ret, formatAddress(pickupLocationForMarket(market))),
       ]),
 
     /** A staff step other than the refund. */

@@ -10,6 +10,7 @@ import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 import { parseWith } from '@/lib/server/infra/http';
 import { giftFromForm, giftSchema } from '@/lib/domain/gifts';
 import { MARKETS } from '@/lib/domain/markets';
+import { buyerBusinessInput } from '@/lib/domain/tax-settings';
 
 /** A checkout attempt's key: what a browser's randomUUID or an API client's own key looks like. */
 const idempotencyKey = z.string({ error: message('checkout-key-invalid') }).regex(/^[A-Za-z0-9._-]{8,100}$/, message('checkout-key-invalid'));
@@ -44,6 +45,9 @@ const initiateSchema = z.object({
   giftMessage: z.unknown().optional(),
   giftWrap: z.unknown().optional(),
   giftHidePrices: z.unknown().optional(),
+  /** For the tax invoice: a company's name and its VAT number (ZA) or TIN (NG), both optional. */
+  company: z.unknown().optional(),
+  taxNumber: z.unknown().optional(),
 });
 
 /** JSON for the island and API clients; the checkout's plain form post is sent on to the provider's page (303). */
@@ -55,6 +59,7 @@ export const POST = formEndpoint(
     const key = header === null ? input.idempotencyKey : parseWith(idempotencyKey, header.trim());
     const giftInput = giftFromForm(input);
     const gift = giftInput === undefined || giftInput === null ? undefined : parseWith(giftSchema(MARKETS[locals.market].country), giftInput);
+    const business = parseWith(buyerBusinessInput(locals.market), { company: input.company, taxNumber: input.taxNumber });
     if (input.updates) await locals.services.accounts.setUpdatesChannel(user, input.updates);
     const data = await locals.services.checkout.initiate(user, {
       callbackUrl: input.callbackUrl,
@@ -67,6 +72,7 @@ export const POST = formEndpoint(
       useStoreCredit: input.useStoreCredit,
       idempotencyKey: key,
       gift,
+      business,
     });
     // Paid wholly on delivery or with store credit, the order is placed already: the "payment page" is the return page.
     const placed = (input.paymentMethod === 'on_delivery' || input.useStoreCredit === true) && data.amount === 0;

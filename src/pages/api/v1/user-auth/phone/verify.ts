@@ -1,5 +1,5 @@
 import { message } from '@/lib/domain/messages';
-import { phoneVerifyNext, verifyPhoneSchema } from '@/lib/domain/phone-verification';
+import { phoneVerifiedNext, verifyPhoneSchema } from '@/lib/domain/phone-verification';
 import { clientIp, requireUser } from '@/lib/server/accounts/auth';
 import { formEndpoint, readInput } from '@/lib/server/infra/form-posts';
 
@@ -13,6 +13,6 @@ export const POST = formEndpoint(async (ctx) => {
   const { phone } = await ctx.locals.services.phoneVerification.verify(user, code, clientIp(ctx));
   return {
     body: { status: true, statusCode: 200, message: message('phone-verified'), data: { phone, phoneVerified: true } },
-    next: phoneVerifyNext(back, ctx.url.searchParams.get('back'), ctx.locals.publicOrigin),
+    next: phoneVerifiedNext(back, ctx.url.searchParams.get('back'), ctx.locals.publicOrigin),
   };
 });

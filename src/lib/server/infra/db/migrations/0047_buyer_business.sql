@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "buyer_company" text;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "buyer_tax_number" text;
