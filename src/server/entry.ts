@@ -4,7 +4,12 @@
  * NODE_ENV when first loaded, so it is set before anything else is imported. Nothing in the
  * store itself reads NODE_ENV.
  */
+import module from 'node:module';
+
 process.env.NODE_ENV = 'production';
+// Node keeps the compiled code of the store's modules on disk (in the system's temporary
+// directory) for the next start: a restart or another app server skips compiling them.
+module.enableCompileCache?.();
 
 const { startServer } = await import('./server');
 if (process.env.ASTRO_NODE_AUTOSTART !== 'disabled') {
