@@ -10,6 +10,7 @@ import { startBackups } from '@/lib/server/operations/backups';
 import { startHousekeeping } from '@/lib/server/operations/housekeeping';
 import { startRetention } from '@/lib/server/operations/retention';
 import { startReconciliation } from '@/lib/server/payments/reconciliation';
+import type { ScheduledJob } from '@/lib/server/infra/jobs';
 import { startWorker } from '@/lib/server/infra/leased-work';
 import { createManualCourier } from '@/lib/server/delivery/manual';
 import { deliveryCourier, selectCouriers, selectLockerCouriers, selectLockers } from '@/lib/server/delivery/select';
@@ -333,39 +334,49 @@ async function boot(): Promise<Runtime> {
     await seedIfEmpty(services);
   }
   log.info('store ready', { driver: database.driver, provider: config.PAYMENT_PROVIDER });
-  // Searches still queued for the report are written before the database closes.
-  installShutdown(database, cacheBus, log, () => services.search.flush());
-  startHousekeeping(services);
+  // The jobs' timers stop and their runs in progress end, and the searches still queued for the
+  // report are written, before the database closes.
+  const jobs: (ScheduledJob | undefined)[] = [];
+  installShutdown(database, cacheBus, log, async () => {
+    for (const job of jobs) job?.stop();
+    await Promise.all(jobs.map((job) => job?.running()));
+    await services.search.flush();
+  });
+  jobs.push(startHousekeeping(services));
   // Once a day: outboxes, old carts and the search log past their periods (never the books).
-  startRetention(services);
+  jobs.push(startRetention(services));
   // BACKUP_EVERY_HOURS: a backup into BACKUP_DIR, one server at a time.
-  startBackups({ database, clock: services.clock, log, config });
+  jobs.push(startBackups({ database, clock: services.clock, log, config }));
   // Payments confirmed but never fulfilled (a crash, a lost webhook) become orders; sold-out ones are refunded.
-  startReconciliation(services);
+  jobs.push(startReconciliation(services));
   // Refunds owed (cancels, refused deposits, rejected exchanges) are paid by every server; rows are claimed, never shared.
   // Shipments to book go through the same worker, couriers without webhooks are asked for their events, and
   // back-in-stock requests a restock made due are mailed once, by whichever server claims them first.
-  startWorker(
-    {
-      'refund worker': () => services.owedRefunds.runDue(),
-      'shipment booking': () => services.shipments.runDue(),
-      'courier tracking poll': () => services.shipments.pollDue(),
-      'back-in-stock mails': () => services.backInStock.sendDue(),
-      // A page scheduled for a time now come is published (and dropped from every server's cache).
-      'scheduled pages': () => services.contentPages.publishDue(),
-      'catalogue imports': () => services.catalogueImports.runDue(),
-      // Every tax document once to the e-invoicing port (none by default).
-      'e-invoicing': () => services.eInvoicing.runDue(),
-    },
-    { log },
+  jobs.push(
+    startWorker(
+      {
+        'refund worker': () => services.owedRefunds.runDue(),
+        'shipment booking': () => services.shipments.runDue(),
+        'courier tracking poll': () => services.shipments.pollDue(),
+        'back-in-stock mails': () => services.backInStock.sendDue(),
+        // A page scheduled for a time now come is published (and dropped from every server's cache).
+        'scheduled pages': () => services.contentPages.publishDue(),
+        'catalogue imports': () => services.catalogueImports.runDue(),
+        // Every tax document once to the e-invoicing port (none by default).
+        'e-invoicing': () => services.eInvoicing.runDue(),
+      },
+      { log },
+    ),
   );
   // The simulated provider's "webhook": bank transfers the shopper said were sent are confirmed a little later.
   if (services.paymentProvider.name === 'simulated') {
-    startSimulatedTransferConfirmations({
-      ...services,
-      transferDelayMs: config.SIMULATED_TRANSFER_DELAY_MS,
-      useAdvisoryLock: Boolean(config.DATABASE_URL),
-    });
+    jobs.push(
+      startSimulatedTransferConfirmations({
+        ...services,
+        transferDelayMs: config.SIMULATED_TRANSFER_DELAY_MS,
+        useAdvisoryLock: Boolean(config.DATABASE_URL),
+      }),
+    );
   }
   return { services, database };
 }
