@@ -32,6 +32,14 @@ for (const driver of DRIVERS) {
     let variant: { id: number; productId: number; sku: string; priceMinor: number };
     const pages = new PageCacheStore();
     let feeds: FeedService;
+    /** Every app server a test starts: one still refreshing in the background may publish a copy later. */
+    const started: FeedService[] = [];
+    const startFeeds = (opts: Omit<Parameters<typeof createFeedService>[0], 'db' | 'site'>) => {
+      const service = createFeedService({ db: ctx.database.db, site: SITE, ...opts });
+      started.push(service);
+      return service;
+    };
+    const allSettled = () => Promise.all([feeds, ...started].map((s) => s.settled()));
 
     const setPrice = async (priceMinor: number) => {
       await ctx.database.db.update(variantPrices).set({ priceMinor }).where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.market, 'NG')));
@@ -76,7 +84,7 @@ for (const driver of DRIVERS) {
     });
 
     it('a price change is read in the background: a request meanwhile gets the last copy, the next one the new price', async () => {
-      const patient = createFeedService({ db: ctx.database.db, site: SITE, pages, freshWaitMs: 0 });
+      const patient = startFeeds({ pages, freshWaitMs: 0 });
       const old = await kept(patient); // from the database
       await patient.settled();
       expect((await kept(patient)).etag).toBe(old.etag);
@@ -105,25 +113,25 @@ for (const driver of DRIVERS) {
     });
 
     it('an app server that starts on a current copy streams it from the database and reads nothing of the feed again', async () => {
-      await feeds.settled();
+      await allSettled();
       const saved = await kept(feeds);
       const reads: unknown[] = [];
-      const started = createFeedService({ db: ctx.database.db, site: SITE, pages: new PageCacheStore(), freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
-      const first = await kept(started);
+      const fresh = startFeeds({ pages: new PageCacheStore(), freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
+      const first = await kept(fresh);
       expect(first.etag).toBe(saved.etag);
       expect(first.text).toBe(saved.text);
-      expect((await fetchFeed(started, { 'if-none-match': saved.etag })).status).toBe(304);
+      expect((await fetchFeed(fresh, { 'if-none-match': saved.etag })).status).toBe(304);
       // Unpacked for a client that takes no gzip, from the same segments.
-      expect(await (await fetchFeed(started)).text()).toBe(saved.text);
-      await started.settled();
+      expect(await (await fetchFeed(fresh)).text()).toBe(saved.text);
+      await fresh.settled();
       expect(reads).toEqual([]);
-      expect((await kept(started)).etag).toBe(saved.etag);
+      expect((await kept(fresh)).etag).toBe(saved.etag);
 
       // A change while it listens still reads its segment alone.
       await setPrice(variant.priceMinor + 300);
       pages.invalidateTags([`product:${variant.productId}`]);
       await feeds.settled();
-      const listening = createFeedService({ db: ctx.database.db, site: SITE, pages, freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
+      const listening = startFeeds({ pages, freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
       expect((await kept(listening)).etag).not.toBe(saved.etag);
       await listening.settled();
       expect(reads).toEqual([]);
@@ -136,18 +144,20 @@ for (const driver of DRIVERS) {
     });
 
     it('an app server that starts answers from the database copy at once, and reads again behind it the segment that changed meanwhile', async () => {
+      // No server of the earlier tests is still publishing (the copy's date would move under us).
+      await allSettled();
       // The database's copy, not this server's: another server may have published the same text a second later.
       const saved = (await savedCopy())!;
       // A change made while no app server listened: no invalidation reaches anyone.
       await setPrice(variant.priceMinor + 700);
       const reads: unknown[] = [];
-      const started = createFeedService({ db: ctx.database.db, site: SITE, pages: new PageCacheStore(), freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
-      const first = await kept(started);
+      const fresh = startFeeds({ pages: new PageCacheStore(), freshWaitMs: 0, onRead: (feed, what) => reads.push({ feed, what }) });
+      const first = await kept(fresh);
       expect(first.etag).toBe(saved.etag);
       expect(first.lastModified).toBe(saved.builtAt.toUTCString());
-      await started.settled();
+      await fresh.settled();
       expect(reads).toEqual([{ feed: 'google:NG', what: { segments: 1 } }]);
-      const behind = await kept(started);
+      const behind = await kept(fresh);
       expect(priceIn(behind.text, variant.sku)).toBe(priceText());
       expect(await savedEtag()).toBe(behind.etag);
     });
