@@ -29,7 +29,8 @@ import { startServer } from '../tests/support/server';
  * and inlined page stylesheets of ADR 0022; 195.5 KB with the structured data of ADR 0023, the
  * header links and zoom of ADR 0028 and the cards of ADR 0029; 198.8 KB on 2026-12-02 with the
  * VAT lines, lockers and documents of the books, once API answers and pictures shed the headers
- * they never use (ADR 0017). React (61 KB with the toaster, for the sign-in, product, cart and checkout
+ * they never use (ADR 0017); 198.4 KB on 2026-12-03 once pages' policies dropped the hashes of
+ * scripts no page runs (src/lib/server/infra/csp.ts). React (61 KB with the toaster, for the sign-in, product, cart and checkout
  * islands) is the largest part. The banner's Swiper (~23 KB) is not on the path: it is fetched
  * when the shopper reaches for the banner or its first turn falls due
  * (src/lib/client/hero-banner.ts); the home route's JavaScript above still counts it.

@@ -11,6 +11,7 @@ import { csrfTokenFor, hasBearer, hasValidCsrfToken, needsCsrfToken } from '@/li
 import { SESSION_COOKIE, tokenFromRequest } from '@/lib/server/accounts/sessions';
 import { MARKET_COOKIE, resolveMarket } from '@/lib/domain/markets';
 import { getConfig } from '@/lib/server/infra/config';
+import { withoutUnrunScripts } from '@/lib/server/infra/csp';
 import { localRedirectPath } from '@/lib/domain/redirects';
 import { PERSONAL_HEADER } from '@/lib/domain/offline';
 import { MethodNotAllowed } from '@/lib/domain/errors';
@@ -103,6 +104,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
       if (!response.headers.get('cache-control')?.includes('immutable')) response.headers.set('x-request-id', requestId);
       // For the route cache, which stores a page only under its own market's key.
       if (ctx.locals.market) response.headers.set(RENDERED_MARKET_HEADER, ctx.locals.market);
+      const policy = response.headers.get('content-security-policy');
+      if (policy) response.headers.set('content-security-policy', withoutUnrunScripts(policy));
       // A page rendered for a signed-in shopper shows their name: never stored by any cache.
       if (ctx.locals.session && response.headers.get('content-type')?.startsWith('text/html')) {
         response.headers.set('cache-control', 'private, no-store');
