@@ -319,7 +319,7 @@ export const SEED_DESIGNERS: readonly { name: string; about: string }[] = [
   { name: 'Kloof & Kin', about: 'Quiet Cape Town linen and cotton for warm days and cool evenings.' },
   { name: 'Lourens Tafelberg', about: 'Cape Town bags in vegetable-tanned leather, stitched with waxed thread.' },
   { name: 'Nana Asantewaa', about: 'Accra couture with kente woven in Bonwire and cut in Osu.' },
-  { name: 'Kwabena Mensah', about: 'Accra menswear: batakari smocks, loafers and belts in soft calf.' },
+  { name: 'Kwabena Boateng', about: 'Accra menswear: batakari smocks, loafers and belts in soft calf.' },
   { name: 'Labadi Salon', about: 'Beach-to-dinner dresses and slides from an Accra studio by the sea.' },
 ];
 

@@ -136,8 +136,9 @@ export function createRangeReading({ db, site, keep }: { db: Db; site: string; k
             select p.id, width_bucket(p.id, array[${sql.join(
               starts.map((n) => sql`${n}`),
               sql`, `,
-            )}]::int[]) as b, row(p.id, p.name, p.description, c.name, c.slug, pa.name, pa.slug)::text as facts
+            )}]::int[]) as b, row(p.id, p.name, p.description, c.name, c.slug, pa.name, pa.slug, d.name)::text as facts
             from ${products} p
+            left join ${designers} d on d.id = p.designer_id
             join ${productFromPrices} f on f.product_id = p.id and f.market = ${market}
             join ${categories} c on c.id = p.category_id
             join ${categories} pa on pa.id = c.parent_id
