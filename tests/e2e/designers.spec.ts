@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 
 /**
@@ -11,6 +12,8 @@ test('the side menu leads to the designers, and one designer shows only their pi
   await menu.getByRole('link', { name: 'Designers' }).click();
   await expect(page).toHaveURL(/\/designers$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Designers' })).toBeVisible();
+  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  expect(serious).toEqual([]);
   const designer = page.locator('.dz li a').first();
   const name = (await designer.textContent())!.trim();
   await designer.click();
