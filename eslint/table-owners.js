@@ -18,6 +18,7 @@ export const TABLE_OWNERS = {
   cartItems: 'cart/cart',
   carts: 'cart/cart',
   categories: 'catalogue/admin/categories',
+  designers: 'catalogue/admin/designers',
   colors: 'demo/seed',
   contentPages: 'content/pages',
   contentPictures: 'content/pages',

@@ -59,6 +59,8 @@ export interface ProductPurchaseProps {
   sizeGuide?: ReactNode;
   /** The description, as the page's HTML (a slot): sent once, not again in the island's props. */
   description?: ReactNode;
+  /** The designer's line above the name, as the page's HTML (a slot, like the description). */
+  designer?: ReactNode;
 }
 
 const MAIN_SIZES = '(min-width: 900px) 45vw, 100vw';
@@ -76,7 +78,7 @@ const largeOf = (url: string) => {
  * are radio inputs of a real form posting to the add-to-cart endpoint, which works without
  * scripts (303 to /cart); once hydrated the island sends it with fetch and shows the toasts.
  */
-export default function ProductPurchase({ product, csrf, initialColor, initialSize, children, sizeGuide, description }: ProductPurchaseProps) {
+export default function ProductPurchase({ product, csrf, initialColor, initialSize, children, sizeGuide, description, designer }: ProductPurchaseProps) {
   const [imageIndex, setImageIndex] = useState(0);
   // Sizes are chosen, never assumed: with more than one, none is ticked until the shopper picks one.
   const sizeCount = new Set(product.variants.map((v) => v.size).filter(Boolean)).size;
@@ -196,6 +198,7 @@ export default function ProductPurchase({ product, csrf, initialColor, initialSi
 
       <div className="product-info">
         <p className="product-category">{product.categoryLine}</p>
+        {designer}
         <div className="product-title-row">
           <h1>{product.name}</h1>
           {children}

@@ -80,6 +80,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/audit.ts': { query: () => ({ page: '1' }) },
   'api/v1/admin/categories/[id]/banner.ts': { segments: (ids) => ({ id: ids.categoryId }), upload: true },
   'api/v1/admin/categories/index.ts': { body: () => ({ name: 'Bad input', description: 'Made by a test', position: '1', parentId: '', id: '' }) },
+  'api/v1/admin/designers/index.ts': { body: () => ({ name: 'Bad Input House', slug: '', about: 'Made by a test', id: '' }) },
   'api/v1/admin/customers/index.ts': { query: () => ({ q: 'ada', page: '2', before: 'end' }) },
   'api/v1/admin/customers/newsletter.csv.ts': {},
   'api/v1/admin/dashboard.ts': {},
@@ -125,7 +126,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/products/[id]/images/index.ts': { segments: (ids) => ({ id: ids.productId }), upload: true },
   'api/v1/admin/products/[id]/index.ts': {
     segments: (ids) => ({ id: ids.productId }),
-    body: (ids) => ({ name: 'Silk scarf', description: 'Soft', price: '25000', categoryId: ids.categoryId, active: 'on', [`stock.${ids.variantId}`]: '5' }),
+    body: (ids) => ({ name: 'Silk scarf', description: 'Soft', price: '25000', categoryId: ids.categoryId, active: 'on', designerId: '1', [`stock.${ids.variantId}`]: '5' }),
     extraBodies: (ids) =>
       ['3000000000', '99999999999999999999', '-1', '1.5', '0'].flatMap((bad) => [
         { name: 'Silk scarf', description: 'Soft', price: '25000', categoryId: ids.categoryId, [`stock.${bad}`]: '1' },
@@ -135,7 +136,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/admin/products/[id]/variants.ts': { segments: (ids) => ({ id: ids.productId }), body: () => ({ colorId: '', sizeId: '', stock: '1', sku: 'BAD-1', price: '1000' }) },
   'api/v1/admin/products/index.ts': {
     query: (ids) => ({ q: 'silk', categoryId: ids.categoryId, status: 'active', lowStock: '1', page: '1' }),
-    body: (ids) => ({ name: 'Bad input', description: 'Made by a test', price: '1000', categoryId: ids.categoryId, active: 'on', colorId: '', sizeId: '', stock: '1', sku: '' }),
+    body: (ids) => ({ name: 'Bad input', description: 'Made by a test', price: '1000', categoryId: ids.categoryId, active: 'on', designerId: '', colorId: '', sizeId: '', stock: '1', sku: '' }),
   },
   'api/v1/admin/promotions/index.ts': {
     body: () => ({ code: 'BAD-INPUT', description: 'Made by a test', kind: 'percent', percentOff: '10', usageLimit: '5', startsAt: '2026-01-01T00:00', endsAt: '2027-01-01T00:00', status: 'active', id: '' }),
@@ -189,7 +190,7 @@ const SPECS: Record<string, Spec> = {
   'api/v1/search/suggestions.ts': { query: () => ({ q: 'leat' }) },
   'api/v1/products/[id].ts': { segments: (ids) => ({ id: ids.productId }) },
   'api/v1/products/index.ts': {
-    query: (ids) => ({ categoryId: ids.categoryId, colorId: '1', sizeId: '1', subCategoryId: '1', q: 'silk', sort: 'low-high', page: '1', limit: '10' }),
+    query: (ids) => ({ categoryId: ids.categoryId, colorId: '1', sizeId: '1', subCategoryId: '1', designer: 'kloof-kin', q: 'silk', sort: 'low-high', page: '1', limit: '10' }),
   },
   'api/v1/products/organised/best-sellers.ts': {},
   'api/v1/products/organised/latest.ts': {},
@@ -225,7 +226,7 @@ const SPECS: Record<string, Spec> = {
   // Pages that read their URL (path segments, query) or take a form post.
   'pay/simulated/[reference].astro': { segments: () => ({ reference: 'ML-NO-SUCH' }), body: () => ({ outcome: 'pay' }) },
   'collection.astro': {
-    query: (ids) => ({ categoryId: ids.categoryId, color: '1', size: '1', subCategory: '1', colorId: '1', sizeId: '1', subCategoryId: '1', q: 'silk', sort: 'low-high', page: '1', limit: '10', ...pageMessages }),
+    query: (ids) => ({ categoryId: ids.categoryId, color: '1', size: '1', subCategory: '1', colorId: '1', sizeId: '1', subCategoryId: '1', designer: 'kloof-kin', q: 'silk', sort: 'low-high', page: '1', limit: '10', ...pageMessages }),
   },
   'product/[productId].astro': { segments: (ids) => ({ productId: ids.productId }), query: () => ({ market: 'ZA', color: 'Gold', size: 'EU 38', ...pageMessages }) },
   'order-details/[orderId]/index.astro': { segments: () => ({ orderId: nilUuid }), query: () => ({ reference: 'ML-NO-SUCH' }) },

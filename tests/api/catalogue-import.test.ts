@@ -93,6 +93,26 @@ for (const driver of ['pglite', 'pg'] as const) {
       expect(JSON.stringify(listed.body)).toContain('Amara Import Pumps');
     }, 180_000);
 
+    it('the Brand column names each product’s designer: an existing one in any case, a new one added', async () => {
+      const header = ['Handle', 'Title', 'Brand', 'Category', 'Option1 Colour', 'SKU', 'Inventory', 'Price NG'];
+      const csv = csvLines([
+        header,
+        ['kin-import-tote', 'Kin Import Tote', 'kloof & KIN', 'Bags > Totes', 'Black', 'KIT-1', '2', '90000'],
+        ['accra-import-slide', 'Accra Import Slide', 'Jamestown Cobblers', 'Bags > Totes', 'Black', 'AIS-1', '1', '80000'],
+      ]);
+      const { checked, applied } = await checkAndApply(csv);
+      expect(checked.summary).toMatchObject({ products: { created: 2 }, designersCreated: ['Jamestown Cobblers'], notApplied: [] });
+      expect(applied.status).toBe('applied');
+      const found = await api.call('GET', '/products?q=Import%20Tote%20Kin&limit=5');
+      const tote = (found.body.data.docs as { name: string; designer: { name: string; slug: string } }[]).find((p) => p.name === 'Kin Import Tote');
+      expect(tote?.designer).toMatchObject({ name: 'Kloof & Kin', slug: 'kloof-kin' });
+      const byNew = await api.call('GET', '/products?designer=jamestown-cobblers');
+      expect(byNew.body.data.docs.map((p: { name: string }) => p.name)).toEqual(['Accra Import Slide']);
+      // The same designer however the file cases it: nothing changes.
+      const again = await upload(csvLines([header, ['kin-import-tote', 'Kin Import Tote', 'KLOOF & kin', 'Bags > Totes', 'Black', 'KIT-1', '2', '90000']]));
+      expect((await settled(again.body.data.id)).nothingChanges).toBe(true);
+    }, 180_000);
+
     it('export, then import unchanged, changes nothing and says so', async () => {
       const res = await fetch(`${server.baseUrl}/api/v1/admin/products/export.csv`, { headers: { authorization: `Bearer ${owner}` } });
       expect(res.status).toBe(200);
@@ -105,6 +125,8 @@ for (const driver of ['pglite', 'pg'] as const) {
       console.log(`${driver}: the demo export (${checked.rows} rows) checked in ${Date.now() - t0} ms`);
       expect(checked.errors.slice(0, 5)).toEqual([]);
       expect(checked.nothingChanges).toBe(true);
+      // The export names each product's designer in its Brand column.
+      expect(csv).toContain(',Kloof & Kin,');
     }, 180_000);
 
     it('refuses a ZIP with a path outside its folder, a CSV of 2 million rows and a 100 MB upload with a 4xx', async () => {

@@ -78,7 +78,7 @@ describe('route cache on PGlite', () => {
   });
 
   it('serves anonymous catalogue pages and the public API from the cache, with ETags', async () => {
-    for (const path of ['/', '/collection', '/product/3', '/Bags-men', '/about', '/privacy', '/contact', '/sitemap.xml', '/api/v1/products?limit=5', '/api/v1/products/3']) {
+    for (const path of ['/', '/collection', '/product/3', '/Bags-men', '/designers', '/about', '/privacy', '/contact', '/sitemap.xml', '/api/v1/products?limit=5', '/api/v1/products/3']) {
       const first = await get(server.baseUrl, path);
       expect(first.status, path).toBe(200);
       expect(first.cache, path).toBe('MISS');

@@ -12,6 +12,7 @@ const view: CatalogueView = {
     { id: 101, path: 'Bags > Totes', sizes: [], guide: null },
   ],
   skuHandles: new Map([['taken-1', 'someone-elses-bag']]),
+  designers: [{ id: 5, name: 'Adébáyọ̀ Atelier' }],
 };
 
 const HEADER = ['Handle', 'Title', 'Description', 'Category', 'Status', 'Option1 Colour', 'Option2 Size', 'SKU', 'Inventory', 'Price NG', 'Price ZA', 'Compare-at NG', 'Image Src'];
@@ -102,7 +103,7 @@ describe('the import rows', () => {
 
   it('summarises what would change, and an unchanged file changes nothing', () => {
     const { products } = check([['amara-pumps', 'Amara Pumps', 'Patent', 'Shoes > Heels', 'active', 'Black', 'EU 37', 'AP-37', '3', '2500', '', '', '']]);
-    const existing: ExistingProduct = { id: 7, handle: 'amara-pumps', title: 'Amara Pumps', description: 'Patent', categoryId: 100, active: true, variants: [{ id: 70, sku: 'AP-37', colourId: 1, sizeId: 10, stock: 3, prices: { NG: 250_000 } }], images: [] };
+    const existing: ExistingProduct = { id: 7, handle: 'amara-pumps', title: 'Amara Pumps', description: 'Patent', categoryId: 100, active: true, designer: null, variants: [{ id: 70, sku: 'AP-37', colourId: 1, sizeId: 10, stock: 3, prices: { NG: 250_000 } }], images: [] };
     const same = summarise(products, new Map([['amara-pumps', existing]]), new Map(), new Set());
     expect(changesNothing(same)).toBe(true);
     expect(same.products.unchanged).toBe(1);
@@ -110,5 +111,23 @@ describe('the import rows', () => {
     expect(cheaper).toMatchObject({ products: { updated: 1 }, variants: { updated: 1 }, stockSet: 1, priceChanges: [{ handle: 'amara-pumps', sku: 'AP-37', market: 'NG', before: 300_000, after: 250_000 }], notApplied: ['Compare-at NG'] });
     const fresh = summarise(products, new Map(), new Map(), new Set());
     expect(fresh).toMatchObject({ products: { created: 1 }, variants: { created: 1 }, stockSet: 1 });
+  });
+
+  it('reads the Brand column as the designer: any case names the one the store has, a new name is added, an absent column leaves it', () => {
+    const header = ['Handle', 'Title', 'Brand', 'Category', 'Option1 Colour', 'SKU', 'Price NG'];
+    const rows = (brand: string) => {
+      const { columns } = readHeader(header);
+      return checkRows([{ row: 2, cells: recordOf(columns, ['amara-pumps', 'Amara Pumps', brand, 'Shoes > Heels', 'Black', 'AP-37', '2500']) }], new Set(columns.filter((c): c is ImportColumn => c !== null)), view);
+    };
+    const existing: ExistingProduct = { id: 7, handle: 'amara-pumps', title: 'Amara Pumps', description: '', categoryId: 100, active: true, designer: 'Adébáyọ̀ Atelier', variants: [{ id: 70, sku: 'AP-37', colourId: 1, sizeId: null, stock: 0, prices: { NG: 250_000 } }], images: [] };
+    const same = rows('  adébáyọ̀   atelier ');
+    expect(same.problems).toEqual([]);
+    expect(same.products[0]!.designer).toBe('adébáyọ̀ atelier');
+    expect(changesNothing(summarise(same.products, new Map([['amara-pumps', existing]]), new Map(), new Set(['Brand']), view.designers))).toBe(true);
+    const other = summarise(rows('Kloof & Kin').products, new Map([['amara-pumps', existing]]), new Map(), new Set(['Brand']), view.designers);
+    expect(other).toMatchObject({ products: { updated: 1 }, designersCreated: ['Kloof & Kin'], notApplied: [] });
+    expect(rows('').products[0]!.designer).toBeNull();
+    expect(rows('x'.repeat(101)).problems).toEqual([{ row: 2, column: 'Brand', message: 'A designer name has at most 100 characters.' }]);
+    expect(check([['amara-pumps', 'Amara Pumps', 'Patent', 'Shoes > Heels', 'active', 'Black', 'EU 37', 'AP-37', '3', '2500', '', '', '']]).products[0]!.designer).toBeUndefined();
   });
 });

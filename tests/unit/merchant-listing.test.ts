@@ -16,6 +16,7 @@ const product: ListedProduct = {
   imageColors: [null, 'Black', 'Ivory'],
   categoryNames: ['Clothing', 'Dresses'],
   currency: 'ZAR',
+  designer: { id: 3, name: 'Ọ̀ṣun & Ivory', slug: 'osun-ivory' },
   variants: [
     { id: 70, sku: 'AM-BLK-S', size: 'S', color: 'Black', stock: 2, price: 4200 },
     { id: 71, sku: null, size: 'M', color: 'Black', stock: 0, price: 4200 },
@@ -28,8 +29,10 @@ describe('a product page’s ProductGroup', () => {
   const variants = ld.hasVariant as Record<string, any>[];
 
   it('groups one Product per variant sold in the market, varying by what tells them apart', () => {
-    expect(ld).toMatchObject({ '@type': 'ProductGroup', productGroupID: '7', name: product.name, category: 'Clothing > Dresses', brand: { name: 'Maison Luxe' } });
+    expect(ld).toMatchObject({ '@type': 'ProductGroup', productGroupID: '7', name: product.name, category: 'Clothing > Dresses', brand: { '@type': 'Brand', name: 'Ọ̀ṣun & Ivory' } });
     expect(ld.variesBy).toEqual(['https://schema.org/color', 'https://schema.org/size']);
+    // A piece with no designer named yet is branded with the store.
+    expect((productGroupLd({ ...product, designer: null }, 'ZA', SITE) as Record<string, any>).brand).toEqual({ '@type': 'Brand', name: 'Maison Luxe' });
     expect(variants.map((v) => v.sku)).toEqual(['AM-BLK-S', 'ML-7-71', 'ML-7-72']);
     expect(variants[2]).toMatchObject({ color: 'Ivory', size: 'S', image: [`${SITE}/media/a/640.webp`, `${SITE}/media/c/640.webp`] });
   });
@@ -89,6 +92,7 @@ describe('feed items', () => {
     id: 7,
     name: product.name,
     description: product.description,
+    brand: 'Ọ̀ṣun & Ivory',
     categoryNames: ['Clothing', 'Dresses'] as [string, string],
     categorySlugs: ['clothing', 'dresses'] as [string, string],
     images: product.images.map((url, i) => ({ url: SITE + url, color: product.imageColors[i]! })),
@@ -106,10 +110,13 @@ describe('feed items', () => {
     const xml = googleItem(items[0]!, googleShipping('ZA'));
     expect(xml).toContain('<g:id>AM-BLK-S</g:id><g:item_group_id>7</g:item_group_id>');
     expect(xml).toContain('<description>Cut on the bias &amp; lined in silk.</description>');
+    expect(xml).toContain('<g:brand>Ọ̀ṣun &amp; Ivory</g:brand>');
+    expect(feedItems({ ...feedProduct, brand: null }, 'ZA', SITE)[0]!.brand).toBe('Maison Luxe');
     expect(xml).toContain('<g:availability>in_stock</g:availability><g:price>4200.00 ZAR</g:price>');
     expect(xml).toContain('<g:shipping><g:country>ZA</g:country><g:service>Express</g:service><g:price>250.00 ZAR</g:price>');
     const row = metaRow(items[1]!);
     expect(row.split(',').length).toBeGreaterThanOrEqual(META_HEAD.split(',').length);
     expect(row).toMatch(/^ML-7-71,"Amara Silk Midi Dress, Black, M",Cut on the bias & lined in silk\.,out of stock,new,4200\.00 ZAR,/);
+    expect(row).toContain(',Ọ̀ṣun & Ivory,7,');
   });
 });

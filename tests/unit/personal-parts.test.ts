@@ -98,7 +98,7 @@ describe('personalise (a shared page made one shopper\'s)', () => {
   });
 
   it('shares the catalogue pages only', () => {
-    for (const path of ['/', '/collection', '/product/12', '/Bags-men', '/about', '/contact', '/privacy']) expect(isSharedPage(path), path).toBe(true);
+    for (const path of ['/', '/collection', '/designers', '/product/12', '/Bags-men', '/about', '/contact', '/privacy']) expect(isSharedPage(path), path).toBe(true);
     for (const path of ['/profile', '/cart', '/place-order', '/favourites', '/order-history', '/product/12/x', '/admin', '/api/v1/products']) expect(isSharedPage(path), path).toBe(false);
   });
 

@@ -8,7 +8,7 @@ import { formatMoney } from '@/lib/domain/money';
 import { CARD_SIZES, CARD_WIDTHS, pictureSources } from './pictures';
 
 /** What a card shows. */
-export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images' | 'colorNames'> & Partial<Pick<ProductDto, 'priceFrom' | 'cardColor'>>;
+export type CardProduct = Pick<ProductDto, 'id' | 'name' | 'price' | 'currency' | 'images' | 'colorNames'> & Partial<Pick<ProductDto, 'priceFrom' | 'cardColor' | 'designer'>>;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
@@ -33,6 +33,7 @@ export function productCardElement(product: CardProduct, saveData = false): HTML
       element(
         'div',
         { class: 'card-body' },
+        ...(product.designer ? [element('p', { class: 'cd' }, product.designer.name)] : []),
         element('h3', { class: 'card-name', title: product.name }, product.name),
         element('p', { class: 'card-price', 'data-price': String(product.price) }, cardPriceText(product, formatMoney(product.price, product.currency))),
       ),

@@ -83,6 +83,8 @@ export const productSchema = z.object({
       if (parsed === undefined) ctx.addIssue({ code: 'custom', message: message('product-dimensions-invalid') });
       return parsed ?? null;
     }),
+  /** The designer: empty names none; absent leaves it as it is. */
+  designerId: z.preprocess((v) => (v === '' || v === 'none' ? null : v), id.nullable().optional()),
 });
 
 /** The form field of a market's price: `price` for Nigeria (as before markets), `price.ZA` for the others. */

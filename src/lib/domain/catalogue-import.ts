@@ -4,6 +4,7 @@
  * import passes before anything is written. Pure: the server hands in what the catalogue holds
  * (`CatalogueView`, `ExistingProduct`) and gets back every problem at once and what would change.
  */
+import { designerKey } from './designers';
 import { MARKET_CODES, type MarketCode } from './markets';
 import { fill, message } from './messages';
 import { sizeGuideFor } from './size-guides';
@@ -51,7 +52,7 @@ export const IMPORT_STATUSES = ['active', 'draft', 'archived'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /** Columns read and checked but not stored by this store yet (reported in the summary, never dropped silently). */
-export const NOT_APPLIED_COLUMNS = ['Brand', 'Tags', 'Compare-at NG', 'Compare-at ZA'] as const satisfies readonly ImportColumn[];
+export const NOT_APPLIED_COLUMNS = ['Tags', 'Compare-at NG', 'Compare-at ZA'] as const satisfies readonly ImportColumn[];
 
 export interface ImportProblem {
   /** The spreadsheet's row number: the header is row 1. */
@@ -100,6 +101,8 @@ export interface CatalogueView {
   categories: readonly CategoryView[];
   /** Every SKU in the store and the handle of the product that has it. */
   skuHandles: ReadonlyMap<string, string>;
+  /** The designers the store has (a Brand cell names one in any case, or a new one). */
+  designers: readonly Named[];
 }
 
 export interface PlannedVariant {
@@ -128,6 +131,8 @@ export interface PlannedProduct {
   description: string | undefined;
   categoryId: number | undefined;
   status: ImportStatus | undefined;
+  /** The Brand cell: a designer's name, null when empty (none), undefined without the column (left). */
+  designer: string | null | undefined;
   variants: PlannedVariant[];
   images: PlannedImage[];
 }
@@ -210,6 +215,8 @@ export function checkRows(records: readonly { row: number; cells: ImportRecord }
       if (status && !(IMPORT_STATUSES as readonly string[]).includes(status)) problem(row, 'Status', fill('import-status-unknown', cell('Status')));
       const description = present.has('Description') ? cell('Description') : undefined;
       if (description && description.length > 10_000) problem(row, 'Description', message('import-description-long'));
+      const designer = present.has('Brand') ? cell('Brand').replace(/\s+/g, ' ') || null : undefined;
+      if (designer && designer.length > 100) problem(row, 'Brand', message('import-brand-long'));
       product = {
         handle,
         row,
@@ -219,6 +226,7 @@ export function checkRows(records: readonly { row: number; cells: ImportRecord }
         category,
         cellRows: new Map(),
         status: (IMPORT_STATUSES as readonly string[]).includes(status) ? (status as ImportStatus) : undefined,
+        designer,
         variants: [],
         images: [],
       };
@@ -330,6 +338,8 @@ export interface ExistingProduct {
   description: string;
   categoryId: number;
   active: boolean;
+  /** Its designer's name (null: none). */
+  designer: string | null;
   variants: { id: number; sku: string | null; colourId: number | null; sizeId: number | null; stock: number; prices: Partial<Record<MarketCode, number>> }[];
   /** The media hashes of its pictures. */
   images: readonly string[];
@@ -349,6 +359,8 @@ export interface ImportSummary {
   stockSet: number;
   imagesAdded: number;
   priceChanges: PriceChange[];
+  /** Designers the file names that the store does not have yet: applying adds them. */
+  designersCreated: string[];
   /** Columns the file fills that this store does not keep yet. */
   notApplied: string[];
 }
@@ -361,16 +373,28 @@ export function matchVariant(existing: ExistingProduct | undefined, v: PlannedVa
 }
 
 /** What applying would change, product by product; `imageHashes` maps each image cell to its picture once fetched. */
-export function summarise(planned: readonly PlannedProduct[], existing: ReadonlyMap<string, ExistingProduct>, imageHashes: ReadonlyMap<string, string>, filled: ReadonlySet<string>): ImportSummary {
+export function summarise(
+  planned: readonly PlannedProduct[],
+  existing: ReadonlyMap<string, ExistingProduct>,
+  imageHashes: ReadonlyMap<string, string>,
+  filled: ReadonlySet<string>,
+  designers: readonly Named[] = [],
+): ImportSummary {
   const s: ImportSummary = {
     products: { created: 0, updated: 0, unchanged: 0, archived: 0 },
     variants: { created: 0, updated: 0, unchanged: 0 },
     stockSet: 0,
     imagesAdded: 0,
     priceChanges: [],
+    designersCreated: [],
     notApplied: NOT_APPLIED_COLUMNS.filter((c) => filled.has(c)),
   };
+  const knownDesigners = new Set(designers.map((d) => designerKey(d.name)));
   for (const p of planned) {
+    if (p.designer && !knownDesigners.has(designerKey(p.designer))) {
+      knownDesigners.add(designerKey(p.designer));
+      s.designersCreated.push(p.designer);
+    }
     const e = existing.get(p.handle);
     const plan = productChanges(p, e, imageHashes);
     if (!e) s.products.created++;
@@ -396,7 +420,8 @@ export function summarise(planned: readonly PlannedProduct[], existing: Readonly
 /** The changes a planned product makes to the catalogue, field by field and variant by variant. */
 export function productChanges(p: PlannedProduct, e: ExistingProduct | undefined, imageHashes: ReadonlyMap<string, string>) {
   const active = p.status === undefined ? (e?.active ?? true) : p.status === 'active';
-  const fields = !e || e.title !== p.title || (p.description !== undefined && e.description !== p.description) || (p.categoryId !== undefined && e.categoryId !== p.categoryId) || e.active !== active;
+  const designerChanges = p.designer !== undefined && designerKey(p.designer ?? '') !== designerKey(e?.designer ?? '');
+  const fields = !e || e.title !== p.title || (p.description !== undefined && e.description !== p.description) || (p.categoryId !== undefined && e.categoryId !== p.categoryId) || e.active !== active || designerChanges;
   const variants = p.variants.map((v) => {
     const existing = matchVariant(e, v);
     const stockChanges = v.stock !== undefined && v.stock !== (existing?.stock ?? 0);

@@ -4,12 +4,15 @@ import { z } from 'zod';
 import { message } from './messages';
 import { optionalId, text } from './validation';
 import type { CurrencyCode } from './money';
+import type { DesignerRef } from './designers';
 
 /** A product as the API and pages show it, money in major units. */
 export interface ProductDto {
   id: number;
   name: string;
   slug: string;
+  /** The house that made it (shown above the name); null: none named yet. */
+  designer: DesignerRef | null;
   /** The card's price: the lowest of the variants (in the filtered colour, on a colour-filtered list). */
   price: number;
   /** Other variants (of that colour) cost more: the card says "From". */
@@ -107,6 +110,8 @@ export const productQuerySchema = z.object({
   colorId: optionalId,
   sizeId: optionalId,
   subCategoryId: optionalId,
+  /** A designer's slug (the /designers page links the collection with it). */
+  designer: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(80).regex(/^[a-z0-9-]+$/, message('designer-not-found')).optional()),
   q: z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), text('q', 100).max(100, message('search-too-long')).optional()),
   sort: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SORTS, { error: message('sort-invalid') }).default('relevant')),
   page: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1, message('page-invalid')).max(100_000).default(1)),
@@ -123,6 +128,7 @@ export function collectionQueryFromSearch(params: URLSearchParams): Record<strin
     colorId: get('color') ?? get('colorId'),
     sizeId: get('size') ?? get('sizeId'),
     subCategoryId: get('subCategory') ?? get('subCategoryId'),
+    designer: get('designer'),
     q: get('q'),
     sort: get('sort'),
     page: get('page'),
@@ -137,6 +143,8 @@ export interface ProductListDto {
   colors: NamedRef[];
   sizes: NamedRef[];
   subCategories: NamedRef[];
+  /** The designers of the pieces sold here, A–Z (the collection's "Designer" filter). */
+  designers: DesignerRef[];
   totalDocs: number;
   page: number;
   limit: number;

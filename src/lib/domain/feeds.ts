@@ -17,6 +17,8 @@ export interface FeedProduct {
   id: number;
   name: string;
   description: string;
+  /** The designer's name (null: none named yet; the feeds then name the store). */
+  brand: string | null;
   categoryNames: [string, string];
   categorySlugs: [string, string];
   images: { url: string; color: string | null }[];
@@ -29,6 +31,7 @@ export interface FeedItem {
   groupId: string;
   title: string;
   description: string;
+  brand: string;
   link: string;
   images: string[];
   inStock: boolean;
@@ -58,6 +61,7 @@ export function feedItems(p: FeedProduct, market: MarketCode, site: string): Fee
       groupId: String(p.id),
       title: [p.name, v.color, v.size].filter(Boolean).join(', ').slice(0, TITLE_MAX),
       description: p.description.slice(0, DESCRIPTION_MAX),
+      brand: p.brand ?? STORE_NAME,
       link: new URL(variantPath(p.id, v, market), site).toString(),
       images: (ofColor.length ? ofColor : p.images).map((i) => i.url),
       inStock: v.stock > 0,
@@ -114,8 +118,8 @@ export function googleItem(i: FeedItem, shipping: string): string {
     tag('g:availability', i.inStock ? 'in_stock' : 'out_of_stock') +
     tag('g:price', i.price) +
     tag('g:condition', 'new') +
-    tag('g:brand', STORE_NAME) +
-    // The house's own pieces have no GTIN or manufacturer part number.
+    tag('g:brand', i.brand) +
+    // The designers' pieces are listed without a GTIN or manufacturer part number.
     tag('g:identifier_exists', 'no') +
     tag('g:color', i.color) +
     tag('g:size', i.size) +
@@ -162,7 +166,7 @@ export function metaRecord(i: FeedItem): (string | number | null)[] {
     link: i.link,
     image_link: i.images[0] ?? null,
     additional_image_link: i.images.slice(1, 1 + MORE_IMAGES_MAX).join(',') || null,
-    brand: STORE_NAME,
+    brand: i.brand,
     item_group_id: i.groupId,
     color: i.color,
     size: i.sizeSystem ? `${i.sizeSystem} ${i.size}` : i.size,

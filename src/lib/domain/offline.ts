@@ -12,7 +12,7 @@ export const PERSONAL_HEADER = 'x-personal';
  * The pages the worker keeps a copy of for offline reading: the catalogue and content pages an
  * anonymous visitor sees (the shared pages of shared-pages.ts and the delivery options).
  */
-export const OFFLINE_PAGES: readonly RegExp[] = [/^\/$/, /^\/collection\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/i, /^\/(about|contact|privacy|delivery-options)\/?$/];
+export const OFFLINE_PAGES: readonly RegExp[] = [/^\/$/, /^\/collection\/?$/, /^\/designers\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/i, /^\/(about|contact|privacy|delivery-options)\/?$/];
 
 /** The query parameter the installed app's start URL carries (manifest start_url); not part of a saved page's key. */
 export const SOURCE_PARAM = 'source';

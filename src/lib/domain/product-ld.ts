@@ -8,7 +8,8 @@ import type { ProductDetailDto } from './catalogue';
 import type { MarketCode } from './markets';
 import { parseSize, priceText, returnPolicyLd, SCHEMA_SIZE_SYSTEMS, shippingDetailsLd, variantPath, variantSku, type ListedVariant } from './merchant';
 
-export type ListedProduct = Pick<ProductDetailDto, 'id' | 'name' | 'description' | 'images' | 'imageColors' | 'categoryNames' | 'currency'> & {
+/** `designer` is the brand search engines are told; without one, the store. */
+export type ListedProduct = Pick<ProductDetailDto, 'id' | 'name' | 'description' | 'images' | 'imageColors' | 'categoryNames' | 'currency' | 'designer'> & {
   variants: ListedVariant[];
 };
 
@@ -39,7 +40,7 @@ export function productGroupLd(product: ListedProduct, market: MarketCode, site:
     name: product.name,
     description: product.description,
     url: groupUrl,
-    brand: { '@type': 'Brand', name: STORE_NAME },
+    brand: { '@type': 'Brand', name: product.designer?.name ?? STORE_NAME },
     category: product.categoryNames.join(' > '),
     image: product.images.map(abs),
     productGroupID: String(product.id),

@@ -55,13 +55,14 @@ function urlset(site: string, urls: readonly SitemapUrl[]): string {
   );
 }
 
-/** Home, the content pages (with their published "Last updated" day) and every category's collection, in every market. */
+/** Home, the designers' A–Z, the content pages (with their published "Last updated" day) and every category's collection, in every market. */
 export function pagesSitemap(site: string, categories: readonly { id: number; parentId: number | null }[], contentUpdated: Readonly<Record<string, string>> = {}): string {
   const allMarkets = ALL_MARKETS.map((m) => m.code);
   return urlset(site, [
     { loc: '/', priority: '1.0', markets: allMarkets },
     { loc: '/collection', priority: '0.8', markets: allMarkets },
     { loc: '/Bags-men', priority: '0.6', markets: allMarkets },
+    { loc: '/designers', priority: '0.6', markets: allMarkets },
     ...['about', 'privacy', 'contact'].map((slug) => ({ loc: `/${slug}`, priority: '0.3', ...(contentUpdated[slug] ? { lastmod: contentUpdated[slug] } : {}) })),
     ...categories.map((c) => ({
       loc: c.parentId === null ? `/collection?categoryId=${c.id}` : `/collection?categoryId=${c.parentId}&subCategory=${c.id}`,

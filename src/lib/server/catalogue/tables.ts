@@ -34,6 +34,20 @@ export const sizes = pgTable('sizes', {
   position: integer('position').notNull().default(0),
 });
 
+/** The houses whose pieces the store sells: a product names one (shown above its name, the brand search engines are told). */
+export const designers = pgTable(
+  'designers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    /** A short text for the A–Z page and the back office. */
+    about: text('about').notNull().default(''),
+  },
+  // One designer per name however it is cased: the import finds a designer by its name.
+  (t) => [uniqueIndex('designers_name_uq').on(sql`lower(${t.name})`)],
+);
+
 export const products = pgTable(
   'products',
   {
@@ -48,6 +62,8 @@ export const products = pgTable(
       .references(() => categories.id),
     salesCount: integer('sales_count').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /** The designer (null: none named yet). */
+    designerId: integer('designer_id').references(() => designers.id, { onDelete: 'restrict' }),
     /** A bag's outer size in centimetres, "width × height × depth" (domain/catalogue.ts parseDimensions); null: none stated. */
     dimensionsCm: text('dimensions_cm'),
     createdAt: createdAt(),
@@ -60,6 +76,7 @@ export const products = pgTable(
   (t) => [
     index('products_search_idx').using('gin', t.searchDocument),
     index('products_category_idx').on(t.categoryId),
+    index('products_designer_idx').on(t.designerId),
     // The back office's products list: newest first, paged by key on both.
     index('products_created_idx').on(t.createdAt, t.id),
     // Its search by any part of the name (ILIKE '%q%').

@@ -8,7 +8,8 @@ import type { Db, Tx } from '../infra/db/client';
 import { recordStockMoves } from '@/lib/server/catalogue/stock';
 import { createSearch } from '@/lib/server/catalogue/search';
 import { addresses, users } from '../accounts/tables';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '../catalogue/tables';
+import { designerSlug } from '@/lib/domain/designers';
+import { categories, colors, designers, productImages, products, sizes, variantPrices, variants } from '../catalogue/tables';
 import { bannerArtSvg, productArtSvg, type ArtKind } from './seed-art';
 
 /** The documented demo shopper (README). */
@@ -306,6 +307,22 @@ export function seedVariantNaira(productNaira: number, productIndex: number, col
   return Math.round((productNaira * 1.15) / 5000) * 5000;
 }
 
+/** The demo store's designers: invented houses of Lagos, Johannesburg, Cape Town and Accra. */
+export const SEED_DESIGNERS: readonly { name: string; about: string }[] = [
+  { name: 'Adébáyọ̀ Atelier', about: 'Hand-finished leather from a Lagos Island workshop: structured bags, brass hardware, aso-oke linings.' },
+  { name: 'Ọ̀ṣun & Ivory', about: 'Lagos eveningwear in silk and adire, cut close and finished by hand.' },
+  { name: 'Kóláwọlé Maison', about: 'Tailoring from Yaba: sharp shoulders, soft linen, buttons carved from horn.' },
+  { name: 'Atelier Nomvula', about: 'Johannesburg knitwear and shoes, made in small runs in Maboneng.' },
+  { name: 'Sibanye Studio', about: 'Braamfontein ready-to-wear in bold block colours, cut for the city.' },
+  { name: 'Dlamini Ndlovu', about: 'Heels and sandals lasted by hand in Johannesburg, in leather tanned in the Karoo.' },
+  { name: 'Bo-Kaap Loom', about: 'Cape Town weavers: scarves, wraps and totes in colours taken from the Bo-Kaap.' },
+  { name: 'Kloof & Kin', about: 'Quiet Cape Town linen and cotton for warm days and cool evenings.' },
+  { name: 'Lourens Tafelberg', about: 'Cape Town bags in vegetable-tanned leather, stitched with waxed thread.' },
+  { name: 'Nana Asantewaa', about: 'Accra couture with kente woven in Bonwire and cut in Osu.' },
+  { name: 'Kwabena Boateng', about: 'Accra menswear: batakari smocks, loafers and belts in soft calf.' },
+  { name: 'Labadi Salon', about: 'Beach-to-dinner dresses and slides from an Accra studio by the sea.' },
+];
+
 type SeedDeps = Pick<Services, 'media' | 'log' | 'config' | 'clock'> & { db: Db | Tx };
 
 export async function seed(services: SeedDeps): Promise<void> {
@@ -324,6 +341,11 @@ export async function seed(services: SeedDeps): Promise<void> {
     .values(ALL_SIZES.map((name, position) => ({ name, position })))
     .returning();
   const sizeByName = new Map(sizeRows.map((s) => [s.name, s]));
+
+  const designerRows = await db
+    .insert(designers)
+    .values(SEED_DESIGNERS.map((d) => ({ ...d, slug: designerSlug(d.name) })))
+    .returning({ id: designers.id });
 
   const now = clock().getTime();
   let productIndex = 0;
@@ -368,6 +390,8 @@ export async function seed(services: SeedDeps): Promise<void> {
             slug,
             description: seedDescription(name, material, parentSpec.name, Boolean(sub.plural), productIndex),
             categoryId: subRow!.id,
+            // Spread over the designers in turn (no draw from the seed's random sequence, so the rest of the store stays as it was).
+            designerId: designerRows[(productIndex * 5) % designerRows.length]!.id,
             dimensionsCm: parentSpec.name === 'Bags' ? (BAG_DIMENSIONS[piece.kind]?.[k % 2] ?? null) : null,
             // a long tail: a few products sell far more than the rest
             salesCount: Math.floor(rand.next() ** 3 * 900),

@@ -23,11 +23,12 @@ import { acceptsEncoding, negotiateEncoding, type ContentEncoding } from '../inf
  * by ./shared-pages.ts: rendered for nobody, then given the shopper's own parts.
  */
 
-/** Tags: one per product shown, `listing` on every page that lists products, `nav` on every page (the menu). */
+/** Tags: one per product shown, `listing` on every page that lists products, `nav` on every page (the menu), `designers` on the designers' A–Z. */
 export const cacheTags = {
   product: (id: number) => `product:${id}`,
   listing: 'listing',
   nav: 'nav',
+  designers: 'designers',
 } as const;
 
 /** A session cookie or bearer token, read as the middleware reads them (./cookies.ts). */

@@ -84,7 +84,7 @@ export async function withSlotsTakenOut(response: Response): Promise<Response> {
 }
 
 /** The pages rendered for nobody, for anonymous and signed-in shoppers alike: the ones that call cachePage. */
-const SHARED_PAGES = [/^\/$/, /^\/collection\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/, /^\/(about|contact|privacy)\/?$/];
+const SHARED_PAGES = [/^\/$/, /^\/collection\/?$/, /^\/designers\/?$/, /^\/product\/[^/]+\/?$/, /^\/Bags-men\/?$/, /^\/(about|contact|privacy)\/?$/];
 
 export function isSharedPage(pathname: string): boolean {
   return SHARED_PAGES.some((p) => p.test(pathname));

@@ -6,7 +6,8 @@ import type { Actor } from '@/lib/server/backoffice/audit';
 import { processCatalogueImage } from '@/lib/server/accounts/avatars';
 import { categories, products } from '@/lib/server/catalogue/tables';
 import { cacheTags } from '@/lib/server/storefront/page-cache';
-import { slugify, type AdminContext } from './context';
+import { slugify } from '@/lib/domain/designers';
+import type { AdminContext } from './context';
 
 /** The categories and their sub-categories as staff arrange them, with their banners: the one writer of `categories`. */
 export function createCategoryEditing(deps: AdminContext) {

@@ -32,11 +32,3 @@ export function adminContext(deps: CatalogueAdminDeps): AdminContext {
 
 /** Who changed the catalogue when no staff member is named: the staff command (`npm run catalogue`). */
 export const STAFF_COMMAND: Actor = { id: null, email: 'staff command' };
-
-export const slugify = (name: string) =>
-  name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/(^-|-$)/g, '')
-    .slice(0, 80) || 'product';

@@ -1,5 +1,6 @@
 import { createCategoryEditing } from './categories';
 import { adminContext, type CatalogueAdminDeps } from './context';
+import { createDesignerEditing } from './designers';
 import { createImageEditing } from './images';
 import { createProductEditing } from './products';
 import { createProductReading } from './product-reading';
@@ -13,6 +14,7 @@ import { createVariantEditing } from './variants';
  * - prices.ts: prices per market on variants (`variant_prices`, and so the "from" prices);
  * - images.ts: a product's pictures (`product_images`);
  * - categories.ts: categories, sub-categories and their banners (`categories`);
+ * - designers.ts: the designers, their names, slugs and short texts (`designers`);
  * - product-reading.ts: the back office's product list, the form's choices, a product as staff edit it.
  * Every change is audited and invalidates the cached pages that show it, on every app server.
  * Nothing is decided here.
@@ -25,6 +27,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps) {
     ...createVariantEditing(context),
     ...createImageEditing(context),
     ...createCategoryEditing(context),
+    ...createDesignerEditing(context),
   };
 }
 export type CatalogueAdmin = ReturnType<typeof createCatalogueAdmin>;

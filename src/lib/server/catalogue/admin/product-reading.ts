@@ -7,7 +7,7 @@ import { id as idSchema } from '@/lib/domain/validation';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
 import { pageOf, type PageWindow } from '@/lib/server/infra/db/paging';
 import { amongValuesOf, containing } from '@/lib/server/infra/db/text-search';
-import { categories, colors, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productImages, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 export interface ProductFilter extends PageAt {
   q?: string | undefined;
@@ -87,13 +87,14 @@ export function createProductReading({ db }: { db: Db }) {
       );
     },
 
-    /** What the product form offers: categories (parents with their subs), colours, sizes. */
+    /** What the product form offers: categories (parents with their subs), colours, sizes, designers A–Z. */
     async formOptions() {
       const cats = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
       const parents = cats.filter((c) => c.parentId === null).map((p) => ({ ...p, subs: cats.filter((c) => c.parentId === p.id) }));
       const colorRows = await db.select().from(colors).orderBy(asc(colors.name));
       const sizeRows = await db.select().from(sizes).orderBy(asc(sizes.position));
-      return { categories: parents, colors: colorRows, sizes: sizeRows };
+      const designerRows = await db.select({ id: designers.id, name: designers.name }).from(designers).orderBy(asc(sql`lower(${designers.name})`));
+      return { categories: parents, colors: colorRows, sizes: sizeRows, designers: designerRows };
     },
 
     /** One product as staff edit it: fields, variants (with colour and size names and prices per market), images. */

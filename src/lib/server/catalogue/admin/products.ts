@@ -4,9 +4,10 @@ import { MARKET_CODES, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import type { Actor } from '@/lib/server/backoffice/audit';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { categories, products, variants } from '@/lib/server/catalogue/tables';
+import { categories, designers, products, variants } from '@/lib/server/catalogue/tables';
 import { cacheTags } from '@/lib/server/storefront/page-cache';
-import { slugify, STAFF_COMMAND, type AdminContext } from './context';
+import { slugify } from '@/lib/domain/designers';
+import { STAFF_COMMAND, type AdminContext } from './context';
 import { checkedPrices, pricesOf, writeProductPrices, type MarketPrices } from './prices';
 import { productExists } from './product-reading';
 import { knownColourAndSize, openVariant, saveGridCells, validateVariant, withSkuCheck, type GridCell, type VariantInput } from './variants';
@@ -28,6 +29,14 @@ export interface ProductInput {
   active: boolean;
   /** A bag's outer size ("38 × 30 × 14", cm; domain/catalogue.ts parseDimensions): null states none, undefined leaves it. */
   dimensionsCm?: string | null | undefined;
+  /** The designer: null names none, undefined leaves it. */
+  designerId?: number | null | undefined;
+}
+
+async function knownDesigner(db: Db, designerId: number | null | undefined): Promise<void> {
+  if (designerId === null || designerId === undefined) return;
+  const [d] = await db.select({ id: designers.id }).from(designers).where(eq(designers.id, designerId)).limit(1);
+  if (!d) throw new Invalid(message('designer-not-found'));
 }
 
 async function subCategory(db: Db, categoryId: number): Promise<void> {
@@ -43,6 +52,8 @@ export interface ImportedProductFields {
   description: string;
   categoryId: number;
   active: boolean;
+  /** Undefined: the file has no Brand column (the designer stays). */
+  designerId?: number | null | undefined;
 }
 
 /** Creates (id null) or updates a product from an import row, in the import's transaction; answers its id. */
@@ -78,6 +89,7 @@ export function createProductEditing(deps: AdminContext) {
      */
     async createProduct(actor: Actor, input: ProductInput, firstVariant?: VariantInput): Promise<{ id: number }> {
       await subCategory(db, input.categoryId);
+      await knownDesigner(db, input.designerId);
       const prices = { ...pricesOf(input), ...checkedPrices(firstVariant?.prices) };
       if (firstVariant) {
         validateVariant(firstVariant);
@@ -88,7 +100,7 @@ export function createProductEditing(deps: AdminContext) {
         db.transaction(async (tx) => {
           const [row] = await tx
             .insert(products)
-            .values({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, dimensionsCm: input.dimensionsCm ?? null, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, createdAt: clock() })
+            .values({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, dimensionsCm: input.dimensionsCm ?? null, designerId: input.designerId ?? null, slug: `${slugify(input.name)}-${Date.now().toString(36)}`, createdAt: clock() })
             .returning({ id: products.id });
           await tx.update(products).set({ slug: `${slugify(input.name)}-${row!.id}` }).where(eq(products.id, row!.id));
           if (firstVariant) await openVariant(tx, actor, row!.id, firstVariant, prices, clock);
@@ -109,6 +121,7 @@ export function createProductEditing(deps: AdminContext) {
     async saveProduct(actor: Actor, productId: number, input: ProductInput, grid: GridCell[] = []): Promise<void> {
       const before = await productExists(db, productId);
       await subCategory(db, input.categoryId);
+      await knownDesigner(db, input.designerId);
       const prices = pricesOf(input);
       grid.forEach((g) => {
         validateVariant({ colorId: null, sizeId: null, stock: g.stock, sku: g.sku });
@@ -123,13 +136,13 @@ export function createProductEditing(deps: AdminContext) {
           if (gridIds.length) await tx.select({ id: variants.id }).from(variants).where(and(inArray(variants.id, gridIds), eq(variants.productId, productId))).orderBy(asc(variants.id)).for('update');
           await tx
             .update(products)
-            .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, ...(input.dimensionsCm !== undefined ? { dimensionsCm: input.dimensionsCm } : {}) })
+            .set({ name: input.name, description: input.description, categoryId: input.categoryId, active: input.active, ...(input.dimensionsCm !== undefined ? { dimensionsCm: input.dimensionsCm } : {}), ...(input.designerId !== undefined ? { designerId: input.designerId } : {}) })
             .where(eq(products.id, productId));
           await writeProductPrices(tx, productId, prices);
           const changes = await saveGridCells(tx, actor, productId, grid, clock);
           await deps.search?.refresh([productId], tx);
           const after = await productExists(tx, productId);
-          const fields = (['name', 'description', 'categoryId', 'active', 'dimensionsCm'] as const).filter((k) => input[k] !== undefined && before[k] !== input[k]);
+          const fields = (['name', 'description', 'categoryId', 'active', 'dimensionsCm', 'designerId'] as const).filter((k) => input[k] !== undefined && before[k] !== input[k]);
           const priceChanges = MARKET_CODES.filter((m) => before.prices[m] !== after.prices[m]);
           await record(
             actor,

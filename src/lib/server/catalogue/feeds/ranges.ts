@@ -5,7 +5,7 @@ import { imageUrl } from '@/lib/domain/images';
 import type { MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productFromPrices, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productFromPrices, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 const parent = aliasedTable(categories, 'parent');
 /** Products read per round trip, and per segment of a kept feed: about 7,000 variants, some 13 MB of text. */
@@ -34,8 +34,9 @@ export function createRangeReading({ db, site, keep }: { db: Db; site: string; k
   async function fingerprint(market: MarketCode, afterId: number, lastId?: number | null): Promise<{ fp: string; last: number | null; count: number }> {
     const res = await db.execute(sql`
       with p as (
-        select p.id, row(p.id, p.name, p.description, c.name, c.slug, pa.name, pa.slug)::text as facts
+        select p.id, row(p.id, p.name, p.description, c.name, c.slug, pa.name, pa.slug, d.name)::text as facts
         from ${products} p
+        left join ${designers} d on d.id = p.designer_id
         join ${productFromPrices} f on f.product_id = p.id and f.market = ${market}
         join ${categories} c on c.id = p.category_id
         join ${categories} pa on pa.id = c.parent_id
@@ -68,6 +69,7 @@ export function createRangeReading({ db, site, keep }: { db: Db; site: string; k
         id: products.id,
         name: products.name,
         description: products.description,
+        brand: designers.name,
         sub: categories.name,
         subSlug: categories.slug,
         parent: parent.name,
@@ -77,6 +79,7 @@ export function createRangeReading({ db, site, keep }: { db: Db; site: string; k
       .innerJoin(productFromPrices, and(eq(productFromPrices.productId, products.id), eq(productFromPrices.market, market)))
       .innerJoin(categories, eq(categories.id, products.categoryId))
       .innerJoin(parent, eq(parent.id, categories.parentId))
+      .leftJoin(designers, eq(designers.id, products.designerId))
       .where(and(eq(products.active, true), gt(products.id, afterId), lastId ? lte(products.id, lastId) : undefined))
       .orderBy(asc(products.id))
       .limit(lastId === undefined ? PAGE : Number.MAX_SAFE_INTEGER);
@@ -100,7 +103,7 @@ export function createRangeReading({ db, site, keep }: { db: Db; site: string; k
         .orderBy(asc(productImages.productId), asc(productImages.position)),
     ]);
     const byId = new Map<number, FeedProduct>(
-      rows.map((r) => [r.id, { id: r.id, name: r.name, description: r.description, categoryNames: [r.parent, r.sub], categorySlugs: [r.parentSlug, r.subSlug], images: [], variants: [] }]),
+      rows.map((r) => [r.id, { id: r.id, name: r.name, description: r.description, brand: r.brand, categoryNames: [r.parent, r.sub], categorySlugs: [r.parentSlug, r.subSlug], images: [], variants: [] }]),
     );
     for (const v of variantRows) byId.get(v.productId)?.variants.push({ id: v.id, sku: v.sku, size: v.size, color: v.color, stock: v.stock, price: toMajor(v.priceMinor) });
     for (const i of imageRows) byId.get(i.productId)?.images.push({ url: new URL(imageUrl(i.hash, FEED_IMAGE_WIDTH), site).toString(), color: i.color });
@@ -133,8 +136,9 @@ export function createRangeReading({ db, site, keep }: { db: Db; site: string; k
             select p.id, width_bucket(p.id, array[${sql.join(
               starts.map((n) => sql`${n}`),
               sql`, `,
-            )}]::int[]) as b, row(p.id, p.name, p.description, c.name, c.slug, pa.name, pa.slug)::text as facts
+            )}]::int[]) as b, row(p.id, p.name, p.description, c.name, c.slug, pa.name, pa.slug, d.name)::text as facts
             from ${products} p
+            left join ${designers} d on d.id = p.designer_id
             join ${productFromPrices} f on f.product_id = p.id and f.market = ${market}
             join ${categories} c on c.id = p.category_id
             join ${categories} pa on pa.id = c.parent_id

@@ -29,6 +29,7 @@ function formatStamp(format: FeedFormat, market: MarketCode, site: string): stri
     id: 1,
     name: 'Sample, "quoted" & <marked>',
     description: 'A sample\nover two lines',
+    brand: 'Sample & House',
     categoryNames: ['Women', 'Dresses'],
     categorySlugs: ['women', 'dresses'],
     images: [

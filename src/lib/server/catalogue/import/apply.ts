@@ -4,6 +4,7 @@ import type { MarketCode } from '@/lib/domain/markets';
 import { fill } from '@/lib/domain/messages';
 import type { Actor, AuditLog } from '@/lib/server/backoffice/audit';
 import type { Tx } from '@/lib/server/infra/db/client';
+import { designerIdFor } from '@/lib/server/catalogue/admin/designers';
 import { appendImportedImages } from '@/lib/server/catalogue/admin/images';
 import { writePriceRows } from '@/lib/server/catalogue/admin/prices';
 import { writeImportedProduct } from '@/lib/server/catalogue/admin/products';
@@ -43,12 +44,15 @@ export async function applyChecked(
   const moves: StockMove[] = [];
   const priceRows: { variantId: number; market: MarketCode; priceMinor: number | null }[] = [];
   const touched: number[] = [];
+  // Designers by name as the file names them, found or created once each.
+  const designerIds = new Map<string, number>();
   for (const plan of plans) {
     const { p, e } = plan;
     if (!plan.fields && !plan.variantsChanged && plan.newImages.length === 0) continue;
+    const designerId = p.designer === undefined ? undefined : p.designer === null ? null : await designerIdFor(tx, p.designer, designerIds);
     const id =
       plan.fields || !e
-        ? await writeImportedProduct(tx, e?.id ?? null, { handle: p.handle, name: p.title, description: p.description ?? e?.description ?? '', categoryId: p.categoryId ?? e!.categoryId, active: plan.active }, ctx.now)
+        ? await writeImportedProduct(tx, e?.id ?? null, { handle: p.handle, name: p.title, description: p.description ?? e?.description ?? '', categoryId: p.categoryId ?? e!.categoryId, active: plan.active, designerId }, ctx.now)
         : e.id;
     touched.push(id);
     const fresh = plan.variants.filter((v) => !v.existing);
@@ -73,7 +77,7 @@ export async function applyChecked(
   await writePriceRows(tx, priceRows);
   await ctx.audit.record(
     ctx.actor,
-    { action: 'catalogue.import', entity: 'import', entityId: ctx.importId, details: { fileName: ctx.fileName, products: ctx.summary.products, variants: ctx.summary.variants, stockSet: ctx.summary.stockSet, pricesChanged: ctx.summary.priceChanges.length } },
+    { action: 'catalogue.import', entity: 'import', entityId: ctx.importId, details: { fileName: ctx.fileName, products: ctx.summary.products, variants: ctx.summary.variants, stockSet: ctx.summary.stockSet, pricesChanged: ctx.summary.priceChanges.length, designersCreated: ctx.summary.designersCreated } },
     tx,
   );
   return touched;

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { sizesOfGuide, type CatalogueView, type ExistingProduct } from '@/lib/domain/catalogue-import';
 import { isMarketCode } from '@/lib/domain/markets';
 import type { Db, Tx } from '@/lib/server/infra/db/client';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 /** What an import's rows are checked against, read in the caller's transaction (the apply's own, so nothing moves in between). */
 
@@ -18,6 +18,7 @@ export async function loadCatalogueView(db: Db | Tx, skus: readonly string[]): P
   const subs = await db.select({ id: categories.id, name: categories.name, parent: parent.name }).from(categories).innerJoin(parent, eq(parent.id, categories.parentId));
   const used = await db.selectDistinct({ categoryId: products.categoryId, size: sizes.name }).from(variants).innerJoin(products, eq(products.id, variants.productId)).innerJoin(sizes, eq(sizes.id, variants.sizeId));
   const filled = await db.selectDistinct({ categoryId: products.categoryId }).from(products);
+  const designerRows = await db.select({ id: designers.id, name: designers.name }).from(designers);
   const allSizes = sizeRows.map((s) => s.name);
   const withProducts = new Set(filled.map((f) => f.categoryId));
   const skuHandles = new Map<string, string>();
@@ -37,6 +38,7 @@ export async function loadCatalogueView(db: Db | Tx, skus: readonly string[]): P
       return { id: c.id, path: `${c.parent} > ${c.name}`, ...guide };
     }),
     skuHandles,
+    designers: designerRows,
   };
 }
 
@@ -46,8 +48,9 @@ export async function loadExisting(db: Db | Tx, handles: readonly string[]): Pro
   const byId = new Map<number, ExistingProduct>();
   for (const part of chunks(handles)) {
     const rows = await db
-      .select({ id: products.id, handle: products.slug, title: products.name, description: products.description, categoryId: products.categoryId, active: products.active })
+      .select({ id: products.id, handle: products.slug, title: products.name, description: products.description, categoryId: products.categoryId, active: products.active, designer: designers.name })
       .from(products)
+      .leftJoin(designers, eq(designers.id, products.designerId))
       .where(inArray(products.slug, part));
     for (const r of rows) {
       const p: ExistingProduct = { ...r, variants: [], images: [] };

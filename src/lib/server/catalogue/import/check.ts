@@ -66,5 +66,5 @@ export async function checkImport(
   const found = file.problems.length ? { hashes: {}, problems: [] } : await pictures(products);
   const existing = await loadExisting(db, products.map((p) => p.handle));
   const all = [...file.problems, ...problems, ...found.problems].sort((a, b) => a.row - b.row);
-  return { problems: all, products, existing, summary: summarise(products, existing, new Map(Object.entries(found.hashes)), file.filled), rows: file.records.length, hashes: found.hashes };
+  return { problems: all, products, existing, summary: summarise(products, existing, new Map(Object.entries(found.hashes)), file.filled, view.designers), rows: file.records.length, hashes: found.hashes };
 }

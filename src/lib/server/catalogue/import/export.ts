@@ -4,7 +4,7 @@ import { IMPORT_COLUMNS, type ImportColumn } from '@/lib/domain/catalogue-import
 import { MARKET_CODES } from '@/lib/domain/markets';
 import { csvChunks, type CsvCell } from '@/lib/server/infra/csv';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 
 /** An amount in minor units as the file writes it: major units with two decimals ("450000.00"). */
 const amount = (minor: number | undefined) => (minor === undefined ? '' : `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`);
@@ -20,9 +20,10 @@ export function exportCatalogue(db: Db, site: string, batch = 200): AsyncGenerat
     let after = 0;
     for (;;) {
       const list = await db
-        .select({ id: products.id, handle: products.slug, title: products.name, description: products.description, active: products.active, category: categories.name, parent: parent.name })
+        .select({ id: products.id, handle: products.slug, title: products.name, description: products.description, active: products.active, category: categories.name, parent: parent.name, designer: designers.name })
         .from(products)
         .innerJoin(categories, eq(categories.id, products.categoryId))
+        .leftJoin(designers, eq(designers.id, products.designerId))
         .leftJoin(parent, eq(parent.id, categories.parentId))
         .where(gt(products.id, after))
         .orderBy(asc(products.id))
@@ -47,7 +48,7 @@ export function exportCatalogue(db: Db, site: string, batch = 200): AsyncGenerat
           const cells: Partial<Record<ImportColumn, CsvCell>> = {
             Handle: p.handle,
             Title: p.title,
-            ...(i === 0 ? { Description: p.description, Category: p.parent ? `${p.parent} > ${p.category}` : p.category, Status: p.active ? 'active' : 'draft' } : {}),
+            ...(i === 0 ? { Description: p.description, Brand: p.designer, Category: p.parent ? `${p.parent} > ${p.category}` : p.category, Status: p.active ? 'active' : 'draft' } : {}),
             ...(v
               ? {
                   'Option1 Colour': v.colour,

@@ -2,6 +2,7 @@ import type { Db } from '@/lib/server/infra/db/client';
 import type { ReadMemo } from '@/lib/server/infra/read-memo';
 import type { SearchService } from '../search';
 import { createCategoryReading } from './categories';
+import { createDesignerReading } from './designers';
 import { createListings } from './listings';
 import { createProductPage } from './product-page';
 import { createSitemapReading } from './sitemap';
@@ -11,6 +12,7 @@ import { createSitemapReading } from './sitemap';
  * - listings.ts: a page of products (a listing or a search, with its facets) and the home page's rows;
  * - product-page.ts: one product with its variants, and its related products;
  * - categories.ts: the menu, a category and its sub-categories;
+ * - designers.ts: the designers' A–Z;
  * - sitemap.ts: what the sitemap lists, by parts;
  * - products.ts: a product as a card and the API show it, read for many products at once.
  * With a memo (the app server's), the product, its related products, the menu and pages of products
@@ -22,6 +24,7 @@ export function createCatalogueService({ db, memo, search }: { db: Db; memo?: Re
     ...createListings({ db, memo, search }),
     ...createProductPage({ db, memo }),
     ...createCategoryReading({ db, memo }),
+    ...createDesignerReading({ db, memo }),
     ...createSitemapReading({ db }),
   };
 }

@@ -3,7 +3,7 @@ import type { ProductDto, ProductListDto, ProductQuery } from '@/lib/domain/cata
 import { DEFAULT_MARKET, type MarketCode } from '@/lib/domain/markets';
 import type { Db } from '@/lib/server/infra/db/client';
 import { pageOf, type Ordering } from '@/lib/server/infra/db/paging';
-import { categories, colors, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productFromPrices, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { remember, type ReadMemo } from '@/lib/server/infra/read-memo';
 import type { SearchService } from '../search';
@@ -30,7 +30,7 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
     return hydrate(db, rows, market);
   }
 
-  async function facetsFor(categoryId: number | undefined, market: MarketCode): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories'>> {
+  async function facetsFor(categoryId: number | undefined, market: MarketCode): Promise<Pick<ProductListDto, 'colors' | 'sizes' | 'subCategories' | 'designers'>> {
     // Facets describe the chosen category (or the whole store) in the market, not the current
     // filter, so a shopper can always switch to another colour or size that is sold there.
     const inCategory = categoryId
@@ -48,15 +48,22 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
     const subCategoriesHere = categoryId
       ? or(eq(categories.parentId, categoryId), eq(categories.parentId, sql`(select ${categories.parentId} from ${categories} where ${categories.id} = ${categoryId})`))
       : sql`${categories.parentId} is not null`;
-    const [colorRows, sizeRows, subRows] = await Promise.all([
+    // The designers of the active products here that are sold in the market.
+    const designersHere = db
+      .select({ id: products.designerId })
+      .from(products)
+      .where(and(eq(products.active, true), inCategory, exists(db.select({ one: sql`1` }).from(variants).innerJoin(variantPrices, and(eq(variantPrices.variantId, variants.id), eq(variantPrices.market, market))).where(eq(variants.productId, products.id)))));
+    const [colorRows, sizeRows, subRows, designerRows] = await Promise.all([
       db.select({ id: colors.id, name: colors.name }).from(colors).where(inArray(colors.id, soldHere(variants.colorId))).orderBy(asc(colors.name)),
       db.select({ id: sizes.id, name: sizes.name }).from(sizes).where(inArray(sizes.id, soldHere(variants.sizeId))).orderBy(asc(sizes.position)),
       db.select({ id: categories.id, name: categories.name }).from(categories).where(subCategoriesHere).orderBy(asc(categories.position)),
+      db.select({ id: designers.id, name: designers.name, slug: designers.slug }).from(designers).where(inArray(designers.id, designersHere)).orderBy(asc(sql`lower(${designers.name})`)),
     ]);
     return {
       colors: colorRows,
       sizes: sizeRows,
       subCategories: subRows,
+      designers: designerRows,
     };
   }
 
@@ -64,6 +71,7 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
     const where: SQL[] = [eq(products.active, true)];
     if (query.categoryId) where.push(or(eq(categories.id, query.categoryId), eq(parent.id, query.categoryId))!);
     if (query.subCategoryId) where.push(eq(categories.id, query.subCategoryId));
+    if (query.designer) where.push(inArray(products.designerId, db.select({ id: designers.id }).from(designers).where(eq(designers.slug, query.designer))));
     if (query.colorId || query.sizeId) {
       // a variant in that colour and size sold in the market
       const variantWhere: SQL[] = [eq(variants.productId, products.id), eq(variantPrices.market, market)];
@@ -113,7 +121,7 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
       )[0]?.count ?? 0;
     // The same for every page and sort of a listing, and a fifth of a second at 50,000 products: read once per catalogue change.
     const listingCount = () =>
-      remember(memo, `count:${market}:${JSON.stringify([query.categoryId, query.subCategoryId, query.colorId, query.sizeId])}`, () => counted(and(...where)), () => [cacheTags.listing]);
+      remember(memo, `count:${market}:${JSON.stringify([query.categoryId, query.subCategoryId, query.colorId, query.sizeId, query.designer])}`, () => counted(and(...where)), () => [cacheTags.listing]);
     const listed = async () => {
       const shown = await pageOf((w) => products$.where(and(...where, w.where)).orderBy(...w.orderBy).limit(w.limit).offset(w.offset), listing, listingCount, query, query.limit);
       return { rows: shown.rows, totalDocs: shown.total, cursors: shown.cursors };
@@ -133,7 +141,7 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
     };
     const facetCategory = query.subCategoryId && !query.categoryId ? query.subCategoryId : query.categoryId;
     // The same for every page and search in the category: read once per catalogue change.
-    const facets = remember(memo, `facets:${facetCategory ?? 'all'}:${market}`, () => facetsFor(facetCategory, market), () => [cacheTags.listing, cacheTags.nav]);
+    const facets = remember(memo, `facets:${facetCategory ?? 'all'}:${market}`, () => facetsFor(facetCategory, market), () => [cacheTags.listing, cacheTags.nav, cacheTags.designers]);
     let found: { rows: ProductRow[]; totalDocs: number; cursors: ProductListDto['cursors'] };
     let searched: ProductListDto['search'];
     // Nothing searchable typed (only punctuation or little words): everything, as without a search.
@@ -166,8 +174,8 @@ export function createListings({ db, memo, search }: { db: Db; memo?: ReadMemo |
   return {
     /** A page of products (a search when `q` is given: recorded for the back office's report, each time it is asked on its first page). */
     async listProducts(query: ProductQuery, market: MarketCode = DEFAULT_MARKET): Promise<ProductListDto> {
-      const { q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit, after, before } = query;
-      const key = `list:${market}:${JSON.stringify([q, categoryId, subCategoryId, colorId, sizeId, sort, page, limit, after, before])}`;
+      const { q, categoryId, subCategoryId, colorId, sizeId, designer, sort, page, limit, after, before } = query;
+      const key = `list:${market}:${JSON.stringify([q, categoryId, subCategoryId, colorId, sizeId, designer, sort, page, limit, after, before])}`;
       const list = await remember(lists, key, () => loadList(query, market), (l) => [cacheTags.listing, ...l.docs.map((p) => cacheTags.product(p.id))]);
       if (list.search && page === 1) search.record(list.search.query, list.totalDocs, market);
       return list;

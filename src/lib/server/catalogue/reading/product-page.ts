@@ -6,7 +6,7 @@ import { DEFAULT_MARKET, MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { message } from '@/lib/domain/messages';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 import { cacheTags } from '@/lib/server/storefront/page-cache';
 import { remember, type ReadMemo } from '@/lib/server/infra/read-memo';
 import { productMarketsSql, productPricesIn } from '../prices';
@@ -23,6 +23,7 @@ export function createProductPage({ db, memo }: { db: Db; memo?: ReadMemo | unde
         .innerJoin(price, eq(price.productId, products.id))
         .innerJoin(categories, eq(categories.id, products.categoryId))
         .innerJoin(parent, eq(parent.id, categories.parentId))
+        .leftJoin(designers, eq(designers.id, products.designerId))
         .where(and(eq(products.id, id), eq(products.active, true)))
         .limit(1),
       db

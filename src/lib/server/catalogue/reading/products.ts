@@ -4,7 +4,7 @@ import { imageUrl } from '@/lib/domain/images';
 import { MARKETS, type MarketCode } from '@/lib/domain/markets';
 import { toMajor } from '@/lib/domain/money';
 import type { Db } from '@/lib/server/infra/db/client';
-import { categories, colors, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
+import { categories, colors, designers, productImages, products, sizes, variantPrices, variants } from '@/lib/server/catalogue/tables';
 import { productPricesIn } from '../prices';
 
 /**
@@ -29,6 +29,9 @@ export const productColumns = (price: ReturnType<typeof productPricesIn>) => ({
   subCategoryName: categories.name,
   categoryId: parent.id,
   categoryName: parent.name,
+  designerId: designers.id,
+  designerName: designers.name,
+  designerSlug: designers.slug,
 });
 export type ProductRow = {
   id: number;
@@ -41,6 +44,10 @@ export type ProductRow = {
   subCategoryName: string;
   categoryId: number;
   categoryName: string;
+  /** Null without a designer (the product's row left-joins its designer). */
+  designerId: number | null;
+  designerName: string | null;
+  designerSlug: string | null;
 };
 
 interface VariantFacts {
@@ -95,6 +102,7 @@ export function toProductDto(r: ProductRow, market: MarketCode, imageFacts: Imag
     id: r.id,
     name: r.name,
     slug: r.slug,
+    designer: r.designerId !== null ? { id: r.designerId, name: r.designerName!, slug: r.designerSlug! } : null,
     price: toMajor(card.priceMinor),
     priceFrom: card.priceFrom,
     cardColor: card.color,
@@ -172,6 +180,7 @@ export function baseProductQuery(db: Db, market: MarketCode) {
     .from(products)
     .innerJoin(price, eq(price.productId, products.id))
     .innerJoin(categories, eq(categories.id, products.categoryId))
-    .innerJoin(parent, eq(parent.id, categories.parentId));
+    .innerJoin(parent, eq(parent.id, categories.parentId))
+    .leftJoin(designers, eq(designers.id, products.designerId));
   return { price, query };
 }

@@ -15,7 +15,7 @@ export const POST = formEndpoint(async ({ locals, request }) => {
   const user = requireStaff(locals);
   const input = await readInput(request, productSchema.loose());
   const { price, ...rest } = input;
-  const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, dimensionsCm: rest.dimensionsCm, priceMinor: price, prices: otherMarketPrices(input as Record<string, unknown>) };
+  const product = { name: rest.name, description: rest.description, categoryId: rest.categoryId, active: rest.active, dimensionsCm: rest.dimensionsCm, designerId: rest.designerId, priceMinor: price, prices: otherMarketPrices(input as Record<string, unknown>) };
   const raw = input as Record<string, unknown>;
   // Prices belong to variants, so a new product always has its first variant (no stock yet unless given).
   const first = parseWith(variantSchema, { colorId: raw.colorId, sizeId: raw.sizeId, stock: raw.stock === undefined || raw.stock === '' ? 0 : raw.stock, sku: raw.sku });

@@ -23,7 +23,7 @@ export const POST = formEndpoint(async ({ locals, request, params }) => {
   await locals.services.catalogueAdmin.saveProduct(
     asActor(user),
     id,
-    { name: product.name, description: product.description, priceMinor: product.price, prices: otherMarketPrices(input), categoryId: product.categoryId, active: product.active, dimensionsCm: product.dimensionsCm },
+    { name: product.name, description: product.description, priceMinor: product.price, prices: otherMarketPrices(input), categoryId: product.categoryId, active: product.active, dimensionsCm: product.dimensionsCm, designerId: product.designerId },
     grid,
   );
   return { body: { status: true, message: message('saved') }, next: `/admin/products/${id}` };
