@@ -7,9 +7,9 @@ useTestCosts();
 
 /**
  * Unit files that replace modules (`vi.mock`): a mock reaches only the modules a file imports
- * itself, so these run in a module registry of their own. Every other unit file shares one per
- * worker (`isolate: false`): importing the domain anew for each of 57 files cost more than their
- * tests (ADR 0066).
+ * itself, so these run in a module registry of their own. Every other file shares one per worker
+ * (`isolate: false`): importing the store anew for each file cost more than many files' tests
+ * (ADR 0066).
  */
 const MOCKING_UNIT_FILES = readdirSync('tests/unit', { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts') && readFileSync(`tests/unit/${f}`, 'utf8').includes('vi.mock('))
@@ -32,6 +32,9 @@ export default defineConfig({
         test: {
           name: 'stores',
           include: ['tests/service/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          // Each suite builds its services or servers itself (tests/support), from nothing a
+          // module keeps: sharing the modules saves importing the store in each of 98 files.
+          isolate: false,
           // Seeded and migrated templates, made once for the suites that start stores.
           globalSetup: ['tests/api/global-setup.ts'],
         },

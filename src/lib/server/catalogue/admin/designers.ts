@@ -13,7 +13,7 @@ const takenName = (err: unknown) => /designers_(name_uq|slug_unique)/.test(Strin
 
 /**
  * The designer an import row names, found by its name in any case, else created (its slug from the
- * name, suffixed by its id when another designer holds it): in the import's transaction.
+ * name, suffixed by a time stamp when another designer holds it): in the import's transaction.
  */
 export async function designerIdFor(tx: Tx, name: string, known: Map<string, number>): Promise<number> {
   const k = designerKey(name);
