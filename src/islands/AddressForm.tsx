@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
-import { COUNTRIES, COUNTRY_NAMES, STATES, ZIP_REQUIRED, type Country } from '@/lib/domain/geo';
-import { useFormSubmit } from '@/lib/client/forms';
+import { useEffect, useRef, useState } from 'react';
+import { COUNTRIES, COUNTRY_NAMES, isCountry, isStateOf, STATES, ZIP_REQUIRED, type Country } from '@/lib/domain/geo';
+import { useChoicesMadeEarly, useFormSubmit } from '@/lib/client/forms';
 import type { AddressView } from './AddressList';
 import CsrfInput from '@/components/CsrfInput';
 import CountryOptions from '@/components/account/CountryOptions';
@@ -42,6 +42,13 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
   const [state, setState] = useState(address?.state ?? '');
   // Without scripts the state list cannot follow the country: it offers both, grouped (the server checks the pair).
   const [hydrated, setHydrated] = useState(false);
+  const root = useRef<HTMLFormElement>(null);
+  // A country or state picked before the island ran is kept; the state only where it is the country's.
+  let picked = country;
+  useChoicesMadeEarly(root, { country, state }, (name, value) => {
+    if (name === 'country' && isCountry(value)) setCountry((picked = value));
+    if (name === 'state' && isStateOf(picked, value)) setState(value);
+  });
   useEffect(() => setHydrated(true), []);
 
   const { busy, onSubmit } = useFormSubmit({
@@ -64,6 +71,7 @@ export default function AddressForm({ userId, address, firstAddress = false, csr
 
   return (
     <form
+      ref={root}
       className="acct-form"
       method="post"
       action={editing ? `/api/v1/address/edit/${address!.id}` : `/api/v1/address/create${createQuery(next, forOrder)}`}

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { newShopper, SHOPPER_PASSWORD } from './support';
+import { hydrated, newShopper, SHOPPER_PASSWORD } from './support';
 
 /** Reads the newest 4-digit code mailed to an address from the dev outbox. */
 async function codeFor(page: Page, email: string, kind: 'verification' | 'password reset'): Promise<string> {
@@ -14,12 +14,6 @@ async function codeFor(page: Page, email: string, kind: 'verification' | 'passwo
     })
     .toBeTruthy();
   return code!;
-}
-
-/** Waits until the island around a control has hydrated (Astro drops the ssr attribute then). */
-async function hydrated(page: Page, control: Locator): Promise<void> {
-  await control.first().waitFor();
-  await expect(page.locator('astro-island[ssr]', { has: control.first() })).toHaveCount(0);
 }
 
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();

@@ -1,16 +1,11 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { getJson, newShopper, SHOPPER_PASSWORD } from './support';
+import { getJson, hydrated, newShopper, SHOPPER_PASSWORD } from './support';
 
 /** "Order updates" by text, WhatsApp or neither, on /settings and at checkout, with and without scripts. */
 
 const PHONE = '+2348031234567';
 const WHATSAPP_ON = 'We will send your order updates on WhatsApp from Maison Luxe. Reply STOP there to end them.';
 const OFF = 'We will no longer text you about your orders.';
-
-async function hydrated(page: Page, control: Locator): Promise<void> {
-  await control.first().waitFor();
-  await expect(page.locator('astro-island[ssr]', { has: control.first() })).toHaveCount(0);
-}
 
 async function signIn(page: Page, email: string, scripts: boolean) {
   await page.goto('/login?next=%2Fsettings');

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 /** Helpers shared by the end-to-end suites. */
 export const SHOPPER_PASSWORD = 'Lagos-2026!';
@@ -24,6 +24,12 @@ export async function newShopper(request: APIRequestContext, withAddress: boolea
     expect(address.status()).toBe(201);
   }
   return email;
+}
+
+/** Waits until the island around a control has hydrated (Astro drops the ssr attribute then). */
+export async function hydrated(page: Page, control: Locator): Promise<void> {
+  await control.first().waitFor();
+  await expect(page.locator('astro-island[ssr]', { has: control.first() })).toHaveCount(0);
 }
 
 /** GET JSON, retrying once: a reused keep-alive connection can be reset by the server. */

@@ -28,15 +28,16 @@ export function keepDigits(e: FormEvent<HTMLInputElement>): void {
 }
 
 /**
- * A choice made before the island hydrated (a radio ticked on a slow phone) lives only in the
- * page: React leaves the ticked input alone while hydrating, but its first re-render puts the
- * island's own state back and the choice is lost. Once hydrated, this hands each named group's
- * ticked value inside `root` to `take`, when it differs from what the island rendered.
+ * A choice made before the island hydrated (a radio ticked or an option picked on a slow phone)
+ * lives only in the page: React leaves the control alone while hydrating, but its first re-render
+ * puts the island's own state back and the choice is lost. Once hydrated, this hands each named
+ * group's ticked value (or named select's value) inside `root` to `take`, when it differs from what
+ * the island rendered.
  */
 export function useChoicesMadeEarly(root: RefObject<HTMLElement | null>, rendered: Record<string, string | null>, take: (name: string, value: string) => void): void {
   useEffect(() => {
     for (const [name, value] of Object.entries(rendered)) {
-      const ticked = root.current?.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)?.value;
+      const ticked = root.current?.querySelector<HTMLInputElement | HTMLSelectElement>(`input[type="radio"][name="${name}"]:checked, select[name="${name}"]`)?.value;
       if (ticked !== undefined && ticked !== value) take(name, ticked);
     }
     // Once, right after hydration: later changes go through the inputs' onChange.
