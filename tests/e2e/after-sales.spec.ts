@@ -5,7 +5,7 @@ import { users } from '@/lib/server/accounts/tables';
 import type { Services } from '@/lib/server/services';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
-import { purchaseReady } from './support';
+import { driverOf, purchaseReady } from './support';
 
 /**
  * After the sale at 360 px, with and without JavaScript: a shopper asks to exchange a
@@ -16,7 +16,6 @@ import { purchaseReady } from './support';
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const PASSWORD = 'Lagos-2026!';
-const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 
 interface Set {
   email: string;
@@ -80,7 +79,8 @@ async function prepareSet(services: Services, skip: number): Promise<Set> {
   };
 }
 
-test.beforeAll(async ({}) => {
+test.beforeAll(async ({}, testInfo) => {
+  const driver = driverOf(testInfo);
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => ({ js: await prepareSet(services, 0), nojs: await prepareSet(services, 4) }));
   store = prepared.store;

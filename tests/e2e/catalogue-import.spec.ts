@@ -3,7 +3,7 @@ import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { csvLines } from '@/lib/server/infra/csv';
 import { startServer, type RunningServer } from '../support/server';
-import { overflow } from './support';
+import { driverOf, overflow } from './support';
 
 /**
  * A season's file through the back office, at 360 px and at desktop width: the owner uploads a CSV
@@ -12,14 +12,14 @@ import { overflow } from './support';
  * own: the owner's sign-in code is this server's alone, and the two widths take turns.
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
-const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 const HEADER = ['Handle', 'Title', 'Description', 'Category', 'Status', 'Option1 Colour', 'Option2 Size', 'SKU', 'Inventory', 'Price NG', 'Price ZA', 'Image Src'];
 
 test.describe.configure({ mode: 'serial' });
 
 let server: RunningServer;
 
-test.beforeAll(async () => {
+test.beforeAll(async ({}, testInfo) => {
+  const driver = driverOf(testInfo);
   test.setTimeout(180_000);
   server = await startServer(driver);
 });

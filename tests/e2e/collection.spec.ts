@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
+import { driverOf } from './support';
 
 /**
  * Staff collect pay-on-delivery orders in the back office at 360 px, with and without
@@ -9,7 +10,6 @@ import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, typ
  * on its own server on the run's database driver (E2E_DRIVER), so this does not depend on checkout.
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
-const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 
 let store: PreparedStore;
 let server: RunningServer;
@@ -17,7 +17,8 @@ let orders: { js: { refused: PodOrder; paid: PodOrder }; nojs: { refused: PodOrd
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async ({}) => {
+test.beforeAll(async ({}, testInfo) => {
+  const driver = driverOf(testInfo);
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const shopper = await podShopper(services);

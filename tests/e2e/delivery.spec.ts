@@ -8,6 +8,7 @@ import { requestShipment } from '@/lib/server/delivery/shipments';
 import { pdfText } from '../support/pdf-text';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
+import { driverOf } from './support';
 
 /**
  * Delivery with the store's own courier at 360 px: staff mark an order "Ready to ship" (booked at
@@ -17,7 +18,6 @@ import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, typ
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const PASSWORD = 'Lagos-2026!';
-const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 
 let store: PreparedStore;
 let server: RunningServer;
@@ -26,7 +26,8 @@ let orders: { js: PodOrder; nojs: PodOrder; failed: PodOrder };
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async ({}) => {
+test.beforeAll(async ({}, testInfo) => {
+  const driver = driverOf(testInfo);
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const s = await podShopper(services);

@@ -5,6 +5,7 @@ import { orders } from '@/lib/server/orders/tables';
 import type { Services } from '@/lib/server/services';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, type PreparedStore } from '../support/pod-orders';
+import { driverOf } from './support';
 
 /**
  * A gift's return by its recipient at 360 px, with and without JavaScript (ADR 0045): staff mark the
@@ -14,7 +15,6 @@ import { placePodOrder, podShopper, podVariant, prepareStore, type PodOrder, typ
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
 const PASSWORD = 'GiftReturn-2026!';
-const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 
 type Gift = PodOrder & { phone: string };
 let store: PreparedStore;
@@ -33,7 +33,8 @@ async function giftOrder(services: Services, skip: number): Promise<Gift> {
   return { ...order, phone };
 }
 
-test.beforeAll(async ({}) => {
+test.beforeAll(async ({}, testInfo) => {
+  const driver = driverOf(testInfo);
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => ({ js: await giftOrder(services, 2), nojs: await giftOrder(services, 5) }));
   store = prepared.store;

@@ -6,7 +6,7 @@ import { users } from '@/lib/server/accounts/tables';
 import { orderItems } from '@/lib/server/orders/tables';
 import { startServer, type RunningServer } from '../support/server';
 import { placePodOrder, podShopper, podVariant, prepareStore, type PreparedStore } from '../support/pod-orders';
-import { fitsTheScreen, SHOPPER_PASSWORD } from './support';
+import { driverOf, fitsTheScreen, SHOPPER_PASSWORD } from './support';
 
 /**
  * The templates layout.spec.ts cannot reach on the shared store, at 320 px, with and without
@@ -15,7 +15,6 @@ import { fitsTheScreen, SHOPPER_PASSWORD } from './support';
  * before it starts; the owner's step-up code is this server's alone).
  */
 const OWNER = { email: 'owner@maisonluxe.ng', password: 'LuxeOwner2026!' };
-const driver = process.env.E2E_DRIVER === 'pg' ? 'pg' : 'pglite';
 
 test.use({ viewport: { width: 320, height: 640 }, reducedMotion: 'reduce' });
 test.describe.configure({ mode: 'serial' });
@@ -24,7 +23,8 @@ let store: PreparedStore;
 let server: RunningServer;
 let facts: { email: string; orderId: string; dueOrderId: string; returnId: string; productId: number; customerId: string };
 
-test.beforeAll(async ({}) => {
+test.beforeAll(async ({}, testInfo) => {
+  const driver = driverOf(testInfo);
   test.setTimeout(180_000);
   const prepared = await prepareStore(driver, async (services) => {
     const shopper = await podShopper(services);

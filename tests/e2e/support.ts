@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
+import type { Driver } from '../support/server';
 
 /** Helpers shared by the end-to-end suites. */
 export const SHOPPER_PASSWORD = 'Lagos-2026!';
@@ -24,6 +25,11 @@ export async function newShopper(request: APIRequestContext, withAddress: boolea
     expect(address.status()).toBe(201);
   }
   return email;
+}
+
+/** The database the stores of this test's project run on (its `metadata.driver`, playwright.config.ts). */
+export function driverOf(info: TestInfo): Driver {
+  return info.project.metadata.driver === 'pg' ? 'pg' : 'pglite';
 }
 
 /** Waits until the island around a control has hydrated (Astro drops the ssr attribute then). */
