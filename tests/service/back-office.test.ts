@@ -144,6 +144,9 @@ for (const driver of DRIVERS) {
       const mail = await services.outbox.list(demo.email);
       expect(mail.map((m) => m.subject).join('\n')).toMatch(/being prepared/);
       expect(mail.map((m) => m.subject).join('\n')).toMatch(/has been cancelled/);
+      // The body says what became of the order in words, never the status's code name.
+      expect(mail.map((m) => m.text).join('\n')).toContain(`Your order ${order.trackingNumber} is being prepared.`);
+      expect(mail.map((m) => m.text).join('\n')).not.toMatch(/is now (processed|cancelled)/);
       const detail = await services.orders.adminDetail(order.id);
       expect(detail.history.map((h) => h.toStatus)).toEqual(['pending', 'processed', 'cancelled']);
       // A staff cancel of a paid order gives the money back to the payment (the default).

@@ -29,6 +29,14 @@ const STATUS_SUBJECTS: Record<OrderStatus, string> = {
   cancelled: 'Your order has been cancelled',
 };
 
+/** The status mail's first sentence: what became of the order, in words, never the status's code name. */
+const STATUS_SENTENCES: Record<OrderStatus, (order: string) => string> = {
+  pending: (order) => `We have received your order ${order}.`,
+  processed: (order) => `Your order ${order} is being prepared.`,
+  delivered: (order) => `Your order ${order} has been delivered.`,
+  cancelled: (order) => `Your order ${order} has been cancelled.`,
+};
+
 export function createOrderMails({
   db,
   mailer,
@@ -165,10 +173,10 @@ export function createOrderMails({
         await mailer.send({
           to: owner.email,
           subject: `${STATUS_SUBJECTS[order.status]} (${order.trackingNumber})`,
-          text: `Hello ${owner.firstName},\n\nYour order ${order.trackingNumber} is now ${order.status}.\n\n${itemsText(order)}\nTotal: ${formatMoney(order.total, order.currency)}\n\nDetails: ${link}\n`,
+          text: `Hello ${owner.firstName},\n\n${STATUS_SENTENCES[order.status](order.trackingNumber)}\n\n${itemsText(order)}\nTotal: ${formatMoney(order.total, order.currency)}\n\nDetails: ${link}\n`,
           html: mailHtml(
             STATUS_SUBJECTS[order.status],
-            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>Your order <strong>${escapeHtml(order.trackingNumber)}</strong> is now <strong>${order.status}</strong>.</p>${itemsHtml(order)}<p><a href="${escapeHtml(link)}">See your order</a></p>`,
+            `<p>Hello ${escapeHtml(owner.firstName)},</p><p>${STATUS_SENTENCES[order.status](`<strong>${escapeHtml(order.trackingNumber)}</strong>`)}</p>${itemsHtml(order)}<p><a href="${escapeHtml(link)}">See your order</a></p>`,
           ),
         });
       } catch (err) {
