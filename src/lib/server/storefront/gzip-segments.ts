@@ -59,7 +59,7 @@ export function crc32Combine(crcA: number, crcB: number, lengthB: number): numbe
 /** The gzip header every joined file starts with (no name, no time: the same bytes on every app server). */
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
 /** A final, empty block with fixed Huffman codes: the end of the deflate stream. */
-const LAST_BLOCK = Buffer.from([0x03, 0x00]);
+export const LAST_BLOCK = Buffer.from([0x03, 0x00]);
 
 /** What follows the pieces' bytes: the closing block and the trailer (the text's CRC-32 and length), from the pieces' own. */
 export function gzipEnd(segments: readonly Pick<GzipSegment, 'crc' | 'size'>[]): Buffer {

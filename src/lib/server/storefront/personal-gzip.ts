@@ -1,5 +1,6 @@
 import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { promisify } from 'node:util';
+import { GZIP_HEADER, LAST_BLOCK } from './gzip-segments';
 
 /**
  * A signed-in shopper's copy of a stored page, gzipped without compressing the whole page again
@@ -75,10 +76,6 @@ export async function personalGzipLayout(page: Uint8Array, region: { start: numb
   };
 }
 
-const GZIP_HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff);
-/** An empty final block (fixed codes): what ends every deflate stream zlib finishes. */
-const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
-
 /**
  * The shopper's page (`body`: the stored page with their parts put in, every token `token`) as one
  * gzip member, from the layout. `body` must differ from the stored page only in the region and the
@@ -100,7 +97,7 @@ export function personalGzip(layout: PersonalGzipLayout, body: Uint8Array, token
   const view = new DataView(trailer.buffer);
   view.setUint32(0, crc32(body), true);
   view.setUint32(4, body.length >>> 0, true);
-  pieces.push(FINAL_BLOCK, trailer);
+  pieces.push(LAST_BLOCK, trailer);
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of pieces) {
