@@ -168,6 +168,49 @@ async function measureScaleTargets(base: string): Promise<Measured[]> {
   return results;
 }
 
+interface VatReportTiming {
+  market: string;
+  from: string;
+  to: string;
+  documents: number;
+  jsonMs: number;
+  csvMs: number;
+  csvRows: number;
+}
+
+/**
+ * The VAT report of the last whole month in each market, its totals (JSON) and its CSV, as the owner
+ * opens them: each asked three times, one at a time, the slowest kept.
+ */
+async function timeVatReports(base: string): Promise<VatReportTiming[]> {
+  const headers = { ...baseHeaders, authorization: `Bearer ${await ownerToken(base)}` };
+  const now = new Date();
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const from = day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
+  const to = day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)));
+  const slowest = async (path: string) => {
+    let worst = 0;
+    let body = '';
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const res = await fetch(base + path, { headers, signal: AbortSignal.timeout(120_000) });
+      body = await res.text();
+      if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${body.slice(0, 200)}`);
+      worst = Math.max(worst, performance.now() - t0);
+    }
+    return { ms: Math.round(worst), body };
+  };
+  const out: VatReportTiming[] = [];
+  for (const market of ['NG', 'ZA']) {
+    const query = `market=${market}&from=${from}&to=${to}`;
+    const totals = await slowest(`/api/v1/admin/reports/vat?${query}`);
+    const data = (JSON.parse(totals.body) as { data: { sales: { documents: number }; creditNotes: { documents: number } } }).data;
+    const csv = await slowest(`/api/v1/admin/reports/vat.csv?${query}`);
+    out.push({ market, from, to, documents: data.sales.documents + data.creditNotes.documents, jsonMs: totals.ms, csvMs: csv.ms, csvRows: csv.body.trimEnd().split('\n').length - 1 });
+  }
+  return out;
+}
+
 /** `--products N`: the demo store, then its database grown to N products, measured side by side. */
 async function benchAtScale(products: number): Promise<void> {
   const small = await startServer('pg', { LOG_LEVEL: 'error' });
@@ -187,6 +230,9 @@ async function benchAtScale(products: number): Promise<void> {
     console.log(`  grown in ${seedSeconds.toFixed(0)} s; a fresh server on it (empty caches)`);
     large = await startServer('pg', { LOG_LEVEL: 'error' }, { databaseUrl: small.databaseUrl! });
     const after = await measureScaleTargets(large.baseUrl);
+    // growStore's default: 20 orders a product (1,000,000 at 50,000 products).
+    const orderCount = products * 20;
+    const vatReports = await timeVatReports(large.baseUrl);
     const key = (m: Measured) => `${m.name}${m.signedIn ? ' (signed in)' : ''}`;
     console.log('');
     console.log(
@@ -206,7 +252,10 @@ async function benchAtScale(products: number): Promise<void> {
       console.log(`signed-in / anonymous product page at ${label}: ${anon ? (rate(list, 'product', true) / anon).toFixed(2) : '-'}   (target >= 0.5)`);
     }
     console.log(`search p99 at ${products}: ${ms(after.find((m) => m.name === 'search API')?.p99Ms ?? null)} (API), ${ms(after.find((m) => m.name === 'search' && !m.signedIn)?.p99Ms ?? null)} (page)   (target <= 50 ms)`);
-    const file = writeReport('bench-scale.json', { date: new Date().toISOString(), connections, durationSeconds: duration, products, seedSeconds, before, after });
+    for (const r of vatReports) {
+      console.log(`VAT report at ${orderCount.toLocaleString('en')} orders, ${r.market} ${r.from}..${r.to} (${r.documents.toLocaleString('en')} documents): totals ${ms(r.jsonMs)}, CSV ${ms(r.csvMs)} (${r.csvRows.toLocaleString('en')} rows)   (target < 2,000 ms)`);
+    }
+    const file = writeReport('bench-scale.json', { date: new Date().toISOString(), connections, durationSeconds: duration, products, seedSeconds, before, after, vatReports });
     console.log(`\nwritten ${file}`);
   } finally {
     await large?.stop();

@@ -131,6 +131,9 @@ export function createVatReport({ db }: { db: Db }) {
                 eq(taxDocuments.market, q.market),
                 gte(taxDocuments.issuedAt, start),
                 lt(taxDocuments.issuedAt, end),
+                // The plain bound lets the period index start at the last page's end; the OR alone made
+                // every page read the period from its start again.
+                after ? gte(taxDocuments.issuedAt, after.at) : undefined,
                 after ? or(gt(taxDocuments.issuedAt, after.at), and(eq(taxDocuments.issuedAt, after.at), gt(taxDocuments.number, after.number))) : undefined,
               ),
             )

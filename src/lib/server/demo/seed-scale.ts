@@ -4,6 +4,9 @@ import { createSearch } from '@/lib/server/catalogue/search';
 import type { Logger } from '@/lib/server/infra/log';
 import type { Db } from '../infra/db/client';
 import { PAYMENT_STATUSES } from '@/lib/domain/payments';
+import { MARKETS, type MarketCode } from '@/lib/domain/markets';
+import { rateForDay, taxNumberLabel, type TaxSettings } from '@/lib/domain/tax-settings';
+import { taxSettingsOf } from '@/lib/server/books/settings';
 
 /** The password of every shopper the large store makes (one hash, shared: hashing 200,000 would take hours). */
 export const SCALE_SHOPPER_PASSWORD = 'Scale-Shopper-2026!';
@@ -25,8 +28,10 @@ const countOf = async (db: Db, query: ReturnType<typeof sql>): Promise<number> =
  * minutes: every new product copies a seeded one of the same category (its variants, prices in both
  * markets, pictures and stock, opened in the ledger), with its own unique name; customers and
  * two years of paid orders follow, each order with its payment row, delivered when it is old
- * enough, confirmation already mailed. Order history does not move stock (it is the past), so
- * the stock ledger still adds up; sales counts come from the orders.
+ * enough, confirmation already mailed, and, in a registered market, its VAT lines and its tax
+ * invoice (numbered on from the market's series, already handed to e-invoicing), as placing it
+ * would have made them. Order history does not move stock (it is the past), so the stock ledger
+ * still adds up; sales counts come from the orders.
  */
 export async function growStore(db: Db, opts: ScaleOptions, log?: Logger): Promise<Record<string, number>> {
   const started = Date.now();
@@ -42,6 +47,7 @@ export async function growStore(db: Db, opts: ScaleOptions, log?: Logger): Promi
   const customers = opts.customers ?? opts.products * 4;
   const orderCount = opts.orders ?? opts.products * 20;
   const passwordHash = await hashPassword(SCALE_SHOPPER_PASSWORD);
+  const books = await booksOf(db, 730);
 
   await step('products', async () => {
     await db.execute(sql`drop table if exists scale_templates`);
@@ -137,6 +143,7 @@ export async function growStore(db: Db, opts: ScaleOptions, log?: Logger): Promi
       await db.execute(sql`
         insert into order_items (order_id, product_id, variant_id, product_name, product_image, color, size, quantity, unit_price_minor, line_total_minor)
         select order_id, product_id, variant_id, product_name, image, color, size, quantity, unit_minor, unit_minor * quantity from scale_batch`);
+      for (const market of books) await invoiceBatch(db, market);
       log?.info('scale seed orders', { upTo: to });
     }
   });
@@ -150,4 +157,100 @@ export async function growStore(db: Db, opts: ScaleOptions, log?: Logger): Promi
   await step('analyze', () => db.execute(sql`analyze`));
   timings.total = Date.now() - started;
   return timings;
+}
+
+/** A registered market's VAT as the scale orders need it: one rate over the whole history, and whether delivery is taxed. */
+interface MarketBooks {
+  market: MarketCode;
+  currency: string;
+  timeZone: string;
+  rate: number;
+  deliveryRate: number;
+  settings: TaxSettings;
+}
+
+/**
+ * The registered markets, each with the one rate its settings give every day of the last `days`
+ * (a rate that changed in that time is refused: the orders would need the rate of their own day).
+ */
+async function booksOf(db: Db, days: number): Promise<MarketBooks[]> {
+  const out: MarketBooks[] = [];
+  for (const market of Object.keys(MARKETS) as MarketCode[]) {
+    const settings = await taxSettingsOf(db, market);
+    if (!settings?.registered) continue;
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const rate = rateForDay(settings, day(0));
+    if (rateForDay(settings, day(days)) !== rate) throw new Error(`scale seed: the ${market} VAT rate changed within the orders' ${days} days`);
+    out.push({ market, currency: MARKETS[market].currency, timeZone: MARKETS[market].timeZone, rate, deliveryRate: settings.deliveryTaxed ? rate : 0, settings });
+  }
+  return out;
+}
+
+/**
+ * The VAT lines and the sale invoice of every order in `scale_batch` of this market, set-based, by
+ * the rules `vatLines` applies at placement: VAT taken from the gross half up at each rate, shared
+ * over that rate's lines by the largest remainder (a tie to the earlier line). Numbers continue the
+ * market's series of each year without a gap, in order of placement, and the counter moves on.
+ */
+async function invoiceBatch(db: Db, b: MarketBooks): Promise<void> {
+  const seller = { name: b.settings.legalName, addressLines: b.settings.address.split('\n').map((l) => l.trim()).filter(Boolean), taxNumberLabel: taxNumberLabel(b.market), taxNumber: b.settings.taxNumber };
+  await db.execute(sql`drop table if exists scale_vat`);
+  await db.execute(sql`
+    create temp table scale_vat as
+    with gross as (
+      select order_id, g, at, name, country, quantity, product_name, color, size,
+             (unit_minor * quantity)::bigint as item, fee_minor::bigint as fee,
+             extract(year from at at time zone ${b.timeZone})::int as year
+      from scale_batch where currency = ${b.currency}
+    ), shared as (
+      -- delivery at the goods' rate: one VAT for both lines, then shared; otherwise each its own
+      select *, case when ${b.deliveryRate}::int = ${b.rate}::int
+                  then (2 * (item + fee) * ${b.rate}::int + (10000 + ${b.rate}::int)) / (2 * (10000 + ${b.rate}::int))
+                  else (2 * item * ${b.rate}::int + (10000 + ${b.rate}::int)) / (2 * (10000 + ${b.rate}::int)) end as vat_same
+      from gross
+    ), split as (
+      select *,
+        case when ${b.deliveryRate}::int = ${b.rate}::int then vat_same * item / (item + fee) else vat_same end as item_floor,
+        case when ${b.deliveryRate}::int = ${b.rate}::int then vat_same * fee / (item + fee)
+             else (2 * fee * ${b.deliveryRate}::int + (10000 + ${b.deliveryRate}::int)) / (2 * (10000 + ${b.deliveryRate}::int)) end as fee_floor,
+        case when ${b.deliveryRate}::int = ${b.rate}::int then (vat_same * item) % (item + fee) else 0 end as item_rest,
+        case when ${b.deliveryRate}::int = ${b.rate}::int then (vat_same * fee) % (item + fee) else 0 end as fee_rest
+      from shared
+    )
+    select order_id, g, at, year, name, country, quantity, item, fee,
+           product_name || case when coalesce(color, size) is null then '' else ' (' || concat_ws(', ', color, size) || ')' end as description,
+           item_floor + case when ${b.deliveryRate}::int = ${b.rate}::int and vat_same - item_floor - fee_floor > 0 and item_rest >= fee_rest then 1 else 0 end as item_vat,
+           fee_floor + case when ${b.deliveryRate}::int = ${b.rate}::int and vat_same - item_floor - fee_floor > 0 and item_rest < fee_rest then 1 else 0 end as fee_vat
+    from split`);
+  await db.execute(sql`
+    insert into order_vat_lines (order_id, kind, order_item_id, description, quantity, gross_minor, net_minor, vat_minor, rate_basis_points)
+    select v.order_id, 'item', i.id, v.description, v.quantity, v.item, v.item - v.item_vat, v.item_vat, ${b.rate}::int from scale_vat v join order_items i on i.order_id = v.order_id
+    union all
+    select v.order_id, 'delivery', null, 'Delivery', 1, v.fee, v.fee - v.fee_vat, v.fee_vat, ${b.deliveryRate}::int from scale_vat v where v.fee > 0`);
+  await db.execute(sql`
+    insert into tax_documents (number, market, kind, order_id, source, form, currency, net_minor, vat_minor, gross_minor, seller, buyer, lines, by_rate, notice, issued_at,
+                               e_invoicing_status, e_invoicing_attempts, e_invoicing_next_at, created_at, updated_at)
+    select ${b.market} || '-' || v.year || '-' || lpad((coalesce(c.last, 0) + row_number() over (partition by v.year order by v.at, v.g))::text, 6, '0'),
+           ${b.market}, 'invoice', v.order_id, 'order',
+           case when ${b.market} = 'ZA' and v.item + v.fee <= 500000 then 'abridged' else 'full' end,
+           ${b.currency}, v.item + v.fee - v.item_vat - v.fee_vat, v.item_vat + v.fee_vat, v.item + v.fee,
+           ${JSON.stringify(seller)}::jsonb,
+           jsonb_build_object('name', v.name, 'addressLines', jsonb_build_array((v.g % 90 + 1) || ' Allen Avenue',
+             case when v.country = 'south_africa' then 'Johannesburg, Gauteng' else 'Ikeja, Lagos' end, case when v.country = 'south_africa' then '2196' else '100001' end)),
+           jsonb_build_array(
+             jsonb_build_object('description', v.description, 'quantity', v.quantity, 'unitGrossMinor', round(v.item::numeric / v.quantity), 'netMinor', v.item - v.item_vat,
+                                'vatMinor', v.item_vat, 'grossMinor', v.item, 'vatRateBasisPoints', ${b.rate}::int),
+             jsonb_build_object('description', 'Delivery', 'quantity', 1, 'unitGrossMinor', v.fee, 'netMinor', v.fee - v.fee_vat, 'vatMinor', v.fee_vat, 'grossMinor', v.fee,
+                                'vatRateBasisPoints', ${b.deliveryRate}::int)),
+           case when ${b.deliveryRate}::int = ${b.rate}::int
+             then jsonb_build_array(jsonb_build_object('basisPoints', ${b.rate}::int, 'netMinor', v.item + v.fee - v.item_vat - v.fee_vat, 'vatMinor', v.item_vat + v.fee_vat, 'grossMinor', v.item + v.fee))
+             else jsonb_build_array(jsonb_build_object('basisPoints', ${b.rate}::int, 'netMinor', v.item - v.item_vat, 'vatMinor', v.item_vat, 'grossMinor', v.item),
+                                    jsonb_build_object('basisPoints', ${b.deliveryRate}::int, 'netMinor', v.fee - v.fee_vat, 'vatMinor', v.fee_vat, 'grossMinor', v.fee)) end,
+           ${b.settings.notice}, v.at, 'handed', 1, v.at, v.at, v.at
+    from scale_vat v
+    left join tax_document_counters c on c.market = ${b.market} and c.kind = 'invoice' and c.year = v.year`);
+  await db.execute(sql`
+    insert into tax_document_counters (market, kind, year, last)
+    select ${b.market}, 'invoice', year, count(*) from scale_vat group by year
+    on conflict (market, kind, year) do update set last = tax_document_counters.last + excluded.last`);
 }
