@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { hashPassword } from '@/lib/server/accounts/passwords';
 import { createSearch } from '@/lib/server/catalogue/search';
 import type { Logger } from '@/lib/server/infra/log';
@@ -194,6 +194,15 @@ async function booksOf(db: Db, days: number): Promise<MarketBooks[]> {
  */
 async function invoiceBatch(db: Db, b: MarketBooks): Promise<void> {
   const seller = { name: b.settings.legalName, addressLines: b.settings.address.split('\n').map((l) => l.trim()).filter(Boolean), taxNumberLabel: taxNumberLabel(b.market), taxNumber: b.settings.taxNumber };
+  // VAT in a gross amount at a rate, half up (vatInGross); nothing at 0.
+  const vatIn = (gross: SQL, basisPoints: number) => sql`((2 * ${gross} * ${basisPoints}::int + ${10000 + basisPoints}::int) / ${2 * (10000 + basisPoints)}::int)`;
+  const shared = b.deliveryRate === b.rate;
+  // Delivery at the goods' rate: one VAT for both lines, the item's share by weight and the one
+  // unit the floors leave to the larger remainder; the delivery gets the rest. Otherwise each its own.
+  const vatColumns = shared
+    ? sql`vat * item / (item + fee) + case when vat - vat * item / (item + fee) - vat * fee / (item + fee) > 0
+                                            and (vat * item) % (item + fee) >= (vat * fee) % (item + fee) then 1 else 0 end as item_vat`
+    : sql`${vatIn(sql`item`, b.rate)} as item_vat, ${vatIn(sql`fee`, b.deliveryRate)} as fee_vat`;
   await db.execute(sql`drop table if exists scale_vat`);
   await db.execute(sql`
     create temp table scale_vat as
@@ -202,26 +211,15 @@ async function invoiceBatch(db: Db, b: MarketBooks): Promise<void> {
              (unit_minor * quantity)::bigint as item, fee_minor::bigint as fee,
              extract(year from at at time zone ${b.timeZone})::int as year
       from scale_batch where currency = ${b.currency}
-    ), shared as (
-      -- delivery at the goods' rate: one VAT for both lines, then shared; otherwise each its own
-      select *, case when ${b.deliveryRate}::int = ${b.rate}::int
-                  then (2 * (item + fee) * ${b.rate}::int + (10000 + ${b.rate}::int)) / (2 * (10000 + ${b.rate}::int))
-                  else (2 * item * ${b.rate}::int + (10000 + ${b.rate}::int)) / (2 * (10000 + ${b.rate}::int)) end as vat_same
-      from gross
     ), split as (
-      select *,
-        case when ${b.deliveryRate}::int = ${b.rate}::int then vat_same * item / (item + fee) else vat_same end as item_floor,
-        case when ${b.deliveryRate}::int = ${b.rate}::int then vat_same * fee / (item + fee)
-             else (2 * fee * ${b.deliveryRate}::int + (10000 + ${b.deliveryRate}::int)) / (2 * (10000 + ${b.deliveryRate}::int)) end as fee_floor,
-        case when ${b.deliveryRate}::int = ${b.rate}::int then (vat_same * item) % (item + fee) else 0 end as item_rest,
-        case when ${b.deliveryRate}::int = ${b.rate}::int then (vat_same * fee) % (item + fee) else 0 end as fee_rest
-      from shared
+      select *, ${shared ? vatIn(sql`(item + fee)`, b.rate) : sql`null::bigint`} as vat from gross
+    ), lines as (
+      select *, ${vatColumns} from split
     )
     select order_id, g, at, year, name, country, quantity, item, fee,
            product_name || case when coalesce(color, size) is null then '' else ' (' || concat_ws(', ', color, size) || ')' end as description,
-           item_floor + case when ${b.deliveryRate}::int = ${b.rate}::int and vat_same - item_floor - fee_floor > 0 and item_rest >= fee_rest then 1 else 0 end as item_vat,
-           fee_floor + case when ${b.deliveryRate}::int = ${b.rate}::int and vat_same - item_floor - fee_floor > 0 and item_rest < fee_rest then 1 else 0 end as fee_vat
-    from split`);
+           item_vat, ${shared ? sql`vat - item_vat` : sql`fee_vat`} as fee_vat
+    from lines`);
   await db.execute(sql`
     insert into order_vat_lines (order_id, kind, order_item_id, description, quantity, gross_minor, net_minor, vat_minor, rate_basis_points)
     select v.order_id, 'item', i.id, v.description, v.quantity, v.item, v.item - v.item_vat, v.item_vat, ${b.rate}::int from scale_vat v join order_items i on i.order_id = v.order_id
@@ -242,10 +240,12 @@ async function invoiceBatch(db: Db, b: MarketBooks): Promise<void> {
                                 'vatMinor', v.item_vat, 'grossMinor', v.item, 'vatRateBasisPoints', ${b.rate}::int),
              jsonb_build_object('description', 'Delivery', 'quantity', 1, 'unitGrossMinor', v.fee, 'netMinor', v.fee - v.fee_vat, 'vatMinor', v.fee_vat, 'grossMinor', v.fee,
                                 'vatRateBasisPoints', ${b.deliveryRate}::int)),
-           case when ${b.deliveryRate}::int = ${b.rate}::int
-             then jsonb_build_array(jsonb_build_object('basisPoints', ${b.rate}::int, 'netMinor', v.item + v.fee - v.item_vat - v.fee_vat, 'vatMinor', v.item_vat + v.fee_vat, 'grossMinor', v.item + v.fee))
-             else jsonb_build_array(jsonb_build_object('basisPoints', ${b.rate}::int, 'netMinor', v.item - v.item_vat, 'vatMinor', v.item_vat, 'grossMinor', v.item),
-                                    jsonb_build_object('basisPoints', ${b.deliveryRate}::int, 'netMinor', v.fee - v.fee_vat, 'vatMinor', v.fee_vat, 'grossMinor', v.fee)) end,
+           ${
+             shared
+               ? sql`jsonb_build_array(jsonb_build_object('basisPoints', ${b.rate}::int, 'netMinor', v.item + v.fee - v.item_vat - v.fee_vat, 'vatMinor', v.item_vat + v.fee_vat, 'grossMinor', v.item + v.fee))`
+               : sql`jsonb_build_array(jsonb_build_object('basisPoints', ${b.rate}::int, 'netMinor', v.item - v.item_vat, 'vatMinor', v.item_vat, 'grossMinor', v.item),
+                                       jsonb_build_object('basisPoints', ${b.deliveryRate}::int, 'netMinor', v.fee - v.fee_vat, 'vatMinor', v.fee_vat, 'grossMinor', v.fee))`
+           },
            ${b.settings.notice}, v.at, 'handed', 1, v.at, v.at, v.at
     from scale_vat v
     left join tax_document_counters c on c.market = ${b.market} and c.kind = 'invoice' and c.year = v.year`);
