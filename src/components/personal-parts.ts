@@ -57,18 +57,45 @@ export function logoutForm(label: string, csrf: string | null): string {
 
 /** Who is signed in, for the header script (chrome.ts), which keeps the browser's stores in step. */
 export function sessionScript(profile: Profile | null): string {
-  return `<script type="application/json" id="ml-session">${JSON.stringify(profile).replace(/</g, '\\u003c')}</script>`;
+  return `<script type="application/json" id="ml-session">${sessionJson(profile)}</script>`;
 }
+
+/** What the session script holds: the profile as JSON, safe inside a script element (a shopper's filled out to its room). */
+export function sessionJson(profile: Profile | null): string {
+  const json = JSON.stringify(profile).replace(/</g, '\\u003c');
+  return profile ? filledOut(json, PERSONAL_ROOM.sessionJson) : json;
+}
+
+/**
+ * The bytes kept for each part of the header that differs between signed-in shoppers, filled out
+ * with spaces where theirs is shorter (inside a tag or a script, where a space shows nothing), so
+ * that everything around those parts is in the same place for every shopper: a stored page is
+ * laid out once for all their gzip answers (shared-pages.ts). A longer part is written whole and
+ * that shopper's page is compressed on its own.
+ */
+export const PERSONAL_ROOM = {
+  sessionJson: 1024,
+  nameInLabel: 160,
+  // A cart of up to 99,999 items (the link is ASCII: one byte a character).
+  cartLink: cartLinkParts(99_999).join('').length,
+};
+
+const filledOut = (text: string, room: number) => text + ' '.repeat(Math.max(0, room - Buffer.byteLength(text)));
 
 /** The header's account control: the profile menu when signed in, else the way to an account. */
 export function accountControl(profile: Profile | null, csrf: string | null): string {
   if (!profile) return `<a href="/register" class="icon-btn" aria-label="Create an account or log in">${iconSvg('user')}</a>`;
   return (
     `<div class="profile-menu" data-profile-menu>` +
-    `<button type="button" class="icon-btn" aria-haspopup="true" aria-expanded="false" aria-controls="profile-menu-list" aria-label="Account menu for ${escapeHtml(profile.firstName)}">${iconSvg('user')}</button>` +
+    `<button type="button" class="icon-btn" aria-haspopup="true" aria-expanded="false" aria-controls="profile-menu-list" aria-label="Account menu for ${nameInLabel(profile.firstName)}>${iconSvg('user')}</button>` +
     `<ul id="profile-menu-list" class="profile-menu-list"><li><a href="/profile">My Profile</a></li><li>${logoutForm('LogOut', csrf)}</li></ul>` +
     `</div>`
   );
+}
+
+/** The first name in the account menu's label, the label's closing quote, and the room left (PERSONAL_ROOM). */
+export function nameInLabel(firstName: string): string {
+  return filledOut(`${escapeHtml(firstName)}"`, PERSONAL_ROOM.nameInLabel);
 }
 
 /** The side menu's account links (an invisible mark when signed out, where the links go when signed in). */
@@ -82,9 +109,18 @@ export function menuAccountLinks(profile: Profile | null, csrf: string | null): 
  * A known count is also in `data-cart-link`, where the header script reads it instead of asking.
  */
 export function cartLink(count: number | null): string {
+  const [open, rest] = cartLinkParts(count);
+  return open + ' '.repeat(Math.max(0, PERSONAL_ROOM.cartLink - open.length - rest.length)) + rest;
+}
+
+/** The cart link before and after the end of its start tag (where it is filled out to its room). */
+function cartLinkParts(count: number | null): [string, string] {
   const n = count ?? 0;
   const label = count === null ? 'Cart' : n === 1 ? 'Cart, 1 item' : `Cart, ${n} items`;
-  return `<a href="/cart" class="icon-btn cart-link" aria-label="${label}" data-cart-link${count === null ? '' : `="${n}"`}>${iconSvg('bag')}<span class="cart-badge" data-cart-count${n > 0 ? '' : ' hidden'}>${n > 0 ? n : ''}</span></a>`;
+  return [
+    `<a href="/cart" class="icon-btn cart-link" aria-label="${label}" data-cart-link${count === null ? '' : `="${n}"`}`,
+    `>${iconSvg('bag')}<span class="cart-badge" data-cart-count${n > 0 ? '' : ' hidden'}>${n > 0 ? n : ''}</span></a>`,
+  ];
 }
 
 const FAVOURITE_LABELS = { add: 'Add to favourites', remove: 'Remove from favourites' } as const;

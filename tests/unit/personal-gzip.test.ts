@@ -1,39 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, sessionScript } from '@/components/personal-parts';
+import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, nameInLabel, PERSONAL_ROOM, sessionScript } from '@/components/personal-parts';
 import { CSRF_TOKEN_LENGTH, csrfTokenFor } from '@/lib/server/infra/csrf';
-import { copyBlock, personalGzip, personalGzipLayout, storedBlock } from '@/lib/server/storefront/personal-gzip';
-import { CSRF_SLOT, personalise, SHOWN_SLOT, slotted, type PersonalParts, type SlottedPage } from '@/lib/server/storefront/shared-pages';
+import { storedBlocks } from '@/lib/server/storefront/personal-gzip';
+import { CSRF_SLOT, personalise, SHOWN_SLOT, signedInGzip, signedInLayout, slotted, type PersonalParts } from '@/lib/server/storefront/shared-pages';
 
 const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
 const join = (...parts: Uint8Array[]) => Buffer.concat(parts);
 
-describe('deflate blocks written by hand', () => {
-  it('a stored block gives its bytes back', () => {
-    const bytes = randomBytes(1000);
-    expect(inflateRawSync(join(storedBlock(bytes), FINAL_BLOCK)).equals(bytes)).toBe(true);
-  });
-
-  it('a copy block repeats what lies `distance` back, for every length and distance code', () => {
-    const lengths = [3, 4, 10, 11, 18, 19, 34, 35, 43, 50, 66, 67, 130, 131, 257, 258];
-    const distances = [1, 2, 4, 5, 8, 9, 24, 25, 100, 257, 1024, 1025, 4096, 8193, 16385, 24577, 32768];
-    const before = randomBytes(32768);
-    for (const length of lengths) {
-      for (const distance of distances) {
-        const expected = Buffer.alloc(before.length + length);
-        before.copy(expected);
-        // A copy may overlap what it writes (distance < length): byte by byte, as deflate does.
-        for (let i = 0; i < length; i++) expected[before.length + i] = expected[before.length - distance + i]!;
-        const stream = join(storedBlock(before), copyBlock(length, distance), FINAL_BLOCK);
-        expect(inflateRawSync(stream).equals(expected), `length ${length}, distance ${distance}`).toBe(true);
-      }
+describe('stored blocks', () => {
+  it('give their bytes back, beyond one block\'s 65,535 too', () => {
+    for (const bytes of [Buffer.alloc(0), randomBytes(1000), randomBytes(200_000)]) {
+      expect(inflateRawSync(join(...storedBlocks(bytes), FINAL_BLOCK)).equals(bytes)).toBe(true);
     }
-  });
-
-  it('refuses a copy deflate cannot express', () => {
-    expect(() => copyBlock(2, 1)).toThrow(RangeError);
-    expect(() => copyBlock(43, 32769)).toThrow(RangeError);
   });
 });
 
@@ -63,14 +43,6 @@ function parts(firstName: string, cartCount: number | null, favouriteIds: number
   return { session: { user } as unknown as PersonalParts['session'], csrfToken: csrfTokenFor(randomBytes(32).toString('base64url')), cartCount, favouriteIds: new Set(favouriteIds) };
 }
 
-/** The layout as shared-pages makes it: the region from the first personal place to the header's last part. */
-async function layoutOf({ body, slots }: SlottedPage) {
-  const page = Buffer.from(body);
-  const end = page.indexOf('<!--account links-->') + '<!--account links-->'.length;
-  const start = Math.min(page.indexOf('<script type="application/json" id="ml-session">'), ...slots.filter((at) => at < end));
-  return personalGzipLayout(page, { start, end }, slots, CSRF_SLOT.length);
-}
-
 describe('a signed-in shopper\'s gzip answer from the stored page\'s layout', () => {
   it('a slot is exactly as long as a token', () => {
     expect(CSRF_SLOT).toHaveLength(CSRF_TOKEN_LENGTH);
@@ -84,12 +56,14 @@ describe('a signed-in shopper\'s gzip answer from the stored page\'s layout', ()
     ['a page with a slot above the header', slotted(nobodysPage(3, true))],
   ] as const) {
     it(`gives back exactly the shopper's page, whoever they are: ${label}`, async () => {
-      const layout = await layoutOf(page);
-      for (const shopper of [parts('Ada', 0), parts('Ọláolúwa & <Chí>', 12), parts('A'.repeat(120), null), parts("O'Neil", 1)]) {
+      const layout = (await signedInLayout(page.body, page.slots))!;
+      expect(layout).not.toBeNull();
+      // A heart pressed on another page changes nothing here.
+      for (const shopper of [parts('Ada', 0), parts('Ọláolúwa & <Chí>', 12), parts('A'.repeat(120), null), parts("O'Neil", 1, [999])]) {
         const { body, missing, pressedHearts } = personalise(page.body, page.slots, shopper);
         expect(missing).toEqual([]);
         expect(pressedHearts).toBe(0);
-        const answer = personalGzip(layout, body, Buffer.from(shopper.csrfToken!));
+        const answer = signedInGzip(layout, shopper)!;
         expect(gunzipSync(answer).equals(Buffer.from(body))).toBe(true);
         expect(new TextDecoder().decode(gunzipSync(answer))).not.toContain(CSRF_SLOT);
         expect(new TextDecoder().decode(gunzipSync(answer))).not.toContain(SHOWN_SLOT);
@@ -97,16 +71,51 @@ describe('a signed-in shopper\'s gzip answer from the stored page\'s layout', ()
     });
   }
 
-  it('writes each token below the header once; the others are copies of the one before (9 bytes, not 48)', async () => {
-    const layout = await layoutOf(slotted(nobodysPage(48)));
-    const tokens = layout.pieces.filter((p) => 'tokenAt' in p);
-    // The hearts' two forms, the newsletter and the island: one slot each, whatever the number of hearts.
-    expect(tokens).toHaveLength(4);
-    expect(tokens.map((t) => t.copyDistance === null)).toEqual([true, false, false, false]);
+  it('compresses nothing per request: every stretch between the places is deflated once, and the places are written as they are', async () => {
+    const page = slotted(nobodysPage(48));
+    const layout = (await signedInLayout(page.body, page.slots))!;
+    const places = layout.gzip.pieces.filter((p) => 'place' in p).map((p) => p.place);
+    // What differs between signed-in shoppers' headers: the profile, the first name and the cart;
+    // and a token in the two logout forms, the hearts' two forms, the newsletter and the island.
+    expect(places.filter((name) => name !== 'token')).toEqual(['session json', 'name in label', 'cart']);
+    expect(places.filter((name) => name === 'token')).toHaveLength(6);
+    expect(layout.heartIds).toEqual(Array.from({ length: 48 }, (_, i) => i + 1));
+    // Whatever the shopper, the answer is the deflated stretches plus their parts and tokens written out.
+    const shopper = parts('Ada', 3);
+    const stretches = layout.gzip.pieces.reduce((n, p) => n + ('deflated' in p ? p.deflated.length : 0), 0);
+    const { body } = personalise(page.body, page.slots, shopper);
+    const theirs = body.length - layout.gzip.pieces.reduce((n, p) => n + ('deflated' in p ? p.length : 0), 0);
+    expect(signedInGzip(layout, shopper)!.length).toBeLessThanOrEqual(10 + stretches + theirs + 5 * places.length + 2 + 8);
   });
 
-  it('a pressed heart below the header is left to the whole page\'s compression', () => {
+  it('a cart of up to nine items is deflated with the page; a larger one is written as it is', async () => {
     const page = slotted(nobodysPage(4));
+    const layout = (await signedInLayout(page.body, page.slots))!;
+    const size = (count: number) => signedInGzip(layout, parts('Ada', count))!.length;
+    expect(size(12) - size(3)).toBeGreaterThan(cartLink(12).length / 2);
+    expect(gunzipSync(signedInGzip(layout, parts('Ada', 12))!).toString()).toContain(cartLink(12));
+  });
+
+  it('every shopper\'s page is as long, the parts filled out to their room; a part longer than its room gets the page compressed whole', async () => {
+    const page = slotted(nobodysPage(4));
+    const layout = (await signedInLayout(page.body, page.slots))!;
+    const lengths = [parts('Ada', 0), parts('Ọláolúwa & <Chí>', 12), parts('A'.repeat(120), null)].map((shopper) => personalise(page.body, page.slots, shopper).body.length);
+    expect(new Set(lengths).size).toBe(1);
+    const long = parts('&'.repeat(40), 1);
+    expect(nameInLabel('&'.repeat(40)).length).toBeGreaterThan(PERSONAL_ROOM.nameInLabel);
+    expect(signedInGzip(layout, long)).toBeNull();
+    expect(personalise(page.body, page.slots, long).body.toString()).toContain(`aria-label="Account menu for ${'&amp;'.repeat(40)}"`);
+  });
+
+  it('a pressed heart on the page is left to the whole page\'s compression', async () => {
+    const page = slotted(nobodysPage(4));
+    const layout = (await signedInLayout(page.body, page.slots))!;
+    expect(signedInGzip(layout, parts('Ada', 1, [3]))).toBeNull();
     expect(personalise(page.body, page.slots, parts('Ada', 1, [3])).pressedHearts).toBe(1);
+  });
+
+  it('a page without one of the header parts is not laid out', async () => {
+    const page = slotted(Buffer.from(nobodysPage(2).toString().replace(cartLink(null), '')));
+    expect(await signedInLayout(page.body, page.slots)).toBeNull();
   });
 });

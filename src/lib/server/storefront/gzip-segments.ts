@@ -22,38 +22,44 @@ export async function compressSegment(text: Buffer): Promise<GzipSegment> {
   return { deflate, crc: crc32(text), size: text.length };
 }
 
+/** A 32x32 matrix over GF(2) (column n: what bit n becomes) applied to a 32-bit vector. */
 function gf2Times(mat: Uint32Array, vec: number): number {
   let sum = 0;
   for (let i = 0; vec !== 0; i++, vec >>>= 1) if (vec & 1) sum ^= mat[i]!;
   return sum >>> 0;
 }
 
-function gf2Square(square: Uint32Array, mat: Uint32Array): void {
-  for (let n = 0; n < 32; n++) square[n] = gf2Times(mat, mat[n]!);
+/** `a` after `b`, as one matrix. */
+function gf2Compose(a: Uint32Array, b: Uint32Array): Uint32Array<ArrayBuffer> {
+  return b.map((column) => gf2Times(a, column));
+}
+
+/** What appending one zero byte does to a CRC-32 register: the one-bit step (the polynomial's) squared three times. */
+const ONE_ZERO_BYTE = [1, 2, 3].reduce((step) => gf2Compose(step, step), Uint32Array.from({ length: 32 }, (_, n) => (n === 0 ? 0xedb88320 : 2 ** (n - 1))));
+
+/**
+ * What appending `length` zero bytes does to a CRC-32, as a matrix (zlib's crc32_combine, made once
+ * for a length that is used again): crc32(A followed by B) = crc32Shifted(crc32Shift(B's length), crc32(A)) ^ crc32(B).
+ */
+export function crc32Shift(length: number): Uint32Array<ArrayBuffer> {
+  let result = Uint32Array.from({ length: 32 }, (_, n) => 2 ** n);
+  let power = ONE_ZERO_BYTE;
+  for (let left = length; left > 0; left = Math.floor(left / 2)) {
+    if (left % 2) result = gf2Compose(power, result);
+    if (left > 1) power = gf2Compose(power, power);
+  }
+  return result;
+}
+
+/** A CRC-32 moved on by a shift (crc32Shift). */
+export function crc32Shifted(shift: Uint32Array, crc: number): number {
+  return gf2Times(shift, crc >>> 0);
 }
 
 /** The CRC-32 of A followed by B, from A's CRC, B's CRC and B's length (zlib's crc32_combine). */
 export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
   if (lengthB <= 0) return crcA >>> 0;
-  const even = new Uint32Array(32);
-  const odd = new Uint32Array(32);
-  odd[0] = 0xedb88320; // the CRC-32 polynomial
-  for (let n = 1, row = 1; n < 32; n++, row = (row << 1) >>> 0) odd[n] = row;
-  gf2Square(even, odd); // two zero bits
-  gf2Square(odd, even); // four
-  let crc = crcA >>> 0;
-  let len = lengthB;
-  for (;;) {
-    gf2Square(even, odd);
-    if (len % 2) crc = gf2Times(even, crc);
-    len = Math.floor(len / 2);
-    if (len === 0) break;
-    gf2Square(odd, even);
-    if (len % 2) crc = gf2Times(odd, crc);
-    len = Math.floor(len / 2);
-    if (len === 0) break;
-  }
-  return (crc ^ crcB) >>> 0;
+  return (crc32Shifted(crc32Shift(lengthB), crcA) ^ crcB) >>> 0;
 }
 
 /** The gzip header every joined file starts with (no name, no time: the same bytes on every app server). */

@@ -7,7 +7,6 @@ import { isTrackingParam } from '../../domain/page-url';
 import type { ProductListDto } from '../../domain/catalogue';
 import { requestCookie } from '../infra/cookies';
 import { SESSION_COOKIE } from '../accounts/sessions';
-import type { PersonalGzipLayout } from './personal-gzip';
 import { acceptsEncoding, negotiateEncoding, type ContentEncoding } from '../infra/content-encoding';
 
 /**
@@ -105,8 +104,6 @@ export interface CachedPage {
   gzip?: Uint8Array;
   /** A shared page's CSRF slots (shared-pages.ts `slotted`): where each signed-in shopper's token goes. */
   slots?: number[];
-  /** A shared page's pieces for signed-in shoppers' gzip answers (personal-gzip.ts), made on the first; null: none. */
-  personalGzip?: PersonalGzipLayout | null;
   status: number;
   headers: [string, string][];
   etag: string;

@@ -1,165 +1,147 @@
 import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { promisify } from 'node:util';
-import { GZIP_HEADER, LAST_BLOCK } from './gzip-segments';
+import { crc32Shift, crc32Shifted, GZIP_HEADER, LAST_BLOCK } from './gzip-segments';
 
 /**
- * A signed-in shopper's copy of a stored page, gzipped without compressing the whole page again
- * (ADR 0016). A page rendered for nobody has two kinds of personal places (shared-pages.ts):
- * - the header's parts (who is signed in, the cart count, the menu's account links), which change
- *   length from shopper to shopper: they sit together near the top, in one "region";
- * - CSRF slots below it, exactly as long as every token, so everything after the region keeps its
- *   place whatever the token.
- * When the page is stored, the part before the region and each stretch between slots after it are
- * deflated once, each on its own and byte-aligned (a sync flush), the stretches with the page since
- * the region as their dictionary (slots blanked, so nothing refers to a token's bytes). A request
- * then deflates only the region (a few KB, with the page's start as its dictionary), writes each
- * token (the first as it is, the others as a copy of the one before, whose distance is known) and
- * joins the pieces in one gzip member. Deflate allows this; brotli would not (its stream cannot be
- * joined from separately made pieces), so such an answer is gzip even where brotli is accepted:
- * about 15% more bytes than brotli 4 for a product page, for a fraction of its CPU.
+ * A signed-in shopper's copy of a stored page, gzipped without compressing anything per request
+ * (ADR 0016, ADR 0069). A page as signed-in shoppers get it has places where each one's own bytes
+ * go (shared-pages.ts: the session script's JSON, the first name, the cart link, the CSRF tokens),
+ * each exactly as long for everyone (personal-parts.ts fills the shorter ones out with spaces), so
+ * nothing around them ever moves.
+ *
+ * When the page is stored, the fixed stretches between the places are deflated once, each on its
+ * own and byte-aligned (a sync flush), each with the page before it as its dictionary, the places
+ * blanked in it so that nothing refers to a shopper's bytes. A request then writes each place's
+ * bytes as they are (a stored block, the spaces it is filled out with as a deflated run; a place's common
+ * values are deflated with the stretches), takes the CRC of the pieces in order (a stretch's is
+ * joined on from its own, without reading it again: gzip-segments.ts), and joins it all in one
+ * gzip member. Nothing is compressed per request: a zlib call costs about 40 µs before its first
+ * byte, more than the rest of the answer.
+ *
+ * Deflate allows this; brotli would not (its stream cannot be joined from separately made
+ * pieces), so such an answer is gzip even where brotli is accepted.
  */
 
+/** Where a shopper's bytes go in the page, and what the caller calls them. */
+export interface PersonalPlace {
+  at: number;
+  length: number;
+  name: string;
+  /** What most shoppers have here (a cart link of a few items): deflated once with the page, the rest written as it is. */
+  variants?: readonly string[];
+}
+
 export interface PersonalGzipLayout {
-  /** The page's length as stored (rendered for nobody). */
-  pageLength: number;
-  /** Where the region of variable-length parts begins and ends in the stored page. */
-  regionStart: number;
-  regionEnd: number;
-  /** The page before the region, deflated (sync flush). */
-  head: Uint8Array;
-  /** What the region is deflated against: the page before it (at most the 32 KB deflate sees). */
-  dictionary: Uint8Array;
-  /** After the region: each stretch deflated, or a slot's token, in order. */
-  pieces: ({ deflated: Uint8Array } | { tokenAt: number; copyDistance: number | null })[];
+  /** The page in order: each fixed stretch deflated (with its length, CRC and the shift that CRC-32 joins it with), and each place. */
+  pieces: ({ deflated: Uint8Array; length: number; crc: number; shift: Uint32Array } | { place: string; length: number; variants: ReadonlyMap<string, Uint8Array> })[];
 }
 
 const WINDOW = 32 * 1024;
 const deflateRawAsync = promisify(deflateRaw);
+const SYNC = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
 
-/**
- * Deflates the page's fixed pieces once (off the request path: the thread pool). `slots` are the
- * CSRF slots' offsets, `slotLength` their length (every token's). Slots inside the region are the
- * region's business (they are deflated with it per request).
- */
-export async function personalGzipLayout(page: Uint8Array, region: { start: number; end: number }, slots: readonly number[], slotLength: number): Promise<PersonalGzipLayout> {
-  const sync = { level: 9, finishFlush: constants.Z_SYNC_FLUSH };
-  const after = slots.filter((at) => at >= region.end).sort((a, b) => a - b);
-  const stretches: { from: number; to: number }[] = [];
-  let from = region.end;
-  for (const at of [...after, page.length]) {
-    stretches.push({ from, to: at });
-    from = at + slotLength;
-  }
+/** Deflates the page's fixed stretches once (off the request path: the thread pool). `places` must not overlap. */
+export async function personalGzipLayout(page: Uint8Array, places: readonly PersonalPlace[]): Promise<PersonalGzipLayout> {
+  const ordered = [...places].sort((a, b) => a.at - b.at);
   const blanked = Buffer.from(page);
-  for (const at of after) blanked.fill(0, at, at + slotLength);
-  const [head, ...deflated] = await Promise.all([
-    deflateRawAsync(page.subarray(0, region.start), sync),
-    ...stretches.map(({ from, to }) => {
-      const dictionary = blanked.subarray(Math.max(region.end, from - WINDOW), from);
-      return to > from ? deflateRawAsync(page.subarray(from, to), dictionary.length ? { ...sync, dictionary } : sync) : Promise.resolve(Buffer.alloc(0));
-    }),
+  for (const place of ordered) blanked.fill(0, place.at, place.at + place.length);
+  /** `text` deflated as if it stood at `at`, after the page before it. */
+  const deflatedAt = (text: Uint8Array, at: number) => {
+    const dictionary = blanked.subarray(Math.max(0, at - WINDOW), at);
+    return deflateRawAsync(text, dictionary.length ? { ...SYNC, dictionary } : SYNC);
+  };
+  const stretches: { from: number; to: number }[] = [];
+  let from = 0;
+  for (const place of ordered) {
+    if (place.at < from) throw new RangeError('personal places overlap');
+    stretches.push({ from, to: place.at });
+    from = place.at + place.length;
+  }
+  stretches.push({ from, to: page.length });
+  const [deflated, variants] = await Promise.all([
+    Promise.all(stretches.map(({ from, to }) => (to === from ? null : deflatedAt(page.subarray(from, to), from)))),
+    Promise.all(
+      ordered.map(async (place) => {
+        const texts = (place.variants ?? []).filter((text) => Buffer.byteLength(text) === place.length);
+        const made = await Promise.all(texts.map((text) => deflatedAt(Buffer.from(text), place.at)));
+        return new Map(texts.map((text, k) => [text, made[k]!]));
+      }),
+    ),
   ]);
   const pieces: PersonalGzipLayout['pieces'] = [];
-  after.forEach((at, i) => {
-    pieces.push({ deflated: deflated[i]! });
-    const previous = after[i - 1];
-    pieces.push({ tokenAt: at, copyDistance: previous !== undefined && at - previous <= WINDOW ? at - previous : null });
-  });
-  pieces.push({ deflated: deflated[after.length]! });
-  return {
-    pageLength: page.length,
-    regionStart: region.start,
-    regionEnd: region.end,
-    head: head!,
-    dictionary: page.slice(Math.max(0, region.start - WINDOW), region.start),
-    pieces,
+  const stretch = (i: number) => {
+    const bytes = deflated[i];
+    const { from, to } = stretches[i]!;
+    if (bytes) pieces.push({ deflated: bytes, length: to - from, crc: crc32(page.subarray(from, to)), shift: crc32Shift(to - from) });
   };
+  ordered.forEach((place, i) => {
+    stretch(i);
+    pieces.push({ place: place.name, length: place.length, variants: variants[i]! });
+  });
+  stretch(ordered.length);
+  return { pieces };
 }
 
 /**
- * The shopper's page (`body`: the stored page with their parts put in, every token `token`) as one
- * gzip member, from the layout. `body` must differ from the stored page only in the region and the
- * slots (the caller falls back to compressing the whole page when a heart was pressed).
+ * The shopper's page as one gzip member: the layout's stretches with `fills[name]` in each place.
+ * Null when a fill is not exactly as long as its place (the caller compresses the whole page).
  */
-export function personalGzip(layout: PersonalGzipLayout, body: Uint8Array, token: Uint8Array): Uint8Array<ArrayBuffer> {
-  const shift = body.length - layout.pageLength;
-  const region = deflateRawSync(body.subarray(layout.regionStart, layout.regionEnd + shift), {
-    level: 6,
-    finishFlush: constants.Z_SYNC_FLUSH,
-    ...(layout.dictionary.length ? { dictionary: layout.dictionary } : {}),
-  });
-  const pieces: Uint8Array[] = [GZIP_HEADER, layout.head, region];
+export function personalGzip(layout: PersonalGzipLayout, fills: Readonly<Record<string, string>>): Uint8Array<ArrayBuffer> | null {
+  const out: Uint8Array[] = [GZIP_HEADER];
+  let crc = 0;
+  let size = 0;
+  const written = new Map<string, { text: Buffer; spaces: number }>();
   for (const piece of layout.pieces) {
-    if ('deflated' in piece) pieces.push(piece.deflated);
-    else pieces.push(piece.copyDistance === null ? storedBlock(token) : copyBlock(token.length, piece.copyDistance));
-  }
-  const trailer = new Uint8Array(8);
-  const view = new DataView(trailer.buffer);
-  view.setUint32(0, crc32(body), true);
-  view.setUint32(4, body.length >>> 0, true);
-  pieces.push(LAST_BLOCK, trailer);
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-/** A non-final stored block holding `bytes` (at most 65,535), byte-aligned. */
-export function storedBlock(bytes: Uint8Array): Uint8Array {
-  const block = new Uint8Array(5 + bytes.length);
-  block[0] = 0; // BFINAL 0, BTYPE 00, padding
-  block[1] = bytes.length & 0xff;
-  block[2] = bytes.length >> 8;
-  block[3] = ~bytes.length & 0xff;
-  block[4] = (~bytes.length >> 8) & 0xff;
-  block.set(bytes, 5);
-  return block;
-}
-
-// RFC 1951 3.2.5: each length and distance code's base value and extra bits.
-const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DISTANCE_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
-const DISTANCE_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
-
-/** The last code whose base is at most `value`. */
-const codeFor = (bases: readonly number[], value: number) => bases.findLastIndex((base) => base <= value);
-
-/**
- * A non-final block with fixed codes holding one copy (`length` bytes from `distance` back), then
- * an empty stored block to end on a byte: about 9 bytes where the token itself would take 48.
- */
-export function copyBlock(length: number, distance: number): Uint8Array {
-  if (length < 3 || length > 258 || distance < 1 || distance > WINDOW) throw new RangeError(`no deflate copy of ${length} from ${distance}`);
-  const bytes: number[] = [];
-  let acc = 0;
-  let n = 0;
-  /** Values go in least significant bit first; Huffman codes most significant first (reversed here). */
-  const bits = (value: number, count: number) => {
-    for (let i = 0; i < count; i++) {
-      acc |= ((value >> i) & 1) << n++;
-      if (n === 8) (bytes.push(acc), (acc = 0), (n = 0));
+    if ('place' in piece) {
+      const fill = fills[piece.place];
+      if (fill === undefined) throw new RangeError(`nothing to put in ${piece.place}`);
+      // The bytes before the spaces a part is filled out with, and how many spaces.
+      let place = written.get(piece.place);
+      if (!place) {
+        const text = Buffer.from(fill.replace(TRAILING_SPACES, ''));
+        written.set(piece.place, (place = { text, spaces: Buffer.byteLength(fill) - text.length }));
+      }
+      if (place.text.length + place.spaces !== piece.length) return null;
+      const variant = piece.variants.get(fill);
+      if (variant) out.push(variant);
+      else out.push(...storedBlocks(place.text), ...(place.spaces ? [spaceRun(place.spaces)] : []));
+      crc = crc32(place.text, crc);
+      if (place.spaces) crc = crc32(spaces(place.spaces), crc);
+    } else {
+      out.push(piece.deflated);
+      crc = (crc32Shifted(piece.shift, crc) ^ piece.crc) >>> 0;
     }
-  };
-  const huffman = (code: number, count: number) => {
-    for (let i = count - 1; i >= 0; i--) bits((code >> i) & 1, 1);
-  };
-  bits(0, 1); // BFINAL
-  bits(1, 2); // BTYPE 01: fixed codes
-  const l = codeFor(LENGTH_BASE, length);
-  const lengthSymbol = 257 + l;
-  // Fixed literal/length codes: 256-279 are 7 bits (0000000 + symbol - 256), 280-287 are 8 (11000000 + symbol - 280).
-  if (lengthSymbol <= 279) huffman(lengthSymbol - 256, 7);
-  else huffman(0xc0 + lengthSymbol - 280, 8);
-  bits(length - LENGTH_BASE[l]!, LENGTH_EXTRA[l]!);
-  const d = codeFor(DISTANCE_BASE, distance);
-  huffman(d, 5);
-  bits(distance - DISTANCE_BASE[d]!, DISTANCE_EXTRA[d]!);
-  huffman(0, 7); // end of block (256)
-  bits(0, 3); // an empty stored block: BFINAL 0, BTYPE 00 ...
-  if (n > 0) bits(0, 8 - n); // ... padded to a byte ...
-  return Uint8Array.of(...bytes, 0, 0, 0xff, 0xff); // ... LEN 0, NLEN ~0
+    size += piece.length;
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  out.push(LAST_BLOCK, trailer);
+  return Buffer.concat(out);
+}
+
+const TRAILING_SPACES = / +$/;
+const SOME_SPACES = Buffer.alloc(4096, 0x20);
+const spaces = (length: number) => (length <= SOME_SPACES.length ? SOME_SPACES.subarray(0, length) : Buffer.alloc(length, 0x20));
+
+/** Runs of spaces deflated on their own (no reference outside them, so they go anywhere), by length. */
+const spaceRuns = new Map<number, Uint8Array>();
+function spaceRun(length: number): Uint8Array {
+  let run = spaceRuns.get(length);
+  if (!run) {
+    run = deflateRawSync(spaces(length), SYNC);
+    if (spaceRuns.size < 4096) spaceRuns.set(length, run);
+  }
+  return run;
+}
+
+/** `bytes` as non-final stored blocks (at most 65,535 bytes each), byte-aligned. */
+export function storedBlocks(bytes: Uint8Array): Uint8Array[] {
+  const blocks: Uint8Array[] = [];
+  for (let from = 0; from < bytes.length; from += 0xffff) {
+    const chunk = bytes.subarray(from, from + 0xffff);
+    const header = Uint8Array.of(0, chunk.length & 0xff, chunk.length >> 8, ~chunk.length & 0xff, (~chunk.length >> 8) & 0xff); // BFINAL 0, BTYPE 00, LEN, NLEN
+    blocks.push(header, chunk);
+  }
+  return blocks;
 }

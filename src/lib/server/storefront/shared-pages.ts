@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { APIContext, MiddlewareNext } from 'astro';
-import { accountControl, cartLink, csrfInput, favouriteButton, menuAccountLinks, profileOf, sessionScript } from '@/components/personal-parts';
+import { accountControl, cartLink, csrfInput, favouriteButton, menuAccountLinks, nameInLabel, PERSONAL_ROOM, profileOf, sessionJson, sessionScript } from '@/components/personal-parts';
 import { SESSION_COOKIE, type ActiveSession } from '../accounts/sessions';
 import { getServices, type Services } from '../services';
 import { MARKET_COOKIE, resolveMarket } from '../../domain/markets';
@@ -9,7 +9,7 @@ import { requestCookie } from '../infra/cookies';
 import { CSRF_TOKEN_LENGTH, csrfTokenFor, hasBearer } from '../infra/csrf';
 import type { Logger } from '../infra/log';
 import { accepts, cacheKey, compressOnce, CSRF_SLOTS_HEADER, pageEntry, processPageCache, SEARCHED_HEADER, storePage, type CachedPage } from './page-cache';
-import { personalGzip, personalGzipLayout, type PersonalGzipLayout } from './personal-gzip';
+import { personalGzip, personalGzipLayout, type PersonalGzipLayout, type PersonalPlace } from './personal-gzip';
 
 /**
  * Signed-in shoppers' catalogue pages from the shared route cache (ADR 0016). The catalogue
@@ -101,8 +101,9 @@ export interface PersonalParts {
 const UNPRESSED_HEART = ((heart) => Buffer.from(heart.slice(0, heart.indexOf('value="') + 'value="'.length)))(favouriteButton(0, false));
 const BUTTON_END = Buffer.from('</button>');
 
-/** The parts as rendered for nobody, as bytes (built once: they never change). */
-let nobodysParts: [name: string, bytes: Buffer][] | undefined;
+/** The header's parts as rendered for nobody, by name, as bytes (built once: they never change). */
+let nobodysParts: [name: HeaderPart, bytes: Buffer][] | undefined;
+type HeaderPart = 'session' | 'account' | 'cart' | 'menu account links';
 const partsForNobody = () =>
   (nobodysParts ??= [
     ['session', Buffer.from(sessionScript(null))],
@@ -110,6 +111,31 @@ const partsForNobody = () =>
     ['cart', Buffer.from(cartLink(null))],
     ['menu account links', Buffer.from(menuAccountLinks(null, null))],
   ]);
+
+/** The header's parts as the shopper sees them, by name. */
+function theirHeaderParts(parts: PersonalParts): Record<HeaderPart, string> {
+  const profile = profileOf(parts.session.user);
+  const token = parts.csrfToken ?? '';
+  return {
+    session: sessionScript(profile),
+    account: accountControl(profile, token),
+    cart: cartLink(parts.cartCount),
+    'menu account links': menuAccountLinks(profile, token),
+  };
+}
+
+/** Each heart rendered for nobody (unpressed): where it is and its product's id. */
+function heartsOf(bytes: Buffer): { at: number; length: number; id: number }[] {
+  const hearts: { at: number; length: number; id: number }[] = [];
+  for (let at = bytes.indexOf(UNPRESSED_HEART); at >= 0; at = bytes.indexOf(UNPRESSED_HEART, at + 1)) {
+    const idFrom = at + UNPRESSED_HEART.length;
+    const idTo = bytes.indexOf('"', idFrom);
+    const end = bytes.indexOf(BUTTON_END, idTo);
+    if (idTo < 0 || end < 0) break;
+    hearts.push({ at, length: end + BUTTON_END.length - at, id: Number(bytes.toString('latin1', idFrom, idTo)) });
+  }
+  return hearts;
+}
 
 /**
  * A page rendered for nobody, made the shopper's: each part rendered for nobody is swapped for
@@ -122,30 +148,23 @@ const partsForNobody = () =>
  */
 export function personalise(page: Uint8Array, slots: readonly number[], parts: PersonalParts): { body: Uint8Array<ArrayBuffer>; missing: string[]; pressedHearts: number } {
   const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
-  const profile = profileOf(parts.session.user);
-  const token = parts.csrfToken ?? '';
-  const theirs = [sessionScript(profile), accountControl(profile, token), cartLink(parts.cartCount), menuAccountLinks(profile, token)];
+  const theirs = theirHeaderParts(parts);
   const missing: string[] = [];
   let pressedHearts = 0;
   const cuts: { at: number; length: number; put: string }[] = [];
-  partsForNobody().forEach(([name, nobodys], i) => {
+  for (const [name, nobodys] of partsForNobody()) {
     const at = bytes.indexOf(nobodys);
     if (at < 0) missing.push(name);
-    else cuts.push({ at, length: nobodys.length, put: theirs[i]! });
-  });
+    else cuts.push({ at, length: nobodys.length, put: theirs[name] });
+  }
   if (parts.favouriteIds.size > 0) {
-    for (let at = bytes.indexOf(UNPRESSED_HEART); at >= 0; at = bytes.indexOf(UNPRESSED_HEART, at + 1)) {
-      const idFrom = at + UNPRESSED_HEART.length;
-      const idTo = bytes.indexOf('"', idFrom);
-      const end = bytes.indexOf(BUTTON_END, idTo);
-      if (idTo < 0 || end < 0) break;
-      const id = Number(bytes.toString('latin1', idFrom, idTo));
-      if (!parts.favouriteIds.has(id)) continue;
-      cuts.push({ at, length: end + BUTTON_END.length - at, put: favouriteButton(id, true) });
+    for (const heart of heartsOf(bytes)) {
+      if (!parts.favouriteIds.has(heart.id)) continue;
+      cuts.push({ at: heart.at, length: heart.length, put: favouriteButton(heart.id, true) });
       pressedHearts++;
     }
   }
-  for (const at of slots) cuts.push({ at, length: SLOT.length, put: token });
+  for (const at of slots) cuts.push({ at, length: SLOT.length, put: parts.csrfToken ?? '' });
   cuts.sort((a, b) => a.at - b.at);
   const pieces: Uint8Array[] = [];
   let from = 0;
@@ -155,64 +174,105 @@ export function personalise(page: Uint8Array, slots: readonly number[], parts: P
     from = cut.at + cut.length;
   }
   pieces.push(bytes.subarray(from));
-  const body = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    body.set(piece, at);
-    at += piece.length;
-  }
-  return { body, missing, pressedHearts };
+  return { body: Buffer.concat(pieces), missing, pressedHearts };
+}
+
+/** A stored page laid out for signed-in shoppers' gzip answers, and the products its hearts are for. */
+export interface SignedInLayout {
+  gzip: PersonalGzipLayout;
+  heartIds: readonly number[];
 }
 
 /**
- * Where a page rendered for nobody has its personal places, for its gzip layout: the region from
- * the first of them to the end of the last header part (whose lengths vary), and every CSRF slot.
- * Null when a header part is missing (such a page is never personalised from the store anyway).
+ * A shopper no one is, whose name is a marker (random for each process): a stored page made theirs
+ * is the page every signed-in shopper gets, with the marker where their name goes, the session
+ * script's JSON where their profile goes, and CSRF_SLOT in each token's place.
  */
-function personalPlaces(page: Uint8Array, slots: readonly number[]): { region: { start: number; end: number }; slots: readonly number[] } | null {
-  const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
-  let start = Infinity;
-  let end = -1;
-  for (const [, nobodys] of partsForNobody()) {
-    const at = bytes.indexOf(nobodys);
-    if (at < 0) return null;
-    start = Math.min(start, at);
-    end = Math.max(end, at + nobodys.length);
-  }
-  // A slot before the header's last part is in the region (deflated with it per request).
-  for (const at of slots) if (at < end) start = Math.min(start, at);
-  return { region: { start, end }, slots };
-}
-
-/** Layouts being made, so one page is laid out once however many shoppers ask at the same time. */
-const layingOut = new WeakSet<CachedPage>();
+const NAME_MARKER = `n${randomBytes(12).toString('hex')}`;
+const MARKER_SHOPPER: PersonalParts = {
+  session: { user: { id: NAME_MARKER, firstName: NAME_MARKER, lastName: NAME_MARKER, email: NAME_MARKER, imageHash: null, country: 'nigeria' } } as unknown as ActiveSession,
+  csrfToken: CSRF_SLOT,
+  cartCount: 0,
+  favouriteIds: new Set(),
+};
+const SESSION_JSON_OPEN = ((script) => Buffer.from(script.slice(0, script.indexOf('null'))))(sessionScript(null));
+const NAME = Buffer.from(NAME_MARKER);
+/** The cart links most shoppers have: none to nine items, and the count not known. */
+const COMMON_CARTS = [null, ...Array.from({ length: 10 }, (_, n) => n)].map(cartLink);
 
 /**
- * A stored page's gzip layout for signed-in shoppers, made once in the background on the first
+ * A stored page's layout for signed-in shoppers: the page as every signed-in shopper gets it
+ * (MARKER_SHOPPER's), with these places, each as long for every shopper (PERSONAL_ROOM): the
+ * session script's JSON, the first name in the account menu's label, the cart link, and every CSRF
+ * token. Everything else of the header (the account menu, the logout forms) is the same for all
+ * and deflated with the page. Null when a header part is missing or a place is not where it
+ * should be (such a page is compressed whole).
+ */
+export async function signedInLayout(page: Uint8Array, slots: readonly number[]): Promise<SignedInLayout | null> {
+  const made = personalise(page, slots, MARKER_SHOPPER);
+  if (made.missing.length) return null;
+  const template = Buffer.from(made.body.buffer, made.body.byteOffset, made.body.byteLength);
+  const places: PersonalPlace[] = [];
+  const jsonAt = template.indexOf(SESSION_JSON_OPEN);
+  const nameAt = template.indexOf(NAME, jsonAt + SESSION_JSON_OPEN.length + PERSONAL_ROOM.sessionJson);
+  const cartAt = template.indexOf(cartLink(MARKER_SHOPPER.cartCount));
+  if (jsonAt < 0 || nameAt < 0 || cartAt < 0 || template.indexOf(NAME, nameAt + NAME.length) >= 0) return null;
+  places.push(
+    { at: jsonAt + SESSION_JSON_OPEN.length, length: PERSONAL_ROOM.sessionJson, name: 'session json' },
+    { at: nameAt, length: PERSONAL_ROOM.nameInLabel, name: 'name in label' },
+    { at: cartAt, length: PERSONAL_ROOM.cartLink, name: 'cart', variants: COMMON_CARTS },
+  );
+  for (let at = template.indexOf(SLOT); at >= 0; at = template.indexOf(SLOT, at + SLOT.length)) places.push({ at, length: SLOT.length, name: 'token' });
+  places.sort((a, b) => a.at - b.at);
+  if (places.some((place, i) => i > 0 && place.at < places[i - 1]!.at + places[i - 1]!.length)) return null;
+  const bytes = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  return { gzip: await personalGzipLayout(template, places), heartIds: heartsOf(bytes).map((heart) => heart.id) };
+}
+
+/** The shopper's page from a stored page's layout, gzipped: null when it cannot be (a heart of theirs pressed, a part longer than its room). */
+export function signedInGzip(layout: SignedInLayout, parts: PersonalParts): Uint8Array<ArrayBuffer> | null {
+  if (layout.heartIds.some((id) => parts.favouriteIds.has(id))) return null;
+  const profile = profileOf(parts.session.user);
+  return personalGzip(layout.gzip, {
+    token: parts.csrfToken ?? '',
+    'session json': sessionJson(profile),
+    'name in label': nameInLabel(profile.firstName),
+    cart: cartLink(parts.cartCount),
+  });
+}
+
+/** A shopper whose page checks each new layout against personalise (names with markup, a cart with items). */
+const PROBE_SHOPPER: PersonalParts = {
+  session: { user: { id: 'u-probe', firstName: 'Ọlá & <Chí> "O\'Neil"', lastName: 'Obi', email: 'probe@example.com', imageHash: null, country: 'nigeria' } } as unknown as ActiveSession,
+  csrfToken: 't'.repeat(CSRF_TOKEN_LENGTH),
+  cartCount: 3,
+  favouriteIds: new Set(),
+};
+
+/** Each stored page's layout (null: it has none), or the promise of it while it is made, so one page is laid out once however many shoppers ask at the same time. */
+const layouts = new WeakMap<CachedPage, SignedInLayout | null | Promise<unknown>>();
+
+/**
+ * A stored page's layout for signed-in shoppers, made once in the background on the first
  * signed-in hit (until then that page is compressed whole). It is checked once against the page
  * itself: a layout that would not give the page back is never used (logged).
  */
-function gzipLayoutOf(entry: CachedPage, log: Logger): PersonalGzipLayout | null {
-  if (entry.personalGzip !== undefined || layingOut.has(entry)) return entry.personalGzip ?? null;
-  layingOut.add(entry);
-  const places = personalPlaces(entry.body, entry.slots ?? []);
-  if (!places) {
-    entry.personalGzip = null;
-    return null;
-  }
-  void personalGzipLayout(entry.body, places.region, places.slots, SLOT.length)
+function layoutOf(entry: CachedPage, log: Logger): SignedInLayout | null {
+  const known = layouts.get(entry);
+  if (known !== undefined) return known instanceof Promise ? null : known;
+  const making = signedInLayout(entry.body, entry.slots ?? [])
     .then((layout) => {
-      const probe = Buffer.from(entry.body);
-      const token = Buffer.from('t'.repeat(SLOT.length));
-      for (const at of places.slots) token.copy(probe, at);
-      const faithful = gunzipSync(personalGzip(layout, probe, token)).equals(probe);
-      if (!faithful) log.error('gzip layout does not give the page back', { bytes: entry.body.length });
-      entry.personalGzip = faithful ? layout : null;
+      if (layout && !gunzipSync(signedInGzip(layout, PROBE_SHOPPER)!).equals(personalise(entry.body, entry.slots ?? [], PROBE_SHOPPER).body)) {
+        log.error('gzip layout does not give the page back', { bytes: entry.body.length });
+        layout = null;
+      }
+      layouts.set(entry, layout);
     })
     .catch((err: unknown) => {
       log.error('gzip layout failed', { err });
-      entry.personalGzip = null;
+      layouts.set(entry, null);
     });
+  layouts.set(entry, making);
   return null;
 }
 
@@ -233,6 +293,9 @@ interface SharedPage {
   stray?: boolean;
 }
 
+/** A shared page's headers that a shopper's copy does not carry, or carries its own of. */
+const NOT_PASSED_ON = new Set(['etag', SEARCHED_HEADER, 'x-cache', 'cache-control', 'content-encoding', 'content-length']);
+
 /**
  * A page rendered for nobody (stored or just rendered) made into the shopper's answer: their parts
  * put in, private and never stored, compressed once. Returns null when a part could not be found
@@ -244,23 +307,45 @@ function personalAnswer(
   parts: PersonalParts,
   log: Logger,
 ): { response: Response; complete: boolean } {
-  const { body, missing, pressedHearts } = personalise(page.body, page.slots, parts);
-  if (missing.length) log.error('shared page without its personal parts', { path: new URL(request.url).pathname, missing });
-  const headers = new Headers(page.headers);
-  headers.delete('etag');
-  headers.delete(SEARCHED_HEADER);
-  headers.set('x-cache', page.state);
-  // A page with a shopper's name in it: never stored by any cache.
-  headers.set('cache-control', 'private, no-store');
-  // From the stored page's gzip layout when it fits (every token in its slot, no heart pressed,
-  // gzip accepted), else the whole page compressed now.
-  const token = parts.csrfToken ?? '';
-  const layout = page.stored && missing.length === 0 && pressedHearts === 0 && token.length === SLOT.length && accepts(request, 'gzip') ? gzipLayoutOf(page.stored, log) : null;
-  const { bytes, encoding } = layout ? { bytes: personalGzip(layout, body, Buffer.from(token)), encoding: 'gzip' as const } : compressOnce(request, body);
-  if (encoding) headers.set('content-encoding', encoding);
-  headers.append('vary', 'Accept-Encoding');
-  headers.set('content-length', String(bytes.length));
-  return { response: new Response(bytes, { status: page.status, headers }), complete: missing.length === 0 };
+  // From the stored page's layout when it has one and it fits (no heart of theirs pressed, gzip
+  // accepted), else the page put together and compressed whole.
+  const layout = page.stored && accepts(request, 'gzip') ? layoutOf(page.stored, log) : null;
+  const laidOut = layout ? signedInGzip(layout, parts) : null;
+  let answer: { bytes: Uint8Array<ArrayBuffer>; encoding: string | null };
+  let complete = true;
+  if (laidOut) answer = { bytes: laidOut, encoding: 'gzip' };
+  else {
+    const { body, missing } = personalise(page.body, page.slots, parts);
+    if (missing.length) log.error('shared page without its personal parts', { path: new URL(request.url).pathname, missing });
+    complete = missing.length === 0;
+    answer = compressOnce(request, body);
+  }
+  // Given as a list, made into the response's headers once.
+  const headers: [string, string][] = [];
+  for (const [name, value] of page.headers) if (!NOT_PASSED_ON.has(name.toLowerCase())) headers.push([name, value]);
+  headers.push(
+    ['x-cache', page.state],
+    // A page with a shopper's name in it: never stored by any cache.
+    ['cache-control', 'private, no-store'],
+    ['vary', 'Accept-Encoding'],
+    ['content-length', String(answer.bytes.length)],
+  );
+  if (answer.encoding) headers.push(['content-encoding', answer.encoding]);
+  return { response: new Response(answer.bytes, { status: page.status, headers }), complete };
+}
+
+/** The CSRF tokens of sessions shown lately, by the session's hash: an HMAC per page was a tenth of a signed-in page's time. */
+const csrfTokensShown = new Map<string, string>();
+const CSRF_TOKENS_KEPT = 10_000;
+
+function shownCsrfToken(session: ActiveSession, cookieToken: string): string {
+  let token = csrfTokensShown.get(session.tokenHash);
+  if (token === undefined) {
+    token = csrfTokenFor(cookieToken);
+    if (csrfTokensShown.size >= CSRF_TOKENS_KEPT) csrfTokensShown.delete(csrfTokensShown.keys().next().value!);
+    csrfTokensShown.set(session.tokenHash, token);
+  }
+  return token;
 }
 
 /**
@@ -286,7 +371,7 @@ export async function personalisedFromStore(request: Request): Promise<Response 
     if (!cached || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) return null;
     processPageCache().served(cached);
     const [cartCount, favouriteIds] = await personalPartsOf(services, session);
-    const parts = { session, csrfToken: csrfTokenFor(cookieToken), cartCount, favouriteIds: new Set(favouriteIds) };
+    const parts = { session, csrfToken: shownCsrfToken(session, cookieToken), cartCount, favouriteIds: new Set(favouriteIds) };
     return personalAnswer(request, { ...cached, slots: cached.slots ?? [], state: 'HIT', stored: cached }, parts, services.log).response;
   } catch (err) {
     // The middleware answers instead (and owns the 503 page and the error log); a bug here would
