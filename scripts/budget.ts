@@ -224,8 +224,9 @@ try {
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(line(header));
   for (const r of rows) console.log(line(r));
+  console.log("js gzip KB: as sent to a browser asking 'gzip'; js wire KB, html wire KB: asking 'br, gzip'");
 
-  const { cold, warm } = await measurePurchasePath(server.baseUrl);
+  const { cold, warm, acceptEncoding } = await measurePurchasePath(server.baseUrl);
   const sum = (steps: Step[], key: 'requests' | 'bytes' | 'scriptBytes') => steps.reduce((total, s) => total + s[key], 0);
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
   const pathRows = cold.map((s, i) => [s.name, String(s.requests), kb(s.bytes), kb(s.scriptBytes), String(warm[i]!.requests), kb(warm[i]!.bytes)]);
@@ -234,6 +235,7 @@ try {
   const pathWidths = pathHeader.map((h, i) => Math.max(h.length, ...pathRows.map((r) => r[i]!.length)));
   console.log('');
   for (const r of [pathHeader, ...pathRows]) console.log(r.map((c, i) => c.padEnd(pathWidths[i]!)).join('  '));
+  console.log(`as Debian's Chromium asked: accept-encoding: ${acceptEncoding ?? '(not seen)'}`);
   // The budgets hold the pages of the path; the worker's script and the manifest (fetched once, after
   // the first page has loaded, ADR 0030) are reported beside them.
   const isPage = (s: Step) => s.name !== WORKER_STEP;
@@ -295,7 +297,7 @@ async function workerCost(baseUrl: string): Promise<Step> {
   return { name: WORKER_STEP, requests: 2, bytes: sw.wire + manifest.wire, scriptBytes: sw.wire };
 }
 
-async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; warm: Step[] }> {
+async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; warm: Step[]; acceptEncoding: string | null }> {
   const productId = await productToBuy(baseUrl);
   const browser = await chromium.launch({ ...debianChromium, headless: true });
   try {
@@ -319,6 +321,11 @@ async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; war
       current.bytes += e.encodedDataLength;
       if (scripts.has(e.requestId)) current.scriptBytes += e.encodedDataLength;
       if (SHOW_REQUESTS) console.log(`  ${phase} ${current.name}: ${(e.encodedDataLength / 1024).toFixed(1)} KB ${urls.get(e.requestId) ?? e.requestId}`);
+    });
+    // What the browser asked for, as sent (its own headers, not the page's).
+    let acceptEncoding: string | null = null;
+    cdp.on('Network.requestWillBeSentExtraInfo', (e) => {
+      acceptEncoding ??= Object.entries(e.headers).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1] ?? null;
     });
     cdp.on('Network.loadingFailed', () => {
       current.requests += 1;
@@ -374,7 +381,7 @@ async function measurePurchasePath(baseUrl: string): Promise<{ cold: Step[]; war
     phase = 'warm';
     const warm = await walkPath();
     warm.push({ name: WORKER_STEP, requests: 0, bytes: 0, scriptBytes: 0 });
-    return { cold, warm };
+    return { cold, warm, acceptEncoding };
   } finally {
     await browser.close();
   }
