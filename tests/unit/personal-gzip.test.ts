@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, nameInLabel, PERSONAL_ROOM, sessionScript } from '@/components/personal-parts';
 import { CSRF_TOKEN_LENGTH, csrfTokenFor } from '@/lib/server/infra/csrf';
 import { storedBlocks } from '@/lib/server/storefront/personal-gzip';
-import { CSRF_SLOT, personalise, SHOWN_SLOT, signedInGzip, signedInLayout, slotted, type PersonalParts } from '@/lib/server/storefront/shared-pages';
+import { CSRF_SLOT, personalise, SHOWN_SLOT, signedInGzip, signedInLayout, slotted, type PersonalParts } from '@/lib/server/storefront/personal-page';
 
 const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
 const join = (...parts: Uint8Array[]) => Buffer.concat(parts);

@@ -3,7 +3,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountControl, cartLink, favouriteButton, favouriteForms, menuAccountLinks, sessionScript } from '@/components/personal-parts';
 import { escapeHtml } from '@/lib/domain/html';
-import { CSRF_SLOT, isSharedPage, personalise, SHOWN_SLOT, slotted, type PersonalParts } from '@/lib/server/storefront/shared-pages';
+import { CSRF_SLOT, personalise, SHOWN_SLOT, slotted, type PersonalParts } from '@/lib/server/storefront/personal-page';
+import { isSharedPage } from '@/lib/server/storefront/shared-pages';
 
 /** A page as the layout renders it for nobody (the shared cache's render): each part in its nobody's form. */
 function nobodysPage(hearts: number[]): string {
